@@ -1,0 +1,558 @@
+"""The Rule 36 engine: a match's free-hit lifecycle as a state machine, folded over its events.
+
+One :class:`transitions.Machine` is built for the whole process and drives every
+:class:`Match`; each event type is a trigger, the transitions' conditions find
+the violations and their callbacks give the rulings. The rulebook's tables
+(which free hits the 20 seconds bind, what a failure costs, the ladder of
+increased penalties) are the data below, not branches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from transitions import EventData, Machine
+
+from . import rulings
+from .errors import RefusedEvent
+from .events import TYPES, Context, Event, check_event, needs_spot
+from .rulebook import cell_id
+from .rulings import FreeHit, Ruling
+
+STATES = ("idle", "awarded", "placed", "play_called", "live", "choosing")
+AWAITING_STROKE = ["awarded", "placed", "play_called"]
+OPEN = [*AWAITING_STROKE, "live"]
+NOT_CHOOSING = ["idle", *OPEN]
+
+WINDOW = timedelta(seconds=20)
+TIMED = frozenset({"2", "3", "4", "5a", "5b", "6"})  # reading: the 20 seconds do not bind a knock-in
+ONE_STROKE = frozenset({"2", "3", "4", "6"})  # a preparatory dribble is a violation
+MISS_IS_FOUL = frozenset({"2", "3"})  # swing and miss; the others give a live ball
+ATTACKING_POSITION_RULED = frozenset({"2", "3"})  # the table gives N/A for the others
+
+# The next more severe free hit for the hitting team when the defending team's violation waited.
+# "2c" is a Penalty 2 from the centre; "choose" offers the same free hit again or Penalty 1.
+INCREASED = {"2": "choose", "3": "2c", "4": "3", "6": "3", "5b": "4", "knockin": "5b"}
+# Penalty 5.a climbs by its distance: (more than this many yards to goal, increased penalty).
+INCREASED_5A = ((60, "4"), (40, "3"), (30, "2c"))
+
+# The clauses a violation rests on; "table" stands for its cell in the misexecution table.
+CITES: dict[str, tuple[str, ...]] = {
+    "hit-before-play": ("table",),
+    "first-approach": ("table",),
+    "swing-and-miss": ("table",),
+    "attacking-position": ("table",),
+    "defending-position": ("table",),
+    "twenty-seconds": ("36/one-stroke", "36/procedural:fouled"),
+    "dribble": ("36/one-stroke", "36/procedural:fouled"),
+    "deliberate": ("36/return:discretion", "36/procedural:fouled"),
+    "surface-altered": ("36/tee:surface", "36/procedural:fouled"),
+    "dismounted": ("36/tee:surface", "36/procedural:fouled"),
+    "retee": ("36/tee:as-it-lies", "36/procedural:fouled"),
+    "return-route": ("36/return:fouled", "36/procedural:fouled"),
+    "early-play": ("36/return:fouled", "36/procedural:fouled"),
+}
+# A defending-team player's return or play breaks the fouling team's clause instead.
+DEFENDING_CITES = {code: ("36/return:fouling", "36/procedural:fouling") for code in ("return-route", "early-play")}
+MISSED_4_6_CITES = {"deliberate": ("36/missed-4-6",)}
+
+
+@dataclass(frozen=True, slots=True)
+class Foul:
+    """A violation found in an event: its code, the team that broke the rule, and which side that is."""
+
+    code: str
+    team: str
+    side: str  # "hitting", "defending" or "both"
+    cite: tuple[str, ...]
+    prevented_goal: bool = False
+
+
+def _t(trigger: str, source: str | list[str], dest: str | None = None, **callbacks: str) -> dict[str, Any]:
+    return {"trigger": trigger, "source": source, "dest": dest, **callbacks}
+
+
+# Each event type is a trigger (dots become underscores). Internal triggers apply a ruling:
+# `award` makes a free hit the one in progress, `choose` waits for the umpire, `close` ends it.
+# Where a trigger has several transitions from a state, the first whose conditions hold is taken.
+HITTING_FAILURE = {"conditions": "hitting_team_failed", "after": "rule_hitting_team_failure"}
+DEFENDING_WAITS = {"conditions": "defending_team_failed", "after": "wait_for_close"}
+BOTH_TEAMS = {"conditions": "both_teams_failed", "after": "rule_both_teams"}
+TRANSITIONS = [
+    _t("chukker_start", NOT_CHOOSING),
+    _t("chukker_end", NOT_CHOOSING, after="close_free_hit"),
+    _t("whistle", NOT_CHOOSING, after="close_free_hit"),
+    _t("penalty_award", NOT_CHOOSING, after="award_penalty"),
+    _t("knockin_award", NOT_CHOOSING, after="award_knockin"),
+    _t("ball_place", ["awarded", "placed"], **HITTING_FAILURE),
+    _t("ball_place", ["awarded", "placed"], "placed"),
+    _t("play", ["awarded", "placed"], "play_called", after="start_window"),
+    _t("dribble", AWAITING_STROKE, **HITTING_FAILURE),
+    _t("dribble", OPEN),
+    _t("approach_abort", AWAITING_STROKE, **HITTING_FAILURE),
+    _t("ball_retee", AWAITING_STROKE, **HITTING_FAILURE),
+    _t("hit", AWAITING_STROKE, **HITTING_FAILURE),
+    _t("hit", "play_called", "live", after="ball_in_play"),
+    _t("tick", "play_called", **HITTING_FAILURE),
+    _t("tick", [*STATES]),
+    _t("ball_stop", "live", conditions="undefended", after="ball_stopped_short"),
+    _t("ball_stop", "live"),
+    _t("ball_out", "live", after="ball_went_out"),
+    _t("goal", ["idle", "live"], after="score_goal"),
+    _t("position_improper", "awarded", **BOTH_TEAMS),
+    _t("position_improper", OPEN, **HITTING_FAILURE),
+    _t("position_improper", OPEN, **DEFENDING_WAITS),
+    _t("position_improper", OPEN),
+    _t("player_return", "awarded", **BOTH_TEAMS),
+    _t("player_return", OPEN, **HITTING_FAILURE),
+    _t("player_return", OPEN, **DEFENDING_WAITS),
+    _t("player_return", OPEN),
+    _t("player_play", "awarded", **BOTH_TEAMS),
+    _t("player_play", "live", **HITTING_FAILURE),
+    _t("player_play", "live", **DEFENDING_WAITS),
+    _t("player_play", "live"),
+    _t("card", OPEN, conditions="yellow_on_penalty_2", after="award_penalty_1"),
+    _t("card", [*STATES]),
+    _t("decide", "choosing", after="decide"),
+    _t("award", [*STATES], "awarded", before="take_free_hit"),
+    _t("choose", NOT_CHOOSING, "choosing", before="drop_free_hit"),
+    _t("close", [*STATES], "idle", before="drop_free_hit"),
+]
+INTERNAL = frozenset({"award", "choose", "close"})
+
+MACHINE = Machine(model=None, states=list(STATES), transitions=TRANSITIONS, initial="idle",
+                  auto_transitions=False, send_event=True, prepare_event="judge")
+_TRIGGERS = {name: MACHINE.events[name] for name in MACHINE.events}
+
+# The event types each state accepts, read off the machine.
+ACCEPTS: dict[str, frozenset[str]] = {
+    state: frozenset({name.replace("_", ".") for name, event in MACHINE.events.items()
+                      if state in event.transitions and name not in INTERNAL} | {"void"})
+    for state in STATES
+}
+# `ball.place`, `ball.retee`, ... become `ball_place`, ...; `void` is handled by the log, not the machine.
+TRIGGER_OF = {name.replace("_", "."): name for name in MACHINE.events if name not in INTERNAL}
+
+WHY_NOT = {
+    "hit": "no free hit is awaiting its stroke",
+    "play": "no free hit is awaiting “Play”",
+    "approach.abort": "no free hit is awaiting its stroke",
+    "ball.retee": "no free hit is awaiting its stroke",
+    "ball.place": "no free hit is awaiting its ball",
+    "dribble": "no free hit is in progress",
+    "ball.stop": "no free hit's ball is in play",
+    "ball.out": "no free hit's ball is in play",
+    "goal": "the free hit in progress has not been struck",
+    "position.improper": "no free hit is in progress",
+    "player.return": "no free hit is in progress",
+    "player.play": "no free hit's ball is in play",
+    "decide": "there is nothing to choose",
+}
+
+
+def other_team(teams: tuple[str, ...], team: str) -> str:
+    return teams[1] if team == teams[0] else teams[0]
+
+
+class Match:
+    """One match: fed its log's events one at a time, it gives each event's ruling.
+
+    ``state`` is one of :data:`STATES`; ``free_hit`` the free hit in progress;
+    ``score`` the score with handicap goals; ``rulings`` each event's ruling, by seq.
+    A refused event raises :class:`RefusedEvent` and changes nothing.
+    """
+
+    def __init__(self) -> None:
+        self.state = "idle"
+        self.info: Event = {}
+        self.context = Context()
+        self.score: dict[str, float] = {}
+        self.chukker = 0
+        self.events: list[Event] = []
+        self.rulings: list[Ruling | None] = []
+        self.void: set[int] = set()
+        self._reset_free_hit()
+        self.options: tuple[Ruling, ...] = ()
+        self.ruling: Ruling | None = None
+        self._foul: Foul | None = None
+
+    def _reset_free_hit(self) -> None:
+        self.free_hit: FreeHit | None = None
+        self.play_at: datetime | None = None
+        self.waiting: list[Foul] = []
+        self._failure: tuple[datetime, FreeHit, FreeHit] | None = None
+
+    # -- reading -----------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        """The seq of the last event fed (0 before the first)."""
+        return len(self.events)
+
+    @property
+    def teams(self) -> tuple[str, ...]:
+        return self.context.teams
+
+    @property
+    def hitting_team(self) -> str | None:
+        return self.free_hit.to if self.free_hit else None
+
+    @property
+    def defending_team(self) -> str | None:
+        return other_team(self.teams, self.free_hit.to) if self.free_hit else None
+
+    def accepts(self, event_type: str) -> bool:
+        """Whether an event of this type makes sense now (its fields aside)."""
+        if not self.info:
+            return event_type == "match.start"
+        return event_type in ACCEPTS[self.state]
+
+    def accepted_types(self) -> list[str]:
+        """The event types that make sense now, in the log format's order."""
+        return [kind for kind in TYPES if self.accepts(kind)]
+
+    # -- feeding -----------------------------------------------------------------
+
+    def feed(self, obj: Mapping[str, Any]) -> Ruling | None:
+        """Check one event, apply it and return its ruling (``None`` where it gives none)."""
+        event = check_event(obj, self.context)
+        if self.events and event["at"] < self.events[-1]["at"]:
+            raise RefusedEvent(f"{event['type']}: 'at' {obj['at']} is earlier than the event before it")
+        if event["type"] == "void":
+            self._strike(event)
+            ruling = None
+        else:
+            ruling = self._apply(event)
+        self.events.append(event)
+        self.rulings.append(ruling)
+        return ruling
+
+    def _apply(self, event: Event) -> Ruling | None:
+        kind = event["type"]
+        if not self.info or kind == "match.start":
+            return self._start(event)
+        if kind not in ACCEPTS[self.state]:
+            why = "the Umpire must first choose with 'decide'" if self.state == "choosing" else WHY_NOT.get(kind)
+            raise RefusedEvent(f"{kind} makes no sense in state {self.state}" + (f": {why}" if why else ""))
+        if kind == "decide" and event["option"] > len(self.options):
+            raise RefusedEvent(f"decide: option {event['option']} is not one of the {len(self.options)} offered")
+        self.ruling = None
+        _TRIGGERS[TRIGGER_OF[kind]].trigger(self, event)
+        return self.ruling
+
+    def _start(self, event: Event) -> None:
+        if self.info:
+            raise RefusedEvent("match.start is allowed only as the first event")
+        if event["type"] != "match.start":
+            raise RefusedEvent(f"the first event must be match.start, not {event['type']}")
+        self.info = event
+        self.context = Context(event["teams"], event["field_length"])
+        handicap = event["handicap_goals"]
+        self.score = {team: handicap.get(team, 0) for team in self.teams}
+        return None
+
+    def _strike(self, event: Event) -> None:
+        """Void an event: refold the log without it, or refuse if that breaks a later event."""
+        target = event["seq"]
+        if target > len(self.events):
+            raise RefusedEvent(f"void: there is no event with seq {target}")
+        if target == 1:
+            raise RefusedEvent("void: match.start cannot be voided")
+        struck = self._struck(self.events + [event])
+        if target in self.void:
+            raise RefusedEvent(f"void: seq {target} is void already")
+        refold = Match()
+        for seq, kept in enumerate(self.events, 1):
+            if seq in struck or kept["type"] == "void":
+                continue
+            try:
+                refold._apply(kept)
+            except RefusedEvent as err:
+                raise RefusedEvent(f"void: without seq {target}, seq {seq} is refused ({err.reason})") from None
+        for name in ("state", "score", "chukker", "free_hit", "play_at", "waiting", "_failure", "options"):
+            setattr(self, name, getattr(refold, name))
+        self.void = struck
+
+    @staticmethod
+    def _struck(events: list[Event]) -> set[int]:
+        """The seqs struck out: a void counts unless a later void strikes it."""
+        struck: set[int] = set()
+        for seq in range(len(events), 0, -1):
+            event = events[seq - 1]
+            if event["type"] == "void" and seq not in struck:
+                struck.add(event["seq"])
+        return struck
+
+    # -- judging: the machine's prepare callback and conditions -------------------
+
+    def judge(self, data: EventData) -> None:
+        """Find the violation, if any, in the event being triggered."""
+        self._foul = None
+        event = data.args[0] if data.args else None
+        if type(event) is dict:  # not one of the internal triggers, which carry a FreeHit or nothing
+            judge = JUDGES.get(event["type"])
+            if judge is not None and self.free_hit is not None:
+                self._foul = self._judge_both(event) or judge(self, event, self.free_hit)
+
+    def _judge_both(self, event: Event) -> Foul | None:
+        """A defending-team violation at the same moment as the hitting-team failure just ruled."""
+        if self._failure is None or event["at"] != self._failure[0] or self.free_hit is not self._failure[2]:
+            return None
+        foul = JUDGES[event["type"]](self, event, self._failure[1])
+        return replace(foul, side="both") if foul and foul.side == "defending" else None
+
+    def _make_foul(self, code: str, team: str, free_hit: FreeHit, prevented_goal: bool = False) -> Foul:
+        side = "hitting" if team == free_hit.to else "defending"
+        cite = (DEFENDING_CITES.get(code) if side == "defending" else None) or (
+            MISSED_4_6_CITES.get(code) if free_hit.penalty in ("4", "6") else None) or CITES[code]
+        cite = tuple(cell_id(code, free_hit.penalty) if c == "table" else c for c in cite)
+        return Foul(code, team, side, cite, prevented_goal)
+
+    def _late(self, event: Event, free_hit: FreeHit) -> bool:
+        return (self.state == "play_called" and free_hit.penalty in TIMED
+                and event["at"] - self.play_at > WINDOW)
+
+    def _judge_stroke(self, event: Event, free_hit: FreeHit) -> Foul | None:
+        team = free_hit.to
+        if self.state != "play_called":
+            return self._make_foul("hit-before-play", team, free_hit)
+        if self._late(event, free_hit):
+            return self._make_foul("twenty-seconds", team, free_hit)
+        if event["contact"] == "miss" and free_hit.penalty in MISS_IS_FOUL:
+            return self._make_foul("swing-and-miss", team, free_hit)
+        if event["deliberate"]:
+            return self._make_foul("deliberate", team, free_hit)
+        return None
+
+    def _judge_abort(self, event: Event, free_hit: FreeHit) -> Foul:
+        code = "twenty-seconds" if self._late(event, free_hit) else "first-approach"
+        return self._make_foul(code, free_hit.to, free_hit)
+
+    def _judge_tick(self, event: Event, free_hit: FreeHit) -> Foul | None:
+        return self._make_foul("twenty-seconds", free_hit.to, free_hit) if self._late(event, free_hit) else None
+
+    def _judge_dribble(self, event: Event, free_hit: FreeHit) -> Foul | None:
+        if self.state == "live" or free_hit.penalty not in ONE_STROKE:
+            return None
+        return self._make_foul("dribble", free_hit.to, free_hit)
+
+    def _judge_place(self, event: Event, free_hit: FreeHit) -> Foul | None:
+        for code, field in (("surface-altered", "surface_altered"), ("dismounted", "dismounted")):
+            if event[field]:
+                return self._make_foul(code, free_hit.to, free_hit)
+        return None
+
+    def _judge_retee(self, event: Event, free_hit: FreeHit) -> Foul:
+        return self._make_foul("retee", free_hit.to, free_hit)
+
+    def _judge_position(self, event: Event, free_hit: FreeHit) -> Foul | None:
+        if event["team"] != free_hit.to:
+            return self._make_foul("defending-position", event["team"], free_hit, event["prevented_goal"])
+        if free_hit.penalty in ATTACKING_POSITION_RULED:
+            return self._make_foul("attacking-position", event["team"], free_hit)
+        return None
+
+    def _judge_return(self, event: Event, free_hit: FreeHit) -> Foul | None:
+        if event["closest_yards"] >= 30 and event["on_field"]:
+            return None
+        return self._make_foul("return-route", event["team"], free_hit)
+
+    def _judge_play(self, event: Event, free_hit: FreeHit) -> Foul | None:
+        if event["passed_teammate"] or (event["ball_travelled"] >= 30 and event["passed_midfield"]):
+            return None
+        return self._make_foul("early-play", event["team"], free_hit, event["prevented_goal"])
+
+    def hitting_team_failed(self, _: EventData) -> bool:
+        return self._foul is not None and self._foul.side == "hitting"
+
+    def defending_team_failed(self, _: EventData) -> bool:
+        return self._foul is not None and self._foul.side == "defending"
+
+    def both_teams_failed(self, _: EventData) -> bool:
+        return self._foul is not None and self._foul.side == "both"
+
+    def undefended(self, _: EventData) -> bool:
+        return not self.free_hit.defended
+
+    def yellow_on_penalty_2(self, data: EventData) -> bool:
+        event = data.args[0]
+        return event["colour"] == "yellow" and self.free_hit.penalty == "2" and event["team"] != self.free_hit.to
+
+    # -- ruling: the transitions' callbacks --------------------------------------
+
+    def _give(self, ruling: Ruling | None) -> None:
+        """Give the event's ruling and put it into effect through the machine."""
+        self.ruling = ruling
+        if ruling is None:
+            return
+        if ruling.kind in ("award", "rehit"):
+            _TRIGGERS["award"].trigger(self, ruling.free_hit)
+        elif ruling.kind == "goal":
+            self.score[ruling.to] += 1
+            _TRIGGERS["close"].trigger(self)
+        elif ruling.kind == "choose":
+            self.options = ruling.options
+            _TRIGGERS["choose"].trigger(self)
+
+    def take_free_hit(self, data: EventData) -> None:
+        self._reset_free_hit()
+        self.free_hit = data.args[0]
+
+    def drop_free_hit(self, _: EventData) -> None:
+        self._reset_free_hit()
+
+    def _fixed(self, penalty: str, to: str) -> FreeHit:
+        """A free hit whose spot the rules fix; "2c" is a Penalty 2 from the centre."""
+        if penalty == "2c":
+            return FreeHit("2", to, 30, "center", defended=False)
+        if penalty == "3":
+            return FreeHit("3", to, 40, defended=self.info["penalty3_defended"])
+        if penalty == "5b":
+            return FreeHit("5b", to, self.context.field_length / 2)
+        if penalty == "knockin":
+            return FreeHit("knockin", to, self.context.field_length)
+        return FreeHit(penalty, to, 60)  # Penalties 4 and 6
+
+    def award_penalty(self, data: EventData) -> None:
+        event = data.args[0]
+        to, penalty = event["to"], event["penalty"]
+        fouling = other_team(self.teams, to)
+        if penalty == "1":
+            self._give(rulings.goal(to, reason="penalty-1", cite=(), against=fouling, violation="penalty-1"))
+        elif penalty == "2" and event["card"] == "yellow":
+            self._give(rulings.goal(to, reason="yellow-card", cite=("36/yellow-card-p2",), against=fouling,
+                                    violation="yellow-card"))
+        elif needs_spot(event):
+            _TRIGGERS["award"].trigger(self, FreeHit(penalty, to, event["yards_to_goal"],
+                                                     "spot" if penalty == "2" else None))
+        else:
+            _TRIGGERS["award"].trigger(self, self._fixed("2c" if penalty == "2" else penalty, to))
+
+    def award_knockin(self, data: EventData) -> None:
+        _TRIGGERS["award"].trigger(self, self._fixed("knockin", data.args[0]["to"]))
+
+    def award_penalty_1(self, data: EventData) -> None:
+        self._give(rulings.goal(self.free_hit.to, reason="yellow-card", cite=("36/yellow-card-p2",),
+                                against=data.args[0]["team"], violation="yellow-card"))
+
+    def start_window(self, data: EventData) -> None:
+        self.play_at = data.args[0]["at"]
+
+    def ball_in_play(self, data: EventData) -> None:
+        penalty, contact = self.free_hit.penalty, data.args[0]["contact"]
+        if contact == "hit":
+            self._give(rulings.live(reason="stroke", cite=("36/one-stroke",)))
+        else:
+            cite = (cell_id("swing-and-miss", penalty),) + (("36/missed-4-6",) if penalty in ("4", "6") else ())
+            self._give(rulings.live(reason="missed-live", cite=cite))
+
+    def rule_hitting_team_failure(self, data: EventData) -> None:
+        free_hit, foul = self.free_hit, self._foul
+        if self.waiting:
+            self._give(self._both_teams(free_hit))
+            return
+        defending = other_team(self.teams, free_hit.to)
+        spot = self.context.field_length - free_hit.yards_to_goal
+        if free_hit.penalty == "knockin" or (free_hit.penalty == "5a" and spot < 60):
+            next_hit = self._fixed("4", defending)
+        else:
+            next_hit = FreeHit("5a", defending, spot)
+        self._give(rulings.award(next_hit, reason=foul.code, cite=foul.cite, against=foul.team,
+                                 violation=foul.code))
+        self._failure = (data.args[0]["at"], free_hit, self.free_hit)
+
+    def _both_teams(self, free_hit: FreeHit) -> Ruling:
+        return rulings.award(free_hit, kind="rehit", reason="both-teams", cite=("36/procedural:both",),
+                             violation="both-teams")
+
+    def rule_both_teams(self, _: EventData) -> None:
+        self._give(self._both_teams(self._failure[1]))
+
+    def wait_for_close(self, _: EventData) -> None:
+        self.waiting.append(self._foul)
+
+    def ball_stopped_short(self, data: EventData) -> None:
+        hitting = self.free_hit.to
+        spot = self.context.field_length - data.args[0]["yards_to_goal"]
+        self.close_free_hit(data, rulings.award(
+            FreeHit("5a", other_team(self.teams, hitting), spot), reason="stops-short",
+            cite=("36/stops-short",), against=hitting, violation="stops-short"))
+
+    def ball_went_out(self, data: EventData) -> None:
+        knockin = None
+        if data.args[0]["over"] == "backline":
+            knockin = rulings.award(self._fixed("knockin", self.defending_team), reason="backline", cite=(),
+                                    violation="backline")
+        self.close_free_hit(data, knockin)
+
+    def score_goal(self, data: EventData) -> None:
+        team = data.args[0]["team"]
+        self.score[team] += 1
+        if self.free_hit is not None and team == self.free_hit.to:
+            self.waiting = []  # the goal counts and nothing more is given
+        self.close_free_hit(data)
+
+    def close_free_hit(self, _: EventData, otherwise: Ruling | None = None) -> None:
+        """Close the free hit in progress: what waits takes precedence over ``otherwise``."""
+        if self.free_hit is None:
+            return
+        ruling = self._rule_waiting() if self.waiting else otherwise
+        if ruling is None:
+            _TRIGGERS["close"].trigger(self)
+        self._give(ruling)
+
+    def _rule_waiting(self) -> Ruling:
+        free_hit, foul = self.free_hit, self.waiting[0]
+        for waiting in self.waiting:
+            if waiting.prevented_goal:
+                return rulings.goal(free_hit.to, reason=waiting.code, cite=waiting.cite, against=waiting.team,
+                                    violation=waiting.code, extra=rulings.GOAL_PREVENTED)
+        increased = INCREASED.get(free_hit.penalty)
+        if free_hit.penalty == "5a":
+            increased = next((p for yards, p in INCREASED_5A if free_hit.yards_to_goal > yards), "choose")
+        common: dict[str, Any] = {"reason": foul.code, "cite": foul.cite, "against": foul.team,
+                                  "violation": foul.code, "extra": rulings.INCREASED}
+        if increased != "choose":
+            return rulings.award(self._fixed(increased, free_hit.to), **common)
+        options = (rulings.award(free_hit, kind="rehit", **common),
+                   rulings.goal(free_hit.to, **common))
+        return rulings.choose(options, **{**common, "cite": foul.cite + ("36/procedural:fouling",)})
+
+    def decide(self, data: EventData) -> None:
+        self._give(self.options[data.args[0]["option"] - 1])
+
+
+JUDGES = {
+    "hit": Match._judge_stroke,
+    "approach.abort": Match._judge_abort,
+    "tick": Match._judge_tick,
+    "dribble": Match._judge_dribble,
+    "ball.place": Match._judge_place,
+    "ball.retee": Match._judge_retee,
+    "position.improper": Match._judge_position,
+    "player.return": Match._judge_return,
+    "player.play": Match._judge_play,
+}
+
+
+def diagram() -> str:
+    """The free-hit lifecycle as Mermaid state-diagram text, drawn by transitions."""
+    from transitions.extensions import GraphMachine
+
+    graph = GraphMachine(states=list(STATES), transitions=TRANSITIONS, initial="idle",
+                         auto_transitions=False, graph_engine="mermaid", title="Rule 36 free hit")
+    return graph.get_graph().draw(None)
+
+
+def replay_events(events: Iterable[Mapping[str, Any]]) -> Match:
+    """A match fed every event in order; a refusal names the event's seq."""
+    match = Match()
+    for seq, event in enumerate(events, 1):
+        try:
+            match.feed(event)
+        except RefusedEvent as err:
+            raise err.at_line(seq) from None
+    return match

@@ -1,0 +1,274 @@
+"""The match log's event types and their fields, as data, and the checks that enforce them.
+
+:func:`check_event` turns one decoded JSON object into a normalised event: a plain
+dict with every field of its type present (defaults filled in) and ``at`` parsed.
+What it refuses raises :class:`~matchstate.errors.RefusedEvent` naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from .errors import RefusedEvent
+
+MAX_ID_LENGTH = 64
+PENALTIES = ("1", "2", "3", "4", "5a", "5b", "6")
+
+Event = dict[str, Any]
+Checker = Callable[[Any, "Context"], Any]
+
+
+class Context:
+    """What a field check needs to know of its match: the teams and the field."""
+
+    __slots__ = ("teams", "field_length")
+
+    def __init__(self, teams: Sequence[str] = (), field_length: float = 300) -> None:
+        self.teams = tuple(teams)
+        self.field_length = field_length
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "required"
+
+
+REQUIRED: Any = _Required()
+
+
+def _fail(what: str, value: Any) -> None:
+    raise ValueError(f"must be {what}, not {value!r}")
+
+
+def text(value: Any, _: Context) -> str:
+    if not isinstance(value, str) or not value.strip():
+        _fail("a non-empty string", value)
+    return value
+
+
+def short_text(value: Any, context: Context) -> str:
+    text(value, context)
+    if len(value) > MAX_ID_LENGTH:
+        _fail(f"a string of at most {MAX_ID_LENGTH} characters", value[:MAX_ID_LENGTH] + "…")
+    return value
+
+
+def flag(value: Any, _: Context) -> bool:
+    if not isinstance(value, bool):
+        _fail("true or false", value)
+    return value
+
+
+def number(value: Any, _: Context) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        _fail("a number", value)
+    return value
+
+
+def distance(value: Any, context: Context) -> float:
+    if number(value, context) < 0:
+        _fail("a number of yards, 0 or more", value)
+    return value
+
+
+def field_length(value: Any, context: Context) -> float:
+    if number(value, context) <= 0:
+        _fail("a number of yards greater than 0", value)
+    return value
+
+
+def yards_to_goal(value: Any, context: Context) -> float:
+    if not 0 < number(value, context) < context.field_length:
+        _fail(f"a number of yards greater than 0 and less than the field length, {context.field_length}", value)
+    return value
+
+
+def counting(value: Any, _: Context) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        _fail("a whole number from 1 up", value)
+    return value
+
+
+def player(value: Any, _: Context) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 4:
+        _fail("a player number from 1 to 4", value)
+    return value
+
+
+def team(value: Any, context: Context) -> str:
+    if value not in context.teams:
+        raise ValueError(f"names an unknown team {value!r}: the teams are {' and '.join(context.teams)}")
+    return value
+
+
+def one_of(*choices: str) -> Checker:
+    def check(value: Any, _: Context) -> str:
+        if value not in choices:
+            _fail("one of " + ", ".join(repr(c) for c in choices), value)
+        return value
+
+    return check
+
+
+def timestamp(value: Any, _: Context) -> datetime:
+    if not isinstance(value, str):
+        _fail("an ISO-8601 time with a UTC offset", value)
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        _fail("an ISO-8601 time with a UTC offset, such as 2026-11-29T15:04:05.250Z", value)
+    return moment
+
+
+def team_names(value: Any, context: Context) -> list[str]:
+    if not isinstance(value, list) or len(value) != 2:
+        _fail("a list of two team names", value)
+    for name in value:
+        short_text(name, context)
+    if value[0] == value[1]:
+        _fail("two different team names", value)
+    return value
+
+
+def names(value: Any, context: Context) -> list[str]:
+    if not isinstance(value, list):
+        _fail("a list of names", value)
+    for name in value:
+        text(name, context)
+    return value
+
+
+def _per_team(value: Any, context: Context, check: Checker, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        _fail(f"an object of {what} by team", value)
+    for name, item in value.items():
+        team(name, context)
+        check(item, context)
+    return value
+
+
+def handicap_goals(value: Any, context: Context) -> dict[str, float]:
+    def goals(item: Any, ctx: Context) -> float:
+        if number(item, ctx) < 0:
+            _fail("a number of goals, 0 or more", item)
+        return item
+
+    given = _per_team(value, context, goals, "goals")
+    return {name: given.get(name, 0) for name in context.teams}
+
+
+def rosters(value: Any, context: Context) -> dict[str, list[dict[str, Any]]]:
+    def roster(item: Any, ctx: Context) -> list[dict[str, Any]]:
+        if not isinstance(item, list) or not all(isinstance(entry, dict) for entry in item):
+            _fail("a list of players", item)
+        for entry in item:
+            player(entry.get("player"), ctx)
+            if "name" in entry:
+                text(entry["name"], ctx)
+            if "handicap" in entry:
+                number(entry["handicap"], ctx)
+        return item
+
+    return _per_team(value, context, roster, "players")
+
+
+# The fields of each type, beyond `type`, `at`, `id` and `by`: name -> (check, default).
+FIELDS: dict[str, dict[str, tuple[Checker, Any]]] = {
+    "match.start": {
+        "match": (short_text, REQUIRED),
+        "teams": (team_names, REQUIRED),
+        "field_length": (field_length, 300),
+        "penalty3_defended": (flag, True),
+        "handicap_goals": (handicap_goals, {}),
+        "rosters": (rosters, None),
+        "chukkers": (counting, 6),
+        "event": (text, None),
+        "venue": (text, None),
+        "officials": (names, None),
+    },
+    "chukker.start": {"chukker": (counting, REQUIRED)},
+    "chukker.end": {"chukker": (counting, REQUIRED)},
+    "penalty.award": {
+        "penalty": (one_of(*PENALTIES), REQUIRED),
+        "to": (team, REQUIRED),
+        "from": (one_of("center", "spot"), "center"),
+        "yards_to_goal": (yards_to_goal, None),
+        "card": (one_of("yellow"), None),
+    },
+    "knockin.award": {"to": (team, REQUIRED)},
+    "ball.place": {"surface_altered": (flag, False), "dismounted": (flag, False)},
+    "play": {},
+    "dribble": {},
+    "approach.abort": {"how": (one_of("passed", "circled"), REQUIRED)},
+    "ball.retee": {},
+    "hit": {
+        "player": (player, REQUIRED),
+        "contact": (one_of("hit", "mishit", "miss"), REQUIRED),
+        "deliberate": (flag, False),
+    },
+    "ball.stop": {"yards_to_goal": (yards_to_goal, REQUIRED)},
+    "ball.out": {"over": (one_of("backline", "sideline"), REQUIRED)},
+    "goal": {"team": (team, REQUIRED), "player": (player, None)},
+    "position.improper": {"team": (team, REQUIRED), "prevented_goal": (flag, False)},
+    "player.return": {
+        "team": (team, REQUIRED),
+        "player": (player, REQUIRED),
+        "closest_yards": (distance, REQUIRED),
+        "on_field": (flag, REQUIRED),
+    },
+    "player.play": {
+        "team": (team, REQUIRED),
+        "player": (player, REQUIRED),
+        "passed_teammate": (flag, REQUIRED),
+        "ball_travelled": (distance, REQUIRED),
+        "passed_midfield": (flag, REQUIRED),
+        "prevented_goal": (flag, False),
+    },
+    "card": {"team": (team, REQUIRED), "player": (player, REQUIRED), "colour": (one_of("yellow", "red"), REQUIRED)},
+    "decide": {"option": (counting, REQUIRED)},
+    "whistle": {},
+    "void": {"seq": (counting, REQUIRED), "reason": (text, REQUIRED)},
+    "tick": {},
+}
+TYPES = tuple(FIELDS)
+_COMMON: dict[str, tuple[Checker, Any]] = {"at": (timestamp, REQUIRED), "id": (short_text, None), "by": (text, None)}
+
+
+def check_event(obj: Any, context: Context) -> Event:
+    """Check one decoded log line against the format; return it normalised."""
+    if not isinstance(obj, Mapping):
+        raise RefusedEvent(f"an event must be a JSON object, not {type(obj).__name__}")
+    kind = obj.get("type")
+    fields = FIELDS.get(kind) if isinstance(kind, str) else None
+    if fields is None:
+        known = "missing field 'type'" if kind is None else f"unknown type {kind!r}"
+        raise RefusedEvent(known)
+    event: Event = {"type": kind}
+    if kind == "match.start":
+        context = Context()  # its later fields are checked against its own teams and field
+    for table in (_COMMON, fields):
+        for name, (check, default) in table.items():
+            value = obj.get(name)
+            if value is None:
+                if default is REQUIRED:
+                    raise RefusedEvent(f"{kind}: missing field {name!r}")
+                event[name] = default
+                continue
+            try:
+                event[name] = check(value, context)
+            except ValueError as err:
+                raise RefusedEvent(f"{kind}: field {name!r} {err}") from None
+            if name in Context.__slots__:
+                setattr(context, name, event[name])
+    if kind == "penalty.award" and event["yards_to_goal"] is None and needs_spot(event):
+        raise RefusedEvent(f"penalty.award: Penalty {event['penalty']} from the spot needs field 'yards_to_goal'")
+    return event
+
+
+def needs_spot(award: Event) -> bool:
+    """Whether a penalty award is taken from where the foul was, rather than a fixed spot."""
+    return award["penalty"] == "5a" or (award["penalty"] == "2" and award["from"] == "spot")

@@ -1,0 +1,83 @@
+"""Reading match logs (JSON Lines) and replaying them through the engine."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .engine import Match
+from .errors import RefusedEvent
+from .rulings import Ruling
+
+MAX_LINE_BYTES = 16_384  # far above any real event; guards the store and the service too
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One event of a replay and what it gave."""
+
+    seq: int
+    line: int
+    event: dict[str, Any]
+    state: str
+    ruling: Ruling | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "type": self.event["type"], "state": self.state,
+                "ruling": self.ruling.to_json() if self.ruling else None}
+
+
+def parse_line(line: str) -> dict[str, Any]:
+    """Decode one log line into an event object; refuse what is not a JSON object."""
+    if len(line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
+        raise RefusedEvent(f"the line is longer than {MAX_LINE_BYTES} bytes")
+    try:
+        obj = json.loads(line)
+    except (json.JSONDecodeError, RecursionError) as err:
+        raise RefusedEvent(f"not JSON: {err}") from None
+    if not isinstance(obj, dict):
+        raise RefusedEvent(f"an event must be a JSON object, not {type(obj).__name__}")
+    return obj
+
+
+def read_events(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each event object of a log with its line number; blank lines are skipped."""
+    for number, line in enumerate(lines, 1):
+        if line.strip():
+            try:
+                yield number, parse_line(line)
+            except RefusedEvent as err:
+                raise err.at_line(number) from None
+
+
+def replay(lines: Iterable[str], match: Match | None = None) -> Iterator[Step]:
+    """Feed a log's events to ``match`` (a new one by default), yielding a :class:`Step` each.
+
+    A refused event raises :class:`RefusedEvent` carrying its line number; the events
+    before it stay applied, nothing after it is.
+    """
+    match = match if match is not None else Match()
+    for number, obj in read_events(lines):
+        try:
+            ruling = match.feed(obj)
+        except RefusedEvent as err:
+            raise err.at_line(number) from None
+        yield Step(match.seq, number, obj, match.state, ruling)
+
+
+def load(path: str | Path) -> Match:
+    """A match replayed from the log at ``path``."""
+    match = Match()
+    with open(path, encoding="utf-8") as lines:
+        for _ in replay(lines, match):
+            pass
+    return match
+
+
+def final(match: Match) -> dict[str, Any]:
+    """The closing object of ``replay --json``."""
+    return {"final": {"score": dict(match.score), "state": match.state,
+                      "free_hit": match.free_hit.to_json() if match.free_hit else None}}
