@@ -29,3 +29,26 @@ class UnknownRule(MatchstateError, KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+class UnknownMatch(MatchstateError, LookupError):
+    """No match in the store has the code asked for."""
+
+
+class DuplicateMatch(MatchstateError):
+    """A match with this code is in the store already."""
+
+
+class ConflictError(MatchstateError):
+    """An append was made on a stale view: ``expected_seq`` is not the match's last seq.
+
+    ``current_seq`` is the match's last seq, so the device can refresh and retry.
+    """
+
+    def __init__(self, message: str, current_seq: int) -> None:
+        super().__init__(message)
+        self.current_seq = current_seq
+
+
+class AccessDenied(MatchstateError):
+    """A write without the key its role needs."""
