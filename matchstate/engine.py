@@ -85,11 +85,13 @@ TRANSITIONS = [
     _t("chukker_start", NOT_CHOOSING),
     _t("chukker_end", NOT_CHOOSING, after="close_free_hit"),
     _t("whistle", NOT_CHOOSING, after="close_free_hit"),
-    _t("penalty_award", NOT_CHOOSING, after="award_penalty"),
-    _t("knockin_award", NOT_CHOOSING, after="award_knockin"),
+    _t("penalty_award", NOT_CHOOSING, conditions="awards_a_goal", after="give_penalty_goal"),
+    _t("penalty_award", NOT_CHOOSING, "awarded", before="take_awarded_free_hit"),
+    _t("knockin_award", NOT_CHOOSING, "awarded", before="take_awarded_free_hit"),
     _t("ball_place", ["awarded", "placed"], **HITTING_FAILURE),
     _t("ball_place", ["awarded", "placed"], "placed"),
     _t("play", ["awarded", "placed"], "play_called", after="start_window"),
+    _t("play", "play_called"),  # "Play" called again: the 20 seconds still run from the first call
     _t("dribble", AWAITING_STROKE, **HITTING_FAILURE),
     _t("dribble", OPEN),
     _t("approach_abort", AWAITING_STROKE, **HITTING_FAILURE),
@@ -101,7 +103,7 @@ TRANSITIONS = [
     _t("ball_stop", "live", conditions="undefended", after="ball_stopped_short"),
     _t("ball_stop", "live"),
     _t("ball_out", "live", after="ball_went_out"),
-    _t("goal", ["idle", "live"], after="score_goal"),
+    _t("goal", NOT_CHOOSING, after="score_goal"),
     _t("position_improper", "awarded", **BOTH_TEAMS),
     _t("position_improper", OPEN, **HITTING_FAILURE),
     _t("position_improper", OPEN, **DEFENDING_WAITS),
@@ -111,9 +113,9 @@ TRANSITIONS = [
     _t("player_return", OPEN, **DEFENDING_WAITS),
     _t("player_return", OPEN),
     _t("player_play", "awarded", **BOTH_TEAMS),
-    _t("player_play", "live", **HITTING_FAILURE),
-    _t("player_play", "live", **DEFENDING_WAITS),
-    _t("player_play", "live"),
+    _t("player_play", OPEN, **HITTING_FAILURE),
+    _t("player_play", OPEN, **DEFENDING_WAITS),
+    _t("player_play", OPEN),
     _t("card", OPEN, conditions="yellow_on_penalty_2", after="award_penalty_1"),
     _t("card", [*STATES]),
     _t("decide", "choosing", after="decide"),
@@ -136,6 +138,19 @@ ACCEPTS: dict[str, frozenset[str]] = {
 # `ball.place`, `ball.retee`, ... become `ball_place`, ...; `void` is handled by the log, not the machine.
 TRIGGER_OF = {name.replace("_", "."): name for name in MACHINE.events if name not in INTERNAL}
 
+
+def _quiet(transitions: list[Any]) -> bool:
+    return all(t.dest is None and not (t.conditions or t.prepare or t.before or t.after) for t in transitions)
+
+
+# Event types whose every transition from a state is internal with no callback: the machine would
+# change nothing for them, and a trigger costs several microseconds, so `Match` does not fire them.
+QUIET: dict[str, frozenset[str]] = {
+    state: frozenset(kind for kind, name in TRIGGER_OF.items()
+                     if state in MACHINE.events[name].transitions and _quiet(MACHINE.events[name].transitions[state]))
+    for state in STATES
+}
+
 WHY_NOT = {
     "hit": "no free hit is awaiting its stroke",
     "play": "no free hit is awaiting “Play”",
@@ -145,10 +160,9 @@ WHY_NOT = {
     "dribble": "no free hit is in progress",
     "ball.stop": "no free hit's ball is in play",
     "ball.out": "no free hit's ball is in play",
-    "goal": "the free hit in progress has not been struck",
     "position.improper": "no free hit is in progress",
     "player.return": "no free hit is in progress",
-    "player.play": "no free hit's ball is in play",
+    "player.play": "no free hit is in progress",
     "decide": "there is nothing to choose",
 }
 
@@ -240,7 +254,8 @@ class Match:
         if kind == "decide" and event["option"] > len(self.options):
             raise RefusedEvent(f"decide: option {event['option']} is not one of the {len(self.options)} offered")
         self.ruling = None
-        _TRIGGERS[TRIGGER_OF[kind]].trigger(self, event)
+        if kind not in QUIET[self.state]:
+            _TRIGGERS[TRIGGER_OF[kind]].trigger(self, event)
         return self.ruling
 
     def _start(self, event: Event) -> None:
@@ -416,23 +431,27 @@ class Match:
             return FreeHit("knockin", to, self.context.field_length)
         return FreeHit(penalty, to, 60)  # Penalties 4 and 6
 
-    def award_penalty(self, data: EventData) -> None:
+    def awards_a_goal(self, data: EventData) -> bool:
+        """Penalty 1, or a Penalty 2 whose foul drew a yellow card (which makes it a Penalty 1)."""
         event = data.args[0]
-        to, penalty = event["to"], event["penalty"]
-        fouling = other_team(self.teams, to)
-        if penalty == "1":
-            self._give(rulings.goal(to, reason="penalty-1", cite=(), against=fouling, violation="penalty-1"))
-        elif penalty == "2" and event["card"] == "yellow":
-            self._give(rulings.goal(to, reason="yellow-card", cite=("36/yellow-card-p2",), against=fouling,
-                                    violation="yellow-card"))
-        elif needs_spot(event):
-            _TRIGGERS["award"].trigger(self, FreeHit(penalty, to, event["yards_to_goal"],
-                                                     "spot" if penalty == "2" else None))
-        else:
-            _TRIGGERS["award"].trigger(self, self._fixed("2c" if penalty == "2" else penalty, to))
+        return event["penalty"] == "1" or (event["penalty"] == "2" and event["card"] == "yellow")
 
-    def award_knockin(self, data: EventData) -> None:
-        _TRIGGERS["award"].trigger(self, self._fixed("knockin", data.args[0]["to"]))
+    def give_penalty_goal(self, data: EventData) -> None:
+        to = data.args[0]["to"]
+        reason, cite = ("penalty-1", ()) if data.args[0]["penalty"] == "1" else ("yellow-card", ("36/yellow-card-p2",))
+        self._give(rulings.goal(to, reason=reason, cite=cite, against=other_team(self.teams, to), violation=reason))
+
+    def take_awarded_free_hit(self, data: EventData) -> None:
+        event = data.args[0]
+        if event["type"] == "knockin.award":
+            free_hit = self._fixed("knockin", event["to"])
+        elif needs_spot(event):
+            free_hit = FreeHit(event["penalty"], event["to"], event["yards_to_goal"],
+                               "spot" if event["penalty"] == "2" else None)
+        else:
+            free_hit = self._fixed("2c" if event["penalty"] == "2" else event["penalty"], event["to"])
+        self._reset_free_hit()
+        self.free_hit = free_hit
 
     def award_penalty_1(self, data: EventData) -> None:
         self._give(rulings.goal(self.free_hit.to, reason="yellow-card", cite=("36/yellow-card-p2",),
