@@ -104,15 +104,15 @@ TRANSITIONS = [
     _t("ball_stop", "live"),
     _t("ball_out", "live", after="ball_went_out"),
     _t("goal", NOT_CHOOSING, after="score_goal"),
-    _t("position_improper", "awarded", **BOTH_TEAMS),
+    _t("position_improper", AWAITING_STROKE, **BOTH_TEAMS),
     _t("position_improper", OPEN, **HITTING_FAILURE),
     _t("position_improper", OPEN, **DEFENDING_WAITS),
     _t("position_improper", OPEN),
-    _t("player_return", "awarded", **BOTH_TEAMS),
+    _t("player_return", AWAITING_STROKE, **BOTH_TEAMS),
     _t("player_return", OPEN, **HITTING_FAILURE),
     _t("player_return", OPEN, **DEFENDING_WAITS),
     _t("player_return", OPEN),
-    _t("player_play", "awarded", **BOTH_TEAMS),
+    _t("player_play", AWAITING_STROKE, **BOTH_TEAMS),
     _t("player_play", OPEN, **HITTING_FAILURE),
     _t("player_play", OPEN, **DEFENDING_WAITS),
     _t("player_play", OPEN),
@@ -232,6 +232,8 @@ class Match:
 
     def feed(self, obj: Mapping[str, Any]) -> Ruling | None:
         """Check one event, apply it and return its ruling (``None`` where it gives none)."""
+        if not self.info and isinstance(obj, Mapping) and obj.get("type") != "match.start":
+            raise RefusedEvent(f"the first event must be match.start, not {obj.get('type')!r}")
         event = check_event(obj, self.context)
         if self.events and event["at"] < self.events[-1]["at"]:
             raise RefusedEvent(f"{event['type']}: 'at' {obj['at']} is earlier than the event before it")
@@ -261,8 +263,6 @@ class Match:
     def _start(self, event: Event) -> None:
         if self.info:
             raise RefusedEvent("match.start is allowed only as the first event")
-        if event["type"] != "match.start":
-            raise RefusedEvent(f"the first event must be match.start, not {event['type']}")
         self.info = event
         self.context = Context(event["teams"], event["field_length"])
         handicap = event["handicap_goals"]

@@ -30,12 +30,17 @@ class Step:
                 "ruling": self.ruling.to_json() if self.ruling else None}
 
 
+def _no_constant(name: str) -> None:
+    # Python's json reads NaN and Infinity, which JSON does not have.
+    raise json.JSONDecodeError(f"{name} is not a JSON value", name, 0)
+
+
 def parse_line(line: str) -> dict[str, Any]:
     """Decode one log line into an event object; refuse what is not a JSON object."""
     if len(line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
         raise RefusedEvent(f"the line is longer than {MAX_LINE_BYTES} bytes")
     try:
-        obj = json.loads(line)
+        obj = json.loads(line, parse_constant=_no_constant)
     except (json.JSONDecodeError, RecursionError) as err:
         raise RefusedEvent(f"not JSON: {err}") from None
     if not isinstance(obj, dict):
