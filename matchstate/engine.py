@@ -184,7 +184,6 @@ class Match:
         self.info: Event = {}
         self.context = Context()
         self.score: dict[str, float] = {}
-        self.chukker = 0
         self.events: list[Event] = []
         self.rulings: list[Ruling | None] = []
         self.void: set[int] = set()
@@ -276,9 +275,9 @@ class Match:
             raise RefusedEvent(f"void: there is no event with seq {target}")
         if target == 1:
             raise RefusedEvent("void: match.start cannot be voided")
-        struck = self._struck(self.events + [event])
         if target in self.void:
             raise RefusedEvent(f"void: seq {target} is void already")
+        struck = self._struck(self.events + [event])
         refold = Match()
         for seq, kept in enumerate(self.events, 1):
             if seq in struck or kept["type"] == "void":
@@ -287,7 +286,7 @@ class Match:
                 refold._apply(kept)
             except RefusedEvent as err:
                 raise RefusedEvent(f"void: without seq {target}, seq {seq} is refused ({err.reason})") from None
-        for name in ("state", "score", "chukker", "free_hit", "play_at", "waiting", "_failure", "options"):
+        for name in ("state", "score", "free_hit", "play_at", "waiting", "_failure", "options"):
             setattr(self, name, getattr(refold, name))
         self.void = struck
 
