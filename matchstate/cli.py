@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .engine import diagram
@@ -14,6 +15,9 @@ from .errors import MatchstateError, RefusedEvent
 from .log import Step, final, replay
 from .engine import Match
 from .rulebook import CLAUSES, LANGUAGES, clause
+
+if TYPE_CHECKING:
+    from .store import Store
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -36,21 +40,29 @@ def timeline_row(step: Step, start: datetime, lang: str) -> str:
     return row
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
+def score_text(score: dict[str, float]) -> str:
+    return " – ".join(f"{team} {goals:g}" for team, goals in score.items())
+
+
+def print_replay(lines: Iterable[str], as_json: bool, lang: str) -> None:
+    """Replay a log into a new Match, printing each event's ruling (a timeline or JSON), then the final state."""
     match = Match()
     start = None
-    with (sys.stdin if args.log == "-" else open(args.log, encoding="utf-8")) as lines:
-        for step in replay(lines, match):
-            if args.json:
-                print(json.dumps(step.to_json(), ensure_ascii=False))
-            else:
-                start = start or datetime.fromisoformat(step.event["at"])
-                print(timeline_row(step, start, args.lang))
-    if args.json:
+    for step in replay(lines, match):
+        if as_json:
+            print(json.dumps(step.to_json(), ensure_ascii=False))
+        else:
+            start = start or datetime.fromisoformat(step.event["at"])
+            print(timeline_row(step, start, lang))
+    if as_json:
         print(json.dumps(final(match), ensure_ascii=False))
     else:
-        score = " – ".join(f"{team} {goals:g}" for team, goals in match.score.items())
-        print(f"\nScore: {score}   state: {match.state}")
+        print(f"\nScore: {score_text(match.score)}   state: {match.state}")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    with (sys.stdin if args.log == "-" else open(args.log, encoding="utf-8")) as lines:
+        print_replay(lines, args.json, args.lang)
     return 0
 
 
@@ -65,6 +77,79 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_diagram(_: argparse.Namespace) -> int:
     print(diagram(), end="")
+    return 0
+
+
+# -- the store: the database is MATCHSTATE_DATABASE_URL, else matchstate.db here ----------------
+
+def open_store(upgrading: bool = False) -> Store:
+    """The store, checked to be reachable and up to date (imported here: replay and rules need no database)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .store import Store
+
+    store = Store()
+    try:
+        current = store.schema_is_current()
+    except SQLAlchemyError as err:
+        raise MatchstateError(f"cannot use the database {store.url}: {err}") from None
+    if not (current or upgrading):
+        raise MatchstateError(f"the database {store.url} is not up to date: run `matchstate db upgrade`")
+    return store
+
+
+def cmd_db_upgrade(_: argparse.Namespace) -> int:
+    store = open_store(upgrading=True)
+    store.upgrade()
+    print(f"database {store.url}: up to date")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    with (sys.stdin if args.log == "-" else open(args.log, encoding="utf-8")) as lines:
+        code, count = open_store().import_log(lines)
+    print(f"imported match {code}: {count} events")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    out = sys.stdout.buffer  # the lines' own UTF-8, whatever the terminal's encoding
+    for stored in open_store().events(args.match):
+        out.write(stored.raw.encode("utf-8") + b"\n")
+    out.flush()
+    return 0
+
+
+def cmd_matches(_: argparse.Namespace) -> int:
+    for summary in open_store().summaries():
+        print(f"{summary.code:<24} {score_text(summary.score):<32} {summary.state:<12} {summary.last_seq:>6} events"
+              f"   last {summary.last_at:%Y-%m-%d %H:%M:%S} UTC")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    print_replay((stored.raw for stored in open_store().events(args.match)), args.json, args.lang)
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    problems = open_store().verify(args.match)
+    for problem in problems:
+        print(problem)
+    if problems:
+        return 1
+    print("verified: every chain is whole and every stored ruling is the engine's")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .web import create_app
+
+    app = create_app(open_store(), private=args.private)
+    # Open live streams would hold a shutdown forever: give them a moment, then close them.
+    uvicorn.run(app, host=args.host, port=args.port, timeout_graceful_shutdown=2)
     return 0
 
 
@@ -86,6 +171,38 @@ def parser() -> argparse.ArgumentParser:
 
     diagram_cmd = commands.add_parser("diagram", help="print the free-hit state machine as Mermaid text")
     diagram_cmd.set_defaults(run=cmd_diagram)
+
+    db_cmd = commands.add_parser("db", help="manage the store's database")
+    db_actions = db_cmd.add_subparsers(dest="action", required=True, metavar="ACTION")
+    db_actions.add_parser("upgrade", help="bring the database to the latest schema").set_defaults(run=cmd_db_upgrade)
+
+    import_cmd = commands.add_parser("import", help="store a match log as a new match (all of it or nothing)")
+    import_cmd.add_argument("log", help="a match log (JSON Lines), or - for standard input")
+    import_cmd.set_defaults(run=cmd_import)
+
+    export_cmd = commands.add_parser("export", help="print a stored match's log, each line as it was received")
+    export_cmd.add_argument("match", help="the match's code")
+    export_cmd.set_defaults(run=cmd_export)
+
+    matches_cmd = commands.add_parser("matches", help="list the stored matches with score and state")
+    matches_cmd.set_defaults(run=cmd_matches)
+
+    show_cmd = commands.add_parser("show", help="a stored match's timeline, as replay shows it")
+    show_cmd.add_argument("match", help="the match's code")
+    show_cmd.add_argument("--json", action="store_true", help="one JSON object per event, then the final state")
+    show_cmd.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the rulings' texts")
+    show_cmd.set_defaults(run=cmd_show)
+
+    verify_cmd = commands.add_parser("verify", help="check the hash chains and replay the rulings; "
+                                                    "exits 1 if anything is wrong")
+    verify_cmd.add_argument("match", nargs="?", help="one match's code (default: every match)")
+    verify_cmd.set_defaults(run=cmd_verify)
+
+    serve_cmd = commands.add_parser("serve", help="run the live service: API, scorer's console, review, records")
+    serve_cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve_cmd.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    serve_cmd.add_argument("--private", action="store_true", help="reading a match needs one of its keys too")
+    serve_cmd.set_defaults(run=cmd_serve)
     return top
 
 

@@ -15,13 +15,16 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import platform
 import statistics
 import sys
 import time
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -115,6 +118,329 @@ def replay_log(bench: Bench) -> None:
     """A whole log replayed into a new Match, every step consumed, against only decoding its lines."""
     baseline = bench.measure("json.loads each line", parse_only)
     bench.measure("log.replay into a new Match", full_replay, baseline)
+
+
+# -- the live service, through a real server (`matchstate serve` on 127.0.0.1, SQLite, durable) ----------
+# These sections import the web stack only when they run.
+
+HTTP_APPENDS = 1000  # at least this many appends per repetition
+FANOUT_STREAMS = 200
+
+
+def _matches_for(logs: list[list[str]], appends: int) -> list[tuple[dict, list[str]]]:
+    """The season's first matches holding at least ``appends`` events after their match.start,
+    each as (its match.start, its other lines)."""
+    chosen, count = [], 0
+    for lines in logs:
+        if count >= appends:
+            break
+        chosen.append((json.loads(lines[0]), lines[1:]))
+        count += len(lines) - 1
+    return chosen
+
+
+def _renamed(start: dict, repetition: int) -> dict:
+    return {**start, "match": f"{start['match']}-r{repetition}"}
+
+
+def _latency(name: str, latencies: list[float]) -> None:
+    p99 = statistics.quantiles(latencies, n=100)[98]
+    print(f"  {name}: median {statistics.median(latencies) * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms "
+          f"over {len(latencies):,}", file=sys.stderr)
+
+
+@section
+def http_append(bench: Bench) -> None:
+    """Each event appended through the HTTP API (a keep-alive client, one request at a time), against
+    the store's own append of the same events in the same run; both commit durably."""
+    import tempfile
+
+    import httpx
+
+    from matchstate.store import Store
+    from matchstate.web.process import ServerProcess
+
+    matches = _matches_for(bench.logs, HTTP_APPENDS)
+    events = sum(len(lines) for _, lines in matches)
+    clock = time.perf_counter
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        store_url, http_url = f"sqlite:///{folder}/store.db", f"sqlite:///{folder}/http.db"
+        store = Store(store_url)
+        store.upgrade()
+        Store(http_url).upgrade()
+        store_latencies: list[float] = []
+        http_latencies: list[float] = []
+        with ServerProcess(http_url) as server, httpx.Client(base_url=server.base, timeout=30) as client:
+            for repetition in range(bench.repeat):
+                for start, lines in matches:
+                    start = _renamed(start, repetition)
+                    store.create_match(start)
+                    for line in lines:
+                        begun = clock()
+                        store.append(start["match"], line)
+                        store_latencies.append(clock() - begun)
+                    key = client.post("/api/matches", json=start).json()["official_key"]
+                    headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+                    url = f"/api/matches/{start['match']}/events"
+                    for line in lines:
+                        body = b'{"event": ' + line.encode() + b"}"
+                        begun = clock()
+                        answer = client.post(url, content=body, headers=headers)
+                        http_latencies.append(clock() - begun)
+                        if answer.status_code != 201:
+                            raise RuntimeError(f"append answered {answer.status_code}: {answer.text}")
+        store.close()
+
+    def per_repetition(latencies: list[float]) -> list[float]:
+        return [sum(latencies[r * events:(r + 1) * events]) for r in range(bench.repeat)]
+
+    baseline = bench.record("Store.append, one event", events, per_repetition(store_latencies), store_latencies)
+    bench.record("POST /api/matches/{code}/events", events, per_repetition(http_latencies), http_latencies, baseline)
+    _latency("Store.append", store_latencies)
+    _latency("HTTP append", http_latencies)
+
+
+@section
+def live_fanout(bench: Bench) -> None:
+    """A scored match appended event by event while 200 review streams (server-sent events) are open:
+    the delay from sending each append to its receipt by the last of the streams."""
+    import asyncio
+    import tempfile
+
+    from matchstate.store import Store
+    from matchstate.web.process import ServerProcess
+
+    start, lines = max(_matches_for(bench.logs, 1), key=lambda match: len(match[1]))
+    delays: list[float] = []
+    seconds: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        url = f"sqlite:///{folder}/fanout.db"
+        Store(url).upgrade()
+        with ServerProcess(url) as server:
+            for repetition in range(bench.repeat):
+                began = time.perf_counter()
+                delays += asyncio.run(_fan_out(server.base, _renamed(start, repetition), lines, FANOUT_STREAMS))
+                seconds.append(time.perf_counter() - began)
+    bench.record(f"append to receipt by all {FANOUT_STREAMS} streams", len(lines), seconds, delays)
+    _latency(f"fan-out to {FANOUT_STREAMS} streams", delays)
+
+
+async def _fan_out(base: str, start: dict, lines: list[str], streams: int) -> list[float]:
+    """Open ``streams`` streams on a new match, append ``lines`` one by one, each once all streams got
+    the one before; the delay of each event to its last receipt."""
+    import asyncio
+
+    import httpx
+
+    clock = time.perf_counter
+    sent: dict[int, float] = {}
+    receipts: dict[int, int] = {}
+    done: dict[int, asyncio.Event] = {seq: asyncio.Event() for seq in range(2, len(lines) + 2)}
+    delays: list[float] = []
+    connected = 0
+    all_connected = asyncio.Event()
+
+    async with httpx.AsyncClient(base_url=base, timeout=60,
+                                 limits=httpx.Limits(max_connections=streams + 4)) as client:
+        key = (await client.post("/api/matches", json=start)).json()["official_key"]
+        code = start["match"]
+
+        async def listen() -> None:
+            nonlocal connected
+            async with client.stream("GET", f"/api/matches/{code}/stream", params={"after_seq": 1}) as stream:
+                async for line in stream.aiter_lines():
+                    if line.startswith("retry:"):  # the stream's first line: it is open
+                        connected += 1
+                        if connected == streams:
+                            all_connected.set()
+                    elif line.startswith("id: "):
+                        seq = int(line[4:])
+                        receipts[seq] = receipts.get(seq, 0) + 1
+                        if receipts[seq] == streams:
+                            delays.append(clock() - sent[seq])
+                            done[seq].set()
+
+        listeners = [asyncio.create_task(listen()) for _ in range(streams)]
+        await all_connected.wait()
+        headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+        for seq, line in enumerate(lines, 2):
+            sent[seq] = clock()
+            answer = await client.post(f"/api/matches/{code}/events", content=b'{"event": ' + line.encode() + b"}",
+                                       headers=headers)
+            if answer.status_code != 201:
+                raise RuntimeError(f"append answered {answer.status_code}: {answer.text}")
+            await done[seq].wait()
+        for listener in listeners:
+            listener.cancel()
+        await asyncio.gather(*listeners, return_exceptions=True)
+    return delays
+
+
+# -- the store: Store.append against its raw driver writing the same rows, and replay from the store ---------
+# Every repetition writes new databases, every commit durable (SQLite in WAL mode, synchronous=FULL).
+
+STORE_APPENDS = 2000  # at least this many appends per repetition
+REPLAY_MATCHES = 200
+POSTGRES_URL = os.environ.get("MATCHSTATE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+# What the store wrote for each event after a match.start, in order: the rows the raw driver writes again.
+WRITTEN = ("SELECT e.match_id, e.seq, e.type, e.at, e.raw, e.device_id, e.recorded_by, e.role, e.received_at, "
+           "e.prev_hash, e.hash, CAST(r.ruling AS TEXT), r.state, r.engine_version, CAST(m.score AS TEXT) "
+           "FROM events e JOIN rulings r ON r.match_id = e.match_id AND r.seq = e.seq "
+           "JOIN matches m ON m.id = e.match_id WHERE e.seq > 1 ORDER BY e.match_id, e.seq")
+RAW_APPEND = (
+    "INSERT INTO events (match_id, seq, type, at, raw, device_id, recorded_by, role, received_at, prev_hash, hash) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO rulings (match_id, seq, ruling, state, engine_version) VALUES (?, ?, ?, ?, ?)",
+    "UPDATE matches SET last_seq = ?, last_hash = ?, last_at = ?, state = ?, score = ? WHERE id = ?",
+)
+
+
+def _store_appends(url: str, matches: list[tuple[dict, list[str]]]) -> list[float]:
+    """A new store at ``url`` with the matches created, then each of their events appended; the time of each."""
+    from matchstate.store import Store
+
+    store = Store(url)
+    store.upgrade()
+    latencies = []
+    for start, lines in matches:
+        store.create_match(start)
+        for line in lines:
+            begun = time.perf_counter()
+            store.append(start["match"], line)
+            latencies.append(time.perf_counter() - begun)
+    store.close()
+    return latencies
+
+
+def _raw_appends(connection, rows: list[tuple], placeholder: str, begin: str | None) -> list[float]:
+    """Each event's rows written through the DB-API ``connection``, one transaction each; the time of each."""
+    statements = [sql.replace("?", placeholder) for sql in RAW_APPEND]
+    cursor = connection.cursor()
+    latencies = []
+    for row in rows:
+        begun = time.perf_counter()
+        if begin:
+            cursor.execute(begin)
+        event, ruling, head = row[:11], (*row[:2], *row[11:14]), (row[1], row[10], row[3], row[12], row[14], row[0])
+        for sql, params in zip(statements, (event, ruling, head)):
+            cursor.execute(sql, params)
+        connection.commit()
+        latencies.append(time.perf_counter() - begun)
+    return latencies
+
+
+def _append_against_raw(bench: Bench, driver: str, url: Callable[[str], str], connect: Callable[[str], Any],
+                        placeholder: str, begin: str | None) -> None:
+    """Store.append of the season's first events, against ``driver`` writing the rows the store wrote."""
+    matches = _matches_for(bench.logs, STORE_APPENDS)
+    events = sum(len(lines) for _, lines in matches)
+    store_latencies: list[float] = []
+    raw_latencies: list[float] = []
+    store_seconds, raw_seconds = [], []
+    for repetition in range(bench.repeat):
+        store_url, raw_url = url(f"store{repetition}"), url(f"raw{repetition}")
+        latencies = _store_appends(store_url, matches)
+        store_latencies += latencies
+        store_seconds.append(sum(latencies))
+        _store_appends(raw_url, [(start, []) for start, _ in matches])  # the schema and each match.start
+        with closing(connect(store_url)) as written, closing(connect(raw_url)) as raw:
+            latencies = _raw_appends(raw, written.execute(WRITTEN).fetchall(), placeholder, begin)
+        raw_latencies += latencies
+        raw_seconds.append(sum(latencies))
+    baseline = bench.record(f"raw {driver}, the same rows, one transaction each", events, raw_seconds, raw_latencies)
+    bench.record("Store.append, one event", events, store_seconds, store_latencies, baseline)
+    _latency(f"raw {driver}", raw_latencies)
+    _latency("Store.append", store_latencies)
+
+
+@section
+def store_append_sqlite(bench: Bench) -> None:
+    """Each event appended with Store.append to SQLite, against raw sqlite3 writing the same rows with the
+    same durability (WAL, synchronous=FULL, BEGIN IMMEDIATE ... COMMIT per event)."""
+    import sqlite3
+    import tempfile
+
+    from sqlalchemy import make_url
+
+    def connect(url: str) -> sqlite3.Connection:
+        connection = sqlite3.connect(make_url(url).database, isolation_level=None)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=FULL")
+        return connection
+
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        _append_against_raw(bench, "sqlite3", lambda name: f"sqlite:///{folder}/{name}.db", connect, "?",
+                            "BEGIN IMMEDIATE")
+
+
+@section
+def store_append_postgresql(bench: Bench) -> None:
+    """Each event appended with Store.append to PostgreSQL (MATCHSTATE_TEST_POSTGRES_URL, default the test
+    server), against raw psycopg writing the same rows, one commit each; skipped where no server answers."""
+    import uuid
+
+    import psycopg
+    from sqlalchemy import make_url
+
+    def conninfo(url: str) -> str:
+        return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+    try:
+        admin = psycopg.connect(conninfo(POSTGRES_URL), autocommit=True, connect_timeout=3)
+    except psycopg.OperationalError as err:
+        print(f"  store_append_postgresql: skipped, no PostgreSQL answers: {err}", file=sys.stderr)
+        return
+    schemas: list[str] = []
+
+    def url(name: str) -> str:
+        schemas.append(f"bench_{uuid.uuid4().hex[:8]}_{name}")
+        admin.execute(f"CREATE SCHEMA {schemas[-1]}")
+        return make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schemas[-1]}"}) \
+            .render_as_string(hide_password=False)
+
+    try:
+        _append_against_raw(bench, "psycopg", url, lambda url: psycopg.connect(conninfo(url)), "%s", None)
+    finally:
+        for schema in schemas:
+            admin.execute(f"DROP SCHEMA {schema} CASCADE")
+        admin.close()
+
+
+@section
+def store_replay(bench: Bench) -> None:
+    """Stored matches replayed from SQLite: Store.match with an empty cache (read the events, feed a new
+    Match) and Store.verify (hash chains and rulings too), against log.replay of the same lines in memory."""
+    import tempfile
+
+    from matchstate.store import Store
+
+    logs = bench.logs[:REPLAY_MATCHES]
+    events = sum(map(len, logs))
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        url = f"sqlite:///{folder}/replay.db"
+        store = Store(url)
+        store.upgrade()
+        codes = [store.import_log(lines)[0] for lines in logs]
+        timings: dict[str, tuple[list[float], list[float]]] = {}  # name -> (seconds, latencies)
+        for _ in range(bench.repeat):
+            cold = Store(url)
+            for name, run in (("log.replay from memory", lambda n: full_replay(logs[n])),
+                              ("Store.match, empty cache", lambda n: cold.match(codes[n])),
+                              ("Store.verify", lambda n: store.verify(codes[n]))):
+                seconds, latencies = timings.setdefault(name, ([], []))
+                gc.collect()
+                began = time.perf_counter()
+                for number in range(len(logs)):
+                    begun = time.perf_counter()
+                    run(number)
+                    latencies.append(time.perf_counter() - begun)
+                seconds.append(time.perf_counter() - began)
+            cold.close()
+        store.close()
+    baseline = None
+    for name, (seconds, latencies) in timings.items():
+        row = bench.record(name, events, seconds, latencies, baseline)
+        baseline = baseline or row
 
 
 def main(argv: list[str] | None = None) -> int:

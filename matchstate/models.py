@@ -1,0 +1,100 @@
+"""The store's tables, as SQLAlchemy 2 typed models; the migrations in ``migrations/`` build them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (JSON, DateTime, Dialect, ForeignKey, ForeignKeyConstraint, MetaData, String, Text,
+                        UniqueConstraint)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+# Constraint names follow this from the first migration on, so later (batch) migrations can name them.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_N_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+HASH_LENGTH = 64  # hex SHA-256
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """An aware UTC time on every engine (SQLite keeps no offset, so there it is UTC by agreement)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        return value.astimezone(UTC) if value is not None else None
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class MatchRow(Base):
+    """A match, named by its ``code`` (the ``match`` of its match.start), and its head.
+
+    The head is where the match's chain ends (``last_seq``, ``last_hash``) and what the match
+    stands at after that event (``last_at``, ``state``, ``score``); it changes with every append,
+    so that listing matches needs no replay and a removed last event shows.
+    """
+
+    __tablename__ = "matches"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(64), unique=True)
+    teams: Mapped[list[str]] = mapped_column(JSON)
+    conditions: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(UTCDateTime)
+    scorer_key_hash: Mapped[str | None] = mapped_column(String(128))
+    official_key_hash: Mapped[str | None] = mapped_column(String(128))
+    last_seq: Mapped[int]
+    last_hash: Mapped[str] = mapped_column(String(HASH_LENGTH))
+    last_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    state: Mapped[str] = mapped_column(String(16))
+    score: Mapped[dict[str, float]] = mapped_column(JSON)
+
+
+class EventRow(Base):
+    """One event of a match: its JSON exactly as received, who sent it, and its link in the hash chain.
+
+    ``type``, ``at``, ``device_id`` (its ``id``) and ``by`` repeat fields of ``raw`` for queries;
+    ``verify`` checks that they agree with it.
+    """
+
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("match_id", "device_id"),)
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    type: Mapped[str] = mapped_column(String(32))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    raw: Mapped[str] = mapped_column(Text)
+    device_id: Mapped[str | None] = mapped_column(String(64))
+    by: Mapped[str | None] = mapped_column("recorded_by", Text, key="by")  # BY is an SQL keyword: spare plain SQL
+    role: Mapped[str | None] = mapped_column(String(16))
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    prev_hash: Mapped[str] = mapped_column(String(HASH_LENGTH))
+    hash: Mapped[str] = mapped_column(String(HASH_LENGTH))
+
+
+class RulingRow(Base):
+    """What the engine gave for an event: its ruling (JSON, null for none) and the state after it."""
+
+    __tablename__ = "rulings"
+    __table_args__ = (ForeignKeyConstraint(["match_id", "seq"], ["events.match_id", "events.seq"]),)
+
+    match_id: Mapped[int] = mapped_column(primary_key=True)
+    seq: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    ruling: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    state: Mapped[str] = mapped_column(String(16))
+    engine_version: Mapped[str] = mapped_column(String(32))

@@ -1,0 +1,250 @@
+"""The store: appending, retries, refusals, import and export, and the commands, on SQLite and PostgreSQL."""
+
+import json
+
+import pytest
+from conftest import BLUE, RED, match_log, stamp
+from sqlalchemy import event, text
+
+from matchstate import Match
+from matchstate.cli import main
+from matchstate.errors import ConflictError, DuplicateMatch, RefusedEvent, UnknownMatch
+from matchstate.log import MAX_LINE_BYTES
+from matchstate.store import Store
+
+
+def stored_rows(store: Store) -> list:
+    """Every row of every table, to see that a refusal changed nothing."""
+    with store.engine.connect() as connection:
+        return [connection.execute(text(f"SELECT * FROM {table} ORDER BY 1, 2")).all()
+                for table in ("matches", "events", "rulings")]
+
+
+@pytest.fixture
+def started(store: Store) -> list[dict]:
+    """Match m-1 stored with its first 6 events; returns its whole log of 40."""
+    log = match_log("m-1", 40)
+    store.create_match(log[0], scorer_key_hash="s-hash", official_key_hash="o-hash", role="official")
+    for seq, event in enumerate(log[1:6], 2):
+        store.append("m-1", event, expected_seq=seq - 1, role="scorer")
+    return log
+
+
+def test_appends_are_ruled_and_stored_as_received(store, started):
+    expected = Match()
+    rulings = [expected.feed(event) for event in started[:8]]
+    store.append("m-1", started[6], expected_seq=6)
+    appended = store.append("m-1", started[7], expected_seq=7)
+
+    assert (appended.seq, appended.state, appended.duplicate) == (8, expected.state, False)
+    assert appended.ruling == rulings[7].to_json() and appended.ruling["kind"] == "live"
+    stored = store.events("m-1")
+    assert [e.seq for e in stored] == list(range(1, 9))
+    assert [json.loads(e.raw) for e in stored] == started[:8]
+    assert [e.ruling for e in stored] == [r.to_json() if r else None for r in rulings]
+    assert [e.role for e in stored] == ["official"] + ["scorer"] * 5 + [None] * 2
+    assert stored[1].device_id == "m-1/2" and stored[1].type == "penalty.award"
+    assert stored[7].received_at == appended.received_at
+    assert stored[1].prev_hash == stored[0].hash
+    assert [e.seq for e in store.events("m-1", after_seq=6)] == [7, 8]
+    assert (store.match("m-1").seq, store.match("m-1").score) == (8, expected.score)
+    assert store.key_hashes("m-1") == ("s-hash", "o-hash")
+    [summary] = store.summaries()
+    assert (summary.code, summary.teams, summary.score, summary.state, summary.last_seq) == (
+        "m-1", [BLUE, RED], expected.score, expected.state, 8)
+    assert summary.last_at == stored[-1].at and summary.started == stored[0].at
+    assert store.verify() == []
+
+
+def test_a_retried_event_returns_the_stored_result_and_writes_nothing(store, started):
+    first = store.append("m-1", started[6], expected_seq=6)
+    store.append("m-1", started[7])
+    before = stored_rows(store)
+
+    again = store.append("m-1", json.dumps(started[6]), expected_seq=6)  # a stale view: still the stored answer
+
+    assert again == type(first)(first.seq, first.ruling, first.state, True, first.received_at)
+    assert stored_rows(store) == before
+    with pytest.raises(RefusedEvent, match="id 'm-1/7' is the id of seq 7 already, a different event"):
+        store.append("m-1", {**started[8], "id": "m-1/7"})
+    assert stored_rows(store) == before
+
+
+def test_a_stale_expected_seq_is_a_conflict(store, started):
+    before = stored_rows(store)
+    with pytest.raises(ConflictError, match="match m-1 is at seq 6, not 4") as conflict:
+        store.append("m-1", started[6], expected_seq=4)
+    assert conflict.value.current_seq == 6
+    assert stored_rows(store) == before
+
+
+def test_a_match_is_created_once(store, started):
+    before = stored_rows(store)
+    with pytest.raises(DuplicateMatch, match="'m-1' is in the store already"):
+        store.create_match({**started[0], "id": "other"})
+    with pytest.raises(RefusedEvent, match="the first event must be match.start"):
+        store.create_match(started[2])
+    assert stored_rows(store) == before
+
+
+BAD_EVENTS = {
+    "malformed JSON": ('{"type": "play", "at": ', "not JSON"),
+    "not an object": ('["play"]', "an event must be a JSON object, not list"),
+    "unknown type": ({"type": "timeout", "at": stamp(10_000)}, "unknown type 'timeout'"),
+    "wrong team": ({"type": "knockin.award", "to": "Green", "at": stamp(10_000)}, "unknown team 'Green'"),
+    "time going backwards": ({"type": "whistle", "at": stamp(1_000)}, "is earlier than the event before it"),
+    "makes no sense now": ({"type": "decide", "option": 1, "at": stamp(10_000)}, "there is nothing to choose"),
+    "a second start": ({**match_log("m-1", 1)[0], "id": "again", "at": stamp(10_000)},
+                       "match.start is allowed only as the first event"),
+    "oversized object": ({"type": "tick", "at": stamp(10_000), "by": "x" * MAX_LINE_BYTES},
+                         f"longer than {MAX_LINE_BYTES} bytes"),
+    "oversized line": (json.dumps({"type": "tick", "at": stamp(10_000)}) + " " * MAX_LINE_BYTES,
+                       f"longer than {MAX_LINE_BYTES} bytes"),
+    "lone surrogate": ('{"type": "tick", "at": "%s", "by": "\\ud800"}' % stamp(10_000), "lone surrogate"),
+    "not JSON-able": ({"type": "tick", "at": stamp(10_000), "by": {1, 2}}, "not JSON"),
+}
+
+
+@pytest.mark.parametrize("event, reason", BAD_EVENTS.values(), ids=BAD_EVENTS.keys())
+def test_a_refused_event_says_why_and_changes_nothing(store, started, event, reason):
+    before = stored_rows(store)
+    with pytest.raises(RefusedEvent, match=reason):
+        store.append("m-1", event)
+    assert stored_rows(store) == before
+    assert store.append("m-1", started[6]).seq == 7
+
+
+def test_an_unknown_match_is_named(store, started):
+    before = stored_rows(store)
+    for call in (lambda: store.append("m-2", started[6]), lambda: store.events("m-2"),
+                 lambda: store.match("m-2"), lambda: store.key_hashes("m-2"), lambda: store.verify("m-2")):
+        with pytest.raises(UnknownMatch, match="no match 'm-2' in the store"):
+            call()
+    assert stored_rows(store) == before
+
+
+def test_quotes_and_sql_in_strings_round_trip_exactly(store):
+    code = "O'Brien \"Cup\"; DROP TABLE matches;--"
+    lines = [
+        '{"type":"match.start",  "match": %s, "teams": ["Robert\'); DROP TABLE events;--", "Los \\"Ceibos\\""],'
+        ' "at": "2026-11-29T15:00:00Z", "venue": "Cañada Honda 🐎"}' % json.dumps(code),
+        '{"at": "2026-11-29T15:00:01Z", "type": "knockin.award", "to": "Los \\"Ceibos\\"",'
+        ' "by": "\' OR 1=1; --", "id": "\'; DELETE FROM rulings; --", "extra": [1, 2.50, null]}',
+    ]
+    store.create_match(lines[0])
+    store.append(code, lines[1])
+
+    assert [stored.raw for stored in store.events(code)] == lines
+    assert store.events(code)[1].by == "' OR 1=1; --"
+    assert store.append(code, lines[1]).duplicate
+    assert [summary.code for summary in store.summaries()] == [code]
+    assert store.verify() == []
+
+
+def test_a_failed_commit_leaves_the_cached_engine_right(store, started, monkeypatch):
+    def fail(*_):
+        raise OSError("the disk is full")
+
+    monkeypatch.setattr(Store, "_record", fail)
+    with pytest.raises(OSError):
+        store.append("m-1", started[6])  # the cached engine took the event, the database did not
+    monkeypatch.undo()
+
+    assert store.match("m-1").seq == 6
+    assert store.append("m-1", started[6], expected_seq=6).seq == 7
+
+
+def test_an_append_costs_the_same_at_seq_10_and_200(store):
+    log = match_log("long", 204)
+    store.create_match(log[0])
+    statements: list[str] = []
+    event.listen(store.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+
+    def statements_of_append(seq: int) -> list[str]:
+        statements.clear()
+        store.append("long", log[seq - 1], expected_seq=seq - 1)
+        return list(statements)
+
+    for seq in range(2, 10):
+        store.append("long", log[seq - 1])
+    at_10 = statements_of_append(10)
+    for seq in range(11, 200):
+        store.append("long", log[seq - 1])
+    assert statements_of_append(200) == at_10
+    assert not any("ORDER BY" in statement for statement in at_10)  # no replay: not one read of the events
+
+
+def test_appends_by_another_store_are_noticed(store, started):
+    other = Store(str(store.url.render_as_string(hide_password=False)))
+    assert other.match("m-1").seq == 6  # replayed from the database
+    other.append("m-1", started[6], expected_seq=6)
+    other.append("m-1", started[7], expected_seq=7)
+
+    assert store.match("m-1").seq == 8  # the cached engine caught up
+    assert store.append("m-1", started[8], expected_seq=8).seq == 9
+    assert other.match("m-1").state == store.match("m-1").state
+    other.close()
+
+
+# -- the commands ----------------------------------------------------------------------------
+
+@pytest.fixture
+def database(store, monkeypatch) -> Store:
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store.url.render_as_string(hide_password=False))
+    return store
+
+
+def test_import_then_export_gives_the_log_back_line_for_line(database, tmp_path, capsysbinary):
+    lines = [json.dumps(event, ensure_ascii=False, indent=None, separators=sep)
+             for event, sep in zip(match_log("Copa Ñandú", 30), [(", ", ": "), (",", ":")] * 15)]
+    lines[3] = lines[3].replace('"type"', ' "type"') + "  "
+    log = tmp_path / "match.jsonl"
+    log.write_text("\n".join(lines[:10]) + "\n\n" + "\n".join(lines[10:]) + "\n", encoding="utf-8")
+
+    assert main(["import", str(log)]) == 0
+    assert b"imported match Copa \xc3\x91and\xc3\xba: 30 events" in capsysbinary.readouterr().out
+    assert main(["export", "Copa Ñandú"]) == 0
+    assert capsysbinary.readouterr().out.decode("utf-8") == "".join(line + "\n" for line in lines)
+
+
+def test_import_is_all_or_nothing(database, tmp_path):
+    lines = [json.dumps(event) for event in match_log("m-9", 30)]
+    for broken, reason in ((lines[:20] + ['{"type": "goal", "team": "Green", "at": "2026-11-29T15:01:00Z"}'],
+                            "line 21: goal: field 'team' names an unknown team 'Green'"),
+                           (lines[:20] + [lines[12]], "line 21: id 'm-9/13' is the id of seq 13 already")):
+        with pytest.raises(RefusedEvent, match=reason):
+            database.import_log(broken)
+        assert stored_rows(database) == [[], [], []]
+    log = tmp_path / "bad.jsonl"
+    log.write_text("\n".join(lines[:5] + ["{oops"]), encoding="utf-8")
+    assert main(["import", str(log)]) == 2
+    assert stored_rows(database) == [[], [], []]
+    assert database.import_log(lines) == ("m-9", 30)
+    with pytest.raises(DuplicateMatch):
+        database.import_log(lines)
+
+
+def test_matches_show_and_verify_commands(database, started, capsys):
+    assert main(["matches"]) == 0
+    listed = capsys.readouterr().out
+    assert "m-1" in listed and "Blue 1 – Red 0" in listed and "6 events" in listed
+    assert main(["show", "m-1", "--json"]) == 0
+    shown = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [step.get("seq") for step in shown[:-1]] == list(range(1, 7))
+    assert shown[-1]["final"]["score"] == {BLUE: 1, RED: 0}
+    assert main(["verify"]) == 0
+    assert "verified" in capsys.readouterr().out
+    with database.engine.begin() as connection:
+        connection.execute(text("UPDATE events SET raw = replace(raw, 'Blue', 'Red') WHERE seq = 5"))
+    assert main(["verify", "m-1"]) == 1
+    assert "match m-1, seq 5: its JSON does not give its hash" in capsys.readouterr().out
+    assert main(["show", "nope"]) == 2
+
+
+def test_commands_ask_for_an_upgrade_first(store_url, monkeypatch, capsys):
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store_url)
+    assert main(["matches"]) == 2
+    assert "run `matchstate db upgrade`" in capsys.readouterr().err
+    assert main(["db", "upgrade"]) == 0
+    assert main(["db", "upgrade"]) == 0
+    assert main(["matches"]) == 0

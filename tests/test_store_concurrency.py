@@ -1,0 +1,128 @@
+"""Concurrent writers and crashes: the chain stays whole and every writer is told the truth."""
+
+import json
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+from conftest import match_log
+
+from matchstate.errors import ConflictError
+from matchstate.store import Store
+
+WRITERS = 8
+CRASH_SECONDS = 8  # per engine
+
+
+def url_of(store: Store) -> str:
+    return store.url.render_as_string(hide_password=False)
+
+
+def test_writers_on_one_match_fork_nothing(store):
+    log = match_log("m-1", 400)
+    store.create_match(log[0])
+    committed: dict[str, int] = {}  # device id -> the seq the writer was told
+    conflicted: list[str] = []
+    lock = threading.Lock()
+
+    def writer(number: int) -> None:
+        own = Store(url_of(store))  # a device of its own: its own engine cache and connections
+        for attempt in range(15):
+            seq = own.match("m-1").seq
+            event = {**log[seq], "id": f"writer {number}/{attempt}"}
+            try:
+                appended = own.append("m-1", event, expected_seq=seq)
+            except ConflictError as conflict:
+                assert conflict.current_seq > seq
+                with lock:
+                    conflicted.append(event["id"])
+            else:
+                assert appended.seq == seq + 1 and not appended.duplicate
+                with lock:
+                    committed[event["id"]] = appended.seq
+        own.close()
+
+    threads = [threading.Thread(target=writer, args=(number,)) for number in range(WRITERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    stored = store.events("m-1")
+    assert [event.seq for event in stored] == list(range(1, len(stored) + 1))  # gapless
+    assert {event.device_id: event.seq for event in stored[1:]} == committed  # each told the truth, no duplicates
+    assert not set(conflicted) & set(committed)
+    assert len(committed) + len(conflicted) == WRITERS * 15
+    assert store.verify() == []
+
+
+def test_writers_on_their_own_matches_all_commit(store):
+    logs = [match_log(f"m-{number}", 30) for number in range(WRITERS)]
+    errors: list[BaseException] = []
+
+    def writer(log: list[dict]) -> None:
+        try:
+            store.create_match(log[0])
+            for seq, event in enumerate(log[1:], 1):
+                store.append(log[0]["match"], event, expected_seq=seq)
+        except BaseException as err:  # noqa: BLE001 - reported below, from the test's own thread
+            errors.append(err)
+
+    threads = [threading.Thread(target=writer, args=(log,)) for log in logs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert errors == []
+    assert sorted((summary.code, summary.last_seq) for summary in store.summaries()) == [
+        (f"m-{number}", 30) for number in range(WRITERS)]
+    assert store.verify() == []
+
+
+# Appends the log's events after the stored ones, printing each seq once its append has returned.
+CHILD = """
+import json, sys
+from matchstate.store import Store
+url, code, path = sys.argv[1:]
+with open(path) as lines:
+    log = [json.loads(line) for line in lines]
+store = Store(url)
+seq = store.match(code).seq
+while seq < len(log):
+    seq = store.append(code, log[seq], expected_seq=seq).seq
+    print(seq, flush=True)
+"""
+
+
+def test_appends_reported_committed_survive_sigkill(store, tmp_path):
+    log = match_log("m-1", 20_000)
+    path = tmp_path / "log.jsonl"
+    path.write_text("".join(json.dumps(event) + "\n" for event in log))
+    store.create_match(log[0])
+    rng = random.Random(36)
+    reported: set[int] = set()
+    kills = 0
+    deadline = time.monotonic() + CRASH_SECONDS
+    while time.monotonic() < deadline:
+        child = subprocess.Popen([sys.executable, "-c", CHILD, url_of(store), "m-1", str(path)],
+                                 stdout=subprocess.PIPE, text=True)
+        first = child.stdout.readline()  # it is appending now
+        time.sleep(rng.uniform(0, 0.15))
+        child.send_signal(signal.SIGKILL)
+        output = first + child.stdout.read()
+        child.wait()
+        assert child.returncode == -signal.SIGKILL, "the child ended before it was killed"
+        reported.update(int(seq) for seq in output.split())
+        kills += 1
+
+    assert kills >= 5 and len(reported) > kills
+    stored = store.events("m-1")
+    assert [event.seq for event in stored] == list(range(1, len(stored) + 1))
+    assert reported <= {event.seq for event in stored}
+    assert [json.loads(event.raw) for event in stored] == log[:len(stored)]
+    assert store.verify() == []
+    assert store.append("m-1", log[len(stored)], expected_seq=len(stored)).seq == len(stored) + 1
