@@ -1,0 +1,57 @@
+"""Access keys: each match has a scorer key and an official key, shown once and stored only hashed."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import AccessDenied
+
+SCORER, OFFICIAL = "scorer", "official"
+
+
+class MissingKey(AccessDenied):
+    """A write (or, on a private server, a read) without any key at all."""
+
+
+def new_key() -> str:
+    """A fresh random key, to be shown once to whoever creates the match."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def role_of(key: str | None, scorer_hash: str | None, official_hash: str | None) -> str:
+    """The role a key holds on a match: :data:`OFFICIAL` or :data:`SCORER`.
+
+    Raises :class:`MissingKey` without a key and :class:`AccessDenied` for a wrong one.
+    """
+    if not key:
+        raise MissingKey("this needs the match's scorer or official key")
+    digest = hash_key(key)
+    # Both comparisons always run, so the time taken does not tell which key was near.
+    is_official = official_hash is not None and hmac.compare_digest(digest, official_hash)
+    is_scorer = scorer_hash is not None and hmac.compare_digest(digest, scorer_hash)
+    if is_official:
+        return OFFICIAL
+    if is_scorer:
+        return SCORER
+    raise AccessDenied("the key is not this match's scorer or official key")
+
+
+def role_needed(event: Mapping[str, Any], target_role: str | None = None) -> str:
+    """The role an event needs: an official decides, and voids what another role recorded."""
+    if event.get("type") == "decide" or (event.get("type") == "void" and target_role != SCORER):
+        return OFFICIAL
+    return SCORER
+
+
+def check_role(role: str, needed: str) -> None:
+    """Refuse with :class:`AccessDenied` unless ``role`` may do what needs ``needed``."""
+    if needed == OFFICIAL and role != OFFICIAL:
+        raise AccessDenied("only an official may decide a choice or void an event another role recorded")

@@ -1,0 +1,162 @@
+"""The JSON API under ``/api``: every page works through it, and FastAPI describes it at ``/openapi.json``."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, Header, HTTPException, Query, Request, Response
+from fastapi.responses import PlainTextResponse, StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from . import live
+from .service import Service, message
+from .views import event_forms, rules_json
+
+router = APIRouter(prefix="/api")
+bearer = HTTPBearer(auto_error=False, description="The match's scorer key or official key.")
+
+KEY_ERRORS: dict[int | str, dict[str, Any]] = {401: {"description": "No key given"},
+                                               403: {"description": "The key is wrong, or its role may not"}}
+READ_ERRORS: dict[int | str, dict[str, Any]] = {404: {"description": "No such match"}, **KEY_ERRORS}
+
+
+def get_service(request: Request) -> Service:
+    return request.app.state.service
+
+
+def get_key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+            key: Annotated[str | None, Query(description="The key, where no header can be sent "
+                                                         "(a browser's EventSource).")] = None) -> str | None:
+    return credentials.credentials if credentials else key
+
+
+ServiceDep = Annotated[Service, Depends(get_service)]
+KeyDep = Annotated[str | None, Depends(get_key)]
+
+
+class AppendRequest(BaseModel):
+    event: dict[str, Any] = Field(description="One event in the match log format: `type`, `at`, the device's `id` "
+                                              "(a retry with the same `id` is recorded once), `by`, and its fields.")
+    expected_seq: int | None = Field(None, description="The last seq this device has seen; if the match has moved "
+                                                       "on since, nothing is written and the answer is 409.")
+
+
+@router.post("/matches", status_code=201, tags=["matches"],
+             responses={409: {"description": "A match with this code exists"},
+                        422: {"description": "The match.start is refused; `detail` says why"}})
+def create_match(service: ServiceDep,
+                 start: Annotated[dict[str, Any], Body(description="The match's `match.start` event; its "
+                                                                   "`match` is the code that names it.")],
+                 ) -> dict[str, Any]:
+    """Create a match. The answer holds its scorer key and official key: they are shown only this once."""
+    created = service.create(start)
+    base = f"/matches/{created.code}"
+    return {"code": created.code, "scorer_key": created.scorer_key, "official_key": created.official_key,
+            "match": created.match,
+            "links": {"console": f"{base}/console", "review": f"{base}/review", "sheet": f"{base}/sheet"}}
+
+
+@router.get("/matches", tags=["matches"], responses=KEY_ERRORS)
+def list_matches(service: ServiceDep, team: str = "", date: str = Query("", description="YYYY-MM-DD"),
+                 state: str = "") -> list[dict[str, Any]]:
+    """The matches, with score and state; filtered by part of a team's name, the start date, the state."""
+    service.check_list()
+    return service.matches(team, date, state)
+
+
+@router.get("/matches/{code}", tags=["matches"], responses=READ_ERRORS)
+def read_match(service: ServiceDep, key: KeyDep, code: str) -> dict[str, Any]:
+    """The match now: state, score, free hit in progress, pending options, and the event types it accepts."""
+    service.check_read(code, key)
+    return service.view(code)
+
+
+@router.get("/matches/{code}/events", tags=["events"], responses=READ_ERRORS)
+def read_events(service: ServiceDep, key: KeyDep, code: str, after_seq: int = 0) -> list[dict[str, Any]]:
+    """The log after ``after_seq``: each event as received, its ruling, who recorded it, and when."""
+    service.check_read(code, key)
+    return service.events(code, after_seq)
+
+
+@router.post("/matches/{code}/events", status_code=201, tags=["events"],
+             responses={200: {"description": "A retry of an event already recorded: the same answer"},
+                        409: {"description": "`expected_seq` is stale; `current_seq` is the match's last seq"},
+                        413: {"description": "The body is too large"},
+                        422: {"description": "The engine refuses the event; `detail` says why"},
+                        **READ_ERRORS})
+async def append_event(service: ServiceDep, key: KeyDep, code: str, body: AppendRequest,
+                       response: Response) -> dict[str, Any]:
+    """Append one event and get its ruling. Needs the scorer or official key; deciding a choice, and
+    voiding an event another role recorded, need the official key."""
+    recorded = await run_in_threadpool(service.append, code, body.event, body.expected_seq, key)
+    if recorded.duplicate:
+        response.status_code = 200
+    else:
+        service.hub.publish(code, (recorded.event["seq"], message(recorded.event, recorded.match)))
+    return {"seq": recorded.event["seq"], "ruling": recorded.event["ruling"], "duplicate": recorded.duplicate,
+            "event": recorded.event, "match": recorded.match}
+
+
+@router.get("/matches/{code}/stream", tags=["events"], response_class=StreamingResponse,
+            responses={200: {"content": {"text/event-stream": {}},
+                             "description": "Server-sent events: each `append` message's data is "
+                                            "`{event, match}`, its id the event's seq."}, **READ_ERRORS})
+def stream_events(service: ServiceDep, key: KeyDep, code: str, after_seq: int = 0,
+                  last_event_id: Annotated[int | None, Header()] = None) -> StreamingResponse:
+    """Every event after ``after_seq`` (or the ``Last-Event-ID`` a reconnecting browser sends), then each new one."""
+    service.check_read(code, key)
+    start = max(after_seq, last_event_id or 0)
+    return StreamingResponse(live.stream(service.hub, code, start, service.messages), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@router.get("/matches/{code}/rulings/{seq}", tags=["events"], responses=READ_ERRORS)
+def explain_ruling(service: ServiceDep, key: KeyDep, code: str, seq: int) -> dict[str, Any]:
+    """An event's ruling with the events that led to it and the text of every clause it cites, in both languages."""
+    service.check_read(code, key)
+    explained = service.explain(code, seq)
+    if explained is None:
+        raise HTTPException(404, f"there is no event with seq {seq}")
+    return explained
+
+
+@router.get("/matches/{code}/verify", tags=["matches"], responses=READ_ERRORS)
+def verify_match(service: ServiceDep, key: KeyDep, code: str) -> dict[str, Any]:
+    """Whether the hash chain holds and every stored ruling is what the engine rules now."""
+    service.check_read(code, key)
+    return service.verify(code)
+
+
+@router.get("/matches/{code}/log.jsonl", tags=["records"], response_class=PlainTextResponse, responses=READ_ERRORS)
+def export_jsonl(service: ServiceDep, key: KeyDep, code: str) -> PlainTextResponse:
+    """The match log as JSON Lines, each line the event exactly as it was received."""
+    service.check_read(code, key)
+    return _download(service.jsonl(code), f"{code}.jsonl", "application/jsonl; charset=utf-8")
+
+
+@router.get("/matches/{code}/log.csv", tags=["records"], response_class=PlainTextResponse, responses=READ_ERRORS)
+def export_csv(service: ServiceDep, key: KeyDep, code: str) -> PlainTextResponse:
+    """The match log as CSV: one row per event, with its ruling's texts and cites."""
+    service.check_read(code, key)
+    return _download(service.csv(code), f"{code}.csv", "text/csv; charset=utf-8")
+
+
+def _download(text: str, filename: str, media_type: str) -> PlainTextResponse:
+    safe = re.sub(r"[^\w.-]", "_", filename, flags=re.ASCII)
+    return PlainTextResponse(text, media_type=media_type,
+                             headers={"Content-Disposition": f'attachment; filename="{safe}"'})
+
+
+@router.get("/event-types", tags=["reference"])
+def event_types() -> dict[str, list[dict[str, Any]]]:
+    """Each event type's fields (name, kind, required, default, choices), for building forms."""
+    return event_forms()
+
+
+@router.get("/rules", tags=["reference"])
+def rules() -> dict[str, dict[str, dict[str, str]]]:
+    """Every clause and table cell of Rule 36 that rulings cite, in English and Spanish."""
+    return rules_json()

@@ -1,0 +1,65 @@
+"""``matchstate serve`` in a child process, for the browser test, the screenshots and the bench."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class ServerProcess:
+    """A real server on 127.0.0.1 over the database at ``url``; it can be stopped and started again
+    on the same port, as a pitch-side laptop's server might go away and come back."""
+
+    def __init__(self, url: str, port: int | None = None, log: Path | None = None) -> None:
+        self.url = url
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 20.0) -> None:
+        env = {**os.environ, "MATCHSTATE_DATABASE_URL": self.url}
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "matchstate.cli", "serve", "--port", str(self.port)],
+            env=env, stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise RuntimeError(f"matchstate serve exited with {self._process.returncode}")
+            try:
+                with urllib.request.urlopen(f"{self.base}/api/event-types", timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"matchstate serve did not answer on port {self.port} within {timeout} s")
+
+    def stop(self) -> None:
+        if self._process is None:
+            return
+        self._process.terminate()
+        try:
+            self._process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+        self._process = None
+
+    def __enter__(self) -> ServerProcess:
+        self.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()

@@ -1,0 +1,159 @@
+// The officials' review: the timeline, live; a ruling's chain of events and its clauses in both languages;
+// deciding a pending choice and voiding an event with the official key; whether the hash chain verifies.
+"use strict";
+
+(() => {
+  const {el, $} = MS;
+  const {root, code, base} = MS.matchPage("review");
+
+  const known = MS.tracker();
+  let selected = null;      // the explanation of the selected ruling
+  let verifyTimer = null;
+
+  async function official(type, fields) {
+    const event = {type, at: new Date().toISOString(), id: MS.deviceId(), ...fields};
+    const by = localStorage.getItem("matchstate:by");
+    if (by) event.by = by;
+    let reply;
+    try {
+      reply = await MS.api(`${base}/events`, {method: "POST", body: {event, expected_seq: known.view.seq}, code});
+    } catch (err) {
+      return say("The server does not answer: nothing was recorded; try again.");
+    }
+    if (reply.status === 200 || reply.status === 201) {
+      known.seen(reply.data.event, reply.data.match);
+      say(`Recorded #${reply.data.seq} ${type}.`);
+      render();
+      return;
+    }
+    const extra = reply.status === 409 ? ` (the match is at #${reply.data.current_seq}: look again and retry)` : "";
+    say(`Not recorded (${reply.status}): ${MS.reason(reply.data)}${extra}`);
+  }
+
+  function say(text) { $("message").textContent = text; }
+
+  function voidEvent(row) {
+    const dialog = $("void");
+    dialog.querySelector(".what").textContent = `#${row.seq} ${row.type} ${MS.details(row.event)}`;
+    dialog.querySelector("input").value = "";
+    dialog.onclose = () => {
+      const reason = dialog.querySelector("input").value.trim();
+      if (dialog.returnValue === "void" && reason) official("void", {seq: row.seq, reason});
+    };
+    dialog.showModal();
+  }
+
+  async function select(seq) {
+    const reply = await MS.api(`${base}/rulings/${seq}`, {code});
+    selected = reply.status === 200 ? reply.data : null;
+    render();
+  }
+
+  function scheduleVerify() {
+    clearTimeout(verifyTimer);
+    verifyTimer = setTimeout(verify, 500);
+  }
+
+  async function verify() {
+    const box = $("chain");
+    try {
+      const reply = await MS.api(`${base}/verify`, {code});
+      box.className = reply.data.ok ? "chain ok" : "chain bad";
+      box.textContent = reply.data.ok
+        ? `Chain verified: ${reply.data.events} events, every ruling as the engine gives it`
+        : `Chain does not verify: ${reply.data.problems.join("; ")}`;
+    } catch (err) {
+      box.className = "chain";
+      box.textContent = "Chain: not checked (server unreachable)";
+    }
+  }
+
+  function rulingCell(ruling, lang) {
+    if (!ruling) return el("td", {class: "quiet"}, "—");
+    return el("td", {}, el("div", {}, ruling.text[lang]),
+      el("div", {class: "cites"}, ruling.cite.map((id) => el("code", {}, id))));
+  }
+
+  function timeline() {
+    const lang = MS.lang();
+    return known.log.map((row) => el("tr", {
+      class: [known.view.void.includes(row.seq) ? "struck" : "", row.ruling ? "has-ruling" : "",
+        selected && selected.event.seq === row.seq ? "selected" : ""].join(" "),
+      dataset: {seq: row.seq},
+      onclick: (e) => { if (!e.target.closest("button")) select(row.seq); },
+    },
+    el("td", {class: "seq"}, `#${row.seq}`),
+    el("td", {class: "at"}, MS.time(row.at)),
+    el("td", {}, el("strong", {}, row.type), " ", el("span", {class: "quiet"}, MS.details(row.event))),
+    rulingCell(row.ruling, lang),
+    el("td", {class: "who"}, row.by || "—", el("br"), el("span", {class: "quiet"},
+      `${row.role || "no role"} · ${row.received_at ? MS.time(row.received_at) : "—"}`)),
+    el("td", {}, row.type === "match.start" || known.view.void.includes(row.seq) ? null
+      : el("button", {type: "button", class: "small", onclick: () => voidEvent(row)}, "Void…"))));
+  }
+
+  function detail() {
+    if (!selected) return [el("p", {class: "quiet"}, "Select an event to see the events that led to its ruling and the rules it cites.")];
+    const {event, led_to: ledTo, clauses} = selected;
+    const ruling = event.ruling;
+    return [
+      el("h2", {}, `#${event.seq} ${event.type}`),
+      ruling ? el("div", {class: "both"}, el("p", {lang: "en"}, ruling.text.en), el("p", {lang: "es"}, ruling.text.es))
+        : el("p", {class: "quiet"}, "This event gave no ruling."),
+      el("h3", {}, "Events that led to it"),
+      el("ol", {class: "chain-of-events"}, ledTo.map((row) => el("li", {},
+        `#${row.seq} ${MS.time(row.at)} ${row.type} `, el("span", {class: "quiet"}, MS.details(row.event)),
+        row.ruling ? el("div", {class: "ruling-line"}, row.ruling.text[MS.lang()]) : null))),
+      el("h3", {}, "Rules cited"),
+      ...clauses.map((c) => el("section", {class: "clause"}, el("h4", {}, el("code", {}, c.id)),
+        el("div", {class: "both"},
+          el("div", {lang: "en"}, el("strong", {}, c.heading.en), el("p", {}, c.text.en)),
+          el("div", {lang: "es"}, el("strong", {}, c.heading.es), el("p", {}, c.text.es))))),
+    ];
+  }
+
+  function choice() {
+    if (known.view.state !== "choosing") return [];
+    return [el("h2", {}, "The Umpire must choose"),
+      ...known.view.options.map((option, i) => el("button", {
+        type: "button", class: "big primary", dataset: {option: i + 1},
+        onclick: () => official("decide", {option: i + 1}),
+      }, `${i + 1}. ${option.text[MS.lang()]}`))];
+  }
+
+  function render() {
+    const lang = MS.lang();
+    $("score").textContent = MS.score(known.view);
+    $("state").textContent = known.view.state.replace("_", " ");
+    $("freehit").textContent = known.view.free_hit_text ? known.view.free_hit_text[lang] : "No free hit in progress";
+    $("choice").replaceChildren(...choice());
+    $("choice").hidden = known.view.state !== "choosing";
+    const pane = $("pane");
+    const following = pane.scrollTop + pane.clientHeight >= pane.scrollHeight - 8;  // at the bottom: stay there
+    $("timeline").replaceChildren(...timeline());
+    if (following) pane.scrollTop = pane.scrollHeight;
+    $("detail").replaceChildren(...detail());
+  }
+
+  async function start() {
+    MS.takeKeyFromLink(code);
+    const keyInput = $("key");
+    keyInput.value = MS.key(code);
+    keyInput.addEventListener("change", () => MS.setKey(code, keyInput.value.trim()));
+    const [viewReply, logReply] = await Promise.all([MS.api(base, {code}), MS.api(`${base}/events`, {code})]);
+    known.view = viewReply.data;
+    known.log = logReply.data;
+    render();
+    const live = $("live");
+    MS.listen(code, known.view.seq, {
+      onAppend: (event, match) => { known.seen(event, match); render(); scheduleVerify(); },
+      onOpen: () => { live.textContent = "live"; live.className = "pill ok"; },
+      onError: () => { live.textContent = "reconnecting…"; live.className = "pill warn"; },
+    });
+    verify();
+    MS.onLang(render);
+    root.classList.add("ready");
+  }
+
+  start();
+})();

@@ -1,0 +1,86 @@
+"""The JSON the API and the pages speak: a match's current view, a stored event, the event forms."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from functools import cache
+from inspect import getclosurevars
+from typing import Any
+
+from .. import events
+from ..engine import TIMED, WINDOW, Match
+from ..events import FIELDS, REQUIRED
+from ..rulebook import CLAUSES, LANGUAGES
+from ..store import StoredEvent
+
+# What a form asks for, by the check the log format applies to a field.
+FIELD_KINDS = {
+    events.flag: "flag", events.player: "player", events.team: "team", events.counting: "count",
+    events.yards_to_goal: "yards", events.distance: "yards", events.field_length: "yards",
+    events.number: "number", events.text: "text", events.short_text: "text",
+    events.team_names: "teams", events.names: "names", events.handicap_goals: "goals", events.rosters: "rosters",
+}
+
+
+def jsonable(event: dict[str, Any]) -> dict[str, Any]:
+    """A normalised event with its times written back as ISO-8601 text."""
+    return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in event.items()}
+
+
+def match_view(code: str, match: Match) -> dict[str, Any]:
+    """Everything a console or review shows of a match right now, the engine's own answers."""
+    free_hit = match.free_hit
+    return {
+        "code": code,
+        "seq": match.seq,
+        "state": match.state,
+        "teams": list(match.teams),
+        "score": dict(match.score),
+        "free_hit": free_hit.to_json() if free_hit else None,
+        "free_hit_text": {lang: free_hit.describe(lang) for lang in LANGUAGES} if free_hit else None,
+        "timed": free_hit is not None and free_hit.penalty in TIMED,
+        "play_at": match.play_at.isoformat() if match.state == "play_called" and match.play_at else None,
+        "window_seconds": WINDOW.total_seconds(),
+        "options": [option.to_json() for option in match.options] if match.state == "choosing" else [],
+        "accepted": match.accepted_types(),
+        "void": sorted(match.void),
+        "start": jsonable(match.info),
+    }
+
+
+def event_json(stored: StoredEvent) -> dict[str, Any]:
+    """One stored event as the API gives it: the event as received, its ruling, and who, when, how."""
+    return {
+        "seq": stored.seq,
+        "type": stored.type,
+        "at": stored.at.isoformat(),
+        "event": json.loads(stored.raw),
+        "ruling": stored.ruling,
+        "device_id": stored.device_id,
+        "by": stored.by,
+        "role": stored.role,
+        "received_at": stored.received_at.isoformat(),
+        "hash": stored.hash,
+    }
+
+
+@cache
+def event_forms() -> dict[str, list[dict[str, Any]]]:
+    """Each event type's fields, for building its quick form: name, kind, required, default, choices."""
+    return {kind: [_field(name, check, default) for name, (check, default) in fields.items()]
+            for kind, fields in FIELDS.items()}
+
+
+def _field(name: str, check: Any, default: Any) -> dict[str, Any]:
+    # `one_of` makes a fresh checker per field; its choices are the closure it keeps.
+    choices = getclosurevars(check).nonlocals.get("choices") if check not in FIELD_KINDS else None
+    return {"name": name, "kind": "choice" if choices else FIELD_KINDS.get(check, "text"),
+            "required": default is REQUIRED, "default": None if default is REQUIRED else default,
+            "choices": list(choices) if choices else None}
+
+
+@cache
+def rules_json() -> dict[str, dict[str, dict[str, str]]]:
+    """Every clause and table cell of Rule 36, by id, with its heading and text in each language."""
+    return {rule_id: {"heading": rule.heading, "text": rule.text} for rule_id, rule in CLAUSES.items()}

@@ -1,0 +1,331 @@
+"""The JSON API, endpoint by endpoint: answers, conflicts, retries, refusals, access, bad bodies."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import warnings
+from collections.abc import Iterator
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", "Using `httpx`")  # Starlette would have httpx2; httpx serves as well
+    from fastapi.testclient import TestClient
+
+from matchstate.engine import Match
+from matchstate.store import Store
+from matchstate.web import create_app
+from matchstate.web.access import hash_key
+from matchstate.web.api import router
+from matchstate.web.app import MAX_BODY_BYTES
+
+from conftest import BLUE, RED, stamp
+
+CODE = "test-final"
+START = {"type": "match.start", "at": stamp(0), "match": CODE, "teams": [BLUE, RED], "id": "dev-1",
+         "handicap_goals": {RED: 1}, "event": "Test Cup",
+         "rosters": {BLUE: [{"player": 3, "name": "Aráoz", "handicap": 7}]}}
+PENALTY_3 = [{"type": "penalty.award", "penalty": "3", "to": BLUE}, {"type": "ball.place"}, {"type": "play"},
+             {"type": "hit", "player": 3, "contact": "hit"}, {"type": "goal", "team": BLUE, "player": 3}]
+# A Penalty 2 whose defenders were out of position, closed by the ball going out: the Umpire chooses.
+CHOICE = [{"type": "penalty.award", "penalty": "2", "to": BLUE}, {"type": "play"},
+          {"type": "position.improper", "team": RED}, {"type": "hit", "player": 1, "contact": "hit"},
+          {"type": "ball.out", "over": "sideline"}]
+
+
+class Api:
+    """A client for one match: ``send`` appends events one second apart with fresh device ids."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        created = client.post("/api/matches", json=START)
+        assert created.status_code == 201, created.text
+        self.created = created.json()
+        self.scorer = self.created["scorer_key"]
+        self.official = self.created["official_key"]
+        self.seconds = 0
+
+    def event(self, event: dict) -> dict:
+        self.seconds += 1
+        return {"at": stamp(self.seconds * 1000), "id": f"dev-{self.seconds + 1}", **event}
+
+    def post(self, event: dict, key: str | None = "scorer", expected_seq: int | None = None, **kwargs):
+        headers = {"Authorization": f"Bearer {getattr(self, key, key)}"} if key else {}
+        return self.client.post(f"/api/matches/{CODE}/events", json={"event": event, "expected_seq": expected_seq},
+                                headers=headers, **kwargs)
+
+    def send(self, *events: dict, key: str = "scorer") -> list[dict]:
+        answers = []
+        for event in events:
+            answer = self.post(self.event(event), key)
+            assert answer.status_code == 201, answer.text
+            answers.append(answer.json())
+        return answers
+
+    def log(self) -> list[dict]:
+        return self.client.get(f"/api/matches/{CODE}/events").json()
+
+
+@pytest.fixture
+def store(tmp_path) -> Iterator[Store]:
+    store = Store(f"sqlite:///{tmp_path / 'service.db'}")
+    store.upgrade()
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def client(store: Store) -> Iterator[TestClient]:
+    with TestClient(create_app(store)) as client:
+        yield client
+
+
+@pytest.fixture
+def api(client: TestClient) -> Api:
+    return Api(client)
+
+
+# -- creating and listing -------------------------------------------------------------------------
+
+def test_create_gives_two_keys_once_and_stores_only_their_hashes(api: Api, store: Store) -> None:
+    assert api.created["code"] == CODE and api.scorer != api.official
+    assert store.key_hashes(CODE) == (hash_key(api.scorer), hash_key(api.official))
+    assert api.created["match"]["state"] == "idle" and api.created["match"]["score"] == {BLUE: 0, RED: 1}
+    assert api.created["links"]["console"] == f"/matches/{CODE}/console"
+    assert "scorer_key" not in api.client.get(f"/api/matches/{CODE}").text
+
+
+def test_create_refuses_a_duplicate_code_and_a_bad_start(api: Api, store: Store) -> None:
+    assert api.client.post("/api/matches", json=START).status_code == 409
+    bad = api.client.post("/api/matches", json={**START, "match": "other", "teams": [BLUE, BLUE]})
+    assert bad.status_code == 422 and "two different team names" in bad.json()["detail"]
+    not_start = api.client.post("/api/matches", json={"type": "play", "at": stamp(0), "match": "x"})
+    assert not_start.status_code == 422
+    assert [summary.code for summary in store.summaries()] == [CODE]
+
+
+def test_list_searches_by_team_date_and_state(api: Api) -> None:
+    other = {**START, "match": "other", "teams": ["Green", "Gold"], "at": "2026-12-05T10:00:00Z",
+             "handicap_goals": {}, "rosters": None, "id": "o-1"}
+    assert api.client.post("/api/matches", json=other).status_code == 201
+    api.send(PENALTY_3[0])
+
+    def codes(**query: str) -> list[str]:
+        return [row["code"] for row in api.client.get("/api/matches", params=query).json()]
+
+    assert codes() == [CODE, "other"]
+    assert codes(team="gre") == ["other"]
+    assert codes(date="2026-11-29") == [CODE]
+    assert codes(state="awarded") == [CODE]
+    assert codes(team="blue", state="idle") == []
+    row = api.client.get("/api/matches", params={"team": "Blue"}).json()[0]
+    assert row["score"] == {BLUE: 0, RED: 1} and row["events"] == 2 and row["started"].startswith("2026-11-29")
+
+
+# -- reading --------------------------------------------------------------------------------------
+
+def test_read_gives_the_engines_state_and_accepted_types(api: Api) -> None:
+    api.send(*PENALTY_3[:3])
+    view = api.client.get(f"/api/matches/{CODE}").json()
+    engine = Match()
+    for row in api.log():
+        engine.feed(row["event"])
+    assert view["accepted"] == engine.accepted_types()
+    assert view["state"] == "play_called" and view["timed"] and view["play_at"] is not None
+    assert view["free_hit"]["penalty"] == "3" and view["free_hit_text"]["es"].startswith("Penal 3 para Blue")
+    assert api.client.get("/api/matches/nope").status_code == 404
+
+
+def test_events_give_each_event_as_sent_with_ruling_role_and_times(api: Api) -> None:
+    answers = api.send(*PENALTY_3)
+    assert answers[3]["ruling"]["kind"] == "live" and answers[4]["match"]["score"] == {BLUE: 1, RED: 1}
+    log = api.log()
+    assert [row["seq"] for row in log] == [1, 2, 3, 4, 5, 6]
+    assert log[4]["event"] == {"at": stamp(4000), "id": "dev-5", **PENALTY_3[3]}
+    assert log[4]["role"] == "scorer" and log[4]["device_id"] == "dev-5" and log[4]["received_at"]
+    after = api.client.get(f"/api/matches/{CODE}/events", params={"after_seq": 4}).json()
+    assert [row["seq"] for row in after] == [5, 6]
+
+
+def test_a_ruling_is_explained_by_the_events_that_led_to_it_and_its_clauses(api: Api) -> None:
+    api.send({"type": "penalty.award", "penalty": "2", "to": BLUE}, {"type": "play"}, {"type": "dribble"})
+    explained = api.client.get(f"/api/matches/{CODE}/rulings/4").json()
+    assert explained["event"]["ruling"]["penalty"] == "5a"
+    assert [row["seq"] for row in explained["led_to"]] == [2, 3, 4]
+    one_stroke = next(c for c in explained["clauses"] if c["id"] == "36/one-stroke")
+    assert one_stroke["heading"] == {"en": "One stroke at goal", "es": "Un solo golpe al arco"}
+    assert api.client.get(f"/api/matches/{CODE}/rulings/99").status_code == 404
+
+
+def test_verify_says_the_chain_holds(api: Api) -> None:
+    api.send(*PENALTY_3)
+    assert api.client.get(f"/api/matches/{CODE}/verify").json() == {"ok": True, "events": 6, "problems": []}
+
+
+def test_exports_give_the_log_as_sent_and_as_csv(api: Api) -> None:
+    api.send(*PENALTY_3)
+    jsonl = api.client.get(f"/api/matches/{CODE}/log.jsonl")
+    assert jsonl.headers["content-disposition"] == f'attachment; filename="{CODE}.jsonl"'
+    assert [json.loads(line) for line in jsonl.text.splitlines()] == [row["event"] for row in api.log()]
+    rows = list(csv.DictReader(io.StringIO(api.client.get(f"/api/matches/{CODE}/log.csv").text)))
+    assert [row["type"] for row in rows] == ["match.start", *(event["type"] for event in PENALTY_3)]
+    assert rows[4]["ruling"] == "live" and rows[4]["cite"] == "36/one-stroke" and rows[4]["role"] == "scorer"
+
+
+def test_reference_endpoints_describe_the_event_forms_and_the_rules(client: TestClient) -> None:
+    forms = client.get("/api/event-types").json()
+    hit = {field["name"]: field for field in forms["hit"]}
+    assert hit["player"]["kind"] == "player" and hit["player"]["required"]
+    assert hit["contact"]["choices"] == ["hit", "mishit", "miss"]
+    assert hit["deliberate"] == {"name": "deliberate", "kind": "flag", "required": False, "default": False,
+                                 "choices": None}
+    assert forms["play"] == []
+    assert client.get("/api/rules").json()["36/one-stroke"]["heading"]["es"] == "Un solo golpe al arco"
+
+
+def test_openapi_describes_every_api_route(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {route.path for route in router.routes} == set(paths)
+    assert "409" in paths["/api/matches/{code}/events"]["post"]["responses"]
+
+
+# -- appending: conflicts, retries, refusals ------------------------------------------------------
+
+def test_a_stale_expected_seq_gets_409_with_the_current_seq_and_writes_nothing(api: Api) -> None:
+    api.send(PENALTY_3[0])
+    stale = api.post(api.event(PENALTY_3[1]), expected_seq=1)
+    assert stale.status_code == 409 and stale.json()["current_seq"] == 2
+    assert len(api.log()) == 2
+    assert api.post(api.event(PENALTY_3[1]), expected_seq=2).status_code == 201
+
+
+def test_a_retried_device_id_gets_the_same_answer_and_one_row(api: Api) -> None:
+    event = api.event(PENALTY_3[0])
+    first = api.post(event, expected_seq=1)
+    again = api.post(event, expected_seq=1)  # the answer was lost; the device's view is now stale
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.json()["duplicate"] and not first.json()["duplicate"]
+    assert again.json()["seq"] == first.json()["seq"] == 2 and again.json()["ruling"] == first.json()["ruling"]
+    assert len(api.log()) == 2
+
+
+def test_a_refused_event_gets_422_with_the_engines_reason_and_writes_nothing(api: Api) -> None:
+    refused = api.post(api.event({"type": "hit", "player": 3, "contact": "hit"}))
+    assert refused.status_code == 422
+    assert refused.json()["detail"] == "hit makes no sense in state idle: no free hit is awaiting its stroke"
+    unknown_team = api.post(api.event({"type": "goal", "team": "Green"}))
+    assert unknown_team.status_code == 422 and "unknown team 'Green'" in unknown_team.json()["detail"]
+    assert len(api.log()) == 1
+
+
+def test_append_to_an_unknown_match_is_404(api: Api) -> None:
+    answer = api.client.post("/api/matches/nope/events", json={"event": api.event(PENALTY_3[0])},
+                             headers={"Authorization": f"Bearer {api.scorer}"})
+    assert answer.status_code == 404
+
+
+# -- access ---------------------------------------------------------------------------------------
+
+def test_appending_without_a_key_is_401_and_with_a_wrong_one_403(api: Api, client: TestClient) -> None:
+    missing = api.post(api.event(PENALTY_3[0]), key=None)
+    assert missing.status_code == 401 and missing.headers["www-authenticate"] == "Bearer"
+    assert api.post(api.event(PENALTY_3[0]), key="not-a-key").status_code == 403
+    other = client.post("/api/matches", json={**START, "match": "other", "id": "o-1"}).json()
+    assert api.post(api.event(PENALTY_3[0]), key=other["scorer_key"]).status_code == 403
+    assert len(api.log()) == 1
+
+
+def test_only_an_official_decides_a_choice(api: Api) -> None:
+    answers = api.send(*CHOICE)
+    assert answers[-1]["ruling"]["kind"] == "choose" and answers[-1]["match"]["state"] == "choosing"
+    assert len(answers[-1]["match"]["options"]) == 2
+    assert api.post(api.event({"type": "decide", "option": 2})).status_code == 403
+    decided = api.post(api.event({"type": "decide", "option": 2}), key="official")
+    assert decided.status_code == 201 and decided.json()["ruling"]["kind"] == "goal"
+    assert decided.json()["event"]["role"] == "official"
+
+
+def test_a_scorer_voids_its_own_event_but_only_an_official_voids_anothers(api: Api) -> None:
+    api.send(PENALTY_3[0])
+    api.send({"type": "card", "team": RED, "player": 2, "colour": "yellow"}, key="official")
+    refused = api.post(api.event({"type": "void", "seq": 3, "reason": "wrong player"}))
+    assert refused.status_code == 403
+    own = api.post(api.event({"type": "void", "seq": 2, "reason": "logged in error"}))
+    assert own.status_code == 201 and own.json()["match"]["void"] == [2] and own.json()["match"]["state"] == "idle"
+    by_official = api.post(api.event({"type": "void", "seq": 3, "reason": "wrong player"}), key="official")
+    assert by_official.status_code == 201 and by_official.json()["match"]["void"] == [2, 3]
+    assert api.post(api.event({"type": "void", "seq": 42, "reason": "x"})).status_code == 422
+
+
+def test_a_private_server_opens_reading_only_to_key_holders(store: Store) -> None:
+    with TestClient(create_app(store, private=True)) as client:
+        api = Api(client)
+        api.send(PENALTY_3[0])
+        for path in ("", "/events", "/verify", "/rulings/2", "/log.jsonl", "/log.csv"):
+            assert client.get(f"/api/matches/{CODE}{path}").status_code == 401, path
+            assert client.get(f"/api/matches/{CODE}{path}", params={"key": "wrong"}).status_code == 403, path
+            assert client.get(f"/api/matches/{CODE}{path}", headers={"Authorization": f"Bearer {api.scorer}"}
+                              ).status_code == 200, path
+        assert client.get(f"/matches/{CODE}/console").status_code == 200  # the page; its data needs the key
+        assert client.get(f"/matches/{CODE}/sheet").status_code == 401
+        assert client.get(f"/matches/{CODE}/sheet", params={"key": api.official}).status_code == 200
+        assert client.get("/api/matches").status_code == 401
+
+
+# -- bad bodies -----------------------------------------------------------------------------------
+
+def test_an_oversized_body_is_413_and_writes_nothing(api: Api) -> None:
+    big = api.event({**PENALTY_3[0], "by": "x" * MAX_BODY_BYTES})
+    assert api.post(big).status_code == 413
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the limit holds as the body streams in
+        yield b'{"event": {"type": "goal", "by": "'
+        for _ in range(MAX_BODY_BYTES // 1000 + 1):
+            yield b"y" * 1000
+        yield b'"}}'
+
+    streamed = api.client.post(f"/api/matches/{CODE}/events", content=chunks(),
+                               headers={"Authorization": f"Bearer {api.scorer}", "Content-Type": "application/json"})
+    assert streamed.status_code == 413
+    assert len(api.log()) == 1
+
+
+@pytest.mark.parametrize(("body", "status", "says"), [
+    (b'{"event": {"type": "play",', 400, "not valid JSON"),
+    (b"[1, 2]", 422, "valid dictionary"),
+    (b'{"expected_seq": 1}', 422, "Field required"),
+    (b'{"event": "play"}', 422, "valid dictionary"),
+    (b'{"event": {"type": "play"}, "expected_seq": "last"}', 422, "valid integer"),
+])
+def test_a_malformed_body_gets_a_clear_4xx_and_writes_nothing(api: Api, body: bytes, status: int, says: str) -> None:
+    answer = api.client.post(f"/api/matches/{CODE}/events", content=body,
+                             headers={"Authorization": f"Bearer {api.scorer}", "Content-Type": "application/json"})
+    assert answer.status_code == status and says in json.dumps(answer.json())
+    assert len(api.log()) == 1
+
+
+def test_an_event_without_at_is_refused_by_the_engine(api: Api) -> None:
+    answer = api.post({"type": "penalty.award", "penalty": "3", "to": BLUE})
+    assert answer.status_code == 422 and answer.json()["detail"] == "penalty.award: missing field 'at'"
+
+
+# -- pages ----------------------------------------------------------------------------------------
+
+def test_the_pages_render_and_an_unknown_match_is_404(api: Api) -> None:
+    for path in ("/", f"/matches/{CODE}/console", f"/matches/{CODE}/review", f"/matches/{CODE}/sheet",
+                 "/static/console.js", "/static/style.css"):
+        assert api.client.get(path).status_code == 200, path
+    assert api.client.get("/matches/nope/console").status_code == 404
+
+
+def test_the_score_sheet_letters_goals_and_circles_penalties(api: Api) -> None:
+    api.send({"type": "chukker.start", "chukker": 1}, {"type": "goal", "team": RED, "player": 2}, *PENALTY_3,
+             {"type": "penalty.award", "penalty": "1", "to": RED})
+    sheet = api.client.get(f"/matches/{CODE}/sheet").text
+    assert '<span class="mark">A</span>' in sheet  # Red's field goal
+    assert '<span class="mark circled">B</span>' in sheet  # Blue's Penalty 3, converted
+    assert '<span class="mark circled">C</span>' in sheet  # Red's Penalty 1
+    assert '<span class="mark circled">3</span>' in sheet and '<span class="mark circled">1</span>' in sheet
+    assert "Aráoz" in sheet and "goals by handicap 1" in sheet

@@ -1,0 +1,66 @@
+"""The live stream, over a real server: server-sent events, each event once and in order, resumable."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from conftest import match_log
+from matchstate.store import Store
+from matchstate.web.process import ServerProcess
+
+CODE = "live-1"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder: Path = tmp_path_factory.mktemp("live")
+    url = f"sqlite:///{folder / 'live.db'}"
+    Store(url).upgrade()
+    with ServerProcess(url, log=folder / "server.log") as process:
+        yield process
+
+
+def messages(lines: Iterator[str], count: int) -> list[tuple[int, dict]]:
+    """The next ``count`` append messages of a stream's lines: (id, data)."""
+    found: list[tuple[int, dict]] = []
+    seq = None
+    for line in lines:
+        if line.startswith("id: "):
+            seq = int(line[4:])
+        elif line.startswith("data: "):
+            found.append((seq, json.loads(line[6:])))
+            if len(found) == count:
+                return found
+    raise AssertionError(f"the stream ended after {len(found)} messages")
+
+
+def test_a_review_stream_gets_the_log_then_each_event_live_and_resumes(server: ServerProcess) -> None:
+    log = match_log(CODE, 9)
+    with httpx.Client(base_url=server.base, timeout=10) as client:
+        keys = client.post("/api/matches", json=log[0]).json()
+        auth = {"Authorization": f"Bearer {keys['scorer_key']}"}
+        for event in log[1:4]:
+            assert client.post(f"/api/matches/{CODE}/events", json={"event": event}, headers=auth).status_code == 201
+        with client.stream("GET", f"/api/matches/{CODE}/stream", params={"after_seq": 2}) as stream:
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            lines = stream.iter_lines()
+            backlog = messages(lines, 2)
+            assert [seq for seq, _ in backlog] == [3, 4]
+            for event in log[4:7]:
+                client.post(f"/api/matches/{CODE}/events", json={"event": event}, headers=auth)
+            client.post(f"/api/matches/{CODE}/events", json={"event": log[6]}, headers=auth)  # a retry: no message
+            client.post(f"/api/matches/{CODE}/events", json={"event": log[7]}, headers=auth)
+            live = messages(lines, 4)
+        assert [seq for seq, _ in live] == [5, 6, 7, 8]
+        last = live[-1][1]
+        assert last["event"]["event"] == log[7] and last["match"]["seq"] == 8 and last["event"]["role"] == "scorer"
+        # A browser that lost the connection reconnects with Last-Event-ID, and misses nothing.
+        client.post(f"/api/matches/{CODE}/events", json={"event": log[8]}, headers=auth)
+        with client.stream("GET", f"/api/matches/{CODE}/stream", headers={"Last-Event-ID": "8"}) as stream:
+            assert [seq for seq, _ in messages(stream.iter_lines(), 1)] == [9]
+        assert client.get("/api/matches/nope/stream").status_code == 404
