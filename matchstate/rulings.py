@@ -115,6 +115,8 @@ class Ruling:
         out: dict[str, Any] = {"kind": self.kind}
         if self.free_hit is not None:
             out.update(self.free_hit.to_json())
+            if self.free_hit.from_ is None:
+                del out["from"]  # a ruling names `from` for a Penalty 2 only
         elif self.kind == "goal":
             out["to"] = self.to
         if self.kind == "choose":

@@ -178,3 +178,20 @@ def test_installed_console_script_replays_a_log(tmp_path, chukker):
     *steps, last = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(steps) == len(CHUKKER)
     assert last["final"]["free_hit"] == FINAL_FREE_HIT
+
+
+def test_replay_json_ruling_has_the_fields_of_the_spec_example(tmp_path, capsys, start_match):
+    """The spec's example: a hit before Play on Blue's Penalty 2 gives Red a 5.a, with no `from`."""
+    scorer = start_match()
+    scorer.award("2")
+    scorer.log("hit", player=3, contact="hit")
+    code, out, _ = run(capsys, "replay", "--json", write_log(tmp_path, scorer.lines()))
+    ruling = json.loads(out.splitlines()[2])["ruling"]
+    assert code == 0
+    assert set(ruling) == {"kind", "penalty", "to", "yards_to_goal", "defended", "against", "violation", "cite",
+                           "text"}
+    assert {k: ruling[k] for k in ("kind", "penalty", "to", "yards_to_goal", "defended", "against", "violation",
+                                   "cite")} == {
+        "kind": "award", "penalty": "5a", "to": "Red", "yards_to_goal": 270, "defended": True, "against": "Blue",
+        "violation": "hit-before-play", "cite": ["36/table:hit-before-play:2"]}
+    assert set(ruling["text"]) == {"en", "es"}

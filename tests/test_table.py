@@ -131,6 +131,6 @@ def test_36_table(scorer, situation, free_hit, give):
     # The ruling is in effect: a new free hit is in progress, the ball is live, or the Umpire chooses.
     if ruling["kind"] == "award":
         assert scorer.match.state == "awarded"
-        assert scorer.free_hit == {k: ruling[k] for k in ("penalty", "to", "yards_to_goal", "from", "defended")}
+        assert scorer.free_hit == {k: ruling.get(k) for k in ("penalty", "to", "yards_to_goal", "from", "defended")}
     else:
         assert scorer.match.state == {"live": "live", "choose": "choosing"}[ruling["kind"]]
