@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from . import __version__
-from .engine import diagram
+from .engine import Match, diagram
 from .errors import MatchstateError, RefusedEvent
-from .log import Step, final, replay
-from .engine import Match
+from .log import Step, final, read_lines, replay
 from .rulebook import CLAUSES, LANGUAGES, clause
 
 if TYPE_CHECKING:
@@ -61,8 +61,7 @@ def print_replay(lines: Iterable[str], as_json: bool, lang: str) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    with (sys.stdin if args.log == "-" else open(args.log, encoding="utf-8")) as lines:
-        print_replay(lines, args.json, args.lang)
+    print_replay(read_lines(args.log), args.json, args.lang)
     return 0
 
 
@@ -106,8 +105,7 @@ def cmd_db_upgrade(_: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    with (sys.stdin if args.log == "-" else open(args.log, encoding="utf-8")) as lines:
-        code, count = open_store().import_log(lines)
+    code, count = open_store().import_log(read_lines(args.log))
     print(f"imported match {code}: {count} events")
     return 0
 
@@ -213,6 +211,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RefusedEvent as err:
         print(str(err), file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader (say, `head`) stopped reading: not our error. Quiet the final flush too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (MatchstateError, OSError) as err:
         print(f"matchstate: {err}", file=sys.stderr)
         return 2 if isinstance(err, MatchstateError) else 1

@@ -9,7 +9,7 @@ increased penalties) are the data below, not branches.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -461,11 +461,13 @@ class Match:
 
     def ball_in_play(self, data: EventData) -> None:
         penalty, contact = self.free_hit.penalty, data.args[0]["contact"]
-        if contact == "hit":
-            self._give(rulings.live(reason="stroke", cite=("36/one-stroke",)))
+        missed_4_6 = ("36/missed-4-6",) if penalty in ("4", "6") else ()
+        if contact == "miss":  # a foul on Penalties 2 and 3, judged before this: here a live ball
+            self._give(rulings.live(reason="missed-live", cite=(cell_id("swing-and-miss", penalty), *missed_4_6)))
+        elif contact == "mishit" and missed_4_6:
+            self._give(rulings.live(reason="missed-live", cite=missed_4_6))
         else:
-            cite = (cell_id("swing-and-miss", penalty),) + (("36/missed-4-6",) if penalty in ("4", "6") else ())
-            self._give(rulings.live(reason="missed-live", cite=cite))
+            self._give(rulings.live(reason="stroke", cite=("36/one-stroke",)))
 
     def rule_hitting_team_failure(self, data: EventData) -> None:
         free_hit, foul = self.free_hit, self._foul
@@ -564,13 +566,3 @@ def diagram() -> str:
                          auto_transitions=False, graph_engine="mermaid", title="Rule 36 free hit")
     return graph.get_graph().draw(None)
 
-
-def replay_events(events: Iterable[Mapping[str, Any]]) -> Match:
-    """A match fed every event in order; a refusal names the event's seq."""
-    match = Match()
-    for seq, event in enumerate(events, 1):
-        try:
-            match.feed(event)
-        except RefusedEvent as err:
-            raise err.at_line(seq) from None
-    return match

@@ -14,6 +14,7 @@ from typing import Any
 from .errors import RefusedEvent
 
 MAX_ID_LENGTH = 64
+FIXED_SPOT_LIMIT = 60  # the farthest fixed spot from a goal line: Penalties 4 and 6
 PENALTIES = ("1", "2", "3", "4", "5a", "5b", "6")
 
 Event = dict[str, Any]
@@ -74,8 +75,8 @@ def distance(value: Any, context: Context) -> float:
 
 
 def field_length(value: Any, context: Context) -> float:
-    if number(value, context) <= 0:
-        _fail("a number of yards greater than 0", value)
+    if number(value, context) <= FIXED_SPOT_LIMIT:
+        _fail(f"a number of yards greater than {FIXED_SPOT_LIMIT}, so that every fixed spot is on the field", value)
     return value
 
 
@@ -103,13 +104,16 @@ def team(value: Any, context: Context) -> str:
     return value
 
 
-def one_of(*choices: str) -> Checker:
-    def check(value: Any, _: Context) -> str:
-        if value not in choices:
-            _fail("one of " + ", ".join(repr(c) for c in choices), value)
-        return value
+class OneOf:
+    """A check that a field is one of ``choices`` (which forms can offer as they are)."""
 
-    return check
+    def __init__(self, *choices: str) -> None:
+        self.choices = choices
+
+    def __call__(self, value: Any, _: Context) -> str:
+        if value not in self.choices:
+            _fail("one of " + ", ".join(repr(c) for c in self.choices), value)
+        return value
 
 
 def timestamp(value: Any, _: Context) -> datetime:
@@ -193,25 +197,25 @@ FIELDS: dict[str, dict[str, tuple[Checker, Any]]] = {
     "chukker.start": {"chukker": (counting, REQUIRED)},
     "chukker.end": {"chukker": (counting, REQUIRED)},
     "penalty.award": {
-        "penalty": (one_of(*PENALTIES), REQUIRED),
+        "penalty": (OneOf(*PENALTIES), REQUIRED),
         "to": (team, REQUIRED),
-        "from": (one_of("center", "spot"), "center"),
+        "from": (OneOf("center", "spot"), "center"),
         "yards_to_goal": (yards_to_goal, None),
-        "card": (one_of("yellow"), None),
+        "card": (OneOf("yellow"), None),
     },
     "knockin.award": {"to": (team, REQUIRED)},
     "ball.place": {"surface_altered": (flag, False), "dismounted": (flag, False)},
     "play": {},
     "dribble": {},
-    "approach.abort": {"how": (one_of("passed", "circled"), REQUIRED)},
+    "approach.abort": {"how": (OneOf("passed", "circled"), REQUIRED)},
     "ball.retee": {},
     "hit": {
         "player": (player, REQUIRED),
-        "contact": (one_of("hit", "mishit", "miss"), REQUIRED),
+        "contact": (OneOf("hit", "mishit", "miss"), REQUIRED),
         "deliberate": (flag, False),
     },
     "ball.stop": {"yards_to_goal": (yards_to_goal, REQUIRED)},
-    "ball.out": {"over": (one_of("backline", "sideline"), REQUIRED)},
+    "ball.out": {"over": (OneOf("backline", "sideline"), REQUIRED)},
     "goal": {"team": (team, REQUIRED), "player": (player, None)},
     "position.improper": {"team": (team, REQUIRED), "prevented_goal": (flag, False)},
     "player.return": {
@@ -228,7 +232,7 @@ FIELDS: dict[str, dict[str, tuple[Checker, Any]]] = {
         "passed_midfield": (flag, REQUIRED),
         "prevented_goal": (flag, False),
     },
-    "card": {"team": (team, REQUIRED), "player": (player, REQUIRED), "colour": (one_of("yellow", "red"), REQUIRED)},
+    "card": {"team": (team, REQUIRED), "player": (player, REQUIRED), "colour": (OneOf("yellow", "red"), REQUIRED)},
     "decide": {"option": (counting, REQUIRED)},
     "whistle": {},
     "void": {"seq": (counting, REQUIRED), "reason": (text, REQUIRED)},

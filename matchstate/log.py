@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,16 @@ def parse_line(line: str) -> dict[str, Any]:
     return obj
 
 
+def read_lines(path: str | Path) -> Iterator[str]:
+    """The lines of the log at ``path`` (``-``: standard input), each decoded as UTF-8 or refused."""
+    with (open(sys.stdin.fileno(), "rb", closefd=False) if str(path) == "-" else open(path, "rb")) as stream:
+        for number, line in enumerate(stream, 1):
+            try:
+                yield line.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise RefusedEvent(f"not UTF-8 text: {err.reason} at byte {err.start}", number) from None
+
+
 def read_events(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
     """Each event object of a log with its line number; blank lines are skipped."""
     for number, line in enumerate(lines, 1):
@@ -76,9 +87,8 @@ def replay(lines: Iterable[str], match: Match | None = None) -> Iterator[Step]:
 def load(path: str | Path) -> Match:
     """A match replayed from the log at ``path``."""
     match = Match()
-    with open(path, encoding="utf-8") as lines:
-        for _ in replay(lines, match):
-            pass
+    for _ in replay(read_lines(path), match):
+        pass
     return match
 
 

@@ -28,7 +28,7 @@ class Clause:
         return f"{self.id} · {self.heading[lang]}\n{self.text[lang]}"
 
 
-def _load() -> tuple[dict[str, Clause], dict[str, dict[str, str]], dict[str, dict[str, str]]]:
+def _load() -> dict[str, Clause]:
     data = tomllib.loads(resources.files(__package__).joinpath("data/rule36.toml").read_text("utf-8"))
     clauses = {
         c["id"]: Clause(c["id"], c["section"], {lang: c[lang].strip() for lang in LANGUAGES})
@@ -40,10 +40,10 @@ def _load() -> tuple[dict[str, Clause], dict[str, dict[str, str]], dict[str, dic
         row, column = situations[cell["situation"]], free_hits[cell["free_hit"]]
         heading = {lang: f"{row[lang]} – {column[lang]}" for lang in LANGUAGES}
         clauses[cell["id"]] = Clause(cell["id"], heading, {lang: cell[lang] for lang in LANGUAGES})
-    return clauses, situations, free_hits
+    return clauses
 
 
-CLAUSES, SITUATIONS, TABLE_FREE_HITS = _load()
+CLAUSES = _load()
 
 
 def clause(rule_id: str) -> Clause:

@@ -211,9 +211,11 @@ def test_first_event_other_than_match_start_is_refused(first):
     {"teams": ["Blue"]},
     {"teams": ["Blue", "Blue"]},
     {"field_length": -10},
+    {"field_length": 60},
     {"handicap_goals": {"Green": 2}},
     {"penalty3_defended": "no"},
-], ids=["one-team", "same-team-twice", "field-length-negative", "handicap-unknown-team", "flag-as-string"])
+], ids=["one-team", "same-team-twice", "field-length-negative", "field-too-short-for-penalty-4",
+        "handicap-unknown-team", "flag-as-string"])
 def test_ill_formed_match_start_is_refused(start):
     obj = {"type": "match.start", "at": "2026-11-29T15:00:00Z", "match": "m-1", "teams": ["Blue", "Red"], **start}
     match = Match()

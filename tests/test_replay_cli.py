@@ -111,6 +111,13 @@ def test_replay_refused_log_exits_2_with_line_and_reason(tmp_path, capsys, score
         assert re.fullmatch(r"line 3: .*player.*\n", err)
 
 
+def test_replay_not_utf8_exits_2_naming_the_line(tmp_path, capsys, scorer):
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes("\n".join(scorer.lines()).encode() + '\n{"type": "goal", "team": "Ñandú"}\n'.encode("latin-1"))
+    code, _, err = run(capsys, "replay", "--json", str(path))
+    assert code == 2 and err.startswith("line 2: not UTF-8")
+
+
 def test_replay_not_json_exits_2(tmp_path, capsys, scorer):
     code, _, err = run(capsys, "replay", "--json", write_log(tmp_path, [*scorer.lines(), "{oops"]))
     assert code == 2 and err.startswith("line 2: ")
