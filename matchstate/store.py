@@ -18,17 +18,17 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import (URL, Connection, Engine, Row, and_, bindparam, create_engine, event, insert, make_url, select,
-                        update)
+from sqlalchemy import (URL, Connection, Dialect, Engine, Executable, Row, and_, bindparam, create_engine, event,
+                        insert, make_url, select, update)
 from sqlalchemy.exc import IntegrityError
 
 from . import __version__
@@ -51,18 +51,6 @@ SQLITE_BUSY_SECONDS = 30
 
 
 @dataclass(frozen=True, slots=True)
-class Appended:
-    """The result of an append: the event's seq, its ruling as the log format's JSON (or None),
-    the state after it, whether it was a retry answered from the store, and when it was received."""
-
-    seq: int
-    ruling: dict[str, Any] | None
-    state: str
-    duplicate: bool
-    received_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
 class StoredEvent:
     """One stored event: ``raw`` is its JSON exactly as received; ``ruling`` and ``state`` what the engine gave."""
 
@@ -78,6 +66,19 @@ class StoredEvent:
     received_at: datetime
     prev_hash: str
     hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """The result of an append: the event as stored (for a retry, the stored one), whether it was
+    a retry answered from the store, and the match's engine after the append.
+
+    ``match`` is the store's own cached engine, as :meth:`Store.match` gives it: read it, do not feed it.
+    """
+
+    event: StoredEvent
+    duplicate: bool
+    match: Match = field(compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,8 +184,8 @@ def _sqlite_begin(connection: Connection) -> None:
 
 
 def _columns(event: Event) -> dict[str, Any]:
-    """The events table's copies of an engine-checked event's fields."""
-    return {"type": event["type"], "at": event["at"], "device_id": event["id"], "by": event["by"]}
+    """The events table's copies of an engine-checked event's fields, as they read back (``at`` in UTC)."""
+    return {"type": event["type"], "at": event["at"].astimezone(UTC), "device_id": event["id"], "by": event["by"]}
 
 
 # Each event with its ruling, as StoredEvent's fields; outer, so that a missing ruling shows as one.
@@ -192,14 +193,62 @@ _EVENTS = select(
     EventRow.seq, EventRow.type, EventRow.at, EventRow.raw, RulingRow.ruling, RulingRow.state, EventRow.device_id,
     EventRow.by.label("by"), EventRow.role, EventRow.received_at, EventRow.prev_hash, EventRow.hash,
 ).outerjoin(RulingRow, and_(RulingRow.match_id == EventRow.match_id, RulingRow.seq == EventRow.seq))
-# An append's statements, built once: building a statement costs more than running it. Core tables,
-# not the ORM classes, so that a row's values go straight to the driver.
 _HEAD = select(MatchRow.id, MatchRow.last_seq, MatchRow.last_hash).where(MatchRow.code == bindparam("code"))
-_HEAD_FOR_UPDATE = _HEAD.with_for_update()
-_BY_DEVICE = _EVENTS.where(EventRow.match_id == bindparam("match_id"), EventRow.device_id == bindparam("device_id"))
-_INSERT_EVENT = insert(EventRow.__table__)
-_INSERT_RULING = insert(RulingRow.__table__)
-_ADVANCE = update(MatchRow.__table__).where(MatchRow.id == bindparam("match_id"))
+_EVENT = _EVENTS.where(EventRow.match_id == bindparam("match_id"), EventRow.seq == bindparam("seq"))
+
+
+class _HeadRow(NamedTuple):
+    """A match's id and head: where its chain ends."""
+
+    id: int
+    last_seq: int
+    last_hash: str
+
+
+class _Prepared:
+    """A Core statement compiled once for a dialect, run on the DB-API cursor itself.
+
+    An append runs four short statements, and Connection.execute costs more than the driver
+    does on each (a cache key, an execution context, a result): about half an append's time
+    besides the commit. The values go through the column types' own bind processors, so the
+    driver gets what Connection.execute would send; SQLAlchemy's events and logging do not see
+    these statements, and the driver's errors come as the driver raises them.
+    """
+
+    def __init__(self, statement: Executable, dialect: Dialect) -> None:
+        compiled = statement.compile(dialect=dialect)
+        self.sql = str(compiled)
+        self.order = compiled.positiontup  # None where the driver takes named parameters
+        self.processors = {name: process for name, bind in compiled.binds.items()
+                           if (process := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None}
+
+    def run(self, connection: Connection, params: dict[str, Any]) -> tuple[Any, ...] | None:
+        """Execute with ``params`` in ``connection``'s transaction; the first row, if any."""
+        params = {**params, **{name: process(params[name]) for name, process in self.processors.items()}}
+        cursor = connection.connection.dbapi_connection.cursor()
+        try:
+            cursor.execute(self.sql, [params[name] for name in self.order] if self.order else params)
+            return cursor.fetchone() if cursor.description else None
+        finally:
+            cursor.close()
+
+
+class _AppendStatements:
+    """An append's statements, prepared for one dialect."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        # The match's head, locked, beside the stored event with the incoming device id: one read.
+        self.head = _Prepared(
+            select(MatchRow.id, MatchRow.last_seq, MatchRow.last_hash, EventRow.seq)
+            .select_from(MatchRow)
+            .outerjoin(EventRow, and_(EventRow.match_id == MatchRow.id, EventRow.device_id == bindparam("device_id")))
+            .where(MatchRow.code == bindparam("code"))
+            .with_for_update(of=MatchRow),  # PostgreSQL locks no row of an outer join's nullable side
+            dialect)
+        self.insert_event = _Prepared(insert(EventRow.__table__), dialect)
+        self.insert_ruling = _Prepared(insert(RulingRow.__table__), dialect)
+        self.advance = _Prepared(update(MatchRow.__table__).where(MatchRow.id == bindparam("match_id")).values(
+            {name: bindparam(name) for name in ("last_seq", "last_hash", "last_at", "state", "score")}), dialect)
 
 
 class Store:
@@ -213,12 +262,19 @@ class Store:
     def __init__(self, url: str | None = None) -> None:
         self.url = database_url(url)
         self.engine = make_engine(self.url)
+        self._statements = _AppendStatements(self.engine.dialect)
         self._cache: OrderedDict[str, _Head] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]  # a match's lock: guards its cached engine
+        self._writer: Connection | None = None  # SQLite's one write connection, see _transaction
+        self._writer_lock = threading.Lock()
 
     def close(self) -> None:
         """Close the database connections."""
+        with self._writer_lock:
+            if self._writer is not None:
+                self._writer.close()
+                self._writer = None
         self.engine.dispose()
 
     # -- schema ----------------------------------------------------------------------
@@ -249,9 +305,9 @@ class Store:
         _check_role(role)
         incoming = _Incoming.decode(start_event)
         with self._transaction(write=True) as connection:
-            head, appended = self._start(connection, incoming, _now(), role, scorer_key_hash, official_key_hash)
+            head, stored = self._start(connection, incoming, _now(), role, scorer_key_hash, official_key_hash)
         self._remember(head)
-        return appended
+        return Appended(stored, False, head.match)
 
     def append(self, code: str, event: Mapping[str, Any] | str, expected_seq: int | None = None, *,
                role: str | None = None) -> Appended:
@@ -259,23 +315,29 @@ class Store:
 
         ``event`` is an event object or its JSON text. A refused event raises
         :class:`RefusedEvent` and writes nothing. With ``expected_seq``, the append is made
-        only if it is still the match's last seq, else :class:`ConflictError`. An event whose
-        device ``id`` is stored already returns the stored result, ``duplicate=True``.
+        only if it is still the match's last seq, else :class:`ConflictError`. Returns the event
+        as stored and the match's engine after it; an event whose device ``id`` is stored already
+        is a retried send: the stored event comes back, ``duplicate=True``, and nothing is written.
         """
         _check_role(role)
         incoming = _Incoming.decode(event)
         received_at = _now()
+        device_id = incoming.event.get("id")
         with self._lock(code), self._transaction(write=True) as connection:
-            row = self._head_row(connection, code, for_update=True)
-            stored = self._stored_result(connection, row.id, incoming)
-            if stored is not None:
-                return stored
+            found = self._statements.head.run(connection, {
+                "code": code, "device_id": device_id if isinstance(device_id, str) else None})
+            if found is None:
+                raise _unknown(code)
+            match_id, last_seq, last_hash, retried_seq = found
+            row = _HeadRow(match_id, last_seq, last_hash)
+            if retried_seq is not None:
+                return self._retried(connection, code, row, retried_seq, incoming)
             if expected_seq is not None and expected_seq != row.last_seq:
                 raise ConflictError(f"match {code} is at seq {row.last_seq}, not {expected_seq}: reload and retry",
                                     row.last_seq)
             head = self._head(connection, code, row)
             ruling = head.match.feed(incoming.event)
-            return self._record(connection, head, incoming, ruling, role, received_at)
+            return Appended(self._record(connection, head, incoming, ruling, role, received_at), False, head.match)
 
     def import_log(self, lines: Iterable[str]) -> tuple[str, int]:
         """Store a whole match log as a new match, atomically; returns its code and number of events.
@@ -284,19 +346,23 @@ class Store:
         """
         received_at = _now()
         head = None
+        seq_of_id: dict[str, int] = {}
         with self._transaction(write=True) as connection:
             for number, line in enumerate(lines, 1):
                 if not line.strip():
                     continue
                 try:
                     incoming = _Incoming.decode(line)
+                    device_id = incoming.event.get("id")
+                    if isinstance(device_id, str) and device_id in seq_of_id:
+                        raise RefusedEvent(f"id {device_id!r} is the id of seq {seq_of_id[device_id]} already")
                     if head is None:
-                        head, _ = self._start(connection, incoming, received_at)
-                        continue
-                    stored = self._stored_result(connection, head.match_id, incoming)
-                    if stored is not None:
-                        raise RefusedEvent(f"id {incoming.event['id']!r} is the id of seq {stored.seq} already")
-                    self._record(connection, head, incoming, head.match.feed(incoming.event), None, received_at)
+                        head, stored = self._start(connection, incoming, received_at)
+                    else:
+                        stored = self._record(connection, head, incoming, head.match.feed(incoming.event), None,
+                                              received_at)
+                    if stored.device_id is not None:
+                        seq_of_id[stored.device_id] = stored.seq
                 except RefusedEvent as err:
                     raise err.at_line(number) from None
             if head is None:
@@ -305,7 +371,7 @@ class Store:
         return head.match.info["match"], head.match.seq
 
     def _start(self, connection: Connection, incoming: _Incoming, received_at: datetime, role: str | None = None,
-               scorer_key_hash: str | None = None, official_key_hash: str | None = None) -> tuple[_Head, Appended]:
+               scorer_key_hash: str | None = None, official_key_hash: str | None = None) -> tuple[_Head, StoredEvent]:
         head = _Head(None, Match())
         ruling = head.match.feed(incoming.event)  # a new Match takes nothing but a valid match.start
         info = head.match.info
@@ -320,33 +386,32 @@ class Store:
         return head, self._record(connection, head, incoming, ruling, role, received_at)
 
     def _record(self, connection: Connection, head: _Head, incoming: _Incoming, ruling: Ruling | None,
-                role: str | None, received_at: datetime) -> Appended:
+                role: str | None, received_at: datetime) -> StoredEvent:
         """Write the event just fed to ``head``'s engine, its ruling, and the match's new head."""
         match = head.match
         event = match.events[-1]
+        columns = _columns(event)
         digest = chain_hash(head.hash, incoming.canonical)
         ruling_json = ruling.to_json() if ruling is not None else None
         key = {"match_id": head.match_id, "seq": match.seq}
-        connection.execute(_INSERT_EVENT, {**key, **_columns(event), "raw": incoming.raw, "role": role,
-                                           "received_at": received_at, "prev_hash": head.hash, "hash": digest})
-        connection.execute(_INSERT_RULING, {**key, "ruling": ruling_json, "state": match.state,
-                                            "engine_version": __version__})
-        connection.execute(_ADVANCE, {"match_id": head.match_id, "last_seq": match.seq, "last_hash": digest,
-                                      "last_at": event["at"], "state": match.state, "score": match.score})
+        statements = self._statements
+        statements.insert_event.run(connection, {**key, **columns, "raw": incoming.raw, "role": role,
+                                                 "received_at": received_at, "prev_hash": head.hash, "hash": digest})
+        statements.insert_ruling.run(connection, {**key, "ruling": ruling_json, "state": match.state,
+                                                  "engine_version": __version__})
+        statements.advance.run(connection, {"match_id": head.match_id, "last_seq": match.seq, "last_hash": digest,
+                                            "last_at": columns["at"], "state": match.state, "score": match.score})
+        stored = StoredEvent(seq=match.seq, raw=incoming.raw, ruling=ruling_json, state=match.state, role=role,
+                             received_at=received_at, prev_hash=head.hash, hash=digest, **columns)
         head.hash = digest
-        return Appended(match.seq, ruling_json, match.state, False, received_at)
+        return stored
 
-    def _stored_result(self, connection: Connection, match_id: int, incoming: _Incoming) -> Appended | None:
-        """The stored result of an event with the same device ``id``: this one is a retried send."""
-        device_id = incoming.event.get("id")
-        if not isinstance(device_id, str):
-            return None
-        found = connection.execute(_BY_DEVICE, {"match_id": match_id, "device_id": device_id}).first()
-        if found is None:
-            return None
-        if canonical(parse_line(found.raw)) != incoming.canonical:
-            raise RefusedEvent(f"id {device_id!r} is the id of seq {found.seq} already, a different event")
-        return Appended(found.seq, found.ruling, found.state, True, found.received_at)
+    def _retried(self, connection: Connection, code: str, row: _HeadRow, seq: int, incoming: _Incoming) -> Appended:
+        """The stored result of event ``seq``, which has the incoming event's device ``id``: a retried send."""
+        stored = StoredEvent(**connection.execute(_EVENT, {"match_id": row.id, "seq": seq}).one()._mapping)
+        if canonical(parse_line(stored.raw)) != incoming.canonical:
+            raise RefusedEvent(f"id {stored.device_id!r} is the id of seq {stored.seq} already, a different event")
+        return Appended(stored, True, self._head(connection, code, row).match)
 
     # -- the cached engines ------------------------------------------------------------
 
@@ -361,7 +426,7 @@ class Store:
             if len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
 
-    def _head(self, connection: Connection, code: str, row: Row) -> _Head:
+    def _head(self, connection: Connection, code: str, row: _HeadRow) -> _Head:
         """The engine of match ``code`` fed up to its stored head ``row``: the cached one where it is still right."""
         with self._cache_lock:
             head = self._cache.get(code)
@@ -374,7 +439,7 @@ class Store:
         self._remember(head)
         return head
 
-    def _catch_up(self, connection: Connection, head: _Head, row: Row) -> bool:
+    def _catch_up(self, connection: Connection, head: _Head, row: _HeadRow) -> bool:
         """Feed ``head`` the stored events after its seq; False where they do not lead on from it to ``row``."""
         if head.match_id != row.id or head.match.seq > row.last_seq:
             return False
@@ -397,6 +462,15 @@ class Store:
     @contextmanager
     def _transaction(self, write: bool = False) -> Iterator[Connection]:
         """A transaction; a read sees one snapshot, so that a match's head and its events agree."""
+        if write and self.engine.dialect.name == "sqlite":
+            # SQLite has one writer at a time anyway: this process's writes take turns on one
+            # connection, kept open, rather than each checking one out of the pool.
+            with self._writer_lock:
+                if self._writer is None:
+                    self._writer = self.engine.connect().execution_options(write=True)
+                with self._writer.begin():
+                    yield self._writer
+            return
         with self.engine.connect() as connection:
             connection.execution_options(write=write)
             if not write and self.engine.dialect.name == "postgresql":  # SQLite's reads are snapshots already
@@ -404,11 +478,11 @@ class Store:
             with connection.begin():
                 yield connection
 
-    def _head_row(self, connection: Connection, code: str, for_update: bool = False) -> Row:
-        row = connection.execute(_HEAD_FOR_UPDATE if for_update else _HEAD, {"code": code}).first()
+    def _head_row(self, connection: Connection, code: str) -> _HeadRow:
+        row = connection.execute(_HEAD, {"code": code}).first()
         if row is None:
             raise _unknown(code)
-        return row
+        return _HeadRow(*row)
 
     def match(self, code: str) -> Match:
         """The engine's Match of ``code`` as stored; it is the store's own: read it, do not feed it."""

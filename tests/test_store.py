@@ -1,6 +1,7 @@
 """The store: appending, retries, refusals, import and export, and the commands, on SQLite and PostgreSQL."""
 
 import json
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from conftest import BLUE, RED, match_log, stamp
@@ -10,7 +11,7 @@ from matchstate import Match
 from matchstate.cli import main
 from matchstate.errors import ConflictError, DuplicateMatch, RefusedEvent, UnknownMatch
 from matchstate.log import MAX_LINE_BYTES
-from matchstate.store import Store
+from matchstate.store import Store, _Prepared
 
 
 def stored_rows(store: Store) -> list:
@@ -36,15 +37,16 @@ def test_appends_are_ruled_and_stored_as_received(store, started):
     store.append("m-1", started[6], expected_seq=6)
     appended = store.append("m-1", started[7], expected_seq=7)
 
-    assert (appended.seq, appended.state, appended.duplicate) == (8, expected.state, False)
-    assert appended.ruling == rulings[7].to_json() and appended.ruling["kind"] == "live"
+    assert (appended.event.seq, appended.event.state, appended.duplicate) == (8, expected.state, False)
+    assert appended.event.ruling == rulings[7].to_json() and appended.event.ruling["kind"] == "live"
+    assert appended.match is store.match("m-1")
     stored = store.events("m-1")
     assert [e.seq for e in stored] == list(range(1, 9))
     assert [json.loads(e.raw) for e in stored] == started[:8]
     assert [e.ruling for e in stored] == [r.to_json() if r else None for r in rulings]
     assert [e.role for e in stored] == ["official"] + ["scorer"] * 5 + [None] * 2
     assert stored[1].device_id == "m-1/2" and stored[1].type == "penalty.award"
-    assert stored[7].received_at == appended.received_at
+    assert stored[7] == appended.event
     assert stored[1].prev_hash == stored[0].hash
     assert [e.seq for e in store.events("m-1", after_seq=6)] == [7, 8]
     assert (store.match("m-1").seq, store.match("m-1").score) == (8, expected.score)
@@ -63,11 +65,22 @@ def test_a_retried_event_returns_the_stored_result_and_writes_nothing(store, sta
 
     again = store.append("m-1", json.dumps(started[6]), expected_seq=6)  # a stale view: still the stored answer
 
-    assert again == type(first)(first.seq, first.ruling, first.state, True, first.received_at)
+    assert (again.event, again.duplicate, again.match.seq) == (first.event, True, 8)
     assert stored_rows(store) == before
     with pytest.raises(RefusedEvent, match="id 'm-1/7' is the id of seq 7 already, a different event"):
         store.append("m-1", {**started[8], "id": "m-1/7"})
     assert stored_rows(store) == before
+
+
+def test_an_append_returns_the_event_as_it_reads_back(store):
+    log = match_log("m-1", 30)
+    at = datetime.fromisoformat(log[4]["at"]).astimezone(timezone(timedelta(hours=-3)))
+    log[4] = {**log[4], "at": at.isoformat()}  # the same moment at another offset: stored in UTC
+
+    answers = [store.create_match(log[0]), *(store.append("m-1", event) for event in log[1:])]
+
+    assert [answer.event for answer in answers] == store.events("m-1")
+    assert answers[4].event.at == at and answers[4].event.at.utcoffset() == timedelta(0)
 
 
 def test_a_stale_expected_seq_is_a_conflict(store, started):
@@ -111,7 +124,7 @@ def test_a_refused_event_says_why_and_changes_nothing(store, started, event, rea
     with pytest.raises(RefusedEvent, match=reason):
         store.append("m-1", event)
     assert stored_rows(store) == before
-    assert store.append("m-1", started[6]).seq == 7
+    assert store.append("m-1", started[6]).event.seq == 7
 
 
 def test_an_unknown_match_is_named(store, started):
@@ -151,14 +164,21 @@ def test_a_failed_commit_leaves_the_cached_engine_right(store, started, monkeypa
     monkeypatch.undo()
 
     assert store.match("m-1").seq == 6
-    assert store.append("m-1", started[6], expected_seq=6).seq == 7
+    assert store.append("m-1", started[6], expected_seq=6).event.seq == 7
 
 
-def test_an_append_costs_the_same_at_seq_10_and_200(store):
+def test_an_append_costs_the_same_at_seq_10_and_200(store, monkeypatch):
     log = match_log("long", 204)
     store.create_match(log[0])
     statements: list[str] = []
     event.listen(store.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    run_prepared = _Prepared.run
+
+    def run(prepared: _Prepared, *args):  # an append's own statements go to the driver, past the listener
+        statements.append(prepared.sql)
+        return run_prepared(prepared, *args)
+
+    monkeypatch.setattr(_Prepared, "run", run)
 
     def statements_of_append(seq: int) -> list[str]:
         statements.clear()
@@ -171,6 +191,7 @@ def test_an_append_costs_the_same_at_seq_10_and_200(store):
     for seq in range(11, 200):
         store.append("long", log[seq - 1])
     assert statements_of_append(200) == at_10
+    assert len(at_10) == 4  # the head with the device id's event, the event, its ruling, the new head
     assert not any("ORDER BY" in statement for statement in at_10)  # no replay: not one read of the events
 
 
@@ -181,7 +202,7 @@ def test_appends_by_another_store_are_noticed(store, started):
     other.append("m-1", started[7], expected_seq=7)
 
     assert store.match("m-1").seq == 8  # the cached engine caught up
-    assert store.append("m-1", started[8], expected_seq=8).seq == 9
+    assert store.append("m-1", started[8], expected_seq=8).event.seq == 9
     assert other.match("m-1").state == store.match("m-1").state
     other.close()
 

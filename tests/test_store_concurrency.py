@@ -40,9 +40,9 @@ def test_writers_on_one_match_fork_nothing(store):
                 with lock:
                     conflicted.append(event["id"])
             else:
-                assert appended.seq == seq + 1 and not appended.duplicate
+                assert appended.event.seq == seq + 1 and not appended.duplicate
                 with lock:
-                    committed[event["id"]] = appended.seq
+                    committed[event["id"]] = appended.event.seq
         own.close()
 
     threads = [threading.Thread(target=writer, args=(number,)) for number in range(WRITERS)]
@@ -93,7 +93,7 @@ with open(path) as lines:
 store = Store(url)
 seq = store.match(code).seq
 while seq < len(log):
-    seq = store.append(code, log[seq], expected_seq=seq).seq
+    seq = store.append(code, log[seq], expected_seq=seq).event.seq
     print(seq, flush=True)
 """
 
@@ -125,4 +125,4 @@ def test_appends_reported_committed_survive_sigkill(store, tmp_path):
     assert reported <= {event.seq for event in stored}
     assert [json.loads(event.raw) for event in stored] == log[:len(stored)]
     assert store.verify() == []
-    assert store.append("m-1", log[len(stored)], expected_seq=len(stored)).seq == len(stored) + 1
+    assert store.append("m-1", log[len(stored)], expected_seq=len(stored)).event.seq == len(stored) + 1

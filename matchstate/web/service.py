@@ -53,10 +53,10 @@ class Service:
         """Create a match from its ``match.start`` event; the keys are made here and kept only hashed."""
         scorer_key, official_key = access.new_key(), access.new_key()
         with self._lock:
-            self.store.create_match(start, scorer_key_hash=access.hash_key(scorer_key),
-                                    official_key_hash=access.hash_key(official_key), role=access.OFFICIAL)
+            created = self.store.create_match(start, scorer_key_hash=access.hash_key(scorer_key),
+                                              official_key_hash=access.hash_key(official_key), role=access.OFFICIAL)
             code = start["match"]
-            return Created(code, scorer_key, official_key, match_view(code, self.store.match(code)))
+            return Created(code, scorer_key, official_key, match_view(code, created.match))
 
     def append(self, code: str, event: dict[str, Any], expected_seq: int | None, key: str | None) -> Recorded:
         """Append one event for the holder of ``key``; raises the store's errors or :class:`AccessDenied`."""
@@ -64,9 +64,8 @@ class Service:
         access.check_role(role, access.role_needed(event, self._target_role(code, event)))
         with self._lock:
             appended = self.store.append(code, event, expected_seq, role=role)
-            stored = event_json(self.store.events(code, after_seq=appended.seq - 1)[0])
-            view = match_view(code, self.store.match(code))
-        return Recorded(stored, view, appended.duplicate)
+            view = match_view(code, appended.match)
+        return Recorded(event_json(appended.event), view, appended.duplicate)
 
     def _target_role(self, code: str, event: dict[str, Any]) -> str | None:
         """The role that recorded the event a void strikes (the scorer's own, unless found otherwise)."""
