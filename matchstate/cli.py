@@ -141,13 +141,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    import logging
+
     import uvicorn
 
     from .web import create_app
+    from .web.access import RedactKeys
 
     app = create_app(open_store(), private=args.private)
     # Open live streams would hold a shutdown forever: give them a moment, then close them.
-    uvicorn.run(app, host=args.host, port=args.port, timeout_graceful_shutdown=2)
+    config = uvicorn.Config(app, host=args.host, port=args.port, timeout_graceful_shutdown=2)
+    # After Config, which sets up uvicorn's loggers: keys in query strings stay out of the access log.
+    logging.getLogger("uvicorn.access").addFilter(RedactKeys())
+    uvicorn.Server(config).run()
     return 0
 
 

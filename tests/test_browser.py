@@ -14,6 +14,7 @@ import json
 import os
 import urllib.request
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -96,11 +97,28 @@ def browser() -> Iterator[object]:
         chromium.close()
 
 
+# Logged through the API by the scorer: a Penalty 2 whose defenders were out of position, closed by the
+# ball going out: the Umpire must choose.
+CHOICE = [
+    {"type": "penalty.award", "penalty": "2", "to": "Blue"}, {"type": "play"},
+    {"type": "position.improper", "team": "Red"}, {"type": "hit", "player": 1, "contact": "hit"},
+    {"type": "ball.out", "over": "sideline"},
+]
+
+
+def send(server: ServerProcess, code: str, seq: int, event: dict, key: str) -> dict:
+    """Log ``event`` now, as seq ``seq`` of match ``code``."""
+    return post(server, f"/api/matches/{code}/events",
+                {"event": {**event, "at": datetime.now(UTC).isoformat(), "id": f"setup-{seq}"},
+                 "expected_seq": seq - 1}, key)
+
+
 class Console:
     """The scorer's console, clicked as a scorer would."""
 
-    def __init__(self, page: object) -> None:
+    def __init__(self, page: object, code: str = START["match"]) -> None:
         self.page = page
+        self.code = code
 
     def click(self, event_type: str, **fields: object) -> None:
         self.page.click(f'#buttons [data-type="{event_type}"]')
@@ -116,7 +134,7 @@ class Console:
 
     def outbox(self) -> list:
         return self.page.evaluate("code => JSON.parse(localStorage.getItem('matchstate:outbox:' + code) || '[]')",
-                                  START["match"])
+                                  self.code)
 
 
 def shoot(page: object, name: str, full_page: bool = True) -> None:
@@ -218,3 +236,78 @@ def test_scorer_logs_penalties_live_and_survives_the_server_going_away(server: S
     sheet.goto(f"{server.base}/matches/{code}/sheet")
     assert "Copa Las Acacias" in sheet.inner_text("h1")
     shoot(sheet, "score-sheet.png")
+
+
+def test_the_console_offers_a_scorer_only_what_a_scorer_may_and_lets_a_refused_event_go(
+        server: ServerProcess, browser) -> None:
+    code = "roles-1"
+    created = post(server, "/api/matches", {**START, "match": code})
+    scorer_key, official_key = created["scorer_key"], created["official_key"]
+    page = browser.new_context().new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.base}/matches/{code}/console#key={scorer_key}")
+    page.wait_for_selector("#console.ready")
+    console = Console(page, code)
+
+    # Nothing the scorer recorded stands yet: "Undo last" says so and logs nothing.
+    page.click('#buttons [data-type="void"]')
+    page.wait_for_selector("#ruling >> text=Nothing to undo")
+    assert page.locator("#form").is_hidden() and console.outbox() == []
+
+    # The Umpire must choose: the engine accepts decide, but not from the scorer's key.
+    for seq, event in enumerate(CHOICE, 2):
+        send(server, code, seq, event, scorer_key)
+    page.wait_for_selector("#state >> text=choosing")
+    assert "decide" in get(server, f"/api/matches/{code}")["accepted"]
+    assert page.locator('#buttons [data-type="decide"]').count() == 0
+    assert "an official decides" in page.inner_text("#buttons")
+
+    # An event the scorer's key may never record (voiding the official's decision) waits first in
+    # the outbox: refused with 403, it can be discarded, and the one after it goes on.
+    send(server, code, 7, {"type": "decide", "option": 2}, official_key)
+    page.evaluate("""([code, events]) => localStorage.setItem('matchstate:outbox:' + code, JSON.stringify(
+        events.map((event, i) => ({event: {...event, at: new Date().toISOString(), id: 'queued-' + i},
+                                   expected_seq: 7 + i}))))""",
+                  [code, [{"type": "void", "seq": 7, "reason": "wrong option"},
+                          {"type": "penalty.award", "penalty": "3", "to": "Blue"}]])
+    page.reload()
+    page.wait_for_selector("#link >> text=only an official may")
+    page.click("#link button.discard")
+    page.wait_for_selector(".banner.ok")
+    assert console.outbox() == []
+    log = get(server, f"/api/matches/{code}/events")
+    assert [(row["seq"], row["type"], row["role"]) for row in log[-2:]] == [
+        (7, "decide", "official"), (8, "penalty.award", "scorer")]
+
+    # "Undo last" passes over the official's card to the scorer's own last event.
+    send(server, code, 9, {"type": "card", "team": "Red", "player": 2, "colour": "yellow"}, official_key)
+    page.wait_for_selector("#recent >> text=#9")
+    page.click('#buttons [data-type="void"]')
+    assert page.input_value('#form [data-field="seq"]') == "8"
+    page.click("#send")
+    page.wait_for_selector("#recent li.struck >> text=#8")
+    last = get(server, f"/api/matches/{code}/events?after_seq=9")
+    assert [(row["type"], row["event"]["seq"], row["role"]) for row in last] == [("void", 8, "scorer")]
+
+
+def test_a_private_match_asks_for_its_key_and_its_links_carry_it(tmp_path: Path, browser) -> None:
+    url = f"sqlite:///{tmp_path / 'private.db'}"
+    Store(url).upgrade()
+    with ServerProcess(url, log=tmp_path / "server.log", private=True) as server:
+        created = post(server, "/api/matches", START)
+        code, official_key = created["code"], created["official_key"]
+        page = browser.new_context().new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        for name, key in (("review", official_key), ("console", created["scorer_key"])):
+            page.goto(f"{server.base}/matches/{code}/{name}")
+            page.wait_for_selector(f"#{name} >> text=enter the match's key")
+            assert page.locator(f"#{name}.ready").count() == 0
+            page.fill("#key", key)
+            page.press("#key", "Tab")
+            page.wait_for_selector(f"#{name}.ready")
+            assert page.get_attribute("nav a[data-keyed]", "href") == f"/matches/{code}/sheet?key={key}"
+        page.click("nav a[data-keyed]")
+        page.wait_for_selector("h1 >> text=Copa Las Acacias")
+        for export in ("log.jsonl", "log.csv"):
+            href = page.get_attribute(f'nav a[href*="{export}"]', "href")
+            assert page.request.get(server.base + href).status == 200, href

@@ -7,6 +7,7 @@ import io
 import json
 import warnings
 from collections.abc import Iterator
+from urllib.parse import quote
 
 import pytest
 
@@ -15,6 +16,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from matchstate.engine import Match
+from matchstate.log import MAX_LINE_BYTES
 from matchstate.store import Store
 from matchstate.web import create_app
 from matchstate.web.access import hash_key
@@ -106,6 +108,31 @@ def test_create_refuses_a_duplicate_code_and_a_bad_start(api: Api, store: Store)
     assert [summary.code for summary in store.summaries()] == [CODE]
 
 
+@pytest.mark.parametrize("code", ["a b", "what?", "no#1", "100%", "Copa: semi final?"])
+def test_a_code_with_url_characters_works_in_every_route_and_link(client: TestClient, code: str) -> None:
+    created = client.post("/api/matches", json={**START, "match": code})
+    assert created.status_code == 201, created.text
+    quoted = quote(code, safe="")
+    assert created.json()["links"] == {page: f"/matches/{quoted}/{page}" for page in ("console", "review", "sheet")}
+    auth = {"Authorization": f"Bearer {created.json()['scorer_key']}"}
+    event = {"type": "penalty.award", "penalty": "3", "to": BLUE, "at": stamp(1000)}
+    assert client.post(f"/api/matches/{quoted}/events", json={"event": event}, headers=auth).status_code == 201
+    for path in ("", "/events", "/verify", "/rulings/2", "/log.jsonl", "/log.csv", "/role"):
+        assert client.get(f"/api/matches/{quoted}{path}", headers=auth).status_code == 200, path
+    for page in ("console", "review", "sheet"):
+        html = client.get(f"/matches/{quoted}/{page}")
+        assert html.status_code == 200, page
+        assert f'href="/matches/{quoted}/' in html.text or f'href="/api/matches/{quoted}/' in html.text, page
+    assert client.get("/api/matches").json()[0]["code"] == code
+
+
+@pytest.mark.parametrize("code", ["a/b", "/", ".", ".."])
+def test_a_code_no_url_can_name_is_refused_at_creation(client: TestClient, code: str) -> None:
+    refused = client.post("/api/matches", json={**START, "match": code})
+    assert refused.status_code == 422 and "any character but '/'" in refused.json()["detail"]
+    assert client.get("/api/matches").json() == []
+
+
 def test_list_searches_by_team_date_and_state(api: Api) -> None:
     other = {**START, "match": "other", "teams": ["Green", "Gold"], "at": "2026-12-05T10:00:00Z",
              "handicap_goals": {}, "rosters": None, "id": "o-1"}
@@ -174,6 +201,17 @@ def test_exports_give_the_log_as_sent_and_as_csv(api: Api) -> None:
     assert rows[4]["ruling"] == "live" and rows[4]["cite"] == "36/one-stroke" and rows[4]["role"] == "scorer"
 
 
+def test_the_csv_export_keeps_formulas_as_text(api: Api) -> None:
+    dangerous = ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "\tx", "\rx"]
+    for by in dangerous:
+        api.send({**PENALTY_3[0], "by": by})
+        api.send({"type": "void", "seq": api.log()[-1]["seq"], "reason": by})
+    rows = list(csv.DictReader(io.StringIO(api.client.get(f"/api/matches/{CODE}/log.csv").text, newline="")))
+    assert [row["by"] for row in rows[1::2]] == ["'" + by for by in dangerous]
+    assert all(row["details"].startswith("{") for row in rows[2::2])  # JSON: no formula, no mark
+    assert rows[0]["at"].startswith("2026-11-29T15:00")  # a time, untouched
+
+
 def test_reference_endpoints_describe_the_event_forms_and_the_rules(client: TestClient) -> None:
     forms = client.get("/api/event-types").json()
     hit = {field["name"]: field for field in forms["hit"]}
@@ -183,6 +221,17 @@ def test_reference_endpoints_describe_the_event_forms_and_the_rules(client: Test
                                  "choices": None}
     assert forms["play"] == []
     assert client.get("/api/rules").json()["36/one-stroke"]["heading"]["es"] == "Un solo golpe al arco"
+
+
+def test_the_role_tells_a_page_what_its_key_may_do(api: Api) -> None:
+    def role(key: str | None):
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        return api.client.get(f"/api/matches/{CODE}/role", headers=headers)
+
+    assert role(api.scorer).json() == {"role": "scorer"}
+    assert role(api.official).json() == {"role": "official"}
+    assert (role(None).status_code, role("wrong").status_code) == (401, 403)
+    assert api.client.get("/api/matches/nope/role", headers={"Authorization": "Bearer x"}).status_code == 404
 
 
 def test_openapi_describes_every_api_route(client: TestClient) -> None:
@@ -270,7 +319,13 @@ def test_a_private_server_opens_reading_only_to_key_holders(store: Store) -> Non
                               ).status_code == 200, path
         assert client.get(f"/matches/{CODE}/console").status_code == 200  # the page; its data needs the key
         assert client.get(f"/matches/{CODE}/sheet").status_code == 401
-        assert client.get(f"/matches/{CODE}/sheet", params={"key": api.official}).status_code == 200
+        sheet = client.get(f"/matches/{CODE}/sheet", params={"key": api.official})
+        assert sheet.status_code == 200
+        for export in ("log.jsonl", "log.csv"):  # its links work: they carry the key
+            assert f'href="/api/matches/{CODE}/{export}?key={api.official}"' in sheet.text
+            assert client.get(f"/api/matches/{CODE}/{export}", params={"key": api.official}).status_code == 200
+        for page in ("/", f"/matches/{CODE}/console", f"/matches/{CODE}/review"):  # their scripts key the links
+            assert "data-private" in client.get(page).text, page
         assert client.get("/api/matches").status_code == 401
 
 
@@ -290,6 +345,27 @@ def test_an_oversized_body_is_413_and_writes_nothing(api: Api) -> None:
                                headers={"Authorization": f"Bearer {api.scorer}", "Content-Type": "application/json"})
     assert streamed.status_code == 413
     assert len(api.log()) == 1
+
+
+def test_an_event_as_long_as_the_log_allows_fits_in_a_body(api: Api) -> None:
+    api.send(PENALTY_3[0])
+
+    def void(line_bytes: int) -> bytes:
+        """A body whose event, as the store writes it, is ``line_bytes`` long."""
+        event = api.event({"type": "void", "seq": 2, "reason": "logged in error", "by": ""})
+        event["by"] = "x" * (line_bytes - len(json.dumps(event, ensure_ascii=False)))
+        return json.dumps({"event": event, "expected_seq": 2}).encode()
+
+    def post(body: bytes):
+        return api.client.post(f"/api/matches/{CODE}/events", content=body,
+                               headers={"Authorization": f"Bearer {api.scorer}", "Content-Type": "application/json"})
+
+    too_long = post(void(MAX_LINE_BYTES + 1))
+    assert too_long.status_code == 422 and "longer than" in too_long.json()["detail"]
+    at_limit = void(MAX_LINE_BYTES)
+    assert len(at_limit) > MAX_LINE_BYTES
+    assert post(at_limit).status_code == 201
+    assert len(api.log()) == 3
 
 
 @pytest.mark.parametrize(("body", "status", "says"), [
@@ -318,6 +394,17 @@ def test_the_pages_render_and_an_unknown_match_is_404(api: Api) -> None:
                  "/static/console.js", "/static/style.css"):
         assert api.client.get(path).status_code == 200, path
     assert api.client.get("/matches/nope/console").status_code == 404
+
+
+def test_the_score_sheet_replays_only_the_events_that_stand(api: Api) -> None:
+    # A dribble's Penalty 5.a, voided: the goal converts the Penalty 2, as if the dribble never was
+    # (feeding the whole log, voids and all, would take the goal for the struck dribble's).
+    api.send({"type": "penalty.award", "penalty": "2", "to": BLUE}, {"type": "play"}, {"type": "dribble"},
+             {"type": "void", "seq": 4, "reason": "no dribble"}, {"type": "hit", "player": 3, "contact": "hit"},
+             {"type": "goal", "team": BLUE, "player": 3})
+    sheet = api.client.get(f"/matches/{CODE}/sheet").text
+    assert '<span class="mark circled">2</span>' in sheet and '>5a</span>' not in sheet
+    assert '<span class="mark circled">A</span>' in sheet
 
 
 def test_the_score_sheet_letters_goals_and_circles_penalties(api: Api) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 
 from conftest import match_log
 from matchstate.store import Store
+from matchstate.web.live import Hub, stream
 from matchstate.web.process import ServerProcess
 
 CODE = "live-1"
@@ -64,3 +66,30 @@ def test_a_review_stream_gets_the_log_then_each_event_live_and_resumes(server: S
         with client.stream("GET", f"/api/matches/{CODE}/stream", headers={"Last-Event-ID": "8"}) as stream:
             assert [seq for seq, _ in messages(stream.iter_lines(), 1)] == [9]
         assert client.get("/api/matches/nope/stream").status_code == 404
+
+
+def test_keys_in_query_strings_stay_out_of_the_access_log(server: ServerProcess) -> None:
+    log = match_log("logged-1", 2)
+    with httpx.Client(base_url=server.base, timeout=10) as client:
+        key = client.post("/api/matches", json=log[0]).json()["official_key"]
+        assert client.get("/api/matches/logged-1/events", params={"key": key, "after_seq": 0}).status_code == 200
+        assert client.get("/matches/logged-1/sheet", params={"key": key}).status_code == 200
+    written = server.log.read_text()
+    assert "GET /matches/logged-1/sheet?key=REDACTED" in written
+    assert "/api/matches/logged-1/events?key=REDACTED&after_seq=0" in written
+    assert key not in written
+
+
+def test_a_stream_that_falls_too_far_behind_is_dropped() -> None:
+    async def run() -> None:
+        hub = Hub(queue_size=2)
+        events = stream(hub, CODE, 0, lambda code, seq: [])
+        assert (await anext(events)).startswith("retry:")
+        assert hub.listeners(CODE) == 1
+        for seq in (1, 2, 3):  # nobody reads: the third finds the queue full
+            hub.publish(CODE, (seq, "{}"))
+        assert hub.listeners(CODE) == 0
+        with pytest.raises(StopAsyncIteration):  # the stream ends; the browser reconnects with Last-Event-ID
+            await anext(events)
+
+    asyncio.run(run())

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
+import re
 import secrets
 from collections.abc import Mapping
 from typing import Any
@@ -11,6 +13,7 @@ from typing import Any
 from ..errors import AccessDenied
 
 SCORER, OFFICIAL = "scorer", "official"
+KEY_IN_QUERY = re.compile(r"([?&]key=)[^&#\s]*")
 
 
 class MissingKey(AccessDenied):
@@ -55,3 +58,19 @@ def check_role(role: str, needed: str) -> None:
     """Refuse with :class:`AccessDenied` unless ``role`` may do what needs ``needed``."""
     if needed == OFFICIAL and role != OFFICIAL:
         raise AccessDenied("only an official may decide a choice or void an event another role recorded")
+
+
+class RedactKeys(logging.Filter):
+    """Blanks the ``key`` query parameter wherever a log record holds a URL: an EventSource, and a link
+    to a private match's sheet or export, can only carry their key there (uvicorn's access log)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(arg) if isinstance(arg, str) else arg for arg in record.args)
+        return True
+
+
+def redact(text: str) -> str:
+    return KEY_IN_QUERY.sub(r"\1REDACTED", text)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Depends, Header, HTTPException, Query, Request, Response
 from fastapi.responses import PlainTextResponse, StreamingResponse
@@ -11,7 +12,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from . import live
+from . import access, live
 from .service import Service, message
 from .views import event_forms, rules_json
 
@@ -49,14 +50,24 @@ class AppendRequest(BaseModel):
                         422: {"description": "The match.start is refused; `detail` says why"}})
 def create_match(service: ServiceDep,
                  start: Annotated[dict[str, Any], Body(description="The match's `match.start` event; its "
-                                                                   "`match` is the code that names it.")],
+                                                                   "`match` is the code that names it: any text "
+                                                                   "but `/`, `.` and `..`.")],
                  ) -> dict[str, Any]:
     """Create a match. The answer holds its scorer key and official key: they are shown only this once."""
+    _check_code(start.get("match"))
     created = service.create(start)
-    base = f"/matches/{created.code}"
+    base = f"/matches/{quote(created.code, safe='')}"
     return {"code": created.code, "scorer_key": created.scorer_key, "official_key": created.official_key,
             "match": created.match,
             "links": {"console": f"{base}/console", "review": f"{base}/review", "sheet": f"{base}/sheet"}}
+
+
+def _check_code(code: object) -> None:
+    """Refuse a code that cannot name a match in a URL: a path segment never holds `/` (not even as
+    %2F, which the server decodes before routing), and browsers resolve `.` and `..` away."""
+    if isinstance(code, str) and ("/" in code or code in {".", ".."}):
+        raise HTTPException(422, f"match code {code!r}: a code may hold any character but '/', "
+                                 "and may not be '.' or '..'")
 
 
 @router.get("/matches", tags=["matches"], responses=KEY_ERRORS)
@@ -72,6 +83,12 @@ def read_match(service: ServiceDep, key: KeyDep, code: str) -> dict[str, Any]:
     """The match now: state, score, free hit in progress, pending options, and the event types it accepts."""
     service.check_read(code, key)
     return service.view(code)
+
+
+@router.get("/matches/{code}/role", tags=["matches"], responses=READ_ERRORS)
+def read_role(service: ServiceDep, key: KeyDep, code: str) -> dict[str, str]:
+    """The role the key holds on the match, `scorer` or `official`: what a page may offer its holder."""
+    return {"role": access.role_of(key, *service.store.key_hashes(code))}
 
 
 @router.get("/matches/{code}/events", tags=["events"], responses=READ_ERRORS)

@@ -19,7 +19,8 @@ from . import api, pages
 from .access import MissingKey
 from .service import Service
 
-MAX_BODY_BYTES = MAX_LINE_BYTES  # one event, as the log allows it
+# One event as long as the log allows, with room for the {"event": ..., "expected_seq": N} around it.
+MAX_BODY_BYTES = MAX_LINE_BYTES + 1024
 
 # The HTTP status of each of matchstate's errors, most specific first.
 STATUS: list[tuple[type[MatchstateError], int]] = [

@@ -10,30 +10,49 @@ from starlette.concurrency import run_in_threadpool
 
 KEEPALIVE_SECONDS = 15.0
 RETRY_MS = 1000  # how soon a browser reconnects after the server goes away
+QUEUE_SIZE = 256  # messages a stream may fall behind before it is dropped
 
 Message = tuple[int, str]  # (seq, the message's JSON), made once however many streams receive it
+Queue = asyncio.Queue[Message | None]  # None: the stream is dropped
 
 
 class Hub:
     """The open streams of each match; lives on the event loop, like the streams it feeds."""
 
-    def __init__(self) -> None:
-        self._queues: dict[str, set[asyncio.Queue[Message]]] = {}
+    def __init__(self, queue_size: int = QUEUE_SIZE) -> None:
+        self.queue_size = queue_size
+        self._queues: dict[str, set[Queue]] = {}
 
     def publish(self, code: str, message: Message) -> None:
-        for queue in self._queues.get(code, ()):
-            queue.put_nowait(message)
+        """Queue ``message`` for each stream of ``code``; drop a stream whose queue is full."""
+        for queue in list(self._queues.get(code, ())):
+            try:
+                queue.put_nowait(message)
+            except asyncio.QueueFull:
+                self._drop(code, queue)
+
+    def _drop(self, code: str, queue: Queue) -> None:
+        # A client this far behind costs memory for every event: end its stream instead. Its browser
+        # reconnects with Last-Event-ID and reads what it missed from the log.
+        self._remove(code, queue)
+        while not queue.empty():
+            queue.get_nowait()
+        queue.put_nowait(None)
 
     @contextmanager
-    def subscribe(self, code: str) -> Iterator[asyncio.Queue[Message]]:
-        queue: asyncio.Queue[Message] = asyncio.Queue()
+    def subscribe(self, code: str) -> Iterator[Queue]:
+        queue: Queue = asyncio.Queue(self.queue_size)
         self._queues.setdefault(code, set()).add(queue)
         try:
             yield queue
         finally:
-            self._queues[code].discard(queue)
-            if not self._queues[code]:
-                del self._queues[code]
+            self._remove(code, queue)
+
+    def _remove(self, code: str, queue: Queue) -> None:
+        queues = self._queues.get(code, set())
+        queues.discard(queue)
+        if not queues:
+            self._queues.pop(code, None)
 
     def listeners(self, code: str) -> int:
         return len(self._queues.get(code, ()))
@@ -49,6 +68,7 @@ async def stream(hub: Hub, code: str, after_seq: int,
 
     ``backlog(code, seq)`` reads the stored messages after ``seq``: used at the start, to fill a gap
     (two appends may publish out of order), and on each keepalive (another process may append).
+    A stream the hub drops (too far behind) ends here; the browser reconnects and resumes.
     """
     last = after_seq
     with hub.subscribe(code) as queue:
@@ -60,9 +80,12 @@ async def stream(hub: Hub, code: str, after_seq: int,
                     yield sse(seq, data)
                     last = seq
             try:
-                seq, data = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
+                message = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
             except TimeoutError:
                 yield ": keepalive\n\n"
                 pending = await run_in_threadpool(backlog, code, last)
                 continue
+            if message is None:
+                return
+            seq, data = message
             pending = [(seq, data)] if seq <= last + 1 else await run_in_threadpool(backlog, code, last)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from importlib import resources
 from typing import Annotated
+from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse
@@ -35,11 +36,14 @@ def review_page(request: Request, service: ServiceDep, code: str) -> HTMLRespons
 
 def _match_page(request: Request, service: Service, code: str, template: str) -> HTMLResponse:
     service.require(code)  # an unknown match gets a 404 here, not an empty page
-    return templates.TemplateResponse(request, template, {"code": code})
+    return templates.TemplateResponse(request, template, {"code": code, "private": service.private})
 
 
 @router.get("/matches/{code}/sheet", response_class=HTMLResponse)
 def sheet_page(request: Request, service: ServiceDep, code: str,
                key: Annotated[str | None, Query()] = None) -> HTMLResponse:
     service.check_read(code, key)
-    return templates.TemplateResponse(request, "sheet.html", {"code": code, "sheet": service.sheet(code)})
+    # On a private server its links carry the key it was opened with, as they need it.
+    keyed = f"?key={quote(key, safe='')}" if service.private and key else ""
+    return templates.TemplateResponse(request, "sheet.html", {"code": code, "sheet": service.sheet(code),
+                                                              "keyed": keyed})

@@ -19,10 +19,12 @@ def free_port() -> int:
 
 class ServerProcess:
     """A real server on 127.0.0.1 over the database at ``url``; it can be stopped and started again
-    on the same port, as a pitch-side laptop's server might go away and come back."""
+    on the same port, as a pitch-side laptop's server might go away and come back. ``private`` serves
+    it as ``matchstate serve --private``."""
 
-    def __init__(self, url: str, port: int | None = None, log: Path | None = None) -> None:
+    def __init__(self, url: str, port: int | None = None, log: Path | None = None, private: bool = False) -> None:
         self.url = url
+        self.private = private
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = log
@@ -32,7 +34,8 @@ class ServerProcess:
         env = {**os.environ, "MATCHSTATE_DATABASE_URL": self.url}
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "matchstate.cli", "serve", "--port", str(self.port)],
+            [sys.executable, "-m", "matchstate.cli", "serve", "--port", str(self.port),
+             *(["--private"] if self.private else [])],
             env=env, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

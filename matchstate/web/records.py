@@ -166,6 +166,15 @@ CSV_COLUMNS = ("seq", "at", "type", "details", "by", "role", "device_id", "recei
 COMMON_FIELDS = ("type", "at", "id", "by")
 
 
+# A spreadsheet reads a cell starting with one of these as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert(cell: object) -> object:
+    """A CSV cell a spreadsheet shows as text: one that could start a formula gets a leading ``'``."""
+    return f"'{cell}" if isinstance(cell, str) and cell.startswith(FORMULA_STARTS) else cell
+
+
 def to_csv(rows: Sequence[dict[str, Any]], struck: set[int]) -> str:
     """The log as CSV, one row per event: the API's event JSON flattened, with its ruling's texts."""
     out = io.StringIO()
@@ -174,7 +183,7 @@ def to_csv(rows: Sequence[dict[str, Any]], struck: set[int]) -> str:
     for row in rows:
         ruling = row["ruling"] or {}
         details = {k: v for k, v in row["event"].items() if k not in COMMON_FIELDS}
-        writer.writerow([
+        writer.writerow(inert(cell) for cell in [
             row["seq"], row["at"], row["type"], json.dumps(details, ensure_ascii=False) if details else "",
             row["by"] or "", row["role"] or "", row["device_id"] or "", row["received_at"] or "",
             "yes" if row["seq"] in struck else "", ruling.get("kind", ""),

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from functools import cache
-from inspect import getclosurevars
 from typing import Any
 
 from .. import events
@@ -73,8 +72,7 @@ def event_forms() -> dict[str, list[dict[str, Any]]]:
 
 
 def _field(name: str, check: Any, default: Any) -> dict[str, Any]:
-    # `one_of` makes a fresh checker per field; its choices are the closure it keeps.
-    choices = getclosurevars(check).nonlocals.get("choices") if check not in FIELD_KINDS else None
+    choices = check.choices if isinstance(check, events.OneOf) else None
     return {"name": name, "kind": "choice" if choices else FIELD_KINDS.get(check, "text"),
             "required": default is REQUIRED, "default": None if default is REQUIRED else default,
             "choices": list(choices) if choices else None}

@@ -49,6 +49,23 @@ const MS = (() => {
     }
   }
 
+  // On a private server a link to the sheet or an export must carry the key (no header can go with a
+  // link); only there, so that keys stay out of URLs, histories and logs elsewhere.
+  function withKey(url, value) {
+    return document.body.dataset.private !== undefined && value ? `${url}?key=${encodeURIComponent(value)}` : url;
+  }
+
+  // Give each link marked data-keyed this match's key (data-keyed keeps the link's own href).
+  function keyLinks(code) {
+    for (const link of document.querySelectorAll("a[data-keyed]")) {
+      link.dataset.keyed ||= link.getAttribute("href");
+      link.href = withKey(link.dataset.keyed, key(code));
+    }
+  }
+
+  // Whether the server wants a (right) key for what was asked.
+  const denied = (reply) => reply.status === 401 || reply.status === 403;
+
   // Call the API; resolves to {status, data}; a network failure rejects.
   async function api(path, {method = "GET", body, code} = {}) {
     const headers = {Accept: "application/json"};
@@ -69,6 +86,14 @@ const MS = (() => {
   function deviceId() {
     const bytes = crypto.getRandomValues(new Uint8Array(12));
     return "web-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  // A new event as this device logs it: its time, a device id, the name set on this device.
+  function newEvent(type, fields) {
+    const event = {type, at: new Date().toISOString(), id: deviceId(), ...fields};
+    const by = store.getItem("matchstate:by");
+    if (by) event.by = by;
+    return event;
   }
 
   function time(iso) {
@@ -93,6 +118,19 @@ const MS = (() => {
   }
 
   const $ = (id) => document.getElementById(id);
+
+  // The match now, as every match page shows it at the top: score, state, free hit.
+  function showNow(view) {
+    $("score").textContent = score(view);
+    $("state").textContent = view.state.replace("_", " ");
+    $("freehit").textContent = view.free_hit_text ? view.free_hit_text[lang()] : "No free hit in progress";
+  }
+
+  // A stored event in a list: seq, time, type, its fields, and its ruling under it.
+  function eventItem(row, attrs = {}) {
+    return el("li", attrs, `#${row.seq} ${time(row.at)} ${row.type} `, el("span", {class: "quiet"}, details(row.event)),
+      row.ruling ? el("div", {class: "ruling-line"}, row.ruling.text[lang()]) : null);
+  }
 
   // The match a page shows: its root element (which carries data-code), its code, its API path.
   function matchPage(id) {
@@ -136,6 +174,6 @@ const MS = (() => {
     show();
   });
 
-  return {el, $, reason, lang, setLang, onLang, key, setKey, takeKeyFromLink, api, deviceId, time, score, details,
-    matchPage, tracker, listen};
+  return {el, $, reason, lang, setLang, onLang, key, setKey, takeKeyFromLink, withKey, keyLinks, denied, api, newEvent,
+    time, score, details, showNow, eventItem, matchPage, tracker, listen};
 })();

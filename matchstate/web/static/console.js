@@ -15,6 +15,7 @@
     "player.return": "Player returned", "player.play": "Early play", "card": "Card", "decide": "Decide",
     "whistle": "Whistle", "void": "Undo last", "tick": "Clock check",
   };
+  const label = (type) => LABELS[type] || type;
   const SHORTCUTS = {
     "penalty.award": "a", "knockin.award": "k", "ball.place": "b", "play": "p", "hit": "h", "goal": "g",
     "ball.stop": "s", "ball.out": "o", "dribble": "d", "approach.abort": "x", "ball.retee": "r",
@@ -25,7 +26,8 @@
   const known = MS.tracker(); // the match as the server last told it, and the stored events seen
   let forms = {};           // each event type's fields, from the API
   let rules = {};           // Rule 36's clauses by id, for the cites
-  let refused = null;       // the last event the server refused, and why
+  let role = null;          // the role the key holds, "scorer" or "official", as the server says; null: unknown
+  let notice = null;        // why the last event was not recorded, or there was nothing to undo
   let outbox = JSON.parse(localStorage.getItem(OUTBOX) || "[]");
   let online = true;
   let held = null;          // why the outbox waits for the scorer: {conflict: seq} or {key: message}
@@ -38,9 +40,7 @@
   // -- logging and sending ------------------------------------------------------------------
 
   function record(type, fields) {
-    const event = {type, at: new Date().toISOString(), id: MS.deviceId(), ...fields};
-    const by = localStorage.getItem("matchstate:by");
-    if (by) event.by = by;
+    const event = MS.newEvent(type, fields);
     outbox.push({event, expected_seq: (known.view ? known.view.seq : 0) + outbox.length});
     saveOutbox();
     form = null;
@@ -74,22 +74,36 @@
         outbox.shift();
         saveOutbox();
         known.seen(reply.data.event, reply.data.match);
-        refused = null;
+        notice = null;
       } else if (reply.status === 409 && reply.data.current_seq !== undefined) {
         held = {conflict: reply.data.current_seq};
       } else if (reply.status === 401 || reply.status === 403) {
         held = {key: MS.reason(reply.data)};
       } else {
-        // Refused by the engine (or malformed): never recorded, so the events queued after it move up one.
-        outbox.shift();
-        outbox.forEach((queued) => { queued.expected_seq -= 1; });
-        saveOutbox();
-        refused = {event: item.event, reason: MS.reason(reply.data)};
+        dropFirst();
+        notice = `Refused: ${label(item.event.type)}: ${MS.reason(reply.data)}`;
       }
       render();
     }
     pumping = false;
     render();
+  }
+
+  // The first queued event is not to be recorded (refused, or dropped by the scorer): the ones after it move up one.
+  function dropFirst() {
+    outbox.shift();
+    outbox.forEach((queued) => { queued.expected_seq -= 1; });
+    saveOutbox();
+  }
+
+  // A key refused for the first queued event: a wrong key is fixed below, but an event this key may
+  // never record (an official's) would hold the queue for good, so the scorer may drop it.
+  function discardHeld() {
+    notice = `Discarded: ${label(outbox[0].event.type)} (${held.key})`;
+    dropFirst();
+    held = null;
+    render();
+    pump();
   }
 
   function setOnline(value) {
@@ -113,13 +127,15 @@
   // -- the quick forms -----------------------------------------------------------------------
 
   function shownTypes() {
-    if (!known.view || !online) return Object.keys(forms).filter((type) => type !== "match.start");
-    return known.view.accepted;
+    const types = !known.view || !online ? Object.keys(forms).filter((type) => type !== "match.start")
+      : known.view.accepted;
+    return role === "official" ? types : types.filter((type) => type !== "decide");  // only an official decides
   }
 
-  function lastStanding() {
+  // The last standing event this key may void: an official's any; a scorer's only the scorer's own.
+  function lastUndoable() {
     const standing = known.log.filter((row) => row.type !== "void" && row.type !== "match.start"
-      && !known.view.void.includes(row.seq));
+      && !known.view.void.includes(row.seq) && (role === "official" || row.role === "scorer"));
     return standing.length ? standing[standing.length - 1] : null;
   }
 
@@ -131,8 +147,14 @@
       if (field.default !== null && typeof field.default !== "object") values[field.name] = field.default;
     }
     if (type === "void") {
-      const last = lastStanding();
-      if (last) values.seq = last.seq;
+      const last = lastUndoable();
+      if (!last) {
+        notice = role === "official" ? "Nothing to undo." : "Nothing to undo: no standing event was recorded by the scorer (an official voids the others, in the review).";
+        form = null;
+        render();
+        return;
+      }
+      values.seq = last.seq;
       values.reason = "logged in error";
     }
     form = {type, values};
@@ -190,14 +212,14 @@
     box.hidden = !form;
     box.replaceChildren();
     if (!form) return;
-    box.append(el("h2", {}, LABELS[form.type] || form.type));
+    box.append(el("h2", {}, label(form.type)));
     for (const field of forms[form.type]) {
       box.append(el("label", {class: "field"},
         el("span", {class: "name"}, field.name.replaceAll("_", " "), field.required ? " *" : ""), control(field)));
     }
     box.append(el("p", {class: "missing"}),
       el("div", {class: "actions"},
-        el("button", {type: "button", id: "send", class: "big primary", onclick: send}, `Log ${LABELS[form.type] || form.type}`),
+        el("button", {type: "button", id: "send", class: "big primary", onclick: send}, `Log ${label(form.type)}`),
         el("button", {type: "button", class: "big", onclick: () => { form = null; render(); }}, "Cancel")));
   }
 
@@ -231,7 +253,7 @@
     const ruled = known.log.filter((row) => row.ruling && !known.view.void.includes(row.seq)).pop();
     const parts = [];
     if (ruled) {
-      parts.push(el("p", {class: "what"}, `#${ruled.seq} ${LABELS[ruled.type] || ruled.type}`),
+      parts.push(el("p", {class: "what"}, `#${ruled.seq} ${label(ruled.type)}`),
         el("p", {class: "text"}, ruled.ruling.text[lang]),
         ...ruled.ruling.cite.map((id) => el("details", {class: "cite"},
           el("summary", {}, rules[id] ? `${id} · ${rules[id].heading[lang]}` : id),
@@ -239,11 +261,11 @@
     } else {
       parts.push(el("p", {class: "quiet"}, "Rulings appear here as soon as the server gives them."));
     }
-    if (refused) {
-      parts.push(el("p", {class: "refused"}, `Refused: ${LABELS[refused.event.type] || refused.event.type}: ${refused.reason}`));
+    if (notice) {
+      parts.push(el("p", {class: "refused"}, notice));
     } else if (known.log.length && known.log[known.log.length - 1] !== ruled) {
       const last = known.log[known.log.length - 1];
-      parts.push(el("p", {class: "quiet"}, `Last recorded: #${last.seq} ${LABELS[last.type] || last.type}, no ruling`));
+      parts.push(el("p", {class: "quiet"}, `Last recorded: #${last.seq} ${label(last.type)}, no ruling`));
     }
     return parts;
   }
@@ -255,7 +277,11 @@
         el("button", {type: "button", onclick: () => resolveHold(true)}, "Send them after it"),
         el("button", {type: "button", onclick: () => resolveHold(false)}, "Discard them"));
     }
-    if (held) return el("div", {class: "banner warn"}, `${held.key} — enter the scorer key below.`);
+    if (held) {
+      return el("div", {class: "banner warn"},
+        `${label(outbox[0].event.type)} not recorded: ${held.key}. Enter the scorer key below, or `,
+        el("button", {type: "button", class: "discard", onclick: discardHeld}, "Discard it"));
+    }
     if (!online) return el("div", {class: "banner offline"}, `Offline: ${outbox.length} event(s) kept on this device, sent when the server answers. All event types shown; the engine rules on arrival.`);
     if (outbox.length) return el("div", {class: "banner"}, `Sending ${outbox.length}…`);
     return el("div", {class: "banner ok"}, "Online: every event recorded.");
@@ -263,20 +289,19 @@
 
   function render() {
     if (!known.view) return;
-    const lang = MS.lang();
-    $("score").textContent = MS.score(known.view);
-    $("state").textContent = known.view.state.replace("_", " ");
-    $("freehit").textContent = known.view.free_hit_text ? known.view.free_hit_text[lang] : "No free hit in progress";
+    MS.showNow(known.view);
     $("link").replaceChildren(status());
     $("ruling").replaceChildren(...rulingPanel());
     renderForm();
     $("buttons").replaceChildren(...shownTypes().map((type) => el("button", {
       type: "button", class: "big event", dataset: {type},
       title: SHORTCUTS[type] ? `key: ${SHORTCUTS[type]}` : null, onclick: () => open(type),
-    }, LABELS[type] || type, SHORTCUTS[type] ? el("kbd", {}, SHORTCUTS[type]) : null)));
-    $("recent").replaceChildren(...known.log.slice(-6).reverse().map((row) => el("li", {class: known.view.void.includes(row.seq) ? "struck" : null},
-      `#${row.seq} ${MS.time(row.at)} ${row.type} `, el("span", {class: "quiet"}, MS.details(row.event)),
-      row.ruling ? el("div", {class: "ruling-line"}, row.ruling.text[lang]) : null)));
+    }, label(type), SHORTCUTS[type] ? el("kbd", {}, SHORTCUTS[type]) : null)));
+    if (known.view.state === "choosing" && role !== "official") {
+      $("buttons").append(el("p", {class: "quiet"}, "The Umpire must choose: an official decides, in the review."));
+    }
+    $("recent").replaceChildren(...known.log.slice(-6).reverse().map((row) =>
+      MS.eventItem(row, {class: known.view.void.includes(row.seq) ? "struck" : null})));
     tickCountdown();
   }
 
@@ -294,22 +319,53 @@
   function settings() {
     const keyInput = $("key");
     keyInput.value = MS.key(code);
-    keyInput.addEventListener("change", () => { MS.setKey(code, keyInput.value.trim()); resolveHold(true); });
+    keyInput.addEventListener("change", () => {
+      MS.setKey(code, keyInput.value.trim());
+      MS.keyLinks(code);
+      if (!known.view) {
+        load();
+      } else {
+        learnRole();
+        resolveHold(true);
+      }
+    });
     const byInput = $("by");
     byInput.value = localStorage.getItem("matchstate:by") || "";
     byInput.addEventListener("change", () => localStorage.setItem("matchstate:by", byInput.value.trim()));
   }
 
-  async function start() {
-    MS.takeKeyFromLink(code);
-    settings();
+  // What the key may do here; kept as it was while the server does not answer.
+  async function learnRole() {
+    if (!MS.key(code)) {
+      role = null;
+    } else {
+      const reply = await MS.api(`${base}/role`, {code}).catch(() => null);
+      if (reply) role = reply.status === 200 ? reply.data.role : null;
+    }
+    render();
+  }
+
+  // A private server's match needs a key even to be read: ask for it; setting it loads the match.
+  function askKey(why) {
+    $("link").replaceChildren(el("div", {class: "banner warn"}, `${why}: enter the match's key below.`));
+    root.querySelector(".settings").open = true;
+    $("key").focus();
+  }
+
+  async function load() {
     const [formsReply, rulesReply, viewReply, logReply] = await Promise.all([
       MS.api("/api/event-types"), MS.api("/api/rules"), MS.api(base, {code}), MS.api(`${base}/events`, {code})]);
+    if (MS.denied(viewReply)) return askKey(MS.reason(viewReply.data));
     forms = formsReply.data;
     rules = rulesReply.data;
     known.view = viewReply.data;
     known.log = logReply.data;
-    render();
+    await learnRole();
+    begin();
+  }
+
+  // Once the match is read: follow it live, send what waits, take keys.
+  function begin() {
     MS.listen(code, known.view.seq, {
       onAppend: (event, match) => { known.seen(event, match); render(); },
       onOpen: () => { setOnline(true); pump(); },
@@ -320,6 +376,13 @@
     MS.onLang(render);
     setInterval(tickCountdown, 100);
     root.classList.add("ready");
+  }
+
+  function start() {
+    MS.takeKeyFromLink(code);
+    MS.keyLinks(code);
+    settings();
+    load();
   }
 
   start();

@@ -2,8 +2,7 @@
 "use strict";
 
 (() => {
-  const {el} = MS;
-  const $ = (id) => document.getElementById(id);
+  const {el, $} = MS;
 
   async function search() {
     const params = new URLSearchParams(new FormData($("search")));
@@ -76,7 +75,7 @@
       el("p", {class: "links"},
         el("a", {href: `${links.console}#key=${encodeURIComponent(scorer)}`}, "Open the scorer's console"),
         el("a", {href: `${links.review}#key=${encodeURIComponent(officialKey)}`}, "Open the officials' review"),
-        el("a", {href: links.sheet}, "Score sheet"))));
+        el("a", {href: MS.withKey(links.sheet, officialKey)}, "Score sheet"))));
     search();
   }
 

@@ -11,9 +11,7 @@
   let verifyTimer = null;
 
   async function official(type, fields) {
-    const event = {type, at: new Date().toISOString(), id: MS.deviceId(), ...fields};
-    const by = localStorage.getItem("matchstate:by");
-    if (by) event.by = by;
+    const event = MS.newEvent(type, fields);
     let reply;
     try {
       reply = await MS.api(`${base}/events`, {method: "POST", body: {event, expected_seq: known.view.seq}, code});
@@ -101,9 +99,7 @@
       ruling ? el("div", {class: "both"}, el("p", {lang: "en"}, ruling.text.en), el("p", {lang: "es"}, ruling.text.es))
         : el("p", {class: "quiet"}, "This event gave no ruling."),
       el("h3", {}, "Events that led to it"),
-      el("ol", {class: "chain-of-events"}, ledTo.map((row) => el("li", {},
-        `#${row.seq} ${MS.time(row.at)} ${row.type} `, el("span", {class: "quiet"}, MS.details(row.event)),
-        row.ruling ? el("div", {class: "ruling-line"}, row.ruling.text[MS.lang()]) : null))),
+      el("ol", {class: "chain-of-events"}, ledTo.map((row) => MS.eventItem(row))),
       el("h3", {}, "Rules cited"),
       ...clauses.map((c) => el("section", {class: "clause"}, el("h4", {}, el("code", {}, c.id)),
         el("div", {class: "both"},
@@ -122,10 +118,7 @@
   }
 
   function render() {
-    const lang = MS.lang();
-    $("score").textContent = MS.score(known.view);
-    $("state").textContent = known.view.state.replace("_", " ");
-    $("freehit").textContent = known.view.free_hit_text ? known.view.free_hit_text[lang] : "No free hit in progress";
+    MS.showNow(known.view);
     $("choice").replaceChildren(...choice());
     $("choice").hidden = known.view.state !== "choosing";
     const pane = $("pane");
@@ -135,14 +128,22 @@
     $("detail").replaceChildren(...detail());
   }
 
-  async function start() {
-    MS.takeKeyFromLink(code);
-    const keyInput = $("key");
-    keyInput.value = MS.key(code);
-    keyInput.addEventListener("change", () => MS.setKey(code, keyInput.value.trim()));
+  // Read the match; a private server's match needs a key even for that: then ask for it.
+  async function load() {
     const [viewReply, logReply] = await Promise.all([MS.api(base, {code}), MS.api(`${base}/events`, {code})]);
+    if (MS.denied(viewReply)) {
+      say(`${MS.reason(viewReply.data)}: enter the match's key above.`);
+      $("key").focus();
+      return;
+    }
+    say("");
     known.view = viewReply.data;
     known.log = logReply.data;
+    begin();
+  }
+
+  // Once the match is read: show it, follow it live, check its chain.
+  function begin() {
     render();
     const live = $("live");
     MS.listen(code, known.view.seq, {
@@ -153,6 +154,19 @@
     verify();
     MS.onLang(render);
     root.classList.add("ready");
+  }
+
+  function start() {
+    MS.takeKeyFromLink(code);
+    MS.keyLinks(code);
+    const keyInput = $("key");
+    keyInput.value = MS.key(code);
+    keyInput.addEventListener("change", () => {
+      MS.setKey(code, keyInput.value.trim());
+      MS.keyLinks(code);
+      if (!known.view) load();
+    });
+    load();
   }
 
   start();
