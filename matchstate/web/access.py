@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import AccessDenied
+from ..store import ROLES
 
-SCORER, OFFICIAL = "scorer", "official"
+SCORER, OFFICIAL = ROLES
 KEY_IN_QUERY = re.compile(r"([?&]key=)[^&#\s]*")
 
 

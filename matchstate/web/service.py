@@ -7,6 +7,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import RefusedEvent
 from ..rulebook import clause
 from ..store import StoredEvent, Store
 from . import access, records
@@ -51,6 +52,7 @@ class Service:
 
     def create(self, start: dict[str, Any]) -> Created:
         """Create a match from its ``match.start`` event; the keys are made here and kept only hashed."""
+        _check_code(start.get("match"))
         scorer_key, official_key = access.new_key(), access.new_key()
         with self._lock:
             created = self.store.create_match(start, scorer_key_hash=access.hash_key(scorer_key),
@@ -91,6 +93,10 @@ class Service:
         if code not in self._key_hashes:
             self._key_hashes[code] = self.store.key_hashes(code)
         return self._key_hashes[code]
+
+    def role(self, code: str, key: str | None) -> str:
+        """The role ``key`` holds on the match; :class:`AccessDenied` if none."""
+        return access.role_of(key, *self._hashes(code))
 
     def check_list(self) -> None:
         if self.private:
@@ -171,3 +177,11 @@ def summary_json(summary: Any) -> dict[str, Any]:
     return {"code": summary.code, "teams": list(summary.teams), "score": dict(summary.score),
             "state": summary.state, "events": summary.last_seq,
             "started": (summary.started or summary.created).isoformat()}
+
+
+def _check_code(code: object) -> None:
+    """Refuse a code that cannot name a match in a URL: a path segment never holds `/` (not even as
+    %2F, which the server decodes before routing), and browsers resolve `.` and `..` away."""
+    if isinstance(code, str) and ("/" in code or code in {".", ".."}):
+        raise RefusedEvent(f"match.start: field 'match' {code!r} cannot name a match in a URL: a code may hold "
+                           "any character but '/', and may not be '.' or '..'")
