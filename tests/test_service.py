@@ -191,6 +191,18 @@ def test_verify_says_the_chain_holds(api: Api) -> None:
     assert api.client.get(f"/api/matches/{CODE}/verify").json() == {"ok": True, "events": 6, "problems": []}
 
 
+def test_verify_replays_a_match_once_per_event_however_many_reviews_ask(api: Api, store: Store,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    verified = []
+    monkeypatch.setattr(store, "verify", lambda code=None: verified.append(code) or [])
+    api.send(*PENALTY_3[:2])
+    for _ in range(3):
+        assert api.client.get(f"/api/matches/{CODE}/verify").json()["events"] == 3
+    api.send(*PENALTY_3[2:3])
+    assert api.client.get(f"/api/matches/{CODE}/verify").json()["events"] == 4
+    assert verified == [CODE, CODE]
+
+
 def test_exports_give_the_log_as_sent_and_as_csv(api: Api) -> None:
     api.send(*PENALTY_3)
     jsonl = api.client.get(f"/api/matches/{CODE}/log.jsonl")

@@ -47,6 +47,7 @@ class Service:
         self.hub = Hub()
         self._lock = threading.Lock()
         self._key_hashes: dict[str, tuple[str | None, str | None]] = {}  # set once, at creation
+        self._verified: dict[str, dict[str, Any]] = {}
 
     # -- writing -------------------------------------------------------------------
 
@@ -150,9 +151,18 @@ class Service:
         return "".join(stored.raw + "\n" for stored in self.store.events(code))
 
     def verify(self, code: str) -> dict[str, Any]:
-        problems = self.store.verify(code)
-        return {"ok": not problems, "events": self.store.match(code).seq,
-                "problems": [str(problem) for problem in problems]}
+        """Whether the match's chain holds and its rulings are the engine's.
+
+        Every open review asks after every event, and a verify replays the whole match: the answer
+        is kept until the match's next event. (``matchstate verify`` is the audit that always reads.)
+        """
+        seq = self.view(code)["seq"]
+        cached = self._verified.get(code)
+        if cached is None or cached["events"] != seq:
+            problems = self.store.verify(code)
+            cached = {"ok": not problems, "events": seq, "problems": [str(problem) for problem in problems]}
+            self._verified[code] = cached
+        return cached
 
     def matches(self, team: str = "", date: str = "", state: str = "") -> list[dict[str, Any]]:
         """The match list, filtered by a team name's part, the start date (YYYY-MM-DD) and the state."""
