@@ -2,7 +2,8 @@
 
 Every event is checked by the engine before it is written, and kept exactly as received
 beside its link in the match's chain: SHA-256 over the previous event's hash and the
-event's canonical JSON. :meth:`Store.verify` walks the chains and replays them.
+canonical JSON of the event with the server's facts about it (see :func:`sealed`).
+:meth:`Store.verify` walks the chains, replays them, and checks each match's row against both.
 
 The database is SQLite or PostgreSQL (SQLAlchemy models in :mod:`matchstate.models`,
 Alembic migrations in ``migrations/``), named by a URL: the one given, else
@@ -97,26 +98,33 @@ class Summary:
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """Something wrong in the store, found by :meth:`Store.verify`."""
+    """Something wrong in the store, found by :meth:`Store.verify`: at event ``seq`` of the match, or,
+    where ``column`` is given, in that column of the match's own row (then ``seq`` is None)."""
 
     match: str
-    seq: int
+    seq: int | None
     what: str
+    column: str | None = None
 
     def __str__(self) -> str:
-        return f"match {self.match}, seq {self.seq}: {self.what}"
+        where = f"seq {self.seq}" if self.column is None else f"its row's {self.column}"
+        return f"match {self.match}, {where}: {self.what}"
 
 
 @dataclass(frozen=True, slots=True)
 class _Incoming:
-    """An event as received: its text, its decoded object, and its canonical JSON (what its hash covers)."""
+    """An event as received: its text, its decoded object, the server's facts about it (the engine
+    that rules it is this one), and what its hash covers (:func:`sealed`), made once."""
 
     raw: str
     event: dict[str, Any]
-    canonical: bytes
+    role: str | None
+    received_at: datetime
+    engine_version: str
+    sealed: bytes
 
     @classmethod
-    def decode(cls, event: Mapping[str, Any] | str) -> _Incoming:
+    def decode(cls, event: Mapping[str, Any] | str, role: str | None, received_at: datetime) -> _Incoming:
         """A log line (its line break dropped) or an event object; refused as ``log.parse_line`` refuses."""
         if isinstance(event, str):
             raw = event.rstrip("\r\n")
@@ -126,7 +134,7 @@ class _Incoming:
             except (TypeError, ValueError) as err:
                 raise RefusedEvent(f"not JSON: {err}") from None
         obj = parse_line(raw)
-        return cls(raw, obj, canonical(obj))
+        return cls(raw, obj, role, received_at, __version__, sealed(obj, role, received_at, __version__))
 
 
 @dataclass(slots=True)
@@ -146,8 +154,26 @@ def canonical(event: Mapping[str, Any]) -> bytes:
         raise RefusedEvent("a string holds a lone surrogate, which is not Unicode text") from None
 
 
-def chain_hash(prev_hash: str, canonical_json: bytes) -> str:
-    return hashlib.sha256(prev_hash.encode("ascii") + canonical_json).hexdigest()
+def sealed(event: Mapping[str, Any], role: str | None, received_at: datetime, engine_version: str) -> bytes:
+    """What an event's hash covers after the previous hash: the canonical JSON of the event as received
+    together with the server's own facts about it, which the event's JSON does not hold::
+
+        {"engine_version": "0.1.0", "event": {...}, "received_at": "2026-11-29T15:00:01.234567Z", "role": "scorer"}
+
+    ``event`` is the received JSON object, decoded; ``received_at`` is in UTC to the microsecond, as the
+    database keeps it; ``role`` may be null; ``engine_version`` is the version of the engine that ruled it.
+    """
+    return canonical({"engine_version": engine_version, "event": event, "received_at": _instant(received_at),
+                      "role": role})
+
+
+def chain_hash(prev_hash: str, sealed_json: bytes) -> str:
+    """An event's hash: SHA-256 over the previous event's hash (64 hex digits, ASCII) and :func:`sealed`."""
+    return hashlib.sha256(prev_hash.encode("ascii") + sealed_json).hexdigest()
+
+
+def _instant(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def database_url(url: str | None = None) -> URL:
@@ -303,9 +329,9 @@ class Store:
                      official_key_hash: str | None = None, role: str | None = None) -> Appended:
         """Store a new match from its match.start, as seq 1; :class:`DuplicateMatch` if its code is taken."""
         _check_role(role)
-        incoming = _Incoming.decode(start_event)
+        incoming = _Incoming.decode(start_event, role, _now())
         with self._transaction(write=True) as connection:
-            head, stored = self._start(connection, incoming, _now(), role, scorer_key_hash, official_key_hash)
+            head, stored = self._start(connection, incoming, scorer_key_hash, official_key_hash)
         self._remember(head)
         return Appended(stored, False, head.match)
 
@@ -320,8 +346,7 @@ class Store:
         is a retried send: the stored event comes back, ``duplicate=True``, and nothing is written.
         """
         _check_role(role)
-        incoming = _Incoming.decode(event)
-        received_at = _now()
+        incoming = _Incoming.decode(event, role, _now())
         device_id = incoming.event.get("id")
         with self._lock(code), self._transaction(write=True) as connection:
             found = self._statements.head.run(connection, {
@@ -337,7 +362,7 @@ class Store:
                                     row.last_seq)
             head = self._head(connection, code, row)
             ruling = head.match.feed(incoming.event)
-            return Appended(self._record(connection, head, incoming, ruling, role, received_at), False, head.match)
+            return Appended(self._record(connection, head, incoming, ruling), False, head.match)
 
     def import_log(self, lines: Iterable[str]) -> tuple[str, int]:
         """Store a whole match log as a new match, atomically; returns its code and number of events.
@@ -352,15 +377,14 @@ class Store:
                 if not line.strip():
                     continue
                 try:
-                    incoming = _Incoming.decode(line)
+                    incoming = _Incoming.decode(line, None, received_at)
                     device_id = incoming.event.get("id")
                     if isinstance(device_id, str) and device_id in seq_of_id:
                         raise RefusedEvent(f"id {device_id!r} is the id of seq {seq_of_id[device_id]} already")
                     if head is None:
-                        head, stored = self._start(connection, incoming, received_at)
+                        head, stored = self._start(connection, incoming)
                     else:
-                        stored = self._record(connection, head, incoming, head.match.feed(incoming.event), None,
-                                              received_at)
+                        stored = self._record(connection, head, incoming, head.match.feed(incoming.event))
                     if stored.device_id is not None:
                         seq_of_id[stored.device_id] = stored.seq
                 except RefusedEvent as err:
@@ -370,35 +394,35 @@ class Store:
         self._remember(head)
         return head.match.info["match"], head.match.seq
 
-    def _start(self, connection: Connection, incoming: _Incoming, received_at: datetime, role: str | None = None,
-               scorer_key_hash: str | None = None, official_key_hash: str | None = None) -> tuple[_Head, StoredEvent]:
+    def _start(self, connection: Connection, incoming: _Incoming, scorer_key_hash: str | None = None,
+               official_key_hash: str | None = None) -> tuple[_Head, StoredEvent]:
         head = _Head(None, Match())
         ruling = head.match.feed(incoming.event)  # a new Match takes nothing but a valid match.start
         info = head.match.info
         try:
             head.match_id = connection.execute(insert(MatchRow).values(
                 code=info["match"], teams=info["teams"], conditions={name: info[name] for name in CONDITIONS},
-                created=received_at, scorer_key_hash=scorer_key_hash, official_key_hash=official_key_hash,
+                created=incoming.received_at, scorer_key_hash=scorer_key_hash, official_key_hash=official_key_hash,
                 last_seq=0, last_hash=GENESIS, last_at=info["at"], state=head.match.state, score=head.match.score,
             )).inserted_primary_key[0]
         except IntegrityError:
             raise DuplicateMatch(f"match {info['match']!r} is in the store already") from None
-        return head, self._record(connection, head, incoming, ruling, role, received_at)
+        return head, self._record(connection, head, incoming, ruling)
 
-    def _record(self, connection: Connection, head: _Head, incoming: _Incoming, ruling: Ruling | None,
-                role: str | None, received_at: datetime) -> StoredEvent:
+    def _record(self, connection: Connection, head: _Head, incoming: _Incoming, ruling: Ruling | None) -> StoredEvent:
         """Write the event just fed to ``head``'s engine, its ruling, and the match's new head."""
         match = head.match
         event = match.events[-1]
         columns = _columns(event)
-        digest = chain_hash(head.hash, incoming.canonical)
+        digest = chain_hash(head.hash, incoming.sealed)
         ruling_json = ruling.to_json() if ruling is not None else None
         key = {"match_id": head.match_id, "seq": match.seq}
         statements = self._statements
+        role, received_at = incoming.role, incoming.received_at
         statements.insert_event.run(connection, {**key, **columns, "raw": incoming.raw, "role": role,
                                                  "received_at": received_at, "prev_hash": head.hash, "hash": digest})
         statements.insert_ruling.run(connection, {**key, "ruling": ruling_json, "state": match.state,
-                                                  "engine_version": __version__})
+                                                  "engine_version": incoming.engine_version})
         statements.advance.run(connection, {"match_id": head.match_id, "last_seq": match.seq, "last_hash": digest,
                                             "last_at": columns["at"], "state": match.state, "score": match.score})
         stored = StoredEvent(seq=match.seq, raw=incoming.raw, ruling=ruling_json, state=match.state, role=role,
@@ -409,7 +433,7 @@ class Store:
     def _retried(self, connection: Connection, code: str, row: _HeadRow, seq: int, incoming: _Incoming) -> Appended:
         """The stored result of event ``seq``, which has the incoming event's device ``id``: a retried send."""
         stored = StoredEvent(**connection.execute(_EVENT, {"match_id": row.id, "seq": seq}).one()._mapping)
-        if canonical(parse_line(stored.raw)) != incoming.canonical:
+        if canonical(parse_line(stored.raw)) != canonical(incoming.event):
             raise RefusedEvent(f"id {stored.device_id!r} is the id of seq {stored.seq} already, a different event")
         return Appended(stored, True, self._head(connection, code, row).match)
 
@@ -519,26 +543,37 @@ class Store:
     # -- verifying -------------------------------------------------------------------
 
     def verify(self, code: str | None = None) -> list[Problem]:
-        """Walk the chain of every match (or of ``code``) and replay it through the engine.
+        """Walk the chain of every match (or of ``code``), replay it through the engine, and check its row.
 
-        Each match gives at most one problem in its chain (the first seq changed, removed or
-        moved), and one for each stored ruling or state that the engine now gives differently.
+        Each match gives at most one problem in its chain: the first seq changed, removed or moved
+        (its hash covers the event as received with its role, received_at and the ruling's engine
+        version, and its type, at, device id and by must be its JSON's). Then one for each stored
+        ruling or state that the engine now gives differently, naming the keys that differ; and,
+        where the chain holds, one for each column of the match's row that the chain and the replay
+        do not give (``Problem.column``).
         """
-        query = select(MatchRow.id, MatchRow.code, MatchRow.last_seq, MatchRow.last_hash).order_by(MatchRow.code)
+        query = select(*_MATCH_ROW).order_by(MatchRow.code)
         problems: list[Problem] = []
         with self._transaction() as connection:
-            heads = connection.execute(query if code is None else query.where(MatchRow.code == code)).all()
-            if code is not None and not heads:
+            rows = connection.execute(query if code is None else query.where(MatchRow.code == code)).all()
+            if code is not None and not rows:
                 raise _unknown(code)
-            for head in heads:
-                events = connection.execute(_EVENTS.where(EventRow.match_id == head.id).order_by(EventRow.seq))
-                problems.extend(_verify_match(head, events))
+            for row in rows:
+                events = connection.execute(_CHECKED.where(EventRow.match_id == row.id).order_by(EventRow.seq))
+                problems.extend(_verify_match(row, events))
         return problems
 
 
-def _verify_match(head: Row, events: Iterable[Row]) -> Iterator[Problem]:
-    """The problems of one match: its first bad link, stored rulings that differ, a head that does not match."""
-    match, digest = Match(), GENESIS
+# A match's row, as verify checks it; each event with its ruling and the ruling's engine version.
+_MATCH_ROW = (MatchRow.id, MatchRow.code, MatchRow.teams, MatchRow.conditions, MatchRow.created, MatchRow.last_seq,
+              MatchRow.last_hash, MatchRow.last_at, MatchRow.state, MatchRow.score)
+_CHECKED = _EVENTS.add_columns(RulingRow.engine_version)
+_ABSENT = object()  # a key one side of a ruling does not have
+
+
+def _verify_match(row: Row, events: Iterable[Row]) -> Iterator[Problem]:
+    """The problems of one match: its first bad link, stored rulings that differ, columns of its row that are wrong."""
+    match, digest, first = Match(), GENESIS, None
     for seq, stored in enumerate(events, 1):
         fault = _link_fault(seq, digest, stored)
         if fault is None:
@@ -546,23 +581,20 @@ def _verify_match(head: Row, events: Iterable[Row]) -> Iterator[Problem]:
                 ruling = match.feed(parse_line(stored.raw))
             except RefusedEvent as err:
                 fault = f"the engine refuses it now: {err.reason}"
-        if fault is None and any(stored._mapping[column] != value
-                                 for column, value in _columns(match.events[-1]).items()):
-            fault = "its type, at, device id or by columns differ from its JSON"
+            else:
+                fault = _column_fault(stored, match.events[-1])
         if fault is not None:
-            yield Problem(head.code, seq, fault)
+            yield Problem(row.code, seq, fault)
             return
         given = ruling.to_json() if ruling is not None else None
         if (stored.ruling, stored.state) != (given, match.state):
-            yield Problem(head.code, seq, f"the stored ruling is {_brief(stored.ruling)} then state {stored.state}; "
-                                          f"the engine now gives {_brief(given)} then state {match.state}")
+            yield Problem(row.code, seq, _ruling_difference(stored, given, match.state))
+        first = first or stored
         digest = stored.hash
-    if match.seq == 0 or match.info["match"] != head.code:
-        yield Problem(head.code, 1, "its match.start is missing or names another match")
-    elif (match.seq, digest) != (head.last_seq, head.last_hash):
-        first_bad = match.seq if match.seq == head.last_seq else min(match.seq, head.last_seq) + 1
-        yield Problem(head.code, first_bad, f"the chain ends at seq {match.seq}, but the match's head is "
-                                            f"seq {head.last_seq} with another hash: events were removed or added")
+    if first is None:
+        yield Problem(row.code, 1, "missing: the match has no events, not even its match.start")
+        return
+    yield from _row_problems(row, match, digest, first)
 
 
 def _link_fault(seq: int, digest: str, stored: Row) -> str | None:
@@ -571,18 +603,110 @@ def _link_fault(seq: int, digest: str, stored: Row) -> str | None:
         return f"missing: the next stored event is seq {stored.seq}"
     if stored.prev_hash != digest:
         return "its previous hash is not the hash of the event before it: a row was moved or replaced"
+    if stored.engine_version is None:  # the outer join found no ruling row
+        return "its ruling row is missing: it was removed"
     try:
-        if chain_hash(digest, canonical(parse_line(stored.raw))) != stored.hash:
-            return "its JSON does not give its hash: the row was changed"
+        material = sealed(parse_line(stored.raw), stored.role, stored.received_at, stored.engine_version)
     except RefusedEvent as err:
         return f"its JSON is not an event: {err.reason}"
+    if chain_hash(digest, material) != stored.hash:
+        return "its JSON, role, received_at and ruling's engine_version do not give its hash: the row was changed"
     return None
 
 
-def _brief(ruling: dict[str, Any] | None) -> str:
-    if ruling is None:
-        return "no ruling"
-    return " ".join(str(part) for part in (ruling.get("kind"), ruling.get("penalty"), ruling.get("to")) if part)
+def _column_fault(stored: Row, event: Event) -> str | None:
+    """Which of ``stored``'s copies of its event's fields (type, at, device id, by) is not the event's."""
+    for column, value in _columns(event).items():
+        if stored._mapping[column] != value:
+            return f"its {column} column is {_shown(stored._mapping[column])}, but its JSON gives {_shown(value)}"
+    return None
+
+
+def _ruling_difference(stored: Row, given: dict[str, Any] | None, state: str) -> str:
+    """How the stored ruling and state after an event differ from the engine's: each key, both values."""
+    parts = []
+    if stored.ruling is None or given is None:
+        if stored.ruling != given:
+            parts.append(f"stored {_summary(stored.ruling)}, the engine gives {_summary(given)}")
+    else:
+        parts += [f"{key}: stored {ours}, engine {theirs}"
+                  for key, ours, theirs in _differences(stored.ruling, given)]
+    if stored.state != state:
+        parts.append(f"state after it: stored {stored.state}, engine {state}")
+    what = "the stored ruling differs from the engine's: " + "; ".join(parts)
+    if stored.engine_version != __version__:
+        what += f" (ruled by engine {stored.engine_version}; this is engine {__version__})"
+    return what
+
+
+def _differences(stored: Any, given: Any, path: str = "") -> Iterator[tuple[str, str, str]]:
+    """Each leaf where two JSON values differ: its path (``text.en``, ``options[1].to``) and both values shown."""
+    if isinstance(stored, dict) and isinstance(given, dict):
+        for key in [*given, *(key for key in stored if key not in given)]:  # the engine's order: kind first
+            yield from _differences(stored.get(key, _ABSENT), given.get(key, _ABSENT), f"{path}.{key}" if path else key)
+    elif isinstance(stored, list) and isinstance(given, list) and len(stored) == len(given):
+        for index, (ours, theirs) in enumerate(zip(stored, given)):
+            yield from _differences(ours, theirs, f"{path}[{index}]")
+    elif stored is _ABSENT or given is _ABSENT or stored != given:
+        if isinstance(stored, str) and isinstance(given, str):
+            yield path, *_apart(stored, given)
+        else:
+            yield path, _shown(stored), _shown(given)
+
+
+def _apart(ours: str, theirs: str, width: int = 48) -> tuple[str, str]:
+    """Two differing texts shown from a little before where they part, so that long ones do not look alike."""
+    parting = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
+    begin = max(0, parting - 12) if max(len(ours), len(theirs)) > width else 0
+
+    def cut(text: str) -> str:
+        piece = json.dumps(text[begin:begin + width], ensure_ascii=False)
+        return ("…" if begin else "") + piece + ("…" if begin + width < len(text) else "")
+
+    return cut(ours), cut(theirs)
+
+
+def _summary(ruling: dict[str, Any] | None) -> str:
+    return "no ruling" if ruling is None else f"the ruling {_shown(ruling, 80)}"
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """A value as JSON (a time in ISO 8601, UTC), cut at ``limit`` characters."""
+    if value is _ABSENT:
+        return "nothing (no such key)"
+    text = _instant(value) if isinstance(value, datetime) else json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _row_problems(row: Row, match: Match, digest: str, first: Row) -> Iterator[Problem]:
+    """The columns of a match's row that are not what its whole chain (``digest`` its last hash) and replay give."""
+    code = row.code
+    if (match.seq, digest) != (row.last_seq, row.last_hash):
+        if digest == row.last_hash:
+            yield Problem(code, None, f"it is {row.last_seq}, but the chain ends at seq {match.seq} with the "
+                                      f"row's last_hash", "last_seq")
+        elif match.seq == row.last_seq:
+            yield Problem(code, None, f"it is not the hash of seq {match.seq}, where the chain ends: the column "
+                                      f"was changed, or seq {match.seq} was replaced", "last_hash")
+        else:  # what the row says of the match's end (last_at, state, score) is not the chain's end either
+            yield Problem(code, min(match.seq, row.last_seq) + 1,
+                          f"the chain ends at seq {match.seq}, but the match's head is seq {row.last_seq} with "
+                          f"another hash: events were removed or added")
+            return
+    info = match.info
+    expected = {"code": info["match"], "teams": info["teams"], "conditions": {name: info[name] for name in CONDITIONS},
+                "created": first.received_at, "last_at": _columns(match.events[-1])["at"], "state": match.state,
+                "score": match.score}
+    for column, value in expected.items():
+        found = row._mapping[column]
+        if _plain(found) != _plain(value):
+            yield Problem(code, None, f"it is {_shown(found)}, but the chain and its replay give {_shown(value)}",
+                          column)
+
+
+def _plain(value: Any) -> Any:
+    """A value as it reads back from a JSON column (a time as it is)."""
+    return value if isinstance(value, datetime) else json.loads(json.dumps(value))
 
 
 def _unknown(code: str) -> UnknownMatch:

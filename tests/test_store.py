@@ -258,7 +258,8 @@ def test_matches_show_and_verify_commands(database, started, capsys):
     with database.engine.begin() as connection:
         connection.execute(text("UPDATE events SET raw = replace(raw, 'Blue', 'Red') WHERE seq = 5"))
     assert main(["verify", "m-1"]) == 1
-    assert "match m-1, seq 5: its JSON does not give its hash" in capsys.readouterr().out
+    assert "match m-1, seq 5: its JSON, role, received_at and ruling's engine_version do not give its hash" \
+        in capsys.readouterr().out
     assert main(["show", "nope"]) == 2
 
 

@@ -1,23 +1,47 @@
 """Tamper evidence: rows edited, removed or swapped with plain SQL behind the store's back, and verify names them."""
 
+import hashlib
+import json
+
 import pytest
 from conftest import match_log
 from sqlalchemy import text
 
+import matchstate.store
+from matchstate import __version__
+from matchstate.cli import main
 from matchstate.store import Store
 
 EVENTS = 13  # three rallies: a Penalty 4 awarded, "Play", the stroke (ruled live), a goal
 
 
-@pytest.fixture
-def played(store: Store) -> Store:
+def play(store: Store) -> Store:
     log = match_log("m-1", EVENTS)
-    store.create_match(log[0])
+    store.create_match(log[0], role="official")
     for event in log[1:]:
-        store.append("m-1", event)
+        store.append("m-1", event, role="scorer")
     store.create_match(match_log("m-2", 1)[0])  # an untouched match beside it
     assert store.verify() == []
     return store
+
+
+@pytest.fixture
+def played(store: Store) -> Store:
+    return play(store)
+
+
+def tamper_with(store: Store, edit) -> None:
+    """Run ``edit(sql)`` in one committed transaction: ``sql`` runs plain SQL on m-1's rows, each WHERE
+    narrowed to m-1 (``matches`` by its id, the other tables by match_id)."""
+    with store.engine.begin() as connection:
+        match_id = connection.execute(text("SELECT id FROM matches WHERE code = 'm-1'")).scalar_one()
+
+        def sql(statement: str, params: dict | None = None):
+            key = "id" if " matches " in statement else "match_id"
+            return connection.execute(text(statement.replace("WHERE ", f"WHERE {key} = {match_id} AND ")),
+                                      params or {})
+
+        edit(sql)
 
 
 def swap_rows(sql, a: int, b: int) -> None:
@@ -35,13 +59,35 @@ def delete(sql, seq: int) -> None:
     sql(f"DELETE FROM events WHERE seq = {seq}")
 
 
+def edit_ruling(sql, seq: int, **changes) -> None:
+    """Rewrite the stored ruling of ``seq``: its keys in ``changes`` replaced (``text_en`` is ``text.en``)."""
+    ruling = sql(f"SELECT ruling FROM rulings WHERE seq = {seq}").scalar_one()
+    ruling = json.loads(ruling) if isinstance(ruling, str) else ruling
+    if "text_en" in changes:
+        ruling["text"]["en"] = changes.pop("text_en")
+    sql(f"UPDATE rulings SET ruling = :ruling WHERE seq = {seq}", {"ruling": json.dumps({**ruling, **changes})})
+
+
+HASHED = "its JSON, role, received_at and ruling's engine_version do not give its hash: the row was changed"
+# Each: the edit, the first bad seq, what verify says of it.
 TAMPERING = {
     "an event's JSON edited": (lambda sql: sql("UPDATE events SET raw = replace(raw, 'Blue', 'Red') WHERE seq = 5"),
-                               5, "its JSON does not give its hash: the row was changed"),
-    "an event's hash edited": (lambda sql: sql(f"UPDATE events SET hash = '{'a' * 64}' WHERE seq = 3"),
-                               3, "its JSON does not give its hash"),
-    "a column edited": (lambda sql: sql("UPDATE events SET type = 'whistle' WHERE seq = 7"),
-                        7, "columns differ from its JSON"),
+                               5, HASHED),
+    "an event's hash edited": (lambda sql: sql(f"UPDATE events SET hash = '{'a' * 64}' WHERE seq = 3"), 3, HASHED),
+    "an event's role edited": (lambda sql: sql("UPDATE events SET role = 'official' WHERE seq = 6"), 6, HASHED),
+    "an event's role cleared": (lambda sql: sql("UPDATE events SET role = NULL WHERE seq = 1"), 1, HASHED),
+    "an event's received_at edited": (
+        lambda sql: sql("UPDATE events SET received_at = '2026-11-29 15:00:09.000000' WHERE seq = 9"), 9, HASHED),
+    "a ruling's engine_version edited": (
+        lambda sql: sql("UPDATE rulings SET engine_version = '0.0.9' WHERE seq = 10"), 10, HASHED),
+    "an event's type edited": (lambda sql: sql("UPDATE events SET type = 'whistle' WHERE seq = 7"),
+                               7, 'its type column is "whistle", but its JSON gives "play"'),
+    "an event's at edited": (lambda sql: sql("UPDATE events SET at = '2026-11-29 15:00:11.500000' WHERE seq = 11"),
+                             11, "2026-11-29T15:00:11.500000Z, but its JSON gives 2026-11-29T15:00:11.000000Z"),
+    "an event's device id edited": (lambda sql: sql("UPDATE events SET device_id = 'forged' WHERE seq = 4"),
+                                    4, 'its device_id column is "forged", but its JSON gives "m-1/4"'),
+    "an event's by edited": (lambda sql: sql("UPDATE events SET recorded_by = 'Umpire 2' WHERE seq = 2"),
+                             2, 'its by column is "Umpire 2", but its JSON gives null'),
     "an event removed": (lambda sql: delete(sql, 6), 6, "missing: the next stored event is seq 7"),
     "the first event removed": (lambda sql: delete(sql, 1), 1, "missing"),
     "the last event removed": (lambda sql: delete(sql, EVENTS), EVENTS, "the chain ends at seq 12, but the "
@@ -49,24 +95,118 @@ TAMPERING = {
     "two events swapped": (lambda sql: swap_rows(sql, 8, 9), 8, "a row was moved or replaced"),
     "a stored ruling changed": (
         lambda sql: sql("UPDATE rulings SET ruling = NULL, state = 'idle' WHERE seq = 4"),
-        4, "the stored ruling is no ruling then state idle; the engine now gives live then state live"),
+        4, "the stored ruling differs from the engine's: stored no ruling, the engine gives the ruling "
+           '{"kind": "live", "against": null, "violation": null, "cite": ["36/one-stroke"],…; '
+           "state after it: stored idle, engine live"),
+    "a stored ruling's keys changed": (
+        lambda sql: edit_ruling(sql, 8, cite=["36/one-stroke", "36/five"], against="Red",
+                                text_en="Ball in play: the ball was hit or hit at, by Red."),
+        8, 'the stored ruling differs from the engine\'s: against: stored "Red", engine null; '
+           'cite: stored ["36/one-stroke", "36/five"], engine ["36/one-stroke"]; '
+           'text.en: stored …"it or hit at, by Red.", engine …"it or hit at."'),
     "a stored ruling removed": (lambda sql: sql("DELETE FROM rulings WHERE seq = 12"),
-                                12, "the engine now gives live then state live"),
+                                12, "its ruling row is missing: it was removed"),
 }
 
 
-@pytest.mark.parametrize("tamper, first_bad, what", TAMPERING.values(), ids=TAMPERING.keys())
-def test_verify_names_the_first_bad_seq(played, tamper, first_bad, what):
-    with played.engine.begin() as connection:
-        match_id = connection.execute(text("SELECT id FROM matches WHERE code = 'm-1'")).scalar_one()
+def run_verify(store: Store, monkeypatch, capsys) -> tuple[int, str]:
+    """``matchstate verify`` on ``store``: its exit status and what it printed."""
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store.url.render_as_string(hide_password=False))
+    status = main(["verify"])
+    return status, capsys.readouterr().out
 
-        def sql(statement: str, params: dict | None = None):
-            return connection.execute(text(statement.replace("WHERE ", f"WHERE match_id = {match_id} AND ")),
-                                      params or {})
 
-        tamper(sql)
+@pytest.mark.parametrize("edit, first_bad, what", TAMPERING.values(), ids=TAMPERING.keys())
+def test_verify_names_the_first_bad_seq(played, edit, first_bad, what, monkeypatch, capsys):
+    tamper_with(played, edit)
 
     problems = played.verify()
-    assert [(problem.match, problem.seq) for problem in problems] == [("m-1", first_bad)]
+    assert [(problem.match, problem.seq, problem.column) for problem in problems] == [("m-1", first_bad, None)]
     assert what in problems[0].what
     assert played.verify("m-2") == []
+    assert run_verify(played, monkeypatch, capsys) == (1, f"{problems[0]}\n")
+
+
+# Each: the edit of the match's row, the column named, what verify says of it.
+ROW_TAMPERING = {
+    "score": ("UPDATE matches SET score = '{\"Blue\": 0, \"Red\": 9}' WHERE true",
+              'it is {"Blue": 0, "Red": 9}, but the chain and its replay give {"Blue": 3, "Red": 0}'),
+    "state": ("UPDATE matches SET state = 'live' WHERE true", 'it is "live", but the chain and its replay give "idle"'),
+    "teams": ("UPDATE matches SET teams = '[\"Blue\", \"Green\"]' WHERE true",
+              'it is ["Blue", "Green"], but the chain and its replay give ["Blue", "Red"]'),
+    "conditions": ("UPDATE matches SET conditions = '{}' WHERE true", "it is {}, but the chain and its replay give"),
+    "created": ("UPDATE matches SET created = '2026-11-28 10:00:00' WHERE true",
+                "it is 2026-11-28T10:00:00.000000Z, but the chain and its replay give"),
+    "last_at": ("UPDATE matches SET last_at = '2026-11-29 15:00:12' WHERE true",
+                "it is 2026-11-29T15:00:12.000000Z, but the chain and its replay give 2026-11-29T15:00:13.000000Z"),
+    "last_seq": ("UPDATE matches SET last_seq = 14 WHERE true",
+                 "it is 14, but the chain ends at seq 13 with the row's last_hash"),
+    "last_hash": (f"UPDATE matches SET last_hash = '{'b' * 64}' WHERE true",
+                  "it is not the hash of seq 13, where the chain ends"),
+    "code": ("UPDATE matches SET code = 'm-9' WHERE true", 'it is "m-9", but the chain and its replay give "m-1"'),
+}
+
+
+@pytest.mark.parametrize("column", ROW_TAMPERING)
+def test_verify_names_a_changed_column_of_the_match_row(played, column, monkeypatch, capsys):
+    edit, what = ROW_TAMPERING[column]
+    tamper_with(played, lambda sql: sql(edit))
+
+    code = "m-9" if column == "code" else "m-1"
+    problems = played.verify()
+    assert [(problem.match, problem.seq, problem.column) for problem in problems] == [(code, None, column)]
+    assert what in problems[0].what
+    assert str(problems[0]) == f"match {code}, its row's {column}: {problems[0].what}"
+    assert played.verify(code) == problems and played.verify("m-2") == []
+    assert run_verify(played, monkeypatch, capsys) == (1, f"{problems[0]}\n")
+
+
+def test_verify_names_the_first_of_several_bad_seqs_and_every_bad_column(played):
+    def edit(sql):
+        sql("UPDATE events SET role = 'official' WHERE seq = 9")
+        sql("UPDATE events SET received_at = '2026-11-29 15:00:00' WHERE seq = 4")
+        sql("UPDATE rulings SET engine_version = '9.9.9' WHERE seq = 12")
+
+    tamper_with(played, edit)
+    assert [(problem.seq, problem.what) for problem in played.verify()] == [(4, HASHED)]
+
+    tamper_with(played, lambda sql: sql("UPDATE matches SET score = '{}', state = 'ended' WHERE true"))
+    assert [problem.seq for problem in played.verify()] == [4]  # the row is checked only where the chain holds
+
+
+def test_verify_names_every_bad_column_of_a_whole_chain(played):
+    tamper_with(played, lambda sql: sql("UPDATE matches SET score = '{}', state = 'ended', last_seq = 2 WHERE true"))
+    assert [(problem.seq, problem.column) for problem in played.verify()] == [
+        (None, "last_seq"), (None, "state"), (None, "score")]
+
+
+def test_what_each_hash_covers(played):
+    """The hashed form as the README gives it, worked out here without the store's own functions."""
+    with played.engine.connect() as connection:
+        rows = connection.execute(text(
+            "SELECT e.raw, e.role, e.received_at, e.prev_hash, e.hash, r.engine_version FROM events e "
+            "JOIN rulings r ON r.match_id = e.match_id AND r.seq = e.seq JOIN matches m ON m.id = e.match_id "
+            "WHERE m.code = 'm-1' ORDER BY e.seq")).all()
+    stored = played.events("m-1")
+    previous = "0" * 64
+    for row, event in zip(rows, stored, strict=True):
+        material = {"engine_version": row.engine_version, "event": json.loads(row.raw),
+                    "received_at": event.received_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "role": row.role}
+        canonical = json.dumps(material, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+        assert (row.prev_hash, row.hash) == (previous, hashlib.sha256(previous.encode("ascii") + canonical).hexdigest())
+        previous = row.hash
+    assert [row.role for row in rows] == ["official"] + ["scorer"] * (EVENTS - 1)
+    assert {row.engine_version for row in rows} == {__version__}
+
+
+def test_a_ruling_stored_by_another_engine_version(store, monkeypatch):
+    monkeypatch.setattr(matchstate.store, "__version__", "0.0.9")
+    play(store)  # m-1 ruled by "engine 0.0.9"
+    monkeypatch.undo()
+    assert store.verify() == []  # it rules as this engine does: nothing wrong
+
+    tamper_with(store, lambda sql: edit_ruling(sql, 4, kind="goal", to="Red"))  # as if 0.0.9 had ruled otherwise
+    [problem] = store.verify()
+    assert (problem.seq, problem.what) == (4, (
+        'the stored ruling differs from the engine\'s: kind: stored "goal", engine "live"; '
+        f'to: stored "Red", engine nothing (no such key) (ruled by engine 0.0.9; this is engine {__version__})'))
