@@ -33,6 +33,12 @@ ONE_STROKE = frozenset({"2", "3", "4", "6"})  # a preparatory dribble is a viola
 MISS_IS_FOUL = frozenset({"2", "3"})  # swing and miss; the others give a live ball
 ATTACKING_POSITION_RULED = frozenset({"2", "3"})  # the table gives N/A for the others
 
+# What a hitting-team failure gives the defending team: a spot hit (5.a) from where the free hit was
+# being taken, or Penalty 4; "5a|4" is the less severe of the two: Penalty 4 when that spot is within
+# 60 yards of the goal the defending team attacks.
+FAILURE_COSTS = {"2": "5a", "3": "5a", "4": "5a", "6": "5a", "5b": "5a", "5a": "5a|4", "knockin": "4"}
+SPOT_HIT_LIMIT = 60
+
 # The next more severe free hit for the hitting team when the defending team's violation waited.
 # "2c" is a Penalty 2 from the centre; "choose" offers the same free hit again or Penalty 1.
 INCREASED = {"2": "choose", "3": "2c", "4": "3", "6": "3", "5b": "4", "knockin": "5b"}
@@ -476,10 +482,10 @@ class Match:
             return
         defending = other_team(self.teams, free_hit.to)
         spot = self.context.field_length - free_hit.yards_to_goal
-        if free_hit.penalty == "knockin" or (free_hit.penalty == "5a" and spot < 60):
-            next_hit = self._fixed("4", defending)
-        else:
-            next_hit = FreeHit("5a", defending, spot)
+        cost = FAILURE_COSTS[free_hit.penalty]
+        if cost == "5a|4":
+            cost = "4" if spot < SPOT_HIT_LIMIT else "5a"
+        next_hit = FreeHit("5a", defending, spot) if cost == "5a" else self._fixed("4", defending)
         self._give(rulings.award(next_hit, reason=foul.code, cite=foul.cite, against=foul.team,
                                  violation=foul.code))
         self._failure = (data.args[0]["at"], free_hit, self.free_hit)
