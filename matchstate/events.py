@@ -240,6 +240,8 @@ FIELDS: dict[str, dict[str, tuple[Checker, Any]]] = {
 }
 TYPES = tuple(FIELDS)
 _COMMON: dict[str, tuple[Checker, Any]] = {"at": (timestamp, REQUIRED), "id": (short_text, None), "by": (text, None)}
+# Each type's checks, the common fields first, as (name, check, default).
+_CHECKS = {kind: tuple((name, *spec) for name, spec in {**_COMMON, **fields}.items()) for kind, fields in FIELDS.items()}
 
 
 def check_event(obj: Any, context: Context) -> Event:
@@ -247,27 +249,27 @@ def check_event(obj: Any, context: Context) -> Event:
     if not isinstance(obj, Mapping):
         raise RefusedEvent(f"an event must be a JSON object, not {type(obj).__name__}")
     kind = obj.get("type")
-    fields = FIELDS.get(kind) if isinstance(kind, str) else None
-    if fields is None:
+    checks = _CHECKS.get(kind) if isinstance(kind, str) else None
+    if checks is None:
         known = "missing field 'type'" if kind is None else f"unknown type {kind!r}"
         raise RefusedEvent(known)
     event: Event = {"type": kind}
-    if kind == "match.start":
+    starting = kind == "match.start"
+    if starting:
         context = Context()  # its later fields are checked against its own teams and field
-    for table in (_COMMON, fields):
-        for name, (check, default) in table.items():
-            value = obj.get(name)
-            if value is None:
-                if default is REQUIRED:
-                    raise RefusedEvent(f"{kind}: missing field {name!r}")
-                event[name] = default
-                continue
-            try:
-                event[name] = check(value, context)
-            except ValueError as err:
-                raise RefusedEvent(f"{kind}: field {name!r} {err}") from None
-            if name in Context.__slots__:
-                setattr(context, name, event[name])
+    for name, check, default in checks:
+        value = obj.get(name)
+        if value is None:
+            if default is REQUIRED:
+                raise RefusedEvent(f"{kind}: missing field {name!r}")
+            event[name] = default
+            continue
+        try:
+            event[name] = check(value, context)
+        except ValueError as err:
+            raise RefusedEvent(f"{kind}: field {name!r} {err}") from None
+        if starting and name in Context.__slots__:
+            setattr(context, name, event[name])
     if kind == "penalty.award" and event["yards_to_goal"] is None and needs_spot(event):
         raise RefusedEvent(f"penalty.award: Penalty {event['penalty']} from the spot needs field 'yards_to_goal'")
     return event

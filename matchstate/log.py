@@ -38,7 +38,8 @@ def _no_constant(name: str) -> None:
 
 def parse_line(line: str) -> dict[str, Any]:
     """Decode one log line into an event object; refuse what is not a JSON object."""
-    if len(line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
+    # A character is at most 4 bytes of UTF-8: only a line that long can be too long.
+    if len(line) > MAX_LINE_BYTES // 4 and len(line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
         raise RefusedEvent(f"the line is longer than {MAX_LINE_BYTES} bytes")
     try:
         obj = json.loads(line, parse_constant=_no_constant)
