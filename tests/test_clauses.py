@@ -234,23 +234,15 @@ def test_36_return_fouling_early_play_that_prevented_a_goal_gives_the_goal(score
 
 # -- 36/return:fouled (a hitting-team player: ruled at once) ----------------------------------------
 
-@pytest.mark.parametrize("route, breaks", RETURNS, ids=RETURN_IDS)
-def test_36_return_fouled_return_route_is_ruled_at_once(scorer, route, breaks):
-    scorer.call_play("5b")
-    ruling = scorer.log("player.return", team="Blue", player=2, **route)
-    if breaks:
-        assert award_of(ruling) == spot_hit_for_red("5b")
-        assert ruling["against"] == "Blue"
-    else:
-        assert ruling is None and scorer.match.state == "play_called"
-
-
-@pytest.mark.parametrize("play, breaks", PLAYS, ids=PLAY_IDS)
-def test_36_return_fouled_early_play_is_ruled_at_once(scorer, play, breaks):
+@pytest.mark.parametrize("kind, fields, breaks",
+                         [("player.return", route, breaks) for route, breaks in RETURNS]
+                         + [("player.play", play, breaks) for play, breaks in PLAYS],
+                         ids=[*(f"return-{i}" for i in RETURN_IDS), *(f"play-{i}" for i in PLAY_IDS)])
+def test_36_return_fouled_is_ruled_at_once(scorer, kind, fields, breaks):
     scorer.strike("6")
-    ruling = scorer.log("player.play", team="Blue", player=1, **play)
+    ruling = scorer.log(kind, team="Blue", player=1, **fields)
     if breaks:
-        assert award_of(ruling) == spot_hit_for_red("6")
+        assert award_of(ruling) == spot_hit_for_red("6") and ruling["against"] == "Blue"
     else:
         assert ruling is None and scorer.match.state == "live"
 
