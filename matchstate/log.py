@@ -55,7 +55,7 @@ def read_lines(path: str | Path) -> Iterator[str]:
     with (open(sys.stdin.fileno(), "rb", closefd=False) if str(path) == "-" else open(path, "rb")) as stream:
         for number, line in enumerate(stream, 1):
             try:
-                yield line.decode("utf-8")
+                yield line.decode("utf-8-sig" if number == 1 else "utf-8")  # an editor's byte-order mark
             except UnicodeDecodeError as err:
                 raise RefusedEvent(f"not UTF-8 text: {err.reason} at byte {err.start}", number) from None
 

@@ -118,6 +118,13 @@ def test_replay_not_utf8_exits_2_naming_the_line(tmp_path, capsys, scorer):
     assert code == 2 and err.startswith("line 2: not UTF-8")
 
 
+def test_replay_reads_a_log_saved_with_a_byte_order_mark(tmp_path, capsys, scorer):
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes("\n".join(scorer.lines()).encode("utf-8-sig"))
+    code, out, _ = run(capsys, "replay", "--json", str(path))
+    assert code == 0 and json.loads(out.splitlines()[0])["type"] == "match.start"
+
+
 def test_replay_not_json_exits_2(tmp_path, capsys, scorer):
     code, _, err = run(capsys, "replay", "--json", write_log(tmp_path, [*scorer.lines(), "{oops"]))
     assert code == 2 and err.startswith("line 2: ")
