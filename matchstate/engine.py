@@ -133,27 +133,25 @@ INTERNAL = frozenset({"award", "choose", "close"})
 
 MACHINE = Machine(model=None, states=list(STATES), transitions=TRANSITIONS, initial="idle",
                   auto_transitions=False, send_event=True, prepare_event="judge")
-_TRIGGERS = {name: MACHINE.events[name] for name in MACHINE.events}
-
-# The event types each state accepts, read off the machine.
-ACCEPTS: dict[str, frozenset[str]] = {
-    state: frozenset({name.replace("_", ".") for name, event in MACHINE.events.items()
-                      if state in event.transitions and name not in INTERNAL} | {"void"})
-    for state in STATES
-}
-# `ball.place`, `ball.retee`, ... become `ball_place`, ...; `void` is handled by the log, not the machine.
+# `ball.place`, `ball.retee`, ... trigger `ball_place`, ...; `void` is the log's, not the machine's.
 TRIGGER_OF = {name.replace("_", "."): name for name in MACHINE.events if name not in INTERNAL}
 
 
-def _quiet(transitions: list[Any]) -> bool:
-    return all(t.dest is None and not (t.conditions or t.prepare or t.before or t.after) for t in transitions)
+def _transitions(kind: str, state: str) -> list[Any]:
+    """The machine's transitions for an event type from a state (none where it makes no sense)."""
+    return MACHINE.events[TRIGGER_OF[kind]].transitions.get(state, [])
 
 
+# The event types each state accepts, read off the machine.
+ACCEPTS: dict[str, frozenset[str]] = {
+    state: frozenset({kind for kind in TRIGGER_OF if _transitions(kind, state)} | {"void"}) for state in STATES
+}
 # Event types whose every transition from a state is internal with no callback: the machine would
 # change nothing for them, and a trigger costs several microseconds, so `Match` does not fire them.
 QUIET: dict[str, frozenset[str]] = {
-    state: frozenset(kind for kind, name in TRIGGER_OF.items()
-                     if state in MACHINE.events[name].transitions and _quiet(MACHINE.events[name].transitions[state]))
+    state: frozenset(kind for kind in ACCEPTS[state] - {"void"}
+                     if all(t.dest is None and not (t.conditions or t.prepare or t.before or t.after)
+                            for t in _transitions(kind, state)))
     for state in STATES
 }
 
@@ -262,7 +260,7 @@ class Match:
             raise RefusedEvent(f"decide: option {event['option']} is not one of the {len(self.options)} offered")
         self.ruling = None
         if kind not in QUIET[self.state]:
-            _TRIGGERS[TRIGGER_OF[kind]].trigger(self, event)
+            MACHINE.events[TRIGGER_OF[kind]].trigger(self, event)
         return self.ruling
 
     def _start(self, event: Event) -> None:
@@ -409,13 +407,13 @@ class Match:
         if ruling is None:
             return
         if ruling.kind in ("award", "rehit"):
-            _TRIGGERS["award"].trigger(self, ruling.free_hit)
+            MACHINE.events["award"].trigger(self, ruling.free_hit)
         elif ruling.kind == "goal":
             self.score[ruling.to] += 1
-            _TRIGGERS["close"].trigger(self)
+            MACHINE.events["close"].trigger(self)
         elif ruling.kind == "choose":
             self.options = ruling.options
-            _TRIGGERS["choose"].trigger(self)
+            MACHINE.events["choose"].trigger(self)
 
     def take_free_hit(self, data: EventData) -> None:
         self._reset_free_hit()
@@ -527,7 +525,7 @@ class Match:
             return
         ruling = self._rule_waiting() if self.waiting else otherwise
         if ruling is None:
-            _TRIGGERS["close"].trigger(self)
+            MACHINE.events["close"].trigger(self)
         self._give(ruling)
 
     def _rule_waiting(self) -> Ruling:
