@@ -32,6 +32,9 @@ TIMED = frozenset({"2", "3", "4", "5a", "5b", "6"})  # reading: the 20 seconds d
 ONE_STROKE = frozenset({"2", "3", "4", "6"})  # a preparatory dribble is a violation
 MISS_IS_FOUL = frozenset({"2", "3"})  # swing and miss; the others give a live ball
 ATTACKING_POSITION_RULED = frozenset({"2", "3"})  # the table gives N/A for the others
+# Yards: how close to the spot a returning player may ride, and how far the ball must travel
+# before a player out of position may play (once past midfield).
+RETURN_YARDS = 30
 
 # What a hitting-team failure gives the defending team: a spot hit (5.a) from where the free hit was
 # being taken, or Penalty 4; "5a|4" is the less severe of the two: Penalty 4 when that spot is within
@@ -374,12 +377,12 @@ class Match:
         return None
 
     def _judge_return(self, event: Event, free_hit: FreeHit) -> Foul | None:
-        if event["closest_yards"] >= 30 and event["on_field"]:
+        if event["closest_yards"] >= RETURN_YARDS and event["on_field"]:
             return None
         return self._make_foul("return-route", event["team"], free_hit)
 
     def _judge_play(self, event: Event, free_hit: FreeHit) -> Foul | None:
-        if event["passed_teammate"] or (event["ball_travelled"] >= 30 and event["passed_midfield"]):
+        if event["passed_teammate"] or (event["ball_travelled"] >= RETURN_YARDS and event["passed_midfield"]):
             return None
         return self._make_foul("early-play", event["team"], free_hit, event["prevented_goal"])
 
