@@ -214,6 +214,14 @@ def _columns(event: Event) -> dict[str, Any]:
     return {"type": event["type"], "at": event["at"].astimezone(UTC), "device_id": event["id"], "by": event["by"]}
 
 
+def _row_summary(match: Match, created: datetime) -> dict[str, Any]:
+    """The summary columns of a match's row as its engine gives them, ``created`` its first event's receipt."""
+    info = match.info
+    return {"code": info["match"], "teams": info["teams"], "conditions": {name: info[name] for name in CONDITIONS},
+            "created": created, "last_at": _columns(match.events[-1])["at"], "state": match.state,
+            "score": match.score}
+
+
 # Each event with its ruling, as StoredEvent's fields; outer, so that a missing ruling shows as one.
 _EVENTS = select(
     EventRow.seq, EventRow.type, EventRow.at, EventRow.raw, RulingRow.ruling, RulingRow.state, EventRow.device_id,
@@ -398,15 +406,13 @@ class Store:
                official_key_hash: str | None = None) -> tuple[_Head, StoredEvent]:
         head = _Head(None, Match())
         ruling = head.match.feed(incoming.event)  # a new Match takes nothing but a valid match.start
-        info = head.match.info
         try:
             head.match_id = connection.execute(insert(MatchRow).values(
-                code=info["match"], teams=info["teams"], conditions={name: info[name] for name in CONDITIONS},
-                created=incoming.received_at, scorer_key_hash=scorer_key_hash, official_key_hash=official_key_hash,
-                last_seq=0, last_hash=GENESIS, last_at=info["at"], state=head.match.state, score=head.match.score,
+                **_row_summary(head.match, incoming.received_at), scorer_key_hash=scorer_key_hash,
+                official_key_hash=official_key_hash, last_seq=0, last_hash=GENESIS,
             )).inserted_primary_key[0]
         except IntegrityError:
-            raise DuplicateMatch(f"match {info['match']!r} is in the store already") from None
+            raise DuplicateMatch(f"match {head.match.info['match']!r} is in the store already") from None
         return head, self._record(connection, head, incoming, ruling)
 
     def _record(self, connection: Connection, head: _Head, incoming: _Incoming, ruling: Ruling | None) -> StoredEvent:
@@ -521,6 +527,12 @@ class Store:
                                       .order_by(EventRow.seq))
             return [StoredEvent(**row._mapping) for row in rows]
 
+    def event(self, code: str, seq: int) -> StoredEvent | None:
+        """The stored event ``seq`` of match ``code``; None if it has no such event."""
+        with self._transaction() as connection:
+            row = connection.execute(_EVENT, {"match_id": self._head_row(connection, code).id, "seq": seq}).first()
+        return None if row is None else StoredEvent(**row._mapping)
+
     def summaries(self) -> list[Summary]:
         """Every match, oldest first, as the store's head of it says (no replay)."""
         started = EventRow.at.label("started")
@@ -575,10 +587,10 @@ def _verify_match(row: Row, events: Iterable[Row]) -> Iterator[Problem]:
     """The problems of one match: its first bad link, stored rulings that differ, columns of its row that are wrong."""
     match, digest, first = Match(), GENESIS, None
     for seq, stored in enumerate(events, 1):
-        fault = _link_fault(seq, digest, stored)
-        if fault is None:
+        event, fault = _linked(seq, digest, stored)
+        if event is not None:
             try:
-                ruling = match.feed(parse_line(stored.raw))
+                ruling = match.feed(event)
             except RefusedEvent as err:
                 fault = f"the engine refuses it now: {err.reason}"
             else:
@@ -597,21 +609,24 @@ def _verify_match(row: Row, events: Iterable[Row]) -> Iterator[Problem]:
     yield from _row_problems(row, match, digest, first)
 
 
-def _link_fault(seq: int, digest: str, stored: Row) -> str | None:
-    """What is wrong with ``stored`` as the event at ``seq`` after an event with hash ``digest``."""
+def _linked(seq: int, digest: str, stored: Row) -> tuple[dict[str, Any] | None, str | None]:
+    """``stored``'s event, decoded, where it is the event at ``seq`` after an event with hash ``digest``;
+    else None and what is wrong with it."""
     if stored.seq != seq:
-        return f"missing: the next stored event is seq {stored.seq}"
+        return None, f"missing: the next stored event is seq {stored.seq}"
     if stored.prev_hash != digest:
-        return "its previous hash is not the hash of the event before it: a row was moved or replaced"
+        return None, "its previous hash is not the hash of the event before it: a row was moved or replaced"
     if stored.engine_version is None:  # the outer join found no ruling row
-        return "its ruling row is missing: it was removed"
+        return None, "its ruling row is missing: it was removed"
     try:
-        material = sealed(parse_line(stored.raw), stored.role, stored.received_at, stored.engine_version)
+        event = parse_line(stored.raw)
+        material = sealed(event, stored.role, stored.received_at, stored.engine_version)
     except RefusedEvent as err:
-        return f"its JSON is not an event: {err.reason}"
+        return None, f"its JSON is not an event: {err.reason}"
     if chain_hash(digest, material) != stored.hash:
-        return "its JSON, role, received_at and ruling's engine_version do not give its hash: the row was changed"
-    return None
+        return None, ("its JSON, role, received_at and ruling's engine_version do not give its hash: "
+                      "the row was changed")
+    return event, None
 
 
 def _column_fault(stored: Row, event: Event) -> str | None:
@@ -693,11 +708,7 @@ def _row_problems(row: Row, match: Match, digest: str, first: Row) -> Iterator[P
                           f"the chain ends at seq {match.seq}, but the match's head is seq {row.last_seq} with "
                           f"another hash: events were removed or added")
             return
-    info = match.info
-    expected = {"code": info["match"], "teams": info["teams"], "conditions": {name: info[name] for name in CONDITIONS},
-                "created": first.received_at, "last_at": _columns(match.events[-1])["at"], "state": match.state,
-                "score": match.score}
-    for column, value in expected.items():
+    for column, value in _row_summary(match, first.received_at).items():
         found = row._mapping[column]
         if _plain(found) != _plain(value):
             yield Problem(code, None, f"it is {_shown(found)}, but the chain and its replay give {_shown(value)}",

@@ -102,7 +102,7 @@ async def append_event(service: ServiceDep, key: KeyDep, code: str, body: Append
     recorded = await run_in_threadpool(service.append, code, body.event, body.expected_seq, key)
     if recorded.duplicate:
         response.status_code = 200
-    else:
+    elif service.hub.listeners(code):  # the message is made only for open streams
         service.hub.publish(code, (recorded.event["seq"], message(recorded.event, recorded.match)))
     return {"seq": recorded.event["seq"], "ruling": recorded.event["ruling"], "duplicate": recorded.duplicate,
             "event": recorded.event, "match": recorded.match}

@@ -7,16 +7,15 @@ from importlib import resources
 from typing import Annotated
 from urllib.parse import quote
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from .api import get_service
+from .api import ServiceDep
 from .service import Service
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(resources.files(__package__).joinpath("templates")))
-ServiceDep = Annotated[Service, Depends(get_service)]
 
 
 @router.get("/", response_class=HTMLResponse)

@@ -55,7 +55,7 @@ def played(events: Sequence[dict[str, Any]], struck: set[int]) -> Iterator[Playe
 
 def led_to(events: Sequence[dict[str, Any]], struck: set[int], seq: int) -> list[int]:
     """The seqs of the standing events that led to the ruling of event ``seq``: its free hit, from its award."""
-    steps = list(played(events, struck))
+    steps = list(played(events[:seq], struck))  # no later event bears on its ruling
     target = next((step for step in steps if step.seq == seq), None)
     if target is None or target.origin is None:
         return [seq]
@@ -185,9 +185,9 @@ def to_csv(rows: Sequence[dict[str, Any]], struck: set[int]) -> str:
         details = {k: v for k, v in row["event"].items() if k not in COMMON_FIELDS}
         writer.writerow(inert(cell) for cell in [
             row["seq"], row["at"], row["type"], json.dumps(details, ensure_ascii=False) if details else "",
-            row["by"] or "", row["role"] or "", row["device_id"] or "", row["received_at"] or "",
+            row["by"] or "", row["role"] or "", row["device_id"] or "", row["received_at"],
             "yes" if row["seq"] in struck else "", ruling.get("kind", ""),
             ruling.get("text", {}).get("en", ""), ruling.get("text", {}).get("es", ""),
-            " ".join(ruling.get("cite", [])), row["hash"] or "",
+            " ".join(ruling.get("cite", [])), row["hash"],
         ])
     return out.getvalue()

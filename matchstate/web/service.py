@@ -63,7 +63,7 @@ class Service:
 
     def append(self, code: str, event: dict[str, Any], expected_seq: int | None, key: str | None) -> Recorded:
         """Append one event for the holder of ``key``; raises the store's errors or :class:`AccessDenied`."""
-        role = access.role_of(key, *self._hashes(code))
+        role = self.role(code, key)
         access.check_role(role, access.role_needed(event, self._target_role(code, event)))
         with self._lock:
             appended = self.store.append(code, event, expected_seq, role=role)
@@ -75,8 +75,8 @@ class Service:
         target = event.get("seq") if event.get("type") == "void" else None
         if not isinstance(target, int) or isinstance(target, bool) or target < 1:
             return access.SCORER  # not a void, or one the engine will refuse on its own
-        found = self.store.events(code, after_seq=target - 1)[:1]
-        return found[0].role if found and found[0].seq == target else access.SCORER
+        found = self.store.event(code, target)
+        return found.role if found is not None else access.SCORER
 
     # -- reading -------------------------------------------------------------------
 
@@ -86,9 +86,9 @@ class Service:
 
     def check_read(self, code: str, key: str | None) -> None:
         """As :meth:`require`; and on a private server, reading a match needs one of its keys."""
-        hashes = self._hashes(code)
+        self.require(code)
         if self.private:
-            access.role_of(key, *hashes)
+            self.role(code, key)
 
     def _hashes(self, code: str) -> tuple[str | None, str | None]:
         if code not in self._key_hashes:
@@ -128,12 +128,12 @@ class Service:
         stored, struck = self._log(code)
         if not 1 <= seq <= len(stored):
             return None
-        rows = [event_json(row) for row in stored]
-        ruling = rows[seq - 1]["ruling"] or {}
+        event = event_json(stored[seq - 1])
+        ruling = event["ruling"] or {}
         cites = dict.fromkeys([*ruling.get("cite", []),
                                *(rule_id for option in ruling.get("options", []) for rule_id in option["cite"])])
         chain = records.led_to([json.loads(row.raw) for row in stored], struck, seq)
-        return {"event": rows[seq - 1], "led_to": [rows[s - 1] for s in chain],
+        return {"event": event, "led_to": [event_json(stored[s - 1]) for s in chain],
                 "clauses": [{"id": rule_id, "heading": clause(rule_id).heading, "text": clause(rule_id).text}
                             for rule_id in cites]}
 
@@ -156,7 +156,8 @@ class Service:
         Every open review asks after every event, and a verify replays the whole match: the answer
         is kept until the match's next event. (``matchstate verify`` is the audit that always reads.)
         """
-        seq = self.view(code)["seq"]
+        with self._lock:
+            seq = self.store.match(code).seq
         cached = self._verified.get(code)
         if cached is None or cached["events"] != seq:
             problems = self.store.verify(code)
