@@ -42,7 +42,9 @@ from .rulings import Ruling
 
 DEFAULT_URL = "sqlite:///matchstate.db"
 # The Alembic scripts stay at the repository's top level, beside this package (an editable install).
-MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+# Inside the package when installed from a wheel; at the repository's top in a checkout.
+MIGRATIONS = next(folder for folder in (Path(__file__).resolve().parent / "migrations",
+                                         Path(__file__).resolve().parent.parent / "migrations") if folder.is_dir())
 GENESIS = "0" * 64  # the previous hash of every match's first event
 ROLES = ("scorer", "official")
 CONDITIONS = ("field_length", "penalty3_defended", "handicap_goals", "chukkers")
