@@ -10,6 +10,7 @@ increased penalties) are the data below, not branches.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from copy import copy
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -28,6 +29,11 @@ OPEN = [*AWAITING_STROKE, "live"]
 NOT_CHOOSING = ["idle", *OPEN]
 
 WINDOW = timedelta(seconds=20)
+# A void refolds the log from the last checkpoint before the first event it changes, not from the
+# start: "undo last" in a long match costs at most this many events.
+CHECKPOINT_EVERY = 256
+# What a checkpoint keeps of a match: everything an event can change.
+FOLDED = ("state", "score", "free_hit", "play_at", "waiting", "_failure", "options")
 TIMED = frozenset({"2", "3", "4", "5a", "5b", "6"})  # reading: the 20 seconds do not bind a knock-in
 ONE_STROKE = frozenset({"2", "3", "4", "6"})  # a preparatory dribble is a violation
 MISS_IS_FOUL = frozenset({"2", "3"})  # swing and miss; the others give a live ball
@@ -194,6 +200,7 @@ class Match:
         self.events: list[Event] = []
         self.rulings: list[Ruling | None] = []
         self.void: set[int] = set()
+        self._checkpoints: dict[int, tuple[Any, ...]] = {}  # seq -> the match folded up to it
         self._reset_free_hit()
         self.options: tuple[Ruling, ...] = ()
         self.ruling: Ruling | None = None
@@ -250,7 +257,17 @@ class Match:
             ruling = self._apply(event)
         self.events.append(event)
         self.rulings.append(ruling)
+        if self.seq % CHECKPOINT_EVERY == 0:
+            self._checkpoints[self.seq] = self._fold()
         return ruling
+
+    def _fold(self) -> tuple[Any, ...]:
+        """A copy of what the events have folded into, to come back to."""
+        return tuple(copy(getattr(self, name)) for name in FOLDED)
+
+    def _unfold(self, folded: tuple[Any, ...]) -> None:
+        for name, value in zip(FOLDED, folded):
+            setattr(self, name, copy(value))
 
     def _apply(self, event: Event) -> Ruling | None:
         kind = event["type"]
@@ -285,17 +302,23 @@ class Match:
         if target in self.void:
             raise RefusedEvent(f"void: seq {target} is void already")
         struck = self._struck(self.events + [event])
-        refold = Match()
-        for seq, kept in enumerate(self.events, 1):
-            if seq in struck or kept["type"] == "void":
-                continue
-            try:
-                refold._apply(kept)
-            except RefusedEvent as err:
-                raise RefusedEvent(f"void: without seq {target}, seq {seq} is refused ({err.reason})") from None
-        for name in ("state", "score", "free_hit", "play_at", "waiting", "_failure", "options"):
-            setattr(self, name, getattr(refold, name))
-        self.void = struck
+        first = min(struck ^ self.void)  # the first event whose standing changes
+        checkpoints = {seq: folded for seq, folded in self._checkpoints.items() if seq < first}
+        refold, begin = Match(), max(checkpoints, default=0)
+        if begin:
+            refold.info, refold.context = self.info, self.context
+            refold._unfold(checkpoints[begin])
+        for seq in range(begin + 1, len(self.events) + 1):
+            kept = self.events[seq - 1]
+            if seq not in struck and kept["type"] != "void":
+                try:
+                    refold._apply(kept)
+                except RefusedEvent as err:
+                    raise RefusedEvent(f"void: without seq {target}, seq {seq} is refused ({err.reason})") from None
+            if seq % CHECKPOINT_EVERY == 0:
+                checkpoints[seq] = refold._fold()
+        self._unfold(refold._fold())
+        self.void, self._checkpoints = struck, checkpoints
 
     @staticmethod
     def _struck(events: list[Event]) -> set[int]:

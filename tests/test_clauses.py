@@ -8,6 +8,7 @@ come from the match log spec, "What the rules give".
 import pytest
 
 from matchstate import Match, RefusedEvent
+from matchstate.engine import CHECKPOINT_EVERY
 
 FIELD = 300
 TIMED = ("2", "3", "4", "6", "5a", "5b")  # the 20 seconds bind these, not a knock-in
@@ -690,6 +691,44 @@ def test_void_of_a_void_restores_the_event(scorer):
     assert scorer.match.score == {"Blue": 0, "Red": 0}
     scorer.log("void", seq=3, reason="the goal stood after all")
     assert scorer.match.score == {"Blue": 0, "Red": 1}
+
+
+def long_match(scorer, free_hits=150):
+    """Free hits with waiting violations, goals in between: past several refold checkpoints."""
+    for n in range(free_hits):
+        scorer.call_play(("2", "3", "4", "5b")[n % 4], to=("Blue", "Red")[n % 3 % 2])
+        scorer.log("position.improper", team=scorer.match.defending_team)
+        scorer.log("hit", player=1, contact="hit")
+        scorer.log("goal", team=scorer.match.hitting_team)  # it counts, and nothing more is given
+    return [seq for seq, event in enumerate(scorer.events, 1) if event["type"] == "goal"]
+
+
+@pytest.mark.parametrize("which", [0, 70, -1], ids=["first-goal", "a-middle-goal", "last-event"])
+def test_void_in_a_long_match_is_as_if_never_logged(scorer, which):
+    goals = long_match(scorer)
+    target = goals[which]
+    scorer.log("void", seq=target, reason="no goal")
+    assert seen(scorer.match) == seen(replayed(scorer.events[:target - 1] + scorer.events[target:-1]))
+
+
+def test_undo_last_in_a_long_match_refolds_only_the_events_since_a_checkpoint(scorer, monkeypatch):
+    goals = long_match(scorer)
+    scorer.log("void", seq=goals[0], reason="no goal")  # refolds nearly all, checkpoints taken anew
+    scorer.log("goal", team="Red")
+    applied = []
+    monkeypatch.setattr(Match, "_apply", lambda match, event, apply=Match._apply: applied.append(event) or
+                        apply(match, event))
+    scorer.log("void", seq=scorer.match.seq, reason="no goal")
+    assert 0 < len(applied) <= CHECKPOINT_EVERY < len(scorer.events) / 2
+
+
+def test_void_of_a_void_in_a_long_match_restores_the_early_event(scorer):
+    goals = long_match(scorer)
+    scorer.log("void", seq=goals[1], reason="no goal")
+    void_seq = scorer.match.seq
+    long_match(scorer, free_hits=80)
+    scorer.log("void", seq=void_seq, reason="the goal stood")
+    assert seen(scorer.match) == seen(replayed([event for event in scorer.events if event["type"] != "void"]))
 
 
 def test_void_while_choosing_undoes_the_choice(scorer):
