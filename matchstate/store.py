@@ -588,7 +588,10 @@ _ABSENT = object()  # a key one side of a ruling does not have
 def _verify_match(row: Row, events: Iterable[Row]) -> Iterator[Problem]:
     """The problems of one match: its first bad link, stored rulings that differ, columns of its row that are wrong."""
     match, digest, first = Match(), GENESIS, None
-    for seq, stored in enumerate(events, 1):
+    for seq, stored in enumerate(_readable(events), 1):
+        if isinstance(stored, ValueError):
+            yield Problem(row.code, seq, f"changed: a column of its row cannot be read back ({stored})")
+            return
         event, fault = _linked(seq, digest, stored)
         if event is not None:
             try:
@@ -609,6 +612,20 @@ def _verify_match(row: Row, events: Iterable[Row]) -> Iterator[Problem]:
         yield Problem(row.code, 1, "missing: the match has no events, not even its match.start")
         return
     yield from _row_problems(row, match, digest, first)
+
+
+def _readable(rows: Iterable[Row]) -> Iterator[Row | ValueError]:
+    """The rows, then why the next one cannot be read, if it cannot: SQLite keeps any text written into a
+    column, and a time or JSON column holding something else fails as it is read back."""
+    rows = iter(rows)
+    while True:
+        try:
+            yield next(rows)
+        except StopIteration:
+            return
+        except ValueError as err:
+            yield err
+            return
 
 
 def _linked(seq: int, digest: str, stored: Row) -> tuple[dict[str, Any] | None, str | None]:

@@ -147,6 +147,14 @@ ROW_TAMPERING = {
 }
 
 
+def test_verify_names_a_row_whose_time_was_overwritten_with_a_word(played):
+    """SQLite keeps the word in its time column, which then fails as it is read back; PostgreSQL reads
+    'yesterday' as a time. Either way the row was changed, and verify names it."""
+    tamper_with(played, lambda sql: sql("UPDATE events SET received_at = 'yesterday' WHERE seq = 7"))
+    [problem] = played.verify("m-1")
+    assert problem.seq == 7 and "changed" in problem.what
+
+
 @pytest.mark.parametrize("column", ROW_TAMPERING)
 def test_verify_names_a_changed_column_of_the_match_row(played, column, monkeypatch, capsys):
     edit, what = ROW_TAMPERING[column]
