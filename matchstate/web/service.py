@@ -37,15 +37,16 @@ class Recorded:
 class Service:
     """One store, served. ``private`` closes reading to holders of a match's keys.
 
-    Appends and reads of the engine's state take one lock: the store's cached engine
-    is read right after the append that changed it, so a view is never half-updated.
+    Appends and reads of a match's engine take that match's lock: the store's cached engine
+    is read right after the append that changed it, so a view is never half-updated, while
+    matches are scored side by side.
     """
 
     def __init__(self, store: Store, *, private: bool = False) -> None:
         self.store = store
         self.private = private
         self.hub = Hub()
-        self._lock = threading.Lock()
+        self._locks: dict[str, threading.Lock] = {}
         self._key_hashes: dict[str, tuple[str | None, str | None]] = {}  # set once, at creation
         self._verified: dict[str, dict[str, Any]] = {}
 
@@ -55,7 +56,7 @@ class Service:
         """Create a match from its ``match.start`` event; the keys are made here and kept only hashed."""
         _check_code(start.get("match"))
         scorer_key, official_key = access.new_key(), access.new_key()
-        with self._lock:
+        with self._lock(str(start.get("match"))):
             created = self.store.create_match(start, scorer_key_hash=access.hash_key(scorer_key),
                                               official_key_hash=access.hash_key(official_key), role=access.OFFICIAL)
             code = start["match"]
@@ -65,10 +66,13 @@ class Service:
         """Append one event for the holder of ``key``; raises the store's errors or :class:`AccessDenied`."""
         role = self.role(code, key)
         access.check_role(role, access.role_needed(event, self._target_role(code, event)))
-        with self._lock:
+        with self._lock(code):
             appended = self.store.append(code, event, expected_seq, role=role)
             view = match_view(code, appended.match)
         return Recorded(event_json(appended.event), view, appended.duplicate)
+
+    def _lock(self, code: str) -> threading.Lock:
+        return self._locks.setdefault(code, threading.Lock())
 
     def _target_role(self, code: str, event: dict[str, Any]) -> str | None:
         """The role that recorded the event a void strikes (the scorer's own, unless found otherwise)."""
@@ -104,7 +108,7 @@ class Service:
             raise access.MissingKey("this server is private: open a match with its key")
 
     def view(self, code: str) -> dict[str, Any]:
-        with self._lock:
+        with self._lock(code):
             return match_view(code, self.store.match(code))
 
     def events(self, code: str, after_seq: int = 0) -> list[dict[str, Any]]:
@@ -120,7 +124,7 @@ class Service:
 
     def _log(self, code: str) -> tuple[list[StoredEvent], set[int]]:
         """The stored log and the seqs struck out of it, read together."""
-        with self._lock:
+        with self._lock(code):
             return self.store.events(code), set(self.store.match(code).void)
 
     def explain(self, code: str, seq: int) -> dict[str, Any] | None:
@@ -138,7 +142,7 @@ class Service:
                             for rule_id in cites]}
 
     def sheet(self, code: str) -> records.ScoreSheet:
-        with self._lock:
+        with self._lock(code):
             logged = [json.loads(stored.raw) for stored in self.store.events(code)]
             return records.score_sheet(logged, self.store.match(code))
 
@@ -156,7 +160,7 @@ class Service:
         Every open review asks after every event, and a verify replays the whole match: the answer
         is kept until the match's next event. (``matchstate verify`` is the audit that always reads.)
         """
-        with self._lock:
+        with self._lock(code):
             seq = self.store.match(code).seq
         cached = self._verified.get(code)
         if cached is None or cached["events"] != seq:
