@@ -183,10 +183,12 @@ def test_rules_unknown_id_fails_clearly(capsys):
     assert "36/table:hit-before-play:7" in err and "Traceback" not in err
 
 
-def test_installed_console_script_replays_a_log(tmp_path, chukker):
+@pytest.mark.parametrize("how", ["console-script", "python-m"])
+def test_installed_command_replays_a_log(tmp_path, chukker, how):
     script = shutil.which("matchstate", path=str(Path(sys.executable).parent))
     assert script, "the matchstate console script is installed next to this Python"
-    done = subprocess.run([script, "replay", "--json", write_log(tmp_path, chukker.lines())],
+    command = [script] if how == "console-script" else [sys.executable, "-m", "matchstate"]
+    done = subprocess.run([*command, "replay", "--json", write_log(tmp_path, chukker.lines())],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     *steps, last = [json.loads(line) for line in done.stdout.splitlines()]

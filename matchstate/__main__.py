@@ -1,0 +1,7 @@
+"""``python -m matchstate``: the ``matchstate`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
