@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -18,9 +18,6 @@ from .rulebook import CLAUSES, LANGUAGES, clause
 
 if TYPE_CHECKING:
     from .store import Store
-
-Command = Callable[[argparse.Namespace], int]
-
 
 def _summary(event: dict) -> str:
     """The event's type and its telling fields, for a timeline."""
@@ -157,6 +154,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _timeline_options(command: argparse.ArgumentParser) -> None:
+    """The options of a command that prints a timeline (see :func:`print_replay`)."""
+    command.add_argument("--json", action="store_true", help="one JSON object per event, then the final state")
+    command.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the rulings' texts")
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="matchstate", description="Polo match-state tracker, exact to USPA Rule 36.")
     top.add_argument("--version", action="version", version=f"matchstate {__version__}")
@@ -164,8 +167,7 @@ def parser() -> argparse.ArgumentParser:
 
     replay_cmd = commands.add_parser("replay", help="replay a match log and show each event's ruling")
     replay_cmd.add_argument("log", help="a match log (JSON Lines), or - for standard input")
-    replay_cmd.add_argument("--json", action="store_true", help="one JSON object per event, then the final state")
-    replay_cmd.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the rulings' texts")
+    _timeline_options(replay_cmd)
     replay_cmd.set_defaults(run=cmd_replay)
 
     rules_cmd = commands.add_parser("rules", help="print Rule 36 clauses or table cells by id (all ids without one)")
@@ -193,8 +195,7 @@ def parser() -> argparse.ArgumentParser:
 
     show_cmd = commands.add_parser("show", help="a stored match's timeline, as replay shows it")
     show_cmd.add_argument("match", help="the match's code")
-    show_cmd.add_argument("--json", action="store_true", help="one JSON object per event, then the final state")
-    show_cmd.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the rulings' texts")
+    _timeline_options(show_cmd)
     show_cmd.set_defaults(run=cmd_show)
 
     verify_cmd = commands.add_parser("verify", help="check the hash chains and replay the rulings; "

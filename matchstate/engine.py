@@ -73,6 +73,8 @@ CITES: dict[str, tuple[str, ...]] = {
 # A defending-team player's return or play breaks the fouling team's clause instead.
 DEFENDING_CITES = {code: ("36/return:fouling", "36/procedural:fouling") for code in ("return-route", "early-play")}
 MISSED_4_6_CITES = {"deliberate": ("36/missed-4-6",)}
+# Why a Penalty 1 is given: awarded as such, or a Penalty 2 that a yellow card makes one.
+PENALTY_1_CITES: dict[str, tuple[str, ...]] = {"penalty-1": (), "yellow-card": ("36/yellow-card-p2",)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -442,8 +444,12 @@ class Match:
             MACHINE.events["choose"].trigger(self)
 
     def take_free_hit(self, data: EventData) -> None:
+        self._take(data.args[0])
+
+    def _take(self, free_hit: FreeHit) -> None:
+        """Make ``free_hit`` the one in progress; nothing of the one before it waits any longer."""
         self._reset_free_hit()
-        self.free_hit = data.args[0]
+        self.free_hit = free_hit
 
     def drop_free_hit(self, _: EventData) -> None:
         self._reset_free_hit()
@@ -466,9 +472,12 @@ class Match:
         return event["penalty"] == "1" or (event["penalty"] == "2" and event["card"] == "yellow")
 
     def give_penalty_goal(self, data: EventData) -> None:
-        to = data.args[0]["to"]
-        reason, cite = ("penalty-1", ()) if data.args[0]["penalty"] == "1" else ("yellow-card", ("36/yellow-card-p2",))
-        self._give(rulings.goal(to, reason=reason, cite=cite, against=other_team(self.teams, to), violation=reason))
+        event = data.args[0]
+        reason = "penalty-1" if event["penalty"] == "1" else "yellow-card"
+        self._penalty_1(event["to"], other_team(self.teams, event["to"]), reason)
+
+    def _penalty_1(self, to: str, against: str, reason: str) -> None:
+        self._give(rulings.goal(to, reason=reason, cite=PENALTY_1_CITES[reason], against=against, violation=reason))
 
     def take_awarded_free_hit(self, data: EventData) -> None:
         event = data.args[0]
@@ -479,12 +488,10 @@ class Match:
                                "spot" if event["penalty"] == "2" else None)
         else:
             free_hit = self._fixed("2c" if event["penalty"] == "2" else event["penalty"], event["to"])
-        self._reset_free_hit()
-        self.free_hit = free_hit
+        self._take(free_hit)
 
     def award_penalty_1(self, data: EventData) -> None:
-        self._give(rulings.goal(self.free_hit.to, reason="yellow-card", cite=("36/yellow-card-p2",),
-                                against=data.args[0]["team"], violation="yellow-card"))
+        self._penalty_1(self.free_hit.to, data.args[0]["team"], "yellow-card")
 
     def start_window(self, data: EventData) -> None:
         self.play_at = data.args[0]["at"]
@@ -504,7 +511,7 @@ class Match:
         if self.waiting:
             self._give(self._both_teams(free_hit))
             return
-        defending = other_team(self.teams, free_hit.to)
+        defending = self.defending_team
         spot = self.context.field_length - free_hit.yards_to_goal
         cost = FAILURE_COSTS[free_hit.penalty]
         if cost == "5a|4":
@@ -528,7 +535,7 @@ class Match:
         hitting = self.free_hit.to
         spot = self.context.field_length - data.args[0]["yards_to_goal"]
         self.close_free_hit(data, rulings.award(
-            FreeHit("5a", other_team(self.teams, hitting), spot), reason="stops-short",
+            FreeHit("5a", self.defending_team, spot), reason="stops-short",
             cite=("36/stops-short",), against=hitting, violation="stops-short"))
 
     def ball_went_out(self, data: EventData) -> None:

@@ -58,6 +58,7 @@ REASONS: dict[str, dict[str, str]] = {
     "missed-live": {"en": "a swing and miss or a mis-hit on this free hit is a live ball",
                     "es": "un golpe fallido o mal golpe en este tiro deja la bocha en juego"},
 }
+RULE_36 = {"en": "Rule 36", "es": "Regla 36"}
 GOAL_PREVENTED = {"en": "; it prevented a goal", "es": "; impidió un gol"}
 INCREASED = {"en": "; the increased penalty goes to {team}", "es": "; el penal aumentado es para {team}"}
 
@@ -135,8 +136,7 @@ def _explain(outcome: dict[str, str], reason: str, against: str | None, team: st
         words = ""
         if cite and cite[0].startswith("36/table:"):
             cell = clause(cite[0])
-            words = f" Rule 36, {cell.heading[lang]}: “{cell.text[lang]}”." if lang == "en" else \
-                f" Regla 36, {cell.heading[lang]}: “{cell.text[lang]}”."
+            words = f" {RULE_36[lang]}, {cell.heading[lang]}: “{cell.text[lang]}”."
         texts[lang] = f"{outcome[lang]}: {why}.{words}"
     return texts
 
