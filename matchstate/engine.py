@@ -18,7 +18,7 @@ from typing import Any
 from transitions import EventData, Machine
 
 from . import rulings
-from .errors import RefusedEvent
+from .errors import IllegalEvent, RefusedEvent
 from .events import TYPES, Context, Event, check_event, needs_spot
 from .rulebook import cell_id
 from .rulings import FreeHit, Ruling
@@ -248,10 +248,10 @@ class Match:
     def feed(self, obj: Mapping[str, Any]) -> Ruling | None:
         """Check one event, apply it and return its ruling (``None`` where it gives none)."""
         if not self.info and isinstance(obj, Mapping) and obj.get("type") != "match.start":
-            raise RefusedEvent(f"the first event must be match.start, not {obj.get('type')!r}")
+            raise IllegalEvent(f"the first event must be match.start, not {obj.get('type')!r}")
         event = check_event(obj, self.context)
         if self.events and event["at"] < self.events[-1]["at"]:
-            raise RefusedEvent(f"{event['type']}: 'at' {obj['at']} is earlier than the event before it")
+            raise IllegalEvent(f"{event['type']}: 'at' {obj['at']} is earlier than the event before it")
         if event["type"] == "void":
             self._strike(event)
             ruling = None
@@ -277,9 +277,9 @@ class Match:
             return self._start(event)
         if kind not in ACCEPTS[self.state]:
             why = "the Umpire must first choose with 'decide'" if self.state == "choosing" else WHY_NOT.get(kind)
-            raise RefusedEvent(f"{kind} makes no sense in state {self.state}" + (f": {why}" if why else ""))
+            raise IllegalEvent(f"{kind} makes no sense in state {self.state}" + (f": {why}" if why else ""))
         if kind == "decide" and event["option"] > len(self.options):
-            raise RefusedEvent(f"decide: option {event['option']} is not one of the {len(self.options)} offered")
+            raise IllegalEvent(f"decide: option {event['option']} is not one of the {len(self.options)} offered")
         self.ruling = None
         if kind not in QUIET[self.state]:
             MACHINE.events[TRIGGER_OF[kind]].trigger(self, event)
@@ -287,7 +287,7 @@ class Match:
 
     def _start(self, event: Event) -> None:
         if self.info:
-            raise RefusedEvent("match.start is allowed only as the first event")
+            raise IllegalEvent("match.start is allowed only as the first event")
         self.info = event
         self.context = Context(event["teams"], event["field_length"])
         handicap = event["handicap_goals"]
@@ -298,11 +298,11 @@ class Match:
         """Void an event: refold the log without it, or refuse if that breaks a later event."""
         target = event["seq"]
         if target > len(self.events):
-            raise RefusedEvent(f"void: there is no event with seq {target}")
+            raise IllegalEvent(f"void: there is no event with seq {target}")
         if target == 1:
-            raise RefusedEvent("void: match.start cannot be voided")
+            raise IllegalEvent("void: match.start cannot be voided")
         if target in self.void:
-            raise RefusedEvent(f"void: seq {target} is void already")
+            raise IllegalEvent(f"void: seq {target} is void already")
         struck = self._struck(self.events + [event])
         first = min(struck ^ self.void)  # the first event whose standing changes
         checkpoints = {seq: folded for seq, folded in self._checkpoints.items() if seq < first}
@@ -316,7 +316,7 @@ class Match:
                 try:
                     refold._apply(kept)
                 except RefusedEvent as err:
-                    raise RefusedEvent(f"void: without seq {target}, seq {seq} is refused ({err.reason})") from None
+                    raise IllegalEvent(f"void: without seq {target}, seq {seq} is refused ({err.reason})") from None
             if seq % CHECKPOINT_EVERY == 0:
                 checkpoints[seq] = refold._fold()
         self._unfold(refold._fold())

@@ -1,4 +1,23 @@
-"""Every error matchstate raises, rooted in :class:`MatchstateError`."""
+"""Every error matchstate raises on purpose, in one tree rooted in :class:`MatchstateError`.
+
+    MatchstateError
+    ├── RefusedEvent            an event is not applied; nothing of it changes the match
+    │   ├── InvalidEvent        it breaks the log format (not JSON, unknown type, ill-typed field, ...)
+    │   └── IllegalEvent        it is well formed but makes no sense in the match's state now
+    ├── UnknownRule             no clause or table cell of Rule 36 has that id        (also a KeyError)
+    ├── UnknownRules            no rule set has that name                             (also a KeyError)
+    ├── StoreError              the database cannot be used as asked
+    │   ├── UnknownMatch        no match has that code                                (also a LookupError)
+    │   ├── DuplicateMatch      a match with that code exists already
+    │   ├── ConflictError       an append on a stale view (``current_seq`` says where the match is)
+    │   └── TamperedStore       what is stored does not chain, seal or replay as it was written
+    └── AccessDenied            a request without the key its act needs
+        └── MissingKey          no key was given at all
+
+Catch :class:`RefusedEvent` to handle any refusal; its subclasses tell a device whether sending the
+event again can ever help (an :class:`IllegalEvent` may make sense later, an :class:`InvalidEvent`
+never will).
+"""
 
 from __future__ import annotations
 
@@ -20,8 +39,18 @@ class RefusedEvent(MatchstateError):
         self.line = line
 
     def at_line(self, line: int) -> RefusedEvent:
-        """The same refusal, placed at ``line`` of a log."""
-        return RefusedEvent(self.reason, line)
+        """The same refusal, of the same class, placed at ``line`` of a log."""
+        return type(self)(self.reason, line)
+
+
+class InvalidEvent(RefusedEvent):
+    """An event that breaks the log format: not a JSON object, an unknown type, a missing or
+    ill-typed field, an unknown team, a line too long."""
+
+
+class IllegalEvent(RefusedEvent):
+    """A well-formed event that makes no sense now: a ``hit`` with no free hit awaiting its stroke,
+    an ``at`` earlier than the event before, a ``void`` of an event that does not exist..."""
 
 
 class UnknownRule(MatchstateError, KeyError):
@@ -31,15 +60,26 @@ class UnknownRule(MatchstateError, KeyError):
         return str(self.args[0])
 
 
-class UnknownMatch(MatchstateError, LookupError):
+class UnknownRules(MatchstateError, KeyError):
+    """No rule set has the name asked for; the message lists the known ones."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class StoreError(MatchstateError):
+    """The store cannot do what was asked of it."""
+
+
+class UnknownMatch(StoreError, LookupError):
     """No match in the store has the code asked for."""
 
 
-class DuplicateMatch(MatchstateError):
+class DuplicateMatch(StoreError):
     """A match with this code is in the store already."""
 
 
-class ConflictError(MatchstateError):
+class ConflictError(StoreError):
     """An append was made on a stale view: ``expected_seq`` is not the match's last seq.
 
     ``current_seq`` is the match's last seq, so the device can refresh and retry.
@@ -50,5 +90,13 @@ class ConflictError(MatchstateError):
         self.current_seq = current_seq
 
 
+class TamperedStore(StoreError):
+    """The stored events of a match do not chain and replay up to its head: something edited them."""
+
+
 class AccessDenied(MatchstateError):
-    """A write without the key its role needs."""
+    """A write (or, on a private server, a read) without the key its act needs."""
+
+
+class MissingKey(AccessDenied):
+    """No key was given where one is needed."""

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from .errors import RefusedEvent
+from .errors import InvalidEvent
 
 MAX_ID_LENGTH = 64
 FIXED_SPOT_LIMIT = 60  # the farthest fixed spot from a goal line: Penalties 4 and 6
@@ -24,7 +24,7 @@ Checker = Callable[[Any, "Context"], Any]
 class Context:
     """What a field check needs to know of its match: the teams and the field."""
 
-    __slots__ = ("teams", "field_length")
+    __slots__ = ("field_length", "teams")
 
     def __init__(self, teams: Sequence[str] = (), field_length: float = 300) -> None:
         self.teams = tuple(teams)
@@ -247,12 +247,12 @@ _CHECKS = {kind: tuple((name, *spec) for name, spec in {**_COMMON, **fields}.ite
 def check_event(obj: Any, context: Context) -> Event:
     """Check one decoded log line against the format; return it normalised."""
     if not isinstance(obj, Mapping):
-        raise RefusedEvent(f"an event must be a JSON object, not {type(obj).__name__}")
+        raise InvalidEvent(f"an event must be a JSON object, not {type(obj).__name__}")
     kind = obj.get("type")
     checks = _CHECKS.get(kind) if isinstance(kind, str) else None
     if checks is None:
         known = "missing field 'type'" if kind is None else f"unknown type {kind!r}"
-        raise RefusedEvent(known)
+        raise InvalidEvent(known)
     event: Event = {"type": kind}
     starting = kind == "match.start"
     if starting:
@@ -261,17 +261,17 @@ def check_event(obj: Any, context: Context) -> Event:
         value = obj.get(name)
         if value is None:
             if default is REQUIRED:
-                raise RefusedEvent(f"{kind}: missing field {name!r}")
+                raise InvalidEvent(f"{kind}: missing field {name!r}")
             event[name] = default
             continue
         try:
             event[name] = check(value, context)
         except ValueError as err:
-            raise RefusedEvent(f"{kind}: field {name!r} {err}") from None
+            raise InvalidEvent(f"{kind}: field {name!r} {err}") from None
         if starting and name in Context.__slots__:
             setattr(context, name, event[name])
     if kind == "penalty.award" and event["yards_to_goal"] is None and needs_spot(event):
-        raise RefusedEvent(f"penalty.award: Penalty {event['penalty']} from the spot needs field 'yards_to_goal'")
+        raise InvalidEvent(f"penalty.award: Penalty {event['penalty']} from the spot needs field 'yards_to_goal'")
     return event
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine import Match
-from .errors import RefusedEvent
+from .errors import InvalidEvent, RefusedEvent
 from .rulings import Ruling
 
 MAX_LINE_BYTES = 16_384  # far above any real event; guards the store and the service too
@@ -40,13 +40,13 @@ def parse_line(line: str) -> dict[str, Any]:
     """Decode one log line into an event object; refuse what is not a JSON object."""
     # A character is at most 4 bytes of UTF-8: only a line that long can be too long.
     if len(line) > MAX_LINE_BYTES // 4 and len(line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
-        raise RefusedEvent(f"the line is longer than {MAX_LINE_BYTES} bytes")
+        raise InvalidEvent(f"the line is longer than {MAX_LINE_BYTES} bytes")
     try:
         obj = json.loads(line, parse_constant=_no_constant)
     except (json.JSONDecodeError, RecursionError) as err:
-        raise RefusedEvent(f"not JSON: {err}") from None
+        raise InvalidEvent(f"not JSON: {err}") from None
     if not isinstance(obj, dict):
-        raise RefusedEvent(f"an event must be a JSON object, not {type(obj).__name__}")
+        raise InvalidEvent(f"an event must be a JSON object, not {type(obj).__name__}")
     return obj
 
 
@@ -57,7 +57,7 @@ def read_lines(path: str | Path) -> Iterator[str]:
             try:
                 yield line.decode("utf-8-sig" if number == 1 else "utf-8")  # an editor's byte-order mark
             except UnicodeDecodeError as err:
-                raise RefusedEvent(f"not UTF-8 text: {err.reason} at byte {err.start}", number) from None
+                raise InvalidEvent(f"not UTF-8 text: {err.reason} at byte {err.start}", number) from None
 
 
 def read_events(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -28,13 +28,36 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import (URL, Connection, Dialect, Engine, Executable, Row, and_, bindparam, create_engine, event,
-                        insert, make_url, select, update)
+from sqlalchemy import (
+    URL,
+    Connection,
+    Dialect,
+    Engine,
+    Executable,
+    Row,
+    and_,
+    bindparam,
+    create_engine,
+    event,
+    insert,
+    make_url,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from . import __version__
 from .engine import Match
-from .errors import ConflictError, DuplicateMatch, MatchstateError, RefusedEvent, UnknownMatch
+from .errors import (
+    ConflictError,
+    DuplicateMatch,
+    IllegalEvent,
+    InvalidEvent,
+    RefusedEvent,
+    StoreError,
+    TamperedStore,
+    UnknownMatch,
+)
 from .events import Event
 from .log import parse_line
 from .models import EventRow, MatchRow, RulingRow
@@ -134,7 +157,7 @@ class _Incoming:
             try:
                 raw = json.dumps(event, ensure_ascii=False)
             except (TypeError, ValueError) as err:
-                raise RefusedEvent(f"not JSON: {err}") from None
+                raise InvalidEvent(f"not JSON: {err}") from None
         obj = parse_line(raw)
         return cls(raw, obj, role, received_at, __version__, sealed(obj, role, received_at, __version__))
 
@@ -153,7 +176,7 @@ def canonical(event: Mapping[str, Any]) -> bytes:
     try:
         return json.dumps(event, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
     except UnicodeEncodeError:
-        raise RefusedEvent("a string holds a lone surrogate, which is not Unicode text") from None
+        raise InvalidEvent("a string holds a lone surrogate, which is not Unicode text") from None
 
 
 def sealed(event: Mapping[str, Any], role: str | None, received_at: datetime, engine_version: str) -> bytes:
@@ -390,7 +413,7 @@ class Store:
                     incoming = _Incoming.decode(line, None, received_at)
                     device_id = incoming.event.get("id")
                     if isinstance(device_id, str) and device_id in seq_of_id:
-                        raise RefusedEvent(f"id {device_id!r} is the id of seq {seq_of_id[device_id]} already")
+                        raise IllegalEvent(f"id {device_id!r} is the id of seq {seq_of_id[device_id]} already")
                     if head is None:
                         head, stored = self._start(connection, incoming)
                     else:
@@ -400,7 +423,7 @@ class Store:
                 except RefusedEvent as err:
                     raise err.at_line(number) from None
             if head is None:
-                raise RefusedEvent("the log has no events")
+                raise InvalidEvent("the log has no events")
         self._remember(head)
         return head.match.info["match"], head.match.seq
 
@@ -442,7 +465,7 @@ class Store:
         """The stored result of event ``seq``, which has the incoming event's device ``id``: a retried send."""
         stored = StoredEvent(**connection.execute(_EVENT, {"match_id": row.id, "seq": seq}).one()._mapping)
         if canonical(parse_line(stored.raw)) != canonical(incoming.event):
-            raise RefusedEvent(f"id {stored.device_id!r} is the id of seq {stored.seq} already, a different event")
+            raise IllegalEvent(f"id {stored.device_id!r} is the id of seq {stored.seq} already, a different event")
         return Appended(stored, True, self._head(connection, code, row).match)
 
     # -- the cached engines ------------------------------------------------------------
@@ -466,7 +489,7 @@ class Store:
         if head is None or not self._catch_up(connection, head, row):
             head = _Head(row.id, Match())
             if not self._catch_up(connection, head, row):
-                raise MatchstateError(f"match {code}: the stored events do not chain and replay up to its head; "
+                raise TamperedStore(f"match {code}: the stored events do not chain and replay up to its head; "
                                       f"run `matchstate verify {code}`")
         self._remember(head)
         return head
@@ -745,7 +768,7 @@ def _unknown(code: str) -> UnknownMatch:
 
 def _check_role(role: str | None) -> None:
     if role not in (None, *ROLES):
-        raise ValueError(f"role must be one of {ROLES} or None, not {role!r}")
+        raise StoreError(f"role must be one of {ROLES} or None, not {role!r}")
 
 
 def _now() -> datetime:

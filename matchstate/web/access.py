@@ -10,15 +10,11 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import AccessDenied
+from ..errors import AccessDenied, MissingKey
 from ..store import ROLES
 
 SCORER, OFFICIAL = ROLES
 KEY_IN_QUERY = re.compile(r"([?&]key=)[^&#\s]*")
-
-
-class MissingKey(AccessDenied):
-    """A write (or, on a private server, a read) without any key at all."""
 
 
 def new_key() -> str:

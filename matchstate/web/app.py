@@ -5,18 +5,25 @@ from __future__ import annotations
 from importlib import resources
 
 from fastapi import FastAPI, HTTPException, Request
-from fastapi.exceptions import RequestValidationError
 from fastapi.exception_handlers import request_validation_exception_handler
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from ..errors import AccessDenied, ConflictError, DuplicateMatch, MatchstateError, RefusedEvent, UnknownMatch
+from ..errors import (
+    AccessDenied,
+    ConflictError,
+    DuplicateMatch,
+    MatchstateError,
+    MissingKey,
+    RefusedEvent,
+    UnknownMatch,
+)
 from ..log import MAX_LINE_BYTES
 from ..store import Store
 from . import api, pages
-from .access import MissingKey
 from .service import Service
 
 # One event as long as the log allows, with room for the {"event": ..., "expected_seq": N} around it.

@@ -7,9 +7,9 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import RefusedEvent
+from ..errors import MissingKey, RefusedEvent
 from ..rulebook import clause
-from ..store import StoredEvent, Store
+from ..store import Store, StoredEvent
 from . import access, records
 from .live import Hub, Message
 from .views import event_json, match_view
@@ -105,7 +105,7 @@ class Service:
 
     def check_list(self) -> None:
         if self.private:
-            raise access.MissingKey("this server is private: open a match with its key")
+            raise MissingKey("this server is private: open a match with its key")
 
     def view(self, code: str) -> dict[str, Any]:
         with self._lock(code):
