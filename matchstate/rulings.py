@@ -111,6 +111,7 @@ class Ruling:
     violation: str | None = None
     cite: tuple[str, ...] = ()
     text: dict[str, str] = field(default_factory=dict)
+    outcome: dict[str, str] = field(default_factory=dict)  # the ruling without its reason, by language
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
@@ -148,24 +149,25 @@ def award(free_hit: FreeHit, *, reason: str, cite: tuple[str, ...], against: str
     if kind == "rehit":
         outcome = {"en": f"Rehit, {outcome['en']}", "es": f"Se repite el tiro, {outcome['es']}"}
     return Ruling(kind, free_hit.to, free_hit, (), against, violation, cite,
-                  _explain(outcome, reason, against, free_hit.to, cite, extra))
+                  _explain(outcome, reason, against, free_hit.to, cite, extra), outcome)
 
 
 def goal(to: str, *, reason: str, cite: tuple[str, ...], against: str | None = None,
          violation: str | None = None, extra: dict[str, str] | None = None) -> Ruling:
     outcome = {"en": f"Goal to {to}", "es": f"Gol para {to}"}
-    return Ruling("goal", to, None, (), against, violation, cite, _explain(outcome, reason, against, to, cite, extra))
+    return Ruling("goal", to, None, (), against, violation, cite, _explain(outcome, reason, against, to, cite, extra),
+                  outcome)
 
 
 def choose(options: tuple[Ruling, ...], *, reason: str, cite: tuple[str, ...], against: str,
            violation: str, extra: dict[str, str] | None = None) -> Ruling:
-    listed = {lang: "; ".join(f"{n}. {o.text[lang].split(':')[0]}" for n, o in enumerate(options, 1))
+    listed = {lang: "; ".join(f"{n}. {o.outcome[lang]}" for n, o in enumerate(options, 1))
               for lang in LANGUAGES}
     outcome = {"en": f"The Umpire chooses ({listed['en']})", "es": f"El Umpire elige ({listed['es']})"}
     return Ruling("choose", options[0].to, None, options, against, violation, cite,
-                  _explain(outcome, reason, against, options[0].to, cite, extra))
+                  _explain(outcome, reason, against, options[0].to, cite, extra), outcome)
 
 
 def live(*, reason: str, cite: tuple[str, ...]) -> Ruling:
-    return Ruling("live", None, None, (), None, None, cite,
-                  _explain({"en": "Ball in play", "es": "Bocha en juego"}, reason, None, None, cite))
+    outcome = {"en": "Ball in play", "es": "Bocha en juego"}
+    return Ruling("live", None, None, (), None, None, cite, _explain(outcome, reason, None, None, cite), outcome)

@@ -41,7 +41,8 @@ def match_view(code: str, match: Match) -> dict[str, Any]:
         "timed": free_hit is not None and free_hit.penalty in TIMED,
         "play_at": match.play_at.isoformat() if match.state == "play_called" and match.play_at else None,
         "window_seconds": WINDOW.total_seconds(),
-        "options": [option.to_json() for option in match.options] if match.state == "choosing" else [],
+        "options": [{**option.to_json(), "outcome": option.outcome} for option in match.options]
+        if match.state == "choosing" else [],
         "accepted": match.accepted_types(),
         "void": sorted(match.void),
         "start": jsonable(match.info),

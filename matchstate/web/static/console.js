@@ -176,7 +176,7 @@
 
   function choices(field) {
     if (form.type === "decide") {
-      return known.view.options.map((option, i) => [i + 1, `${i + 1}. ${option.text[MS.lang()].split(":")[0]}`]);
+      return known.view.options.map((option, i) => [i + 1, `${i + 1}. ${option.outcome[MS.lang()]}`]);
     }
     if (field.kind === "team") return (known.view ? known.view.teams : []).map((team) => [team, team]);
     if (field.kind === "player") return [1, 2, 3, 4].map((n) => [n, String(n)]);
