@@ -8,10 +8,11 @@ What it refuses raises :class:`~matchstate.errors.RefusedEvent` naming the field
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, NoReturn
 
-from .errors import InvalidEvent
+from .errors import InvalidEvent, UnknownRules
+from .rules import find_rules
 
 MAX_ID_LENGTH = 64
 FIXED_SPOT_LIMIT = 60  # the farthest fixed spot from a goal line: Penalties 4 and 6
@@ -37,69 +38,85 @@ class _Required:
 
 
 REQUIRED: Any = _Required()
+# Bounds that no real event comes near, so that a number or a seq always fits a column and a float.
+MAX_NUMBER = 1_000_000
+MAX_COUNT = 2**31 - 1
 
 
-def _fail(what: str, value: Any) -> None:
+def _fail(what: str, value: object) -> NoReturn:
     raise ValueError(f"must be {what}, not {value!r}")
 
 
-def text(value: Any, _: Context) -> str:
+def text(value: object, _: Context) -> str:
     if not isinstance(value, str) or not value.strip():
         _fail("a non-empty string", value)
+    if "\x00" in value:
+        _fail("text without NUL characters", value)
     return value
 
 
-def short_text(value: Any, context: Context) -> str:
-    text(value, context)
+def short_text(value: object, context: Context) -> str:
+    value = text(value, context)
     if len(value) > MAX_ID_LENGTH:
         _fail(f"a string of at most {MAX_ID_LENGTH} characters", value[:MAX_ID_LENGTH] + "…")
     return value
 
 
-def flag(value: Any, _: Context) -> bool:
+def flag(value: object, _: Context) -> bool:
     if not isinstance(value, bool):
         _fail("true or false", value)
     return value
 
 
-def number(value: Any, _: Context) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        _fail("a number", value)
+def number(value: object, _: Context) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not -MAX_NUMBER <= value <= MAX_NUMBER:
+        # NaN fails every comparison, and so do infinities and numbers too large to be yards or goals
+        _fail(f"a number from {-MAX_NUMBER} to {MAX_NUMBER}", _shown(value))
     return value
 
 
-def distance(value: Any, context: Context) -> float:
-    if number(value, context) < 0:
+def _shown(value: object) -> object:
+    """A value as a refusal quotes it: a number too long to read is cut."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
+        return f"a number of {len(str(abs(value)))} digits"
+    return value
+
+
+def distance(value: object, context: Context) -> float:
+    yards = number(value, context)
+    if yards < 0:
         _fail("a number of yards, 0 or more", value)
-    return value
+    return yards
 
 
-def field_length(value: Any, context: Context) -> float:
-    if number(value, context) <= FIXED_SPOT_LIMIT:
+def field_length(value: object, context: Context) -> float:
+    yards = number(value, context)
+    if yards <= FIXED_SPOT_LIMIT:
         _fail(f"a number of yards greater than {FIXED_SPOT_LIMIT}, so that every fixed spot is on the field", value)
-    return value
+    return yards
 
 
-def yards_to_goal(value: Any, context: Context) -> float:
-    if not 0 < number(value, context) < context.field_length:
+def yards_to_goal(value: object, context: Context) -> float:
+    yards = number(value, context)
+    if not 0 < yards < context.field_length:
         _fail(f"a number of yards greater than 0 and less than the field length, {context.field_length}", value)
+    return yards
+
+
+def counting(value: object, _: Context) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_COUNT:
+        _fail(f"a whole number from 1 to {MAX_COUNT}", _shown(value))
     return value
 
 
-def counting(value: Any, _: Context) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        _fail("a whole number from 1 up", value)
-    return value
-
-
-def player(value: Any, _: Context) -> int:
+def player(value: object, _: Context) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 4:
-        _fail("a player number from 1 to 4", value)
+        _fail("a player number from 1 to 4", _shown(value))
     return value
 
 
-def team(value: Any, context: Context) -> str:
-    if value not in context.teams:
+def team(value: object, context: Context) -> str:
+    if not isinstance(value, str) or value not in context.teams:
         raise ValueError(f"names an unknown team {value!r}: the teams are {' and '.join(context.teams)}")
     return value
 
@@ -110,43 +127,51 @@ class OneOf:
     def __init__(self, *choices: str) -> None:
         self.choices = choices
 
-    def __call__(self, value: Any, _: Context) -> str:
-        if value not in self.choices:
+    def __call__(self, value: object, _: Context) -> str:
+        if not isinstance(value, str) or value not in self.choices:
             _fail("one of " + ", ".join(repr(c) for c in self.choices), value)
         return value
 
 
-def timestamp(value: Any, _: Context) -> datetime:
+def timestamp(value: object, _: Context) -> datetime:
+    example = "an ISO-8601 time with a UTC offset, such as 2026-11-29T15:04:05.250Z"
     if not isinstance(value, str):
-        _fail("an ISO-8601 time with a UTC offset", value)
+        _fail(example, value)
     try:
         moment = datetime.fromisoformat(value)
-    except ValueError:
-        moment = None
-    if moment is None or moment.tzinfo is None:
-        _fail("an ISO-8601 time with a UTC offset, such as 2026-11-29T15:04:05.250Z", value)
+        moment.astimezone(UTC)  # a time whose offset takes it out of years 1 to 9999 has no UTC
+    except (ValueError, OverflowError):
+        _fail(example + ", in the years 1 to 9999", value)
+    if moment.tzinfo is None:
+        _fail(example, value)
     return moment
 
 
-def team_names(value: Any, context: Context) -> list[str]:
+def rule_set(value: object, context: Context) -> str:
+    value = text(value, context)
+    try:
+        find_rules(value)
+    except UnknownRules as err:
+        raise ValueError(str(err)) from None
+    return value
+
+
+def team_names(value: object, context: Context) -> list[str]:
     if not isinstance(value, list) or len(value) != 2:
         _fail("a list of two team names", value)
-    for name in value:
-        short_text(name, context)
-    if value[0] == value[1]:
+    names = [short_text(name, context) for name in value]
+    if names[0] == names[1]:
         _fail("two different team names", value)
-    return value
+    return names
 
 
-def names(value: Any, context: Context) -> list[str]:
+def names(value: object, context: Context) -> list[str]:
     if not isinstance(value, list):
         _fail("a list of names", value)
-    for name in value:
-        text(name, context)
-    return value
+    return [text(name, context) for name in value]
 
 
-def _per_team(value: Any, context: Context, check: Checker, what: str) -> dict[str, Any]:
+def _per_team(value: object, context: Context, check: Checker, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         _fail(f"an object of {what} by team", value)
     for name, item in value.items():
@@ -155,18 +180,19 @@ def _per_team(value: Any, context: Context, check: Checker, what: str) -> dict[s
     return value
 
 
-def handicap_goals(value: Any, context: Context) -> dict[str, float]:
-    def goals(item: Any, ctx: Context) -> float:
-        if number(item, ctx) < 0:
+def handicap_goals(value: object, context: Context) -> dict[str, float]:
+    def goals(item: object, ctx: Context) -> float:
+        count = number(item, ctx)
+        if count < 0:
             _fail("a number of goals, 0 or more", item)
-        return item
+        return count
 
     given = _per_team(value, context, goals, "goals")
     return {name: given.get(name, 0) for name in context.teams}
 
 
-def rosters(value: Any, context: Context) -> dict[str, list[dict[str, Any]]]:
-    def roster(item: Any, ctx: Context) -> list[dict[str, Any]]:
+def rosters(value: object, context: Context) -> dict[str, list[dict[str, Any]]]:
+    def roster(item: object, ctx: Context) -> list[dict[str, Any]]:
         if not isinstance(item, list) or not all(isinstance(entry, dict) for entry in item):
             _fail("a list of players", item)
         for entry in item:
@@ -186,13 +212,14 @@ FIELDS: dict[str, dict[str, tuple[Checker, Any]]] = {
         "match": (short_text, REQUIRED),
         "teams": (team_names, REQUIRED),
         "field_length": (field_length, 300),
-        "penalty3_defended": (flag, True),
+        "penalty3_defended": (flag, None),  # None: as the rule set says
         "handicap_goals": (handicap_goals, {}),
         "rosters": (rosters, None),
         "chukkers": (counting, 6),
         "event": (text, None),
         "venue": (text, None),
         "officials": (names, None),
+        "rules": (rule_set, None),
     },
     "chukker.start": {"chukker": (counting, REQUIRED)},
     "chukker.end": {"chukker": (counting, REQUIRED)},
@@ -241,7 +268,8 @@ FIELDS: dict[str, dict[str, tuple[Checker, Any]]] = {
 TYPES = tuple(FIELDS)
 _COMMON: dict[str, tuple[Checker, Any]] = {"at": (timestamp, REQUIRED), "id": (short_text, None), "by": (text, None)}
 # Each type's checks, the common fields first, as (name, check, default).
-_CHECKS = {kind: tuple((name, *spec) for name, spec in {**_COMMON, **fields}.items()) for kind, fields in FIELDS.items()}
+_CHECKS = {kind: tuple((name, *spec) for name, spec in {**_COMMON, **fields}.items())
+           for kind, fields in FIELDS.items()}
 
 
 def check_event(obj: Any, context: Context) -> Event:
@@ -277,4 +305,4 @@ def check_event(obj: Any, context: Context) -> Event:
 
 def needs_spot(award: Event) -> bool:
     """Whether a penalty award is taken from where the foul was, rather than a fixed spot."""
-    return award["penalty"] == "5a" or (award["penalty"] == "2" and award["from"] == "spot")
+    return bool(award["penalty"] == "5a" or (award["penalty"] == "2" and award["from"] == "spot"))

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from .errors import UnknownRule
-
-LANGUAGES = ("en", "es")
+from .words import LANGUAGES
 
 
 @dataclass(frozen=True, slots=True)

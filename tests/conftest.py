@@ -49,7 +49,7 @@ class Scorer:
         self.match = Match()
         self.events: list[dict] = []
         self.clock = 0  # milliseconds
-        self.log("match.start", dt=0, match="m-1", teams=[BLUE, RED], **start_fields)
+        self.log("match.start", dt=0, **{"match": "m-1", "teams": [BLUE, RED], **start_fields})
 
     def event(self, kind: str, dt: float = 1.0, **fields) -> dict:
         fields = {name.rstrip("_"): value for name, value in fields.items()}

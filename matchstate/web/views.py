@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from .. import events
-from ..engine import TIMED, WINDOW, Match
+from ..engine import Match
 from ..events import FIELDS, REQUIRED
 from ..rulebook import CLAUSES, LANGUAGES
 from ..store import StoredEvent
@@ -38,9 +38,9 @@ def match_view(code: str, match: Match) -> dict[str, Any]:
         "score": dict(match.score),
         "free_hit": free_hit.to_json() if free_hit else None,
         "free_hit_text": {lang: free_hit.describe(lang) for lang in LANGUAGES} if free_hit else None,
-        "timed": free_hit is not None and free_hit.penalty in TIMED,
+        "timed": free_hit is not None and free_hit.penalty in match.rules.timed,
         "play_at": match.play_at.isoformat() if match.state == "play_called" and match.play_at else None,
-        "window_seconds": WINDOW.total_seconds(),
+        "window_seconds": match.rules.window.total_seconds(),
         "options": [{**option.to_json(), "outcome": option.outcome} for option in match.options]
         if match.state == "choosing" else [],
         "accepted": match.accepted_types(),

@@ -1,0 +1,182 @@
+"""A match: its log folded into play, event by event, with voids that refold it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from ..errors import IllegalEvent, RefusedEvent
+from ..events import TYPES, Context, Event, check_event
+from ..rules import DEFAULT, RuleSet, find_rules
+from ..rulings import FreeHit, Ruling, Wording
+from .judges import Foul
+from .machine import ACCEPTS, QUIET, TRIGGER_OF, WHY_NOT
+from .penalties import Conditions
+from .play import Play
+
+# A void refolds the log from the last checkpoint before the first event it changes, not from the
+# start: "undo last" in a long match costs at most this many events.
+CHECKPOINT_EVERY = 256
+
+
+class Match:
+    """One match: fed its log's events one at a time, it gives each event's ruling.
+
+    ``state`` is one of :data:`~matchstate.engine.machine.STATES`; ``free_hit`` the free hit in
+    progress; ``score`` the score with handicap goals; ``rulings`` each event's ruling, by seq.
+    A refused event raises :class:`RefusedEvent` and changes nothing.
+    """
+
+    def __init__(self) -> None:
+        self.info: Event = {}
+        self.context = Context()
+        self.rules: RuleSet = DEFAULT
+        self.events: list[Event] = []
+        self.rulings: list[Ruling | None] = []
+        self.void: set[int] = set()
+        self._play = Play(Conditions(DEFAULT, (), 300, True), Wording(DEFAULT))
+        self._checkpoints: dict[int, Play] = {}  # seq -> the play folded up to it
+
+    # -- reading -----------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        """The seq of the last event fed (0 before the first)."""
+        return len(self.events)
+
+    @property
+    def state(self) -> str:
+        return self._play.state
+
+    @property
+    def score(self) -> dict[str, float]:
+        return self._play.score
+
+    @property
+    def free_hit(self) -> FreeHit | None:
+        return self._play.free_hit
+
+    @property
+    def options(self) -> tuple[Ruling, ...]:
+        """The options of a pending choice."""
+        return self._play.options
+
+    @property
+    def play_at(self) -> datetime | None:
+        """When the "Play" that began the window was called, while a free hit awaits its stroke."""
+        return self._play.play_at
+
+    @property
+    def waiting(self) -> tuple[Foul, ...]:
+        """The defending team's violations waiting for the free hit to close."""
+        return tuple(self._play.waiting)
+
+    @property
+    def teams(self) -> tuple[str, ...]:
+        return self.context.teams
+
+    @property
+    def hitting_team(self) -> str | None:
+        return self.free_hit.to if self.free_hit else None
+
+    @property
+    def defending_team(self) -> str | None:
+        return self._play.defending_team
+
+    def accepts(self, event_type: str) -> bool:
+        """Whether an event of this type makes sense now (its fields aside)."""
+        if not self.info:
+            return event_type == "match.start"
+        return event_type in ACCEPTS[self.state]
+
+    def accepted_types(self) -> list[str]:
+        """The event types that make sense now, in the log format's order."""
+        return [kind for kind in TYPES if self.accepts(kind)]
+
+    # -- feeding -----------------------------------------------------------------
+
+    def feed(self, obj: Mapping[str, Any]) -> Ruling | None:
+        """Check one event, apply it and return its ruling (``None`` where it gives none)."""
+        if not self.info and isinstance(obj, Mapping) and obj.get("type") != "match.start":
+            raise IllegalEvent(f"the first event must be match.start, not {obj.get('type')!r}")
+        event = check_event(obj, self.context)
+        if self.events and event["at"] < self.events[-1]["at"]:
+            raise IllegalEvent(f"{event['type']}: 'at' {obj['at']} is earlier than the event before it")
+        if event["type"] == "void":
+            self._strike(event)
+            ruling = None
+        else:
+            ruling = self._apply(self._play, event)
+        self.events.append(event)
+        self.rulings.append(ruling)
+        if self.seq % CHECKPOINT_EVERY == 0:
+            self._checkpoints[self.seq] = self._play.copy()
+        return ruling
+
+    def _apply(self, play: Play, event: Event) -> Ruling | None:
+        kind = event["type"]
+        if not self.info or kind == "match.start":
+            self._start(event)
+            return None
+        if kind not in ACCEPTS[play.state]:
+            why = "the Umpire must first choose with 'decide'" if play.state == "choosing" else WHY_NOT.get(kind)
+            raise IllegalEvent(f"{kind} makes no sense in state {play.state}" + (f": {why}" if why else ""))
+        if kind == "decide" and event["option"] > len(play.options):
+            raise IllegalEvent(f"decide: option {event['option']} is not one of the {len(play.options)} offered")
+        if kind in QUIET[play.state]:
+            return None
+        return play.rule(TRIGGER_OF[kind], event)
+
+    def _start(self, event: Event) -> None:
+        if self.info:
+            raise IllegalEvent("match.start is allowed only as the first event")
+        rules = find_rules(event["rules"]) if event["rules"] is not None else DEFAULT
+        if event["penalty3_defended"] is None:
+            event["penalty3_defended"] = rules.penalty3_defended
+        self.info, self.rules = event, rules
+        self.context = Context(event["teams"], event["field_length"])
+        handicap = event["handicap_goals"]
+        conditions = Conditions(rules, self.context.teams, event["field_length"], event["penalty3_defended"])
+        self._play = Play(conditions, Wording(rules), score={team: handicap.get(team, 0) for team in self.teams})
+
+    def _strike(self, event: Event) -> None:
+        """Void an event: refold the log without it, or refuse if that breaks a later event."""
+        target = event["seq"]
+        if target > len(self.events):
+            raise IllegalEvent(f"void: there is no event with seq {target}")
+        if target == 1:
+            raise IllegalEvent("void: match.start cannot be voided")
+        if target in self.void:
+            raise IllegalEvent(f"void: seq {target} is void already")
+        struck = _struck([*self.events, event])
+        first = min(struck ^ self.void)  # the first event whose standing changes
+        checkpoints = {seq: folded for seq, folded in self._checkpoints.items() if seq < first}
+        begin = max(checkpoints, default=0)
+        play = checkpoints[begin].copy() if begin else self._started()
+        for seq in range(max(begin, 1) + 1, len(self.events) + 1):
+            kept = self.events[seq - 1]
+            if seq not in struck and kept["type"] != "void":
+                try:
+                    self._apply(play, kept)
+                except RefusedEvent as err:
+                    raise IllegalEvent(f"void: without seq {target}, seq {seq} is refused ({err.reason})") from None
+            if seq % CHECKPOINT_EVERY == 0:
+                checkpoints[seq] = play.copy()
+        self._play, self.void, self._checkpoints = play, struck, checkpoints
+
+    def _started(self) -> Play:
+        """The play as the match's start leaves it."""
+        conditions = self._play.conditions
+        handicap = self.info["handicap_goals"]
+        return Play(conditions, self._play.wording, score={team: handicap.get(team, 0) for team in self.teams})
+
+
+def _struck(events: list[Event]) -> set[int]:
+    """The seqs struck out: a void counts unless a later void strikes it."""
+    struck: set[int] = set()
+    for seq in range(len(events), 0, -1):
+        event = events[seq - 1]
+        if event["type"] == "void" and seq not in struck:
+            struck.add(event["seq"])
+    return struck

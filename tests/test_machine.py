@@ -1,0 +1,58 @@
+"""The engine runs a dispatch table compiled from its transitions Machine: the two must agree everywhere."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from matchstate.engine import machine, play
+from matchstate.engine.machine import MACHINE, STATES, TRIGGER_OF
+from matchstate.engine.play import DISPATCH, Play
+from matchstate.log import replay
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "scripts"))
+from season import season  # noqa: E402
+
+
+def names(callbacks):
+    return [callback.__name__ for callback in callbacks]
+
+
+@pytest.mark.parametrize("trigger", sorted(MACHINE.events))
+def test_the_dispatch_table_has_the_machines_transitions_for_every_state(trigger):
+    event = MACHINE.events[trigger]
+    for state in STATES:
+        theirs = event.transitions.get(state, [])
+        ours = DISPATCH.steps[trigger].get(state, ())
+        assert [(t.dest, [c.func for c in t.conditions], list(t.before), list(t.after)) for t in theirs] == [
+            (s.dest, names(s.conditions), names(s.before), names(s.after)) for s in ours]
+
+
+def test_every_callback_the_machine_names_is_a_private_method_of_the_model():
+    named = {c.func for e in MACHINE.events.values() for ts in e.transitions.values() for t in ts
+             for c in t.conditions} | {n for e in MACHINE.events.values() for ts in e.transitions.values()
+                                        for t in ts for n in (*t.before, *t.after)} | {machine.PREPARE}
+    assert named and all(name.startswith("_") and callable(getattr(Play, name)) for name in named)
+
+
+def test_every_event_type_but_void_and_match_start_is_a_trigger():
+    from matchstate.events import TYPES
+    assert set(TRIGGER_OF) == set(TYPES) - {"void", "match.start"}
+
+
+def through_the_library(model, trigger, *args):
+    MACHINE.events[trigger].trigger(model, *args)
+
+
+def replayed(lines):
+    return [json.dumps([step.state, step.ruling.to_json() if step.ruling else None]) for step in replay(lines)]
+
+
+def test_a_season_replays_the_same_through_the_table_and_through_the_machine(monkeypatch):
+    logs = season(matches=40, seed=11)
+    compiled = [replayed(lines) for lines in logs]
+    monkeypatch.setattr(play, "fire", through_the_library)
+    assert [replayed(lines) for lines in logs] == compiled
