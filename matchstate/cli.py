@@ -8,13 +8,14 @@ import os
 import sys
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .engine import Match, diagram
 from .errors import MatchstateError, RefusedEvent
 from .log import Step, final, read_lines, replay
-from .rulebook import CLAUSES, LANGUAGES, clause
+from .rulebook import CLAUSES, clause
+from .words import LANGUAGES
 
 if TYPE_CHECKING:
     from .store import Store
@@ -25,13 +26,22 @@ def _summary(event: dict) -> str:
     return f"{event['type']}" + (f" ({fields})" if fields else "") + (f" — {event['reason']}" if "reason" in event else "")
 
 
+def clock_text(clock: dict[str, Any]) -> str:
+    """The match clock as a timekeeper reads it: chukker · playing time ("2 · 6:58.250")."""
+    played = clock["played"]
+    return f"{clock['chukker'] or '-'} · {int(played // 60)}:{played % 60:06.3f}"
+
+
 def timeline_row(step: Step, start: datetime, lang: str) -> str:
-    """One line of a readable timeline: time since start, seq, event, state, ruling and its rule."""
+    """One line of a readable timeline: time since start, the clock, seq, event, state and flags, then the ruling
+    and its rule."""
     at = datetime.fromisoformat(step.event["at"])
     elapsed = (at - start).total_seconds()
-    row = f"{int(elapsed // 60):>3}:{elapsed % 60:06.3f}  #{step.seq:<4} {_summary(step.event):<60} {step.state}"
+    flags = f"  ⚑ {', '.join(step.flags)}" if step.flags else ""
+    row = (f"{int(elapsed // 60):>3}:{elapsed % 60:06.3f}  {clock_text(step.clock):>12}  #{step.seq:<4} "
+           f"{_summary(step.event):<60} {step.state}{flags}")
     if step.ruling is not None:
-        row += f"\n{'':17}→ {step.ruling.text[lang]}"
+        row += f"\n{'':31}→ {step.ruling.text[lang]}"
         if step.ruling.cite:
             row += f"  [{', '.join(step.ruling.cite)}]"
     return row
@@ -54,7 +64,9 @@ def print_replay(lines: Iterable[str], as_json: bool, lang: str) -> None:
     if as_json:
         print(json.dumps(final(match), ensure_ascii=False))
     else:
-        print(f"\nScore: {score_text(match.score)}   state: {match.state}")
+        result = f"   winner: {match.winner}" if match.winner else "   a draw" if match.ended else ""
+        print(f"\nScore: {score_text(match.score)}   state: {match.state}   clock: {clock_text(match.clock_json())}"
+              f"{result}")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

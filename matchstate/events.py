@@ -147,6 +147,16 @@ def timestamp(value: object, _: Context) -> datetime:
     return moment
 
 
+def clock_settings(value: object, context: Context) -> dict[str, float]:
+    if not isinstance(value, dict) or set(value) - {"chukker_seconds", "extra_seconds"}:
+        _fail("an object with chukker_seconds and extra_seconds", value)
+    if "chukker_seconds" in value and number(value["chukker_seconds"], context) <= 0:
+        _fail("a clock whose chukker_seconds is greater than 0", value)
+    if "extra_seconds" in value and number(value["extra_seconds"], context) < 0:
+        _fail("a clock whose extra_seconds is 0 or more", value)
+    return value
+
+
 def rule_set(value: object, context: Context) -> str:
     value = text(value, context)
     try:
@@ -213,13 +223,14 @@ FIELDS: dict[str, dict[str, tuple[Checker, Any]]] = {
         "teams": (team_names, REQUIRED),
         "field_length": (field_length, 300),
         "penalty3_defended": (flag, None),  # None: as the rule set says
-        "handicap_goals": (handicap_goals, {}),
+        "handicap_goals": (handicap_goals, None),  # None: from the rosters' handicaps, where they give them
         "rosters": (rosters, None),
         "chukkers": (counting, 6),
         "event": (text, None),
         "venue": (text, None),
         "officials": (names, None),
         "rules": (rule_set, None),
+        "clock": (clock_settings, None),
     },
     "chukker.start": {"chukker": (counting, REQUIRED)},
     "chukker.end": {"chukker": (counting, REQUIRED)},
@@ -264,6 +275,9 @@ FIELDS: dict[str, dict[str, tuple[Checker, Any]]] = {
     "whistle": {},
     "void": {"seq": (counting, REQUIRED), "reason": (text, REQUIRED)},
     "tick": {},
+    "clock.stop": {},
+    "clock.start": {},
+    "match.end": {},
 }
 TYPES = tuple(FIELDS)
 _COMMON: dict[str, tuple[Checker, Any]] = {"at": (timestamp, REQUIRED), "id": (short_text, None), "by": (text, None)}

@@ -25,10 +25,13 @@ class Step:
     event: dict[str, Any]
     state: str
     ruling: Ruling | None
+    clock: dict[str, Any]
+    flags: tuple[str, ...]
 
     def to_json(self) -> dict[str, Any]:
         return {"seq": self.seq, "type": self.event["type"], "state": self.state,
-                "ruling": self.ruling.to_json() if self.ruling else None}
+                "ruling": self.ruling.to_json() if self.ruling else None, "clock": self.clock,
+                "flags": list(self.flags)}
 
 
 def _no_constant(name: str) -> None:
@@ -36,13 +39,21 @@ def _no_constant(name: str) -> None:
     raise json.JSONDecodeError(f"{name} is not a JSON value", name, 0)
 
 
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)  # one for every line: making one costs as much as a line
+
+
 def parse_line(line: str) -> dict[str, Any]:
-    """Decode one log line into an event object; refuse what is not a JSON object."""
+    """Decode one log line into an event object; refuse what is not a JSON object.
+
+    A line is at most :data:`MAX_LINE_BYTES` of UTF-8 without its line break (``\n`` or ``\r\n``).
+    """
     # A character is at most 4 bytes of UTF-8: only a line that long can be too long.
-    if len(line) > MAX_LINE_BYTES // 4 and len(line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
-        raise InvalidEvent(f"the line is longer than {MAX_LINE_BYTES} bytes")
+    if len(line) > MAX_LINE_BYTES // 4:
+        text = line[:-2] if line.endswith("\r\n") else line[:-1] if line.endswith("\n") else line
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
+            raise InvalidEvent(f"the line is longer than {MAX_LINE_BYTES} bytes")
     try:
-        obj = json.loads(line, parse_constant=_no_constant)
+        obj = _DECODER.decode(line)
     except (json.JSONDecodeError, RecursionError) as err:
         raise InvalidEvent(f"not JSON: {err}") from None
     if not isinstance(obj, dict):
@@ -82,7 +93,7 @@ def replay(lines: Iterable[str], match: Match | None = None) -> Iterator[Step]:
             ruling = match.feed(obj)
         except RefusedEvent as err:
             raise err.at_line(number) from None
-        yield Step(match.seq, number, obj, match.state, ruling)
+        yield Step(match.seq, number, obj, match.state, ruling, match.clocks[-1], match.flags[-1])
 
 
 def load(path: str | Path) -> Match:
@@ -96,4 +107,5 @@ def load(path: str | Path) -> Match:
 def final(match: Match) -> dict[str, Any]:
     """The closing object of ``replay --json``."""
     return {"final": {"score": dict(match.score), "state": match.state,
-                      "free_hit": match.free_hit.to_json() if match.free_hit else None}}
+                      "free_hit": match.free_hit.to_json() if match.free_hit else None,
+                      "clock": match.clock_json(), "winner": match.winner}}

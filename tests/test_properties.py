@@ -22,7 +22,8 @@ SPEC_STATES = {"idle", "awarded", "placed", "play_called", "live", "choosing"}
 # The event types of the match log spec, in its order.
 SPEC_TYPES = ["match.start", "chukker.start", "chukker.end", "penalty.award", "knockin.award", "ball.place", "play",
               "dribble", "approach.abort", "ball.retee", "hit", "ball.stop", "ball.out", "goal", "position.improper",
-              "player.return", "player.play", "card", "decide", "whistle", "void", "tick"]
+              "player.return", "player.play", "card", "decide", "whistle", "void", "tick", "clock.stop", "clock.start",
+              "match.end"]
 
 team = st.sampled_from(TEAMS)
 player = st.integers(1, 4)

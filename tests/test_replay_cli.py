@@ -59,9 +59,11 @@ def test_replay_json_prints_each_event_then_the_final_state(tmp_path, capsys, ch
     assert code == 0 and err == ""
     *steps, last = [json.loads(line) for line in out.splitlines()]
 
-    assert [set(step) for step in steps] == [{"seq", "type", "state", "ruling"}] * len(CHUKKER)
+    assert [set(step) for step in steps] == [{"seq", "type", "state", "ruling", "clock", "flags"}] * len(CHUKKER)
     assert [(s["seq"], s["type"], s["state"], s["ruling"] and s["ruling"]["kind"]) for s in steps] == CHUKKER
-    assert last == {"final": {"score": {"Blue": 1, "Red": 1}, "state": "awarded", "free_hit": FINAL_FREE_HIT}}
+    assert last == {"final": {"score": {"Blue": 1, "Red": 1}, "state": "awarded", "free_hit": FINAL_FREE_HIT,
+                              "clock": {"chukker": 1, "played": 6, "running": False, "phase": "play"},
+                              "winner": None}}
 
 
 def test_replay_json_rulings_carry_the_spec_fields(tmp_path, capsys, chukker):
@@ -85,7 +87,9 @@ def test_replay_json_final_free_hit_is_null_when_none_is_in_progress(tmp_path, c
     code, out, _ = run(capsys, "replay", "--json", write_log(tmp_path, scorer.lines()))
     assert code == 0
     assert json.loads(out.splitlines()[-1]) == {"final": {"score": {"Blue": 1, "Red": 0}, "state": "idle",
-                                                          "free_hit": None}}
+                                                          "free_hit": None, "winner": None, "clock": {
+                                                              "chukker": None, "played": 0, "running": False,
+                                                              "phase": "before"}}}
 
 
 def test_replay_blank_lines_are_skipped_in_seq_but_counted_in_line_numbers(tmp_path, capsys, chukker):

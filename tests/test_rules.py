@@ -16,7 +16,7 @@ from matchstate.log import replay
 from matchstate.rules import CLUB, RULE_SETS, USPA_2026, RuleSet, find_rules
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "scripts"))
-from season import season  # noqa: E402
+from season import season
 
 
 def test_the_default_rule_set_is_uspa_2026(scorer):

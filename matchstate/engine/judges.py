@@ -116,6 +116,8 @@ JUDGES: dict[str, Judge] = {
     "hit": _stroke,
     "approach.abort": _abort,
     "tick": _time_up,
+    "whistle": _time_up,
+    "chukker.end": _time_up,
     "dribble": _dribble,
     "ball.place": _place,
     "ball.retee": _retee,

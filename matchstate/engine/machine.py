@@ -33,10 +33,26 @@ def _t(trigger: str, source: str | list[str], dest: str | None = None, **callbac
 HITTING_FAILURE = {"conditions": "_hitting_team_failed", "after": "_rule_hitting_team_failure"}
 DEFENDING_WAITS = {"conditions": "_defending_team_failed", "after": "_wait_for_close"}
 BOTH_TEAMS = {"conditions": "_both_teams_failed", "after": "_rule_both_teams"}
+# The umpire's whistle and the chukker's end: after the stroke they close the free hit; before it they
+# close it only where a defending-team violation waits, find the 20 seconds run out, or else stop play
+# and leave it in progress (after a whistle "Play" is called again; after a chukker's end it is taken
+# when the next chukker starts).
+STOPS_PLAY = [
+    *(_t(trigger, "play_called", **HITTING_FAILURE) for trigger in ("whistle", "chukker_end")),
+    *(_t(trigger, AWAITING_STROKE, conditions="_violation_waits", after="_close_free_hit")
+      for trigger in ("whistle", "chukker_end")),
+    _t("whistle", "play_called", "placed", before="_stop_window"),
+    _t("whistle", ["awarded", "placed"]),
+    _t("chukker_end", ["placed", "play_called"], "awarded", before="_stop_window"),
+    _t("chukker_end", "awarded"),
+    *(_t(trigger, ["idle", "live"], after="_close_free_hit") for trigger in ("whistle", "chukker_end")),
+]
 TRANSITIONS = [
     _t("chukker_start", NOT_CHOOSING),
-    _t("chukker_end", NOT_CHOOSING, after="_close_free_hit"),
-    _t("whistle", NOT_CHOOSING, after="_close_free_hit"),
+    *STOPS_PLAY,
+    _t("clock_stop", NOT_CHOOSING),
+    _t("clock_start", NOT_CHOOSING),
+    _t("match_end", NOT_CHOOSING, "idle", before="_drop_free_hit"),  # what waits lapses
     _t("penalty_award", NOT_CHOOSING, conditions="_awards_a_goal", after="_give_penalty_goal"),
     _t("penalty_award", NOT_CHOOSING, "awarded", before="_take_awarded_free_hit"),
     _t("knockin_award", NOT_CHOOSING, "awarded", before="_take_awarded_free_hit"),
@@ -53,8 +69,9 @@ TRANSITIONS = [
     _t("tick", "play_called", **HITTING_FAILURE),
     _t("tick", [*STATES]),
     _t("ball_stop", "live", conditions="_undefended", after="_ball_stopped_short"),
-    _t("ball_stop", "live"),
+    _t("ball_stop", ["idle", "live"]),  # in idle, open play: no ruling
     _t("ball_out", "live", after="_ball_went_out"),
+    _t("ball_out", "idle"),
     _t("goal", NOT_CHOOSING, after="_score_goal"),
     _t("position_improper", AWAITING_STROKE, **BOTH_TEAMS),
     _t("position_improper", OPEN, **HITTING_FAILURE),
@@ -110,8 +127,8 @@ WHY_NOT = {
     "ball.retee": "a re-tee is one after “Play” (before it, log ball.place)",
     "ball.place": "no free hit is awaiting its ball",
     "dribble": "no free hit is in progress",
-    "ball.stop": "no free hit's ball is in play",
-    "ball.out": "no free hit's ball is in play",
+    "ball.stop": "a free hit awaits its stroke",
+    "ball.out": "a free hit awaits its stroke",
     "position.improper": "no free hit is in progress",
     "player.return": "no free hit is in progress",
     "player.play": "no free hit is in progress",

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 from ..errors import IllegalEvent, RefusedEvent
 from ..events import TYPES, Context, Event, check_event
-from ..rules import DEFAULT, RuleSet, find_rules
+from ..rules import DEFAULT, ClockSettings, RuleSet, find_rules
 from ..rulings import FreeHit, Ruling, Wording
+from .clock import Clock
 from .judges import Foul
 from .machine import ACCEPTS, QUIET, TRIGGER_OF, WHY_NOT
 from .penalties import Conditions
@@ -18,14 +20,16 @@ from .play import Play
 # A void refolds the log from the last checkpoint before the first event it changes, not from the
 # start: "undo last" in a long match costs at most this many events.
 CHECKPOINT_EVERY = 256
+_NOT_STARTED = Conditions(DEFAULT, (), 300, True, DEFAULT.clock, 6)
 
 
 class Match:
     """One match: fed its log's events one at a time, it gives each event's ruling.
 
     ``state`` is one of :data:`~matchstate.engine.machine.STATES`; ``free_hit`` the free hit in
-    progress; ``score`` the score with handicap goals; ``rulings`` each event's ruling, by seq.
-    A refused event raises :class:`RefusedEvent` and changes nothing.
+    progress; ``score`` the score with handicap goals; ``clock`` the match clock; ``winner`` the
+    team ahead once the match has ended. ``rulings``, ``clocks`` and ``flags`` are what each event
+    gave, by seq, as given at the time. A refused event raises :class:`RefusedEvent` and changes nothing.
     """
 
     def __init__(self) -> None:
@@ -34,8 +38,10 @@ class Match:
         self.rules: RuleSet = DEFAULT
         self.events: list[Event] = []
         self.rulings: list[Ruling | None] = []
+        self.clocks: list[dict[str, Any]] = []
+        self.flags: list[tuple[str, ...]] = []
         self.void: set[int] = set()
-        self._play = Play(Conditions(DEFAULT, (), 300, True), Wording(DEFAULT))
+        self._play = Play(_NOT_STARTED, Wording(DEFAULT), Clock(DEFAULT.clock, 6))
         self._checkpoints: dict[int, Play] = {}  # seq -> the play folded up to it
 
     # -- reading -----------------------------------------------------------------
@@ -73,6 +79,28 @@ class Match:
         return tuple(self._play.waiting)
 
     @property
+    def clock(self) -> Clock:
+        return self._play.clock
+
+    @property
+    def ended(self) -> bool:
+        """Whether the match has ended (a ``match.end`` stands)."""
+        return self._play.clock.ended
+
+    @property
+    def winner(self) -> str | None:
+        """The team ahead once the match has ended; None before, or when it ended tied."""
+        if not self.ended:
+            return None
+        (first, goals), (second, theirs) = self.score.items()
+        return first if goals > theirs else second if theirs > goals else None
+
+    def clock_json(self) -> dict[str, Any]:
+        """The clock as of the last event, as ``replay --json`` gives it."""
+        return self.clock.to_json(self.events[-1]["at"]) if self.events else Clock(self.rules.clock, 6).to_json(
+            datetime.min)
+
+    @property
     def teams(self) -> tuple[str, ...]:
         return self.context.teams
 
@@ -88,7 +116,7 @@ class Match:
         """Whether an event of this type makes sense now (its fields aside)."""
         if not self.info:
             return event_type == "match.start"
-        return event_type in ACCEPTS[self.state]
+        return event_type in ACCEPTS[self.state] and self.clock.refusal(event_type) is None
 
     def accepted_types(self) -> list[str]:
         """The event types that make sense now, in the log format's order."""
@@ -103,13 +131,17 @@ class Match:
         event = check_event(obj, self.context)
         if self.events and event["at"] < self.events[-1]["at"]:
             raise IllegalEvent(f"{event['type']}: 'at' {obj['at']} is earlier than the event before it")
+        flags: tuple[str, ...] = ()
         if event["type"] == "void":
             self._strike(event)
             ruling = None
         else:
+            flags = self._play.clock.flags(event)
             ruling = self._apply(self._play, event)
         self.events.append(event)
         self.rulings.append(ruling)
+        self.clocks.append(self._play.clock.to_json(event["at"]))
+        self.flags.append(flags)
         if self.seq % CHECKPOINT_EVERY == 0:
             self._checkpoints[self.seq] = self._play.copy()
         return ruling
@@ -119,14 +151,17 @@ class Match:
         if not self.info or kind == "match.start":
             self._start(event)
             return None
+        refusal = play.clock.refusal(kind)
+        if refusal:
+            raise IllegalEvent(refusal)
         if kind not in ACCEPTS[play.state]:
             why = "the Umpire must first choose with 'decide'" if play.state == "choosing" else WHY_NOT.get(kind)
             raise IllegalEvent(f"{kind} makes no sense in state {play.state}" + (f": {why}" if why else ""))
         if kind == "decide" and event["option"] > len(play.options):
             raise IllegalEvent(f"decide: option {event['option']} is not one of the {len(play.options)} offered")
-        if kind in QUIET[play.state]:
-            return None
-        return play.rule(TRIGGER_OF[kind], event)
+        ruling = None if kind in QUIET[play.state] else play.rule(TRIGGER_OF[kind], event)
+        play.clock = play.clock.after(event, ruling, play.score)
+        return ruling
 
     def _start(self, event: Event) -> None:
         if self.info:
@@ -134,11 +169,19 @@ class Match:
         rules = find_rules(event["rules"]) if event["rules"] is not None else DEFAULT
         if event["penalty3_defended"] is None:
             event["penalty3_defended"] = rules.penalty3_defended
+        if event["handicap_goals"] is None:
+            event["handicap_goals"] = handicap_goals(event)
+        clock = ClockSettings(**{**_settings(rules.clock), **(event["clock"] or {})})
         self.info, self.rules = event, rules
         self.context = Context(event["teams"], event["field_length"])
-        handicap = event["handicap_goals"]
-        conditions = Conditions(rules, self.context.teams, event["field_length"], event["penalty3_defended"])
-        self._play = Play(conditions, Wording(rules), score={team: handicap.get(team, 0) for team in self.teams})
+        conditions = Conditions(rules, self.context.teams, event["field_length"], event["penalty3_defended"], clock,
+                                event["chukkers"])
+        self._play = Play(conditions, Wording(rules), Clock(clock, event["chukkers"]))
+        self._play.score = self._starting_score()
+
+    def _starting_score(self) -> dict[str, float]:
+        handicap = self.info["handicap_goals"]
+        return {team: handicap.get(team, 0) for team in self.teams}
 
     def _strike(self, event: Event) -> None:
         """Void an event: refold the log without it, or refuse if that breaks a later event."""
@@ -168,8 +211,26 @@ class Match:
     def _started(self) -> Play:
         """The play as the match's start leaves it."""
         conditions = self._play.conditions
-        handicap = self.info["handicap_goals"]
-        return Play(conditions, self._play.wording, score={team: handicap.get(team, 0) for team in self.teams})
+        return Play(conditions, self._play.wording, Clock(conditions.clock, conditions.chukkers),
+                    score=self._starting_score())
+
+
+def _settings(settings: ClockSettings) -> dict[str, float]:
+    return {"chukker_seconds": settings.chukker_seconds, "extra_seconds": settings.extra_seconds}
+
+
+def handicap_goals(start: Event) -> dict[str, float]:
+    """Goals by handicap from the rosters, where every player listed has a handicap (log format 1.1): the team
+    with the lower total receives the difference times the chukkers, over 6, a fraction recorded as one half."""
+    rosters, teams = start["rosters"] or {}, start["teams"]
+    listed = [rosters.get(team) for team in teams]
+    if not all(listed) or not all("handicap" in player for roster in listed for player in roster or ()):
+        return dict.fromkeys(teams, 0)
+    totals = [sum(player["handicap"] for player in roster or ()) for roster in listed]
+    goals = abs(totals[0] - totals[1]) * start["chukkers"] / 6
+    whole = math.floor(goals)
+    given = whole if goals == whole else whole + 0.5
+    return {team: (given if total < max(totals) else 0) for team, total in zip(teams, totals, strict=True)}
 
 
 def _struck(events: list[Event]) -> set[int]:

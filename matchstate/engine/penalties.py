@@ -5,18 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..events import Event, needs_spot
-from ..rules import RuleSet
+from ..rules import ClockSettings, RuleSet
 from ..rulings import FreeHit
 
 
 @dataclass(frozen=True, slots=True)
 class Conditions:
-    """What a match fixes at its start: its rule set, teams and field."""
+    """What a match fixes at its start: its rule set, teams, field and clock."""
 
     rules: RuleSet
     teams: tuple[str, ...]
     field_length: float
     penalty3_defended: bool
+    clock: ClockSettings
+    chukkers: int
 
     def other(self, team: str) -> str:
         return self.teams[1] if team == self.teams[0] else self.teams[0]

@@ -1,4 +1,4 @@
-"""A match's play as the machine folds it: the free hit in progress, what waits on it, the score.
+"""A match's play as the events fold it: the free hit in progress, what waits on it, the score, the clock.
 
 :class:`Play` is the machine's model; its private methods are the machine's conditions and
 callbacks, named in ``engine.machine``. Everything an event can change is a field of the one
@@ -13,6 +13,7 @@ from typing import Any
 
 from ..events import Event
 from ..rulings import FreeHit, Ruling, Why, Wording
+from .clock import Clock
 from .judges import JUDGES, Foul, Moment
 from .machine import Dispatch, compile_machine
 from .penalties import Conditions
@@ -24,6 +25,7 @@ class Play:
 
     conditions: Conditions
     wording: Wording
+    clock: Clock
     state: str = "idle"
     score: dict[str, float] = field(default_factory=dict)
     free_hit: FreeHit | None = None
@@ -87,6 +89,9 @@ class Play:
     def _both_teams_failed(self, _: Event) -> bool:
         return self.foul is not None and self.foul.side == "both"
 
+    def _violation_waits(self, _: Event) -> bool:
+        return bool(self.waiting)
+
     def _undefended(self, _: Event) -> bool:
         return self.free_hit is not None and not self.free_hit.defended
 
@@ -145,6 +150,9 @@ class Play:
 
     def _start_window(self, event: Event) -> None:
         self.play_at = event["at"]
+
+    def _stop_window(self, _: Event) -> None:
+        self.play_at = None  # "Play" will be called again, and its window runs from that call
 
     def _ball_in_play(self, event: Event) -> None:
         assert self.free_hit is not None

@@ -10,7 +10,8 @@ from typing import Any
 from .. import events
 from ..engine import Match
 from ..events import FIELDS, REQUIRED
-from ..rulebook import CLAUSES, LANGUAGES
+from ..rulebook import CLAUSES
+from ..words import LANGUAGES
 from ..store import StoredEvent
 
 # What a form asks for, by the check the log format applies to a field.
