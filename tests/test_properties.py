@@ -87,9 +87,14 @@ def penalty_award(penalty, field_length):
     return st.fixed_dictionaries(required).map(lambda award: {k: v for k, v in award.items() if v is not None})
 
 
-def snapshot(match):
+def snapshot(match, at=None):
+    """What a user sees of the match: its state, score and free hit, and at ``at`` (default: its last event's)
+    its clock and the flags a goal would carry."""
+    at = at or (match.events[-1]["at"] if match.events else KICKOFF)
+    probe = {"type": "goal", "at": at, "team": "Blue"}
     return {"seq": match.seq, "state": match.state, "score": dict(match.score),
-            "free_hit": match.free_hit.to_json() if match.free_hit else None}
+            "free_hit": match.free_hit.to_json() if match.free_hit else None,
+            "clock": match.clock.to_json(at), "flags_now": match.clock.flags(probe), "winner": match.winner}
 
 
 def as_json(ruling):
@@ -109,6 +114,7 @@ class RandomMatch(RuleBasedStateMachine):
         self.events = []
         self.rulings = []
         self.clock = KICKOFF
+        self.last_clock = None
 
     def _feed(self, event, at):
         before = snapshot(self.match)
@@ -120,13 +126,22 @@ class RandomMatch(RuleBasedStateMachine):
         self.events.append(event)
         self.rulings.append(as_json(ruling))
         self.clock = at
+        self._played_never_decreases_within_a_chukker(event)
         return True
+
+    def _played_never_decreases_within_a_chukker(self, event):
+        now = self.match.clocks[-1]
+        before, self.last_clock = self.last_clock, now
+        if event["type"] in ("void", "chukker.start") or before is None or before.get("voided"):
+            return
+        if now["chukker"] is not None and now["chukker"] == before["chukker"]:
+            assert now["played"] >= before["played"], (before, now)
 
     def _at(self, step):
         return self.clock + timedelta(milliseconds=step)
 
     @rule(data=st.data(),
-          step=st.sampled_from([0, 1000, 2000, 20_000, 20_001]) | st.integers(0, 25_000))
+          step=st.sampled_from([0, 1000, 2000, 20_000, 20_001, 120_000]) | st.integers(0, 25_000))
     def log_an_event(self, data, step):
         accepted = self.match.accepted_types()
         usual = [kind for kind in USUAL_NEXT.get(self.match.state, []) if kind in accepted]
@@ -145,6 +160,19 @@ class RandomMatch(RuleBasedStateMachine):
         for kind, fields in [("penalty.award", {"penalty": "2", "to": to}), ("play", {}),
                              ("position.improper", {"team": defending}),
                              ("hit", {"player": 1, "contact": "hit"}), ("whistle", {})]:
+            at = self._at(step)
+            self._feed({"type": kind, "at": at.strftime(ISO), **fields}, at)
+
+    @rule(goals=st.lists(team, max_size=3), played=st.sampled_from([419_999, 420_000, 449_999, 450_000, 500_000]))
+    def a_whole_chukker(self, goals, played):
+        """A chukker from its start to its end, its goals spread over its time, past the bell or the horn."""
+        if not self.match.info:
+            return
+        number = (self.match.clock.chukker or 0) + 1
+        stretch = played // (len(goals) + 1)
+        for kind, fields, step in [("chukker.start", {"chukker": number}, 1000),
+                                   *(("goal", {"team": scorer}, stretch) for scorer in goals),
+                                   ("tick", {}, played - stretch * len(goals)), ("chukker.end", {"chukker": number}, 1)]:
             at = self._at(step)
             self._feed({"type": kind, "at": at.strftime(ISO), **fields}, at)
 
@@ -168,8 +196,9 @@ class RandomMatch(RuleBasedStateMachine):
         void = {"type": "void", "at": self.clock.strftime(ISO), "seq": self.match.seq,
                 "reason": "logged by mistake"}
         assert self._feed(void, self.clock), "a void of the last event is accepted"
+        self.last_clock = {"voided": True}
         assert {k: v for k, v in snapshot(self.match).items() if k != "seq"} == \
-            {k: v for k, v in snapshot(without).items() if k != "seq"}
+            {k: v for k, v in snapshot(without, self.clock).items() if k != "seq"}
 
     @invariant()
     def state_is_one_of_the_six(self):
@@ -189,6 +218,7 @@ class RandomMatch(RuleBasedStateMachine):
         again, rulings = replayed(self.events)
         assert rulings == self.rulings
         assert snapshot(again) == snapshot(self.match)
+        assert again.clocks == self.match.clocks and again.flags == self.match.flags
 
 
 RandomMatch.TestCase.settings = settings(max_examples=200, stateful_step_count=40, deadline=None,
