@@ -29,7 +29,6 @@ UMPIRES = ["Diego Ferraro", "Hernán Ledesma", "Pablo Castañeda", "Gustavo Río
 # How often each penalty is awarded, and how a penalty's stroke tends to end.
 PENALTIES = {"1": 1, "2": 6, "3": 5, "4": 6, "5a": 12, "5b": 6, "6": 3}
 SCORES = {"1": 0, "2": 0.7, "3": 0.55, "4": 0.35, "5a": 0.15, "5b": 0.1, "6": 0.35, "knockin": 0.0}
-CHUKKER_SECONDS = 450  # 7.5 minutes of play
 
 
 def season(matches: int, seed: int) -> list[list[str]]:
@@ -84,18 +83,25 @@ class MatchWriter:
                   venue="Club de Polo Las Acacias", officials=self.rng.sample(UMPIRES, 3))
         for chukker in range(1, 7):
             self.emit("chukker.start", 300 if chukker > 1 else 600, chukker=chukker)
-            played = 0.0
-            while played < CHUKKER_SECONDS:
-                played += self.step()
+            while self.time_left() > 0:
+                self.step()
             if self.match.state == "choosing":
                 self.decide()
             self.emit("chukker.end", self.rng.uniform(1, 10), chukker=chukker)
             if self.match.state == "choosing":  # what waited on the free hit is ruled at the bell
                 self.decide()
+        self.emit("match.end", self.rng.uniform(5, 30))
         return self.lines
 
-    def step(self) -> float:
-        """Write the next event(s) for the state the match is in; return the seconds of play they took."""
+    def time_left(self) -> float:
+        """Seconds of the chukker before its horn (or the end of extra time), by the engine's clock."""
+        clock = self.match.clock
+        if clock.phase(self.at) == "over":
+            return 0.0
+        return clock.settings.chukker_seconds + clock.settings.extra_seconds - clock.reading(self.at)
+
+    def step(self) -> None:
+        """Write the next event(s) for the state the match is in."""
         state = self.match.state
         if state == "choosing":
             self.decide()
@@ -106,10 +112,9 @@ class MatchWriter:
         elif state == "play_called":
             self.play_called()
         elif self.stroke_just_taken:
-            return self.after_stroke()
+            self.after_stroke()
         else:
-            return self.open_play()
-        return 0.0  # the clock stops for a free hit
+            self.open_play()
 
     def decide(self) -> None:
         self.emit("decide", self.rng.uniform(10, 40), option=self.rng.randint(1, len(self.match.options)))
@@ -161,7 +166,7 @@ class MatchWriter:
         else:
             self.emit(what, wait)
 
-    def after_stroke(self) -> float:
+    def after_stroke(self) -> None:
         """How the ball just struck ends up: a goal, over a line, stopped, or in open play."""
         penalty = self.match.free_hit.penalty
         scores = SCORES[penalty]
@@ -179,31 +184,40 @@ class MatchWriter:
             self.emit("player.play", wait, team=self.team(self.rng.random() < 0.3), player=self.rng.randint(1, 4),
                       passed_teammate=False, ball_travelled=self.rng.randint(5, 50),
                       passed_midfield=self.rng.random() < 0.5)
-        return wait
 
     # -- open play -------------------------------------------------------------------
 
-    def open_play(self) -> float:
+    def open_play(self) -> None:
         """A spell of open play, ended by a goal, a foul, the ball over the back line, or nothing to log."""
         what = self.pick({"goal": 4, "penalty": 5, "knockin": 3, "whistle": 1, "tick": 1, "card": 0.3,
-                          "void": 0.2})
+                          "void": 0.2, "injury": 0.4})
         spell = self.rng.uniform(50, 140)
+        if self.match.clock.since is not None:
+            spell = min(spell, self.time_left() - 0.5)  # the horn ends the spell
+        if spell <= 0:
+            self.emit("tick", 1)  # the horn: nothing more to log in this chukker
+            return
+        if what in ("penalty", "knockin") and self.match.free_hit is None:
+            self.emit("whistle", spell)  # the umpire's whistle stops the clock; the award follows
+            spell = 0.0
         if what == "goal":
             self.emit("goal", spell, team=self.rng.choice(self.match.teams), player=self.rng.randint(1, 4))
         elif what == "penalty":
-            self.award_penalty(spell)
+            self.award_penalty(max(spell, 0.4))
         elif what == "knockin":
-            self.emit("knockin.award", spell, to=self.rng.choice(self.match.teams))
+            self.emit("knockin.award", max(spell, 0.4), to=self.rng.choice(self.match.teams))
         elif what == "whistle" and self.match.free_hit is not None:
             self.emit("whistle", spell)
         elif what == "card":
             self.emit("card", spell, team=self.rng.choice(self.match.teams), player=self.rng.randint(1, 4),
                       colour="yellow")
+        elif what == "injury":
+            self.emit("clock.stop", spell)  # the timekeeper stops the clock, and runs it again at the throw-in
+            self.emit("clock.start", self.rng.uniform(60, 180))
         elif what == "void" and self.match.events[-1]["type"] in ("goal", "penalty.award", "knockin.award"):
             self.emit("void", self.rng.uniform(10, 40), seq=self.match.seq, reason="Referee overruled the call")
         else:
             self.emit("tick", spell)
-        return spell
 
     def award_penalty(self, after: float) -> None:
         penalty = self.pick(PENALTIES)
