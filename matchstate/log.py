@@ -25,7 +25,7 @@ class Step:
     event: dict[str, Any]
     state: str
     ruling: Ruling | None
-    clock: dict[str, Any]
+    clock: dict[str, Any]  # the match clock right after the event
     flags: tuple[str, ...]
 
     def to_json(self) -> dict[str, Any]:
@@ -93,7 +93,7 @@ def replay(lines: Iterable[str], match: Match | None = None) -> Iterator[Step]:
             ruling = match.feed(obj)
         except RefusedEvent as err:
             raise err.at_line(number) from None
-        yield Step(match.seq, number, obj, match.state, ruling, match.clocks[-1], match.flags[-1])
+        yield Step(match.seq, number, obj, match.state, ruling, match.clock_after(match.seq), match.flags[-1])
 
 
 def load(path: str | Path) -> Match:

@@ -130,7 +130,7 @@ class RandomMatch(RuleBasedStateMachine):
         return True
 
     def _played_never_decreases_within_a_chukker(self, event):
-        now = self.match.clocks[-1]
+        now = self.match.clock_after(self.match.seq)
         before, self.last_clock = self.last_clock, now
         if event["type"] in ("void", "chukker.start") or before is None or before.get("voided"):
             return

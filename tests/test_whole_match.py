@@ -15,7 +15,7 @@ from matchstate.log import MAX_LINE_BYTES, replay
 
 def clock(scorer):
     """The clock right after the last event."""
-    return scorer.match.clocks[-1]
+    return scorer.match.clock_after(scorer.match.seq)
 
 
 def flags(scorer):

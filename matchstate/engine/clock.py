@@ -98,7 +98,7 @@ class Clock:
         if not self.in_play:
             return self
         clock = self
-        if self.phase(at) == "extra" and self._ends_extra(kind, ruling, score):
+        if self._ends_extra(kind, ruling, score) and self.phase(at) == "extra":
             clock = replace(clock, extra_over=True)
         if kind == "chukker.end":
             return replace(clock, in_play=False, played=clock.reading(at), since=None)

@@ -38,7 +38,7 @@ class Match:
         self.rules: RuleSet = DEFAULT
         self.events: list[Event] = []
         self.rulings: list[Ruling | None] = []
-        self.clocks: list[dict[str, Any]] = []
+        self._clocks: list[Clock] = []  # the clock after each event, read at its `at`
         self.flags: list[tuple[str, ...]] = []
         self.void: set[int] = set()
         self._play = Play(_NOT_STARTED, Wording(DEFAULT), Clock(DEFAULT.clock, 6))
@@ -81,6 +81,15 @@ class Match:
     @property
     def clock(self) -> Clock:
         return self._play.clock
+
+    def clock_after(self, seq: int) -> dict[str, Any]:
+        """The clock right after the event ``seq``, as given at the time (a void does not change it)."""
+        return self._clocks[seq - 1].to_json(self.events[seq - 1]["at"])
+
+    @property
+    def clocks(self) -> list[dict[str, Any]]:
+        """The clock right after each event, by seq - 1."""
+        return [self.clock_after(seq) for seq in range(1, self.seq + 1)]
 
     @property
     def ended(self) -> bool:
@@ -140,7 +149,7 @@ class Match:
             ruling = self._apply(self._play, event)
         self.events.append(event)
         self.rulings.append(ruling)
-        self.clocks.append(self._play.clock.to_json(event["at"]))
+        self._clocks.append(self._play.clock)
         self.flags.append(flags)
         if self.seq % CHECKPOINT_EVERY == 0:
             self._checkpoints[self.seq] = self._play.copy()
