@@ -20,7 +20,7 @@ from .words import LANGUAGES
 if TYPE_CHECKING:
     from .store import Store
 
-def _summary(event: dict) -> str:
+def _summary(event: dict[str, Any]) -> str:
     """The event's type and its telling fields, for a timeline."""
     fields = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "at", "id", "by", "reason"))
     return f"{event['type']}" + (f" ({fields})" if fields else "") + (f" — {event['reason']}" if "reason" in event else "")
@@ -226,7 +226,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        return args.run(args)
+        return int(args.run(args))
     except RefusedEvent as err:
         print(str(err), file=sys.stderr)
         return 2

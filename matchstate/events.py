@@ -7,6 +7,7 @@ What it refuses raises :class:`~matchstate.errors.RefusedEvent` naming the field
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, NoReturn
@@ -43,8 +44,12 @@ MAX_NUMBER = 1_000_000
 MAX_COUNT = 2**31 - 1
 
 
+_QUOTE = reprlib.Repr()  # a refusal quotes a value short, however long or deep it is
+_QUOTE.maxlevel, _QUOTE.maxstring, _QUOTE.maxother, _QUOTE.maxlist, _QUOTE.maxdict = 4, 80, 80, 12, 12
+
+
 def _fail(what: str, value: object) -> NoReturn:
-    raise ValueError(f"must be {what}, not {value!r}")
+    raise ValueError(f"must be {what}, not {_QUOTE.repr(value)}")
 
 
 def text(value: object, _: Context) -> str:
@@ -139,7 +144,8 @@ def timestamp(value: object, _: Context) -> datetime:
         _fail(example, value)
     try:
         moment = datetime.fromisoformat(value)
-        moment.astimezone(UTC)  # a time whose offset takes it out of years 1 to 9999 has no UTC
+        if moment.year in (1, 9999):  # where an offset can take a time out of years 1 to 9999, it has no UTC
+            moment.astimezone(UTC)
     except (ValueError, OverflowError):
         _fail(example + ", in the years 1 to 9999", value)
     if moment.tzinfo is None:
@@ -288,7 +294,7 @@ _CHECKS = {kind: tuple((name, *spec) for name, spec in {**_COMMON, **fields}.ite
 
 def check_event(obj: Any, context: Context) -> Event:
     """Check one decoded log line against the format; return it normalised."""
-    if not isinstance(obj, Mapping):
+    if type(obj) is not dict and not isinstance(obj, Mapping):  # a decoded line is a dict: skip the ABC's check
         raise InvalidEvent(f"an event must be a JSON object, not {type(obj).__name__}")
     kind = obj.get("type")
     checks = _CHECKS.get(kind) if isinstance(kind, str) else None

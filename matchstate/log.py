@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from .engine import Match
+from .engine.clock import Clock
 from .errors import InvalidEvent, RefusedEvent
 from .rulings import Ruling
 
@@ -25,8 +28,17 @@ class Step:
     event: dict[str, Any]
     state: str
     ruling: Ruling | None
-    clock: dict[str, Any]  # the match clock right after the event
+    clock_state: Clock  # the match clock right after the event
     flags: tuple[str, ...]
+
+    @property
+    def clock(self) -> dict[str, Any]:
+        """The match clock right after the event, as ``replay --json`` gives it."""
+        return self.clock_state.to_json(self.at)
+
+    @property
+    def at(self) -> datetime:
+        return datetime.fromisoformat(self.event["at"])
 
     def to_json(self) -> dict[str, Any]:
         return {"seq": self.seq, "type": self.event["type"], "state": self.state,
@@ -34,18 +46,11 @@ class Step:
                 "flags": list(self.flags)}
 
 
-def _no_constant(name: str) -> None:
-    # Python's json reads NaN and Infinity, which JSON does not have.
-    raise json.JSONDecodeError(f"{name} is not a JSON value", name, 0)
-
-
-_DECODER = json.JSONDecoder(parse_constant=_no_constant)  # one for every line: making one costs as much as a line
-
-
 def parse_line(line: str) -> dict[str, Any]:
     """Decode one log line into an event object; refuse what is not a JSON object.
 
-    A line is at most :data:`MAX_LINE_BYTES` of UTF-8 without its line break (``\n`` or ``\r\n``).
+    A line is at most :data:`MAX_LINE_BYTES` of UTF-8 without its line break (``\\n`` or ``\\r\\n``).
+    JSON has no NaN or Infinity, and a string holds Unicode text, so a lone surrogate is refused.
     """
     # A character is at most 4 bytes of UTF-8: only a line that long can be too long.
     if len(line) > MAX_LINE_BYTES // 4:
@@ -53,8 +58,10 @@ def parse_line(line: str) -> dict[str, Any]:
         if len(text.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
             raise InvalidEvent(f"the line is longer than {MAX_LINE_BYTES} bytes")
     try:
-        obj = _DECODER.decode(line)
-    except (json.JSONDecodeError, RecursionError) as err:
+        obj = orjson.loads(line)
+    except orjson.JSONDecodeError as err:
+        if "surrogate" in str(err):
+            raise InvalidEvent("a string holds a lone surrogate, which is not Unicode text") from None
         raise InvalidEvent(f"not JSON: {err}") from None
     if not isinstance(obj, dict):
         raise InvalidEvent(f"an event must be a JSON object, not {type(obj).__name__}")
@@ -93,7 +100,7 @@ def replay(lines: Iterable[str], match: Match | None = None) -> Iterator[Step]:
             ruling = match.feed(obj)
         except RefusedEvent as err:
             raise err.at_line(number) from None
-        yield Step(match.seq, number, obj, match.state, ruling, match.clock_after(match.seq), match.flags[-1])
+        yield Step(match.seq, number, obj, match.state, ruling, match.clock, match.flags[-1])
 
 
 def load(path: str | Path) -> Match:

@@ -89,6 +89,7 @@ class Wording:
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
         self._seconds = _yards(rules.window.total_seconds())
+        self._live: dict[Why, Ruling] = {}  # a live ball's ruling depends on its reason alone
 
     def _text(self, outcome: dict[str, str], why: Why, team: str | None) -> dict[str, str]:
         words = dict.fromkeys(LANGUAGES, "")
@@ -124,5 +125,8 @@ class Wording:
                       self._text(outcome, why, options[0].to), outcome)
 
     def live(self, why: Why) -> Ruling:
-        outcome = phrases("outcome", "live")
-        return Ruling("live", None, None, (), None, None, why.cite, self._text(outcome, why, None), outcome)
+        if why not in self._live:
+            outcome = phrases("outcome", "live")
+            self._live[why] = Ruling("live", None, None, (), None, None, why.cite, self._text(outcome, why, None),
+                                     outcome)
+        return self._live[why]

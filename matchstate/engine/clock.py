@@ -4,9 +4,8 @@ folded from the events' ``at`` alone, beside the free-hit machine (log format 1.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..events import Event
 from ..rules import ClockSettings
@@ -20,10 +19,10 @@ AFTER_THE_END = frozenset({"void", "card", "tick"})
 ENDS_EXTRA = frozenset({"goal", "ball.out", "whistle"})
 
 
-@dataclass(frozen=True, slots=True)
-class Clock:
+class Clock(NamedTuple):
     """The clock as the events so far leave it. ``played`` is the time played before ``since``; the clock
-    runs from ``since`` (None: stopped)."""
+    runs from ``since`` (None: stopped). Immutable: each event gives a new one (a tuple, as it is made once
+    per event)."""
 
     settings: ClockSettings
     chukkers: int  # planned: the one numbered so, or any later, is the last
@@ -91,22 +90,22 @@ class Clock:
         """The clock after ``event``, whose ruling was ``ruling`` and after which the score is ``score``."""
         kind, at = event["type"], event["at"]
         if kind == "chukker.start":
-            return replace(self, chukker=event["chukker"], in_play=True, played=0.0, since=at, extra_over=False,
+            return self._replace(chukker=event["chukker"], in_play=True, played=0.0, since=at, extra_over=False,
                            started=True)
         if kind == "match.end":
-            return replace(self, ended=True)
+            return self._replace(ended=True)
         if not self.in_play:
             return self
         clock = self
         if self._ends_extra(kind, ruling, score) and self.phase(at) == "extra":
-            clock = replace(clock, extra_over=True)
+            clock = clock._replace(extra_over=True)
         if kind == "chukker.end":
-            return replace(clock, in_play=False, played=clock.reading(at), since=None)
+            return clock._replace(in_play=False, played=clock.reading(at), since=None)
         if kind in ("whistle", "clock.stop") and clock.since is not None:
-            return replace(clock, played=clock.reading(at), since=None)
+            return clock._replace(played=clock.reading(at), since=None)
         stroke = kind == "hit" and ruling is not None and ruling.kind == "live"
         if (kind == "clock.start" or stroke) and clock.since is None:
-            return replace(clock, since=at)
+            return clock._replace(since=at)
         return clock
 
     def _ends_extra(self, kind: str, ruling: Ruling | None, score: dict[str, float]) -> bool:

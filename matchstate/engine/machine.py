@@ -160,7 +160,10 @@ class Dispatch:
         hold (its before callbacks, the state change, its after callbacks)."""
         self.prepare(model, *args)
         for step in self.steps[trigger][model.state]:
-            if all(condition(model, *args) for condition in step.conditions):
+            for condition in step.conditions:
+                if not condition(model, *args):
+                    break
+            else:
                 for callback in step.before:
                     callback(model, *args)
                 if step.dest is not None:

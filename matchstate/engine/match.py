@@ -151,8 +151,9 @@ class Match:
         self.rulings.append(ruling)
         self._clocks.append(self._play.clock)
         self.flags.append(flags)
-        if self.seq % CHECKPOINT_EVERY == 0:
-            self._checkpoints[self.seq] = self._play.copy()
+        seq = len(self.events)
+        if seq % CHECKPOINT_EVERY == 0:
+            self._checkpoints[seq] = self._play.copy()
         return ruling
 
     def _apply(self, play: Play, event: Event) -> Ruling | None:
