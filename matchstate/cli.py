@@ -14,6 +14,7 @@ from . import __version__
 from .engine import Match, diagram
 from .errors import MatchstateError, RefusedEvent
 from .log import Step, final, read_lines, replay
+from .records import EXPORTERS
 from .rulebook import CLAUSES, LANGUAGES, clause
 
 if TYPE_CHECKING:
@@ -108,11 +109,14 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    out = sys.stdout.buffer  # the lines' own UTF-8, whatever the terminal's encoding
-    for stored in open_store().events(args.match):
-        out.write(stored.raw.encode("utf-8") + b"\n")
-    out.flush()
+    _write_utf8(EXPORTERS[args.format].write(open_store().events(args.match)))
     return 0
+
+
+def _write_utf8(text: str) -> None:
+    """Text as UTF-8 on standard output, whatever the terminal's encoding (a log's own bytes)."""
+    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.buffer.flush()
 
 
 def cmd_matches(_: argparse.Namespace) -> int:
@@ -186,8 +190,10 @@ def parser() -> argparse.ArgumentParser:
     import_cmd.add_argument("log", help="a match log (JSON Lines), or - for standard input")
     import_cmd.set_defaults(run=cmd_import)
 
-    export_cmd = commands.add_parser("export", help="print a stored match's log, each line as it was received")
+    export_cmd = commands.add_parser("export", help="print a stored match's log: as JSON Lines, each line as it "
+                                                    "was received, or as CSV, one row per event")
     export_cmd.add_argument("match", help="the match's code")
+    export_cmd.add_argument("--format", choices=list(EXPORTERS), default="jsonl", help="default jsonl")
     export_cmd.set_defaults(run=cmd_export)
 
     matches_cmd = commands.add_parser("matches", help="list the stored matches with score and state")

@@ -6,12 +6,13 @@ import re
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Body, Depends, Header, HTTPException, Query, Request, Response
+from fastapi import APIRouter, Body, Depends, Header, HTTPException, Path, Query, Request, Response
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from ..records import EXPORTERS
 from . import live
 from .service import Service, message
 from .views import event_forms, rules_json
@@ -138,21 +139,21 @@ def verify_match(service: ServiceDep, key: KeyDep, code: str) -> dict[str, Any]:
     return service.verify(code)
 
 
-@router.get("/matches/{code}/log.jsonl", tags=["records"], response_class=PlainTextResponse, responses=READ_ERRORS)
-def export_jsonl(service: ServiceDep, key: KeyDep, code: str) -> PlainTextResponse:
-    """The match log as JSON Lines, each line the event exactly as it was received."""
+@router.get("/matches/{code}/log.{format}", tags=["records"], response_class=PlainTextResponse,
+             responses={404: {"description": "No such match, or no such format"}, **KEY_ERRORS})
+def export_log(service: ServiceDep, key: KeyDep, code: str,
+               format: Annotated[str, Path(description=", ".join(f"`{name}`: {exporter.description}"
+                                                                 for name, exporter in EXPORTERS.items()))],
+               ) -> PlainTextResponse:
+    """The match log, exported: `jsonl` gives each line exactly as it was received, `csv` one row per event."""
+    exporter = EXPORTERS.get(format)
+    if exporter is None:
+        raise HTTPException(404, f"no export format {format!r}: the formats are {', '.join(EXPORTERS)}")
     service.check_read(code, key)
-    return _download(service.jsonl(code), f"{code}.jsonl", "application/jsonl; charset=utf-8")
+    return download(exporter.write(service.store.events(code)), f"{code}.{exporter.name}", exporter.media_type)
 
 
-@router.get("/matches/{code}/log.csv", tags=["records"], response_class=PlainTextResponse, responses=READ_ERRORS)
-def export_csv(service: ServiceDep, key: KeyDep, code: str) -> PlainTextResponse:
-    """The match log as CSV: one row per event, with its ruling's texts and cites."""
-    service.check_read(code, key)
-    return _download(service.csv(code), f"{code}.csv", "text/csv; charset=utf-8")
-
-
-def _download(text: str, filename: str, media_type: str) -> PlainTextResponse:
+def download(text: str, filename: str, media_type: str) -> PlainTextResponse:
     safe = re.sub(r"[^\w.-]", "_", filename, flags=re.ASCII)
     return PlainTextResponse(text, media_type=media_type,
                              headers={"Content-Disposition": f'attachment; filename="{safe}"'})
