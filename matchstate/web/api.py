@@ -13,6 +13,9 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from ..records import EXPORTERS
+from ..records.archive import Archive
+from ..records.search import Filters
+from ..records.tally import STATUSES
 from . import live
 from .service import Service, message
 from .views import event_forms, rules_json
@@ -35,7 +38,13 @@ def get_key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(
     return credentials.credentials if credentials else key
 
 
+def get_archive(request: Request) -> Archive:
+    archive: Archive = request.app.state.archive
+    return archive
+
+
 ServiceDep = Annotated[Service, Depends(get_service)]
+ArchiveDep = Annotated[Archive, Depends(get_archive)]
 KeyDep = Annotated[str | None, Depends(get_key)]
 
 
@@ -62,12 +71,16 @@ def create_match(service: ServiceDep,
             "links": {"console": f"{base}/console", "review": f"{base}/review", "sheet": f"{base}/sheet"}}
 
 
-@router.get("/matches", tags=["matches"], responses=KEY_ERRORS)
-def list_matches(service: ServiceDep, team: str = "", date: str = Query("", description="YYYY-MM-DD"),
-                 state: str = "") -> list[dict[str, Any]]:
-    """The matches, with score and state; filtered by part of a team's name, the start date, the state."""
+@router.get("/matches", tags=["matches"], responses={400: {"description": "A filter cannot be read"}, **KEY_ERRORS})
+def list_matches(service: ServiceDep, archive: ArchiveDep, team: str = "", event: str = "", venue: str = "",
+                 player: str = Query("", description="a name from the rosters"),
+                 date: str = Query("", description="YYYY, YYYY-MM or YYYY-MM-DD"),
+                 status: str = Query("", description=" or ".join(STATUSES)), state: str = "") -> list[dict[str, Any]]:
+    """The matches, with score, state and standing (scheduled, in play, finished with the winner); each text
+    filter finds every one of its words, whatever the case and accents; the date matches by its start."""
     service.check_list()
-    return service.matches(team, date, state)
+    filters = Filters(team, event, venue, player, date, status, state)
+    return [match.to_json() for match in archive.matches(filters)]
 
 
 @router.get("/matches/{code}", tags=["matches"], responses=READ_ERRORS)

@@ -22,6 +22,7 @@ from ..errors import (
     UnknownMatch,
 )
 from ..log import MAX_LINE_BYTES
+from ..records.archive import Archive
 from ..store import Store
 from . import api, pages
 from .service import Service
@@ -41,6 +42,7 @@ def create_app(store: Store, *, private: bool = False) -> FastAPI:
     app = FastAPI(title="matchstate", version=__version__,
                   description="Live polo match state, exact to USPA Rule 36: append events, get rulings.")
     app.state.service = Service(store, private=private)
+    app.state.archive = Archive(store)
     app.add_exception_handler(MatchstateError, _matchstate_error)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.include_router(api.router)

@@ -156,29 +156,9 @@ class Service:
             self._verified[code] = cached
         return cached
 
-    def matches(self, team: str = "", date: str = "", state: str = "") -> list[dict[str, Any]]:
-        """The match list, filtered by a team name's part, the start date (YYYY-MM-DD) and the state."""
-        found = []
-        for summary in self.store.summaries():
-            row = summary_json(summary)
-            if team and not any(team.casefold() in name.casefold() for name in row["teams"]):
-                continue
-            if date and not row["started"].startswith(date):
-                continue
-            if state and row["state"] != state:
-                continue
-            found.append(row)
-        return found
-
 
 def message(row: dict[str, Any], view: dict[str, Any]) -> str:
     return json.dumps({"event": row, "match": view}, ensure_ascii=False)
-
-
-def summary_json(summary: Any) -> dict[str, Any]:
-    return {"code": summary.code, "teams": list(summary.teams), "score": dict(summary.score),
-            "state": summary.state, "events": summary.last_seq,
-            "started": (summary.started or summary.created).isoformat()}
 
 
 def _check_code(code: object) -> None:
