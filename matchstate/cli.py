@@ -113,6 +113,18 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_stats(args: argparse.Namespace) -> int:
+    from .records.archive import Archive
+    from .records.stats import Scope
+
+    stats = Archive(open_store()).stats(Scope.of(args.event, args.season))
+    if args.format == "json":
+        _write_utf8(json.dumps(stats.to_json(), ensure_ascii=False, indent=2) + "\n")
+    else:
+        _write_utf8(stats.to_csv() if args.format == "csv" else stats.to_text() + "\n")
+    return 0
+
+
 def _write_utf8(text: str) -> None:
     """Text as UTF-8 on standard output, whatever the terminal's encoding (a log's own bytes)."""
     sys.stdout.buffer.write(text.encode("utf-8"))
@@ -195,6 +207,12 @@ def parser() -> argparse.ArgumentParser:
     export_cmd.add_argument("match", help="the match's code")
     export_cmd.add_argument("--format", choices=list(EXPORTERS), default="jsonl", help="default jsonl")
     export_cmd.set_defaults(run=cmd_export)
+
+    stats_cmd = commands.add_parser("stats", help="statistics per team and player over a season or a tournament")
+    stats_cmd.add_argument("--event", default="", help="a tournament: match.start's event")
+    stats_cmd.add_argument("--season", default="", help="a year (2026) or a date range (2026-03-01..2026-09-30)")
+    stats_cmd.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    stats_cmd.set_defaults(run=cmd_stats)
 
     matches_cmd = commands.add_parser("matches", help="list the stored matches with score and state")
     matches_cmd.set_defaults(run=cmd_matches)

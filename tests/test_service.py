@@ -16,7 +16,7 @@ with warnings.catch_warnings():
 from matchstate.engine import Match
 from matchstate.log import MAX_LINE_BYTES
 from matchstate.store import Store
-from matchstate.web import create_app
+from matchstate.web import create_app, stats
 from matchstate.web.access import hash_key
 from matchstate.web.api import router
 from matchstate.web.app import MAX_BODY_BYTES
@@ -225,7 +225,7 @@ def test_the_role_tells_a_page_what_its_key_may_do(api: Api) -> None:
 
 def test_openapi_describes_every_api_route(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
-    assert {route.path for route in router.routes} == set(paths)
+    assert {route.path for route in (*router.routes, *stats.api.routes)} == set(paths)
     assert "409" in paths["/api/matches/{code}/events"]["post"]["responses"]
 
 

@@ -1,8 +1,8 @@
-"""A store's matches as records: each match's listing, read once and kept until its next event.
+"""A store's matches as records: each match's listing and tally, read once and kept until its next event.
 
-The store's head of each match (its last seq) says whether what is kept still holds, so a list
-reads only the matches that moved since it was last asked for, and appends made by another
-process are seen.
+The store's head of each match (its last seq) says whether what is kept still holds, so a list or
+the statistics of a season replay only the matches that moved since they were last asked for, and
+appends made by another process are seen.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ import json
 from typing import TYPE_CHECKING
 
 from .search import Filters, Listed, find, standing_status
+from .stats import Scope, Stats, statistics
+from .tally import Tally, tally
 from .timeline import Event
 
 if TYPE_CHECKING:
@@ -19,11 +21,12 @@ if TYPE_CHECKING:
 
 class Archive:
     """The records of the matches in ``store``. Threads may share it: two asking at once for a match
-    that moved may both read it, and keep the same."""
+    that moved may both count it, and keep the same."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self._listed: dict[str, Listed] = {}
+        self._tallies: dict[str, tuple[int, Tally]] = {}  # code -> (its events counted, the tally)
 
     def matches(self, filters: Filters | None = None) -> list[Listed]:
         """Every match, oldest first, or those ``filters`` find."""
@@ -37,6 +40,18 @@ class Archive:
                 self._listed[summary.code] = known
             listed.append(known)
         return listed if filters is None else find(listed, filters)
+
+    def tally(self, match: Listed) -> Tally:
+        """The match's tally as of its listing."""
+        kept = self._tallies.get(match.code)
+        if kept is None or kept[0] != match.events:
+            kept = (match.events, tally(self._log(match.code, match.events)))
+            self._tallies[match.code] = kept
+        return kept[1]
+
+    def stats(self, scope: Scope) -> Stats:
+        """The statistics of the matches ``scope`` covers."""
+        return statistics((self.tally(match) for match in self.matches() if scope.covers(match.start)), scope)
 
     def _log(self, code: str, events: int) -> list[Event]:
         """The match's first ``events`` events, the log as its listing saw it (a log only grows)."""
