@@ -48,9 +48,9 @@ def number(value: float | None) -> int | float | str:
 
 
 def write(rows: Sequence[Row]) -> str:
-    events = [json.loads(row.raw) for row in rows]
-    teams = events[0]["teams"] if events else []
-    rosters = (events[0].get("rosters") or {}) if events else {}
+    events = [json.loads(row.raw) for row in rows]  # match.start first, always
+    teams = events[0]["teams"]
+    rosters = events[0].get("rosters") or {}
     names = {(team, player["player"]): player.get("name", "") for team in rosters for player in rosters[team]}
     out = io.StringIO()
     writer = csv.writer(out)
