@@ -14,6 +14,7 @@ from . import __version__
 from .engine import Match, diagram
 from .errors import MatchstateError, RefusedEvent
 from .log import Step, final, read_lines, replay
+from .records import EXPORTERS
 from .rulebook import CLAUSES, clause
 from .words import LANGUAGES
 
@@ -120,11 +121,26 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    out = sys.stdout.buffer  # the lines' own UTF-8, whatever the terminal's encoding
-    for stored in open_store().events(args.match):
-        out.write(stored.raw.encode("utf-8") + b"\n")
-    out.flush()
+    _write_utf8(EXPORTERS[args.format].write(open_store().events(args.match)))
     return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from .records.archive import Archive
+    from .records.stats import Scope
+
+    stats = Archive(open_store()).stats(Scope.of(args.event, args.season))
+    if args.format == "json":
+        _write_utf8(json.dumps(stats.to_json(), ensure_ascii=False, indent=2) + "\n")
+    else:
+        _write_utf8(stats.to_csv() if args.format == "csv" else stats.to_text() + "\n")
+    return 0
+
+
+def _write_utf8(text: str) -> None:
+    """Text as UTF-8 on standard output, whatever the terminal's encoding (a log's own bytes)."""
+    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.buffer.flush()
 
 
 def cmd_matches(_: argparse.Namespace) -> int:
@@ -198,9 +214,17 @@ def parser() -> argparse.ArgumentParser:
     import_cmd.add_argument("log", help="a match log (JSON Lines), or - for standard input")
     import_cmd.set_defaults(run=cmd_import)
 
-    export_cmd = commands.add_parser("export", help="print a stored match's log, each line as it was received")
+    export_cmd = commands.add_parser("export", help="print a stored match's log: as JSON Lines, each line as it "
+                                                    "was received, or as CSV, one row per event")
     export_cmd.add_argument("match", help="the match's code")
+    export_cmd.add_argument("--format", choices=list(EXPORTERS), default="jsonl", help="default jsonl")
     export_cmd.set_defaults(run=cmd_export)
+
+    stats_cmd = commands.add_parser("stats", help="statistics per team and player over a season or a tournament")
+    stats_cmd.add_argument("--event", default="", help="a tournament: match.start's event")
+    stats_cmd.add_argument("--season", default="", help="a year (2026) or a date range (2026-03-01..2026-09-30)")
+    stats_cmd.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    stats_cmd.set_defaults(run=cmd_stats)
 
     matches_cmd = commands.add_parser("matches", help="list the stored matches with score and state")
     matches_cmd.set_defaults(run=cmd_matches)

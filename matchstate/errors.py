@@ -6,6 +6,7 @@
     │   └── IllegalEvent        it is well formed but makes no sense in the match's state now
     ├── UnknownRule             no clause or table cell of Rule 36 has that id        (also a KeyError)
     ├── UnknownRules            no rule set has that name                             (also a KeyError)
+    ├── InvalidQuery            a search or statistics filter that cannot be read     (also a ValueError)
     ├── StoreError              the database cannot be used as asked
     │   ├── UnknownMatch        no match has that code                                (also a LookupError)
     │   ├── DuplicateMatch      a match with that code exists already
@@ -65,6 +66,10 @@ class UnknownRules(MatchstateError, KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+class InvalidQuery(MatchstateError, ValueError):
+    """A filter of the match list or the statistics that cannot be read, such as a season that is no year."""
 
 
 class StoreError(MatchstateError):

@@ -176,3 +176,27 @@ def store(store_url: str) -> Iterator[Store]:
     store.upgrade()
     yield store
     store.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# Records (test_records*, test_sheet*, test_stats*): match logs written by hand, event by event,
+# and stored by import, as a league's back office would load a season.
+# ---------------------------------------------------------------------------------------------
+
+def hand_log(code: str, day: str, *events: dict, **start: object) -> list[dict]:
+    """A match log: its match.start (Blue v Red unless ``teams`` is given), then ``events`` five seconds
+    apart, from 15:00 UTC on ``day`` (YYYY-MM-DD)."""
+    first = datetime.fromisoformat(f"{day}T15:00:00+00:00")
+
+    def at(n: int) -> str:
+        return (first + timedelta(seconds=5 * n)).isoformat().replace("+00:00", "Z")
+
+    opening = {"type": "match.start", "at": at(0), "match": code, "teams": [BLUE, RED], **start}
+    return [opening, *({**event, "at": at(n)} for n, event in enumerate(events, 1))]
+
+
+def stored(store: Store, *logs: list[dict]) -> Store:
+    """``store`` with each log imported as a match."""
+    for log in logs:
+        store.import_log(json.dumps(event, ensure_ascii=False) for event in log)
+    return store

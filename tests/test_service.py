@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import warnings
 from collections.abc import Iterator
@@ -18,7 +16,7 @@ with warnings.catch_warnings():
 from matchstate.engine import Match
 from matchstate.log import MAX_LINE_BYTES
 from matchstate.store import Store
-from matchstate.web import create_app
+from matchstate.web import create_app, stats
 from matchstate.web.access import hash_key
 from matchstate.web.api import router
 from matchstate.web.app import MAX_BODY_BYTES
@@ -203,27 +201,6 @@ def test_verify_replays_a_match_once_per_event_however_many_reviews_ask(api: Api
     assert verified == [CODE, CODE]
 
 
-def test_exports_give_the_log_as_sent_and_as_csv(api: Api) -> None:
-    api.send(*PENALTY_3)
-    jsonl = api.client.get(f"/api/matches/{CODE}/log.jsonl")
-    assert jsonl.headers["content-disposition"] == f'attachment; filename="{CODE}.jsonl"'
-    assert [json.loads(line) for line in jsonl.text.splitlines()] == [row["event"] for row in api.log()]
-    rows = list(csv.DictReader(io.StringIO(api.client.get(f"/api/matches/{CODE}/log.csv").text)))
-    assert [row["type"] for row in rows] == ["match.start", *(event["type"] for event in PENALTY_3)]
-    assert rows[4]["ruling"] == "live" and rows[4]["cite"] == "36/one-stroke" and rows[4]["role"] == "scorer"
-
-
-def test_the_csv_export_keeps_formulas_as_text(api: Api) -> None:
-    dangerous = ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "\tx", "\rx"]
-    for by in dangerous:
-        api.send({**PENALTY_3[0], "by": by})
-        api.send({"type": "void", "seq": api.log()[-1]["seq"], "reason": by})
-    rows = list(csv.DictReader(io.StringIO(api.client.get(f"/api/matches/{CODE}/log.csv").text, newline="")))
-    assert [row["by"] for row in rows[1::2]] == ["'" + by for by in dangerous]
-    assert all(row["details"].startswith("{") for row in rows[2::2])  # JSON: no formula, no mark
-    assert rows[0]["at"].startswith("2026-11-29T15:00")  # a time, untouched
-
-
 def test_reference_endpoints_describe_the_event_forms_and_the_rules(client: TestClient) -> None:
     forms = client.get("/api/event-types").json()
     hit = {field["name"]: field for field in forms["hit"]}
@@ -248,7 +225,7 @@ def test_the_role_tells_a_page_what_its_key_may_do(api: Api) -> None:
 
 def test_openapi_describes_every_api_route(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
-    assert {route.path for route in router.routes} == set(paths)
+    assert {route.path for route in (*router.routes, *stats.api.routes)} == set(paths)
     assert "409" in paths["/api/matches/{code}/events"]["post"]["responses"]
 
 

@@ -4,10 +4,13 @@
 - :mod:`.judges`: pure functions that find the violation in an event;
 - :mod:`.penalties`: the penalty ladder, from the rule set's tables and the match's field;
 - :mod:`.play`: the machine's model, the match's play, whose callbacks give the rulings;
+- :mod:`.clock`: the match clock, its phases and flags, folded beside the machine;
+- :mod:`.handicap`: goals by handicap, the score a match starts from;
 - :mod:`.match`: :class:`Match`, the log folded into play, voids and checkpoints.
 """
 
+from .handicap import goals_by_handicap, roster_totals
 from .machine import STATES, diagram
-from .match import CHECKPOINT_EVERY, Match
+from .match import CHECKPOINT_EVERY, Match, struck
 
-__all__ = ["CHECKPOINT_EVERY", "STATES", "Match", "diagram"]
+__all__ = ["CHECKPOINT_EVERY", "STATES", "Match", "diagram", "goals_by_handicap", "roster_totals", "struck"]

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -12,6 +11,7 @@ from ..events import TYPES, Context, Event, check_event
 from ..rules import DEFAULT, ClockSettings, RuleSet, find_rules
 from ..rulings import FreeHit, Ruling, Wording
 from .clock import Clock
+from .handicap import goals_by_handicap
 from .judges import Foul
 from .machine import ACCEPTS, QUIET, TRIGGER_OF, WHY_NOT
 from .penalties import Conditions
@@ -180,7 +180,7 @@ class Match:
         if event["penalty3_defended"] is None:
             event["penalty3_defended"] = rules.penalty3_defended
         if event["handicap_goals"] is None:
-            event["handicap_goals"] = handicap_goals(event)
+            event["handicap_goals"] = goals_by_handicap(event)
         clock = ClockSettings(**{**_settings(rules.clock), **(event["clock"] or {})})
         self.info, self.rules = event, rules
         self.context = Context(event["teams"], event["field_length"])
@@ -202,21 +202,21 @@ class Match:
             raise IllegalEvent("void: match.start cannot be voided")
         if target in self.void:
             raise IllegalEvent(f"void: seq {target} is void already")
-        struck = _struck([*self.events, event])
-        first = min(struck ^ self.void)  # the first event whose standing changes
+        struck_out = struck([*self.events, event])
+        first = min(struck_out ^ self.void)  # the first event whose standing changes
         checkpoints = {seq: folded for seq, folded in self._checkpoints.items() if seq < first}
         begin = max(checkpoints, default=0)
         play = checkpoints[begin].copy() if begin else self._started()
         for seq in range(max(begin, 1) + 1, len(self.events) + 1):
             kept = self.events[seq - 1]
-            if seq not in struck and kept["type"] != "void":
+            if seq not in struck_out and kept["type"] != "void":
                 try:
                     self._apply(play, kept)
                 except RefusedEvent as err:
                     raise IllegalEvent(f"void: without seq {target}, seq {seq} is refused ({err.reason})") from None
             if seq % CHECKPOINT_EVERY == 0:
                 checkpoints[seq] = play.copy()
-        self._play, self.void, self._checkpoints = play, struck, checkpoints
+        self._play, self.void, self._checkpoints = play, struck_out, checkpoints
 
     def _started(self) -> Play:
         """The play as the match's start leaves it."""
@@ -229,21 +229,7 @@ def _settings(settings: ClockSettings) -> dict[str, float]:
     return {"chukker_seconds": settings.chukker_seconds, "extra_seconds": settings.extra_seconds}
 
 
-def handicap_goals(start: Event) -> dict[str, float]:
-    """Goals by handicap from the rosters, where every player listed has a handicap (log format 1.1): the team
-    with the lower total receives the difference times the chukkers, over 6, a fraction recorded as one half."""
-    rosters, teams = start["rosters"] or {}, start["teams"]
-    listed = [rosters.get(team) for team in teams]
-    if not all(listed) or not all("handicap" in player for roster in listed for player in roster or ()):
-        return dict.fromkeys(teams, 0)
-    totals = [sum(player["handicap"] for player in roster or ()) for roster in listed]
-    goals = abs(totals[0] - totals[1]) * start["chukkers"] / 6
-    whole = math.floor(goals)
-    given = whole if goals == whole else whole + 0.5
-    return {team: (given if total < max(totals) else 0) for team, total in zip(teams, totals, strict=True)}
-
-
-def _struck(events: list[Event]) -> set[int]:
+def struck(events: Sequence[Mapping[str, Any]]) -> set[int]:
     """The seqs struck out: a void counts unless a later void strikes it."""
     struck: set[int] = set()
     for seq in range(len(events), 0, -1):

@@ -6,12 +6,16 @@ import re
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Body, Depends, Header, HTTPException, Query, Request, Response
+from fastapi import APIRouter, Body, Depends, Header, HTTPException, Path, Query, Request, Response
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from ..records import EXPORTERS
+from ..records.archive import Archive
+from ..records.search import Filters
+from ..records.tally import STATUSES
 from . import live
 from .service import Service, message
 from .views import event_forms, rules_json
@@ -34,7 +38,13 @@ def get_key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(
     return credentials.credentials if credentials else key
 
 
+def get_archive(request: Request) -> Archive:
+    archive: Archive = request.app.state.archive
+    return archive
+
+
 ServiceDep = Annotated[Service, Depends(get_service)]
+ArchiveDep = Annotated[Archive, Depends(get_archive)]
 KeyDep = Annotated[str | None, Depends(get_key)]
 
 
@@ -61,12 +71,16 @@ def create_match(service: ServiceDep,
             "links": {"console": f"{base}/console", "review": f"{base}/review", "sheet": f"{base}/sheet"}}
 
 
-@router.get("/matches", tags=["matches"], responses=KEY_ERRORS)
-def list_matches(service: ServiceDep, team: str = "", date: str = Query("", description="YYYY-MM-DD"),
-                 state: str = "") -> list[dict[str, Any]]:
-    """The matches, with score and state; filtered by part of a team's name, the start date, the state."""
+@router.get("/matches", tags=["matches"], responses={400: {"description": "A filter cannot be read"}, **KEY_ERRORS})
+def list_matches(service: ServiceDep, archive: ArchiveDep, team: str = "", event: str = "", venue: str = "",
+                 player: str = Query("", description="a name from the rosters"),
+                 date: str = Query("", description="YYYY, YYYY-MM or YYYY-MM-DD"),
+                 status: str = Query("", description=" or ".join(STATUSES)), state: str = "") -> list[dict[str, Any]]:
+    """The matches, with score, state and standing (scheduled, in play, finished with the winner); each text
+    filter finds every one of its words, whatever the case and accents; the date matches by its start."""
     service.check_list()
-    return service.matches(team, date, state)
+    filters = Filters(team, event, venue, player, date, status, state)
+    return [match.to_json() for match in archive.matches(filters)]
 
 
 @router.get("/matches/{code}", tags=["matches"], responses=READ_ERRORS)
@@ -138,21 +152,21 @@ def verify_match(service: ServiceDep, key: KeyDep, code: str) -> dict[str, Any]:
     return service.verify(code)
 
 
-@router.get("/matches/{code}/log.jsonl", tags=["records"], response_class=PlainTextResponse, responses=READ_ERRORS)
-def export_jsonl(service: ServiceDep, key: KeyDep, code: str) -> PlainTextResponse:
-    """The match log as JSON Lines, each line the event exactly as it was received."""
+@router.get("/matches/{code}/log.{format}", tags=["records"], response_class=PlainTextResponse,
+             responses={404: {"description": "No such match, or no such format"}, **KEY_ERRORS})
+def export_log(service: ServiceDep, key: KeyDep, code: str,
+               format: Annotated[str, Path(description=", ".join(f"`{name}`: {exporter.description}"
+                                                                 for name, exporter in EXPORTERS.items()))],
+               ) -> PlainTextResponse:
+    """The match log, exported: `jsonl` gives each line exactly as it was received, `csv` one row per event."""
+    exporter = EXPORTERS.get(format)
+    if exporter is None:
+        raise HTTPException(404, f"no export format {format!r}: the formats are {', '.join(EXPORTERS)}")
     service.check_read(code, key)
-    return _download(service.jsonl(code), f"{code}.jsonl", "application/jsonl; charset=utf-8")
+    return download(exporter.write(service.store.events(code)), f"{code}.{exporter.name}", exporter.media_type)
 
 
-@router.get("/matches/{code}/log.csv", tags=["records"], response_class=PlainTextResponse, responses=READ_ERRORS)
-def export_csv(service: ServiceDep, key: KeyDep, code: str) -> PlainTextResponse:
-    """The match log as CSV: one row per event, with its ruling's texts and cites."""
-    service.check_read(code, key)
-    return _download(service.csv(code), f"{code}.csv", "text/csv; charset=utf-8")
-
-
-def _download(text: str, filename: str, media_type: str) -> PlainTextResponse:
+def download(text: str, filename: str, media_type: str) -> PlainTextResponse:
     safe = re.sub(r"[^\w.-]", "_", filename, flags=re.ASCII)
     return PlainTextResponse(text, media_type=media_type,
                              headers={"Content-Disposition": f'attachment; filename="{safe}"'})

@@ -22,8 +22,9 @@ from ..errors import (
     UnknownMatch,
 )
 from ..log import MAX_LINE_BYTES
+from ..records.archive import Archive
 from ..store import Store
-from . import api, pages
+from . import api, pages, stats
 from .service import Service
 
 # One event as long as the log allows, with room for the {"event": ..., "expected_seq": N} around it.
@@ -41,10 +42,13 @@ def create_app(store: Store, *, private: bool = False) -> FastAPI:
     app = FastAPI(title="matchstate", version=__version__,
                   description="Live polo match state, exact to USPA Rule 36: append events, get rulings.")
     app.state.service = Service(store, private=private)
+    app.state.archive = Archive(store)
     app.add_exception_handler(MatchstateError, _matchstate_error)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.include_router(api.router)
+    app.include_router(stats.api)
     app.include_router(pages.router)
+    app.include_router(stats.pages)
     static = resources.files(__package__).joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)

@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import MissingKey, RefusedEvent
+from ..records.sheet import ScoreSheet, score_sheet
+from ..records.timeline import led_to
 from ..rulebook import clause
-from ..store import Store, StoredEvent
-from . import access, records
+from ..store import Store
+from . import access
 from .live import Hub, Message
 from .views import event_json, match_view
 
@@ -122,37 +124,22 @@ class Service:
         view = self.view(code)
         return [(row["seq"], message(row, view)) for row in rows]
 
-    def _log(self, code: str) -> tuple[list[StoredEvent], set[int]]:
-        """The stored log and the seqs struck out of it, read together."""
-        with self._lock(code):
-            return self.store.events(code), set(self.store.match(code).void)
-
     def explain(self, code: str, seq: int) -> dict[str, Any] | None:
         """A ruling with the events that led to it and the clauses it cites, in both languages."""
-        stored, struck = self._log(code)
+        stored = self.store.events(code)
         if not 1 <= seq <= len(stored):
             return None
         event = event_json(stored[seq - 1])
         ruling = event["ruling"] or {}
         cites = dict.fromkeys([*ruling.get("cite", []),
                                *(rule_id for option in ruling.get("options", []) for rule_id in option["cite"])])
-        chain = records.led_to([json.loads(row.raw) for row in stored], struck, seq)
+        chain = led_to([json.loads(row.raw) for row in stored], seq)
         return {"event": event, "led_to": [event_json(stored[s - 1]) for s in chain],
                 "clauses": [{"id": rule_id, "heading": clause(rule_id).heading, "text": clause(rule_id).text}
                             for rule_id in cites]}
 
-    def sheet(self, code: str) -> records.ScoreSheet:
-        with self._lock(code):
-            logged = [json.loads(stored.raw) for stored in self.store.events(code)]
-            return records.score_sheet(logged, self.store.match(code))
-
-    def csv(self, code: str) -> str:
-        stored, struck = self._log(code)
-        return records.to_csv([event_json(row) for row in stored], struck)
-
-    def jsonl(self, code: str) -> str:
-        """The log back, line for line as each event was received."""
-        return "".join(stored.raw + "\n" for stored in self.store.events(code))
+    def sheet(self, code: str) -> ScoreSheet:
+        return score_sheet([json.loads(stored.raw) for stored in self.store.events(code)])
 
     def verify(self, code: str) -> dict[str, Any]:
         """Whether the match's chain holds and its rulings are the engine's.
@@ -169,29 +156,9 @@ class Service:
             self._verified[code] = cached
         return cached
 
-    def matches(self, team: str = "", date: str = "", state: str = "") -> list[dict[str, Any]]:
-        """The match list, filtered by a team name's part, the start date (YYYY-MM-DD) and the state."""
-        found = []
-        for summary in self.store.summaries():
-            row = summary_json(summary)
-            if team and not any(team.casefold() in name.casefold() for name in row["teams"]):
-                continue
-            if date and not row["started"].startswith(date):
-                continue
-            if state and row["state"] != state:
-                continue
-            found.append(row)
-        return found
-
 
 def message(row: dict[str, Any], view: dict[str, Any]) -> str:
     return json.dumps({"event": row, "match": view}, ensure_ascii=False)
-
-
-def summary_json(summary: Any) -> dict[str, Any]:
-    return {"code": summary.code, "teams": list(summary.teams), "score": dict(summary.score),
-            "state": summary.state, "events": summary.last_seq,
-            "started": (summary.started or summary.created).isoformat()}
 
 
 def _check_code(code: object) -> None:

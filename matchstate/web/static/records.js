@@ -1,4 +1,4 @@
-// The records page: find matches by team, date and state; create a match and show its keys, once.
+// The records page: find matches by team, event, venue, player, date and standing; create a match and show its keys, once.
 "use strict";
 
 (() => {
@@ -21,14 +21,19 @@
     const api = `/api${path}`;
     return el("tr", {},
       el("td", {}, el("a", {href: `${path}/review`}, match.code)),
-      el("td", {}, match.started.slice(0, 10)),
+      el("td", {}, match.date),
       el("td", {}, match.teams.join(" v ")),
       el("td", {class: "num"}, match.teams.map((team) => match.score[team]).join(" – ")),
-      el("td", {}, match.state.replace("_", " "), el("span", {class: "quiet"}, ` · ${match.events} events`)),
+      el("td", {}, standing(match), el("span", {class: "quiet"}, ` · ${match.state.replace("_", " ")} · ${match.events} events`)),
       el("td", {class: "links"},
         el("a", {href: `${path}/console`}, "console"), el("a", {href: `${path}/review`}, "review"),
         el("a", {href: `${path}/sheet`}, "score sheet"), el("a", {href: `${api}/log.jsonl`}, "JSONL"),
         el("a", {href: `${api}/log.csv`}, "CSV")));
+  }
+
+  function standing(match) {
+    if (match.status !== "finished") return match.status.replace("_", " ");
+    return match.winner ? `finished · ${match.winner} won` : "finished · tied";
   }
 
   function startEvent(form) {
@@ -82,7 +87,9 @@
   document.addEventListener("DOMContentLoaded", () => {
     const form = $("search");
     const params = new URLSearchParams(location.search);
-    for (const name of ["team", "date", "state"]) form.elements[name].value = params.get(name) || "";
+    for (const name of ["team", "event", "venue", "player", "date", "status", "state"]) {
+      form.elements[name].value = params.get(name) || "";
+    }
     form.addEventListener("submit", (e) => { e.preventDefault(); search(); });
     form.addEventListener("change", search);
     $("new").addEventListener("submit", create);

@@ -1,0 +1,100 @@
+"""The match list and its search: by team, event, venue, player (the rosters' names), date and standing.
+
+Text matches case- and accent-insensitively, word by word: every word of the query must be found
+within the field ("arao" finds "Facundo Aráoz", "cup 26" finds "Test Cup 2026"). A date matches
+by its start (``2026``, ``2026-11``, ``2026-11-29``), in the match.start's own ``at``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from ..errors import InvalidQuery
+from .tally import FINISHED, STATUSES, status_of, winner
+from ..engine import struck
+from .timeline import END, Event
+
+
+def fold(text: str) -> str:
+    """Text as search compares it: case folded, accents dropped ("Aráoz" and "araoz" are one)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def match_date(start: Event) -> date:
+    """The day a match starts, as its match.start's ``at`` writes it (the venue's own day)."""
+    return datetime.fromisoformat(start["at"]).date()
+
+
+def standing_status(events: Sequence[Event]) -> str:
+    """Scheduled, in play or finished, from the log's standing chukker.start and match.end (no replay)."""
+    struck_out = struck(events)
+    kinds = {event["type"] for seq, event in enumerate(events, 1) if seq not in struck_out}
+    return status_of("chukker.start" in kinds, END in kinds)
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A match as the list shows it: its match.start, the store's head (score, state, events) and its standing."""
+
+    code: str
+    start: Event
+    score: dict[str, float]
+    state: str
+    events: int
+    started: datetime
+    status: str
+
+    @property
+    def winner(self) -> str | None:
+        return winner(self.score) if self.status == FINISHED else None
+
+    def players(self) -> list[str]:
+        rosters = self.start.get("rosters") or {}
+        return [player.get("name", "") for team in rosters.values() for player in team or []]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "teams": list(self.start["teams"]), "score": dict(self.score),
+                "state": self.state, "events": self.events, "started": self.started.isoformat(),
+                "date": match_date(self.start).isoformat(), "status": self.status, "winner": self.winner,
+                "event": self.start.get("event"), "venue": self.start.get("venue")}
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """What to look for; an empty filter matches every match."""
+
+    team: str = ""
+    event: str = ""
+    venue: str = ""
+    player: str = ""
+    date: str = ""  # YYYY, YYYY-MM or YYYY-MM-DD
+    status: str = ""  # scheduled, in_play or finished
+    state: str = ""  # the free-hit state, as the engine names it
+
+    def __post_init__(self) -> None:
+        if self.status and self.status not in STATUSES:
+            raise InvalidQuery(f"status must be one of {', '.join(STATUSES)}, not {self.status!r}")
+
+
+def find(matches: Iterable[Listed], filters: Filters) -> list[Listed]:
+    """The matches that every filter given finds, in the order given."""
+    return [match for match in matches if _finds(match, filters)]
+
+
+def _finds(match: Listed, filters: Filters) -> bool:
+    start = match.start
+    return (_words(filters.team, start["teams"]) and _words(filters.event, [start.get("event") or ""])
+            and _words(filters.venue, [start.get("venue") or ""]) and _words(filters.player, match.players())
+            and match_date(start).isoformat().startswith(filters.date)
+            and filters.status in ("", match.status) and filters.state in ("", match.state))
+
+
+def _words(query: str, fields: Iterable[str]) -> bool:
+    """Whether one of ``fields`` holds every word of ``query`` (an empty query holds everywhere)."""
+    words = fold(query).split()
+    return not words or any(all(word in fold(field) for word in words) for field in fields)

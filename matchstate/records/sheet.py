@@ -1,0 +1,180 @@
+"""The score sheet of a match, USPA style: goals by chukker and player, lettered in the order scored,
+goals by handicap, the running score, knock-ins, penalties and fouls by chukker, and the result."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .tally import CHOICE, FINISHED, IN_PLAY, KNOCKIN, PENALTY_1, Award, Foul, Tally, tally
+from ..engine import roster_totals
+from ..engine.handicap import PLANNED_CHUKKERS
+from .timeline import Event
+
+# A foul's violation in a few words, by the ruling's code; an umpire's own call has none.
+FOUL_WORDS = {
+    "hit-before-play": "hit before Play", "first-approach": "not hit on the first approach",
+    "twenty-seconds": "over 20 seconds", "dribble": "dribble", "swing-and-miss": "swing and miss",
+    "deliberate": "deliberate miss or tap", "surface-altered": "surface altered", "dismounted": "dismounted",
+    "retee": "re-tee after Play", "attacking-position": "improper position", "defending-position": "improper position",
+    "return-route": "return route", "early-play": "early play", "stops-short": "ball stopped short",
+    "yellow-card": "yellow card on a Penalty 2", "penalty-1": "foul called", None: "foul called",
+}
+PENALTY_WORDS = {KNOCKIN: "knock-in", CHOICE: "the Umpire's choice", PENALTY_1: "Penalty 1 (goal)"}
+
+
+def letter(n: int) -> str:
+    """Goal letters A, B, ..., Z, AA, AB, ... for the 0-based goal ``n``."""
+    return (letter(n // 26 - 1) if n >= 26 else "") + chr(ord("A") + n % 26)
+
+
+def goals_text(goals: float) -> str:
+    """Goals as a sheet writes them: 3, 3½, ½."""
+    whole = int(goals)
+    half = "½" if goals - whole else ""
+    return f"{whole}{half}" if whole or not half else half
+
+
+def penalty_text(penalty: str) -> str:
+    """A penalty as the rulebook names it: Penalty 5.a, knock-in."""
+    if penalty in PENALTY_WORDS:
+        return PENALTY_WORDS[penalty]
+    return "Penalty " + (f"{penalty[0]}.{penalty[1:]}" if len(penalty) > 1 else penalty)
+
+
+@dataclass(frozen=True, slots=True)
+class SheetGoal:
+    letter: str
+    player: int | None
+    chukker: int
+    penalty: bool  # from a penalty: circled
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A row of a team's table: a rostered player, anyone else who scored, or (number None) the team's awarded goals."""
+
+    number: int | None
+    name: str
+    handicap: float | None
+
+
+@dataclass(slots=True)
+class TeamSheet:
+    name: str
+    players: list[Player]
+    handicap: float | None  # the team's total, where every rostered player has one
+    handicap_goals: float
+    score: float
+    goals: list[SheetGoal]
+    penalties: list[Award]
+    knockins: list[Award]
+    fouls: list[Foul]
+
+    def cell(self, player: int | None, chukker: int) -> list[SheetGoal]:
+        return [goal for goal in self.goals if goal.player == player and goal.chukker == chukker]
+
+    def goals_by(self, player: int | None) -> int:
+        return sum(goal.player == player for goal in self.goals)
+
+    def goals_in(self, chukker: int) -> int:
+        return sum(goal.chukker == chukker for goal in self.goals)
+
+    def score_after(self, chukker: int) -> float:
+        """The running score at the end of ``chukker``: goals by handicap and every goal until then."""
+        return self.handicap_goals + sum(goal.chukker <= chukker for goal in self.goals)
+
+    def knockins_in(self, chukker: int) -> int:
+        return sum(award.chukker == chukker for award in self.knockins)
+
+    def penalties_in(self, chukker: int) -> list[Award]:
+        return [award for award in self.penalties if award.chukker == chukker]
+
+    def fouls_in(self, chukker: int) -> list[Foul]:
+        return [foul for foul in self.fouls if foul.chukker == chukker]
+
+
+@dataclass(frozen=True, slots=True)
+class FoulLine:
+    """One foul in the sheet's list: who committed it and what it gave."""
+
+    chukker: int
+    team: str
+    player: str  # "3 F. Aráoz", "3", or "" where the log names no one
+    what: str
+    gave: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    start: Event
+    teams: list[TeamSheet]
+    chukkers: list[int]
+    played: int  # the last chukker started, or that a goal or an award fell in
+    status: str
+    winner: str | None
+    fouls: list[FoulLine]
+    handicap_from_rosters: str | None  # how the goals by handicap were worked out, where from the rosters
+
+    goals = staticmethod(goals_text)
+    penalty = staticmethod(penalty_text)
+
+    @property
+    def finished(self) -> bool:
+        return self.status == FINISHED
+
+    @property
+    def in_play(self) -> bool:
+        return self.status == IN_PLAY
+
+    def result(self) -> str:
+        """The score line: "Blue 8 – Red 7½"."""
+        return " – ".join(f"{team.name} {goals_text(team.score)}" for team in self.teams)
+
+
+def score_sheet(events: Sequence[Event]) -> ScoreSheet:
+    """The score sheet of a match, from its log (its events' JSON in seq order)."""
+    counted = tally(events)
+    lettered = [(goal.team, SheetGoal(letter(n), goal.player, goal.chukker, goal.penalty))
+                for n, goal in enumerate(counted.goals)]
+    teams = []
+    for name in counted.teams:
+        roster = counted.roster(name)
+        goals = [goal for team, goal in lettered if team == name]
+        numbers = sorted(set(roster) | {goal.player for goal in goals if goal.player is not None})
+        players = [Player(n, roster.get(n, {}).get("name", ""), roster.get(n, {}).get("handicap")) for n in numbers]
+        if any(goal.player is None for goal in goals):
+            players.append(Player(None, "Awarded / unnamed", None))
+        handicaps = [player.get("handicap") for player in roster.values()]
+        total = sum(h for h in handicaps if h is not None) if roster and None not in handicaps else None
+        teams.append(TeamSheet(name, players, total, counted.handicap[name], counted.score[name], goals,
+                               [a for a in counted.penalties if a.team == name],
+                               [a for a in counted.knockins if a.team == name],
+                               [f for f in counted.fouls if f.team == name]))
+    planned = counted.start.get("chukkers") or PLANNED_CHUKKERS
+    # A log that starts no chukker still places its goals and awards in the first.
+    played = max([counted.chukkers, *(goal.chukker for goal in counted.goals),
+                  *(award.chukker for award in counted.awards)])
+    return ScoreSheet(counted.start, teams, list(range(1, max(planned, played) + 1)), played, counted.status,
+                      counted.winner, [_foul_line(counted, foul) for foul in counted.fouls], _from_rosters(counted))
+
+
+def _foul_line(counted: Tally, foul: Foul) -> FoulLine:
+    player = ""
+    if foul.player is not None:
+        name = counted.name(foul.team, foul.player)
+        player = f"{foul.player} {name}" if name else str(foul.player)
+    what = FOUL_WORDS.get(foul.violation, (foul.violation or "").replace("-", " "))
+    return FoulLine(foul.chukker, foul.team, player, what, penalty_text(foul.gave))
+
+
+def _from_rosters(counted: Tally) -> str | None:
+    """How goals by handicap came from the rosters, in words; None where match.start gave them."""
+    start = counted.start
+    totals = roster_totals(start)
+    if start.get("handicap_goals") is not None or totals is None:
+        return None
+    low, high = sorted(totals, key=lambda team: totals[team])
+    chukkers = start.get("chukkers") or PLANNED_CHUKKERS
+    return (f"from the rosters: {high} {totals[high]:g} − {low} {totals[low]:g} = {totals[high] - totals[low]:g}, "
+            f"× {chukkers} chukkers ÷ 6 = {goals_text(counted.handicap[low])} to {low}")

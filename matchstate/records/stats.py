@@ -1,0 +1,223 @@
+"""Statistics over a season or a tournament, per team and per player: goals (field and penalty),
+penalties by number (awarded to a team, taken by a player) and how many were converted, knock-ins,
+and fouls against (committed by) each. The words are :mod:`.tally`'s.
+
+A player is counted by team and by the name the rosters give (by number where they give none).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from ..errors import InvalidQuery
+from .charts import Chart, bar_chart
+from .csv import BOM, inert
+from .search import fold, match_date
+from .sheet import penalty_text
+from .tally import FINISHED, PENALTY_1, Tally
+from .timeline import Event
+
+PENALTIES = (PENALTY_1, "2", "3", "4", "5a", "5b", "6")
+YEAR = re.compile(r"\d{4}")
+RANGE = re.compile(r"(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})")
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Which matches to count: a tournament (match.start's ``event``, matched as search matches words
+    but whole), a season (a year, ``2026``, or a date range, ``2026-03-01..2026-09-30``), or both."""
+
+    event: str = ""
+    season: str = ""
+    first: date = date.min
+    last: date = date.max
+
+    @classmethod
+    def of(cls, event: str = "", season: str = "") -> Scope:
+        """The scope of these filters; :class:`InvalidQuery` for a season that is neither form."""
+        season = season.strip()
+        if not season:
+            return cls(event.strip())
+        if YEAR.fullmatch(season):
+            return cls(event.strip(), season, date(int(season), 1, 1), date(int(season), 12, 31))
+        ends = RANGE.fullmatch(season)
+        try:
+            first, last = (date.fromisoformat(ends[1]), date.fromisoformat(ends[2])) if ends else (None, None)
+        except ValueError:
+            first = last = None
+        if first is None or last is None or first > last:
+            raise InvalidQuery(f"season must be a year (2026) or a date range (2026-03-01..2026-09-30), not {season!r}")
+        return cls(event.strip(), season, first, last)
+
+    def covers(self, start: Event) -> bool:
+        return (not self.event or fold(start.get("event") or "") == fold(self.event)) and \
+            self.first <= match_date(start) <= self.last
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"event": self.event or None, "season": self.season or None}
+
+
+@dataclass(slots=True)
+class Line:
+    """One team's or one player's numbers; for a player, ``penalties`` are those it took."""
+
+    team: str
+    player: str | None = None
+    matches: int = 0
+    won: int = 0
+    field_goals: int = 0
+    penalty_goals: int = 0
+    penalties: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PENALTIES, 0))
+    converted: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PENALTIES, 0))
+    knockins: int = 0
+    fouls_against: int = 0
+
+    @property
+    def goals(self) -> int:
+        return self.field_goals + self.penalty_goals
+
+    def to_json(self) -> dict[str, Any]:
+        taken = "awarded" if self.player is None else "taken"
+        return {"team": self.team, **({"player": self.player} if self.player is not None else {"won": self.won}),
+                "matches": self.matches, "goals": self.goals, "field_goals": self.field_goals,
+                "penalty_goals": self.penalty_goals,
+                "penalties": {p: {taken: self.penalties[p], "converted": self.converted[p]} for p in PENALTIES},
+                "knockins": self.knockins, "fouls_against": self.fouls_against}
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    scope: Scope
+    matches: int
+    finished: int
+    teams: list[Line]
+    players: list[Line]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scope": self.scope.to_json(), "matches": self.matches, "finished": self.finished,
+                "teams": [line.to_json() for line in self.teams], "players": [line.to_json() for line in self.players]}
+
+    def to_csv(self) -> str:
+        """One row per team, then one per player (``kind`` says which); the same numbers as the JSON."""
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(CSV_COLUMNS)
+        for kind, lines in (("team", self.teams), ("player", self.players)):
+            for line in lines:
+                writer.writerow(inert(cell) for cell in (
+                    kind, line.team, line.player or "", line.matches, line.won if line.player is None else "",
+                    line.goals, line.field_goals, line.penalty_goals,
+                    *(n for p in PENALTIES for n in (line.penalties[p], line.converted[p])),
+                    sum(line.penalties.values()), sum(line.converted.values()), line.knockins, line.fouls_against))
+        return BOM + out.getvalue()
+
+    def to_text(self) -> str:
+        """Two plain tables, for a terminal."""
+        head = f"{'':32}{'games':>6}{'goals':>6}{'field':>6}{'pen.':>6}{'awd/taken':>10}{'conv.':>6}" \
+               f"{'k-ins':>6}{'fouls':>6}"
+        rows = [f"{self.matches} matches ({self.finished} finished)" + _scope_words(self.scope), ""]
+        for heading, lines in (("Teams", self.teams), ("Players", self.players)):
+            rows += [heading, head]
+            for line in lines:
+                label = line.team if line.player is None else f"{line.player} ({line.team})"
+                rows.append(f"{label[:31]:32}{line.matches:>6}{line.goals:>6}{line.field_goals:>6}"
+                            f"{line.penalty_goals:>6}{sum(line.penalties.values()):>10}"
+                            f"{sum(line.converted.values()):>6}{line.knockins:>6}{line.fouls_against:>6}")
+            rows.append("")
+        return "\n".join(rows)
+
+    def charts(self) -> list[Chart]:
+        """A chart for each statistic: per team, and per player where the player counts any."""
+        scored = [line for line in self.players if line.goals]
+        fouled = [line for line in self.players if line.fouls_against]
+        return [
+            bar_chart("goals-teams", "Goals by team", ("field", "penalty"),
+                      [(line.team, (line.field_goals, line.penalty_goals)) for line in self.teams]),
+            bar_chart("penalties-numbers", "Penalties awarded, by number", ("converted", "not converted"),
+                      [(penalty_text(p), (n := sum(line.converted[p] for line in self.teams),
+                                          sum(line.penalties[p] for line in self.teams) - n)) for p in PENALTIES]),
+            bar_chart("penalties-teams", "Penalties awarded, by team", ("converted", "not converted"),
+                      [(line.team, (c := sum(line.converted.values()), sum(line.penalties.values()) - c))
+                       for line in self.teams]),
+            bar_chart("knockins-teams", "Knock-ins by team", ("knock-ins",),
+                      [(line.team, (line.knockins,)) for line in self.teams]),
+            bar_chart("fouls-teams", "Fouls against, by team", ("fouls",),
+                      [(line.team, (line.fouls_against,)) for line in self.teams]),
+            bar_chart("goals-players", "Goals by player", ("field", "penalty"),
+                      [(f"{line.player} ({line.team})", (line.field_goals, line.penalty_goals))
+                       for line in sorted(scored, key=lambda line: -line.goals)]),
+            bar_chart("fouls-players", "Fouls against, by player (where the log names one)", ("fouls",),
+                      [(f"{line.player} ({line.team})", (line.fouls_against,))
+                       for line in sorted(fouled, key=lambda line: -line.fouls_against)]),
+        ]
+
+
+CSV_COLUMNS = ("kind", "team", "player", "matches", "won", "goals", "field_goals", "penalty_goals",
+               *(column for p in PENALTIES for column in (f"penalty_{p}", f"penalty_{p}_converted")),
+               "penalties", "penalties_converted", "knockins", "fouls_against")
+
+
+def statistics(tallies: Iterable[Tally], scope: Scope) -> Stats:
+    """The statistics of these matches (those ``scope`` covers, already chosen)."""
+    book = _Book()
+    for counted in tallies:
+        book.count(counted)
+    return Stats(scope, book.matches, book.finished, sorted(book.teams.values(), key=lambda line: fold(line.team)),
+                 sorted(book.players.values(), key=lambda line: (fold(line.team), fold(line.player or ""))))
+
+
+class _Book:
+    """The lines being counted, match by match."""
+
+    def __init__(self) -> None:
+        self.matches = self.finished = 0
+        self.teams: dict[str, Line] = {}
+        self.players: dict[tuple[str, str], Line] = {}
+
+    def lines(self, counted: Tally, team: str, number: int | None) -> list[Line]:
+        """The team's line, and its player's where the log names one."""
+        lines = [self.teams[team]]
+        if number is not None:
+            name = counted.name(team, number) or f"No. {number}"
+            lines.append(self.players.setdefault((team, name), Line(team, name)))
+        return lines
+
+    def count(self, counted: Tally) -> None:
+        self.matches += 1
+        self.finished += counted.status == FINISHED
+        for team in counted.teams:
+            line = self.teams.setdefault(team, Line(team))
+            line.matches += 1
+            line.won += counted.winner == team
+        playing = {(team, number) for team in counted.teams for number in counted.roster(team)}
+        playing |= {(goal.team, goal.player) for goal in counted.goals if goal.player is not None}
+        playing |= {(award.team, award.taker) for award in counted.awards if award.taker is not None}
+        playing |= {(foul.team, foul.player) for foul in counted.fouls if foul.player is not None}
+        for line in {id(line): line for team, number in playing for line in self.lines(counted, team, number)[1:]
+                     }.values():
+            line.matches += 1
+        for goal in counted.goals:
+            for line in self.lines(counted, goal.team, goal.player):
+                line.penalty_goals += goal.penalty
+                line.field_goals += not goal.penalty
+        for award in counted.awards:
+            for line in self.lines(counted, award.team, award.taker):
+                if award.penalty in PENALTIES:
+                    line.penalties[award.penalty] += 1
+                    line.converted[award.penalty] += award.converted
+                else:
+                    line.knockins += 1
+        for foul in counted.fouls:
+            for line in self.lines(counted, foul.team, foul.player):
+                line.fouls_against += 1
+
+
+def _scope_words(scope: Scope) -> str:
+    words = [f"event {scope.event}" if scope.event else "", f"season {scope.season}" if scope.season else ""]
+    return (": " + ", ".join(word for word in words if word)) if any(words) else ""

@@ -1,0 +1,117 @@
+"""The records in Debian's Chromium, through Playwright, against `matchstate serve`: the score sheet of a
+six-chukker match printed to PDF fits one A4 page and one US Letter page; on a phone the sheet and the
+statistics fit the screen; the statistics' charts are images a screen reader names; the match list finds
+a match by a player's name."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from matchstate.examples import path as example_path
+from matchstate.log import read_lines
+from matchstate.store import Store
+from matchstate.web.process import ServerProcess
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+
+if not CHROMIUM.exists() or importlib.util.find_spec("playwright") is None:
+    _reason = f"{CHROMIUM} or Playwright for Python is missing"
+    if os.environ.get("MATCHSTATE_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"{_reason}, and MATCHSTATE_REQUIRE_BROWSER=1", pytrace=False)
+    pytest.skip(_reason, allow_module_level=True)
+
+from playwright.sync_api import Browser, sync_playwright  # noqa: E402
+
+CODE = "acacias-2026-final"  # the bundled full match: six chukkers, 16 goals, 21 fouls
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("sheet")
+    url = f"sqlite:///{folder / 'sheet.db'}"
+    store = Store(url)
+    store.upgrade()
+    store.import_log(read_lines(example_path("full-match")))
+    store.close()
+    with ServerProcess(url, log=folder / "server.log") as process:
+        yield process
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def pages(pdf: bytes) -> int:
+    """The number of pages of a PDF: its page objects (``/Type /Page``, not the ``/Pages`` tree)."""
+    return len(re.findall(rb"/Type\s*/Page\b", pdf))
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_the_sheet_of_a_six_chukker_match_prints_on_one_page(server: ServerProcess, browser: Browser,
+                                                              paper: str) -> None:
+    page = browser.new_page()
+    page.goto(f"{server.base}/matches/{CODE}/sheet")
+    assert page.locator(".sheet .team thead th.c").count() == 2 * 7  # six chukkers and the total, for each team
+    pdf = page.pdf(format=paper)
+    assert pages(pdf) == 1
+    page.emulate_media(media="print")
+    assert page.locator(".top").is_hidden()  # the site's header stays off the paper
+    page.close()
+
+
+def test_counting_pages_counts_every_page(browser: Browser) -> None:
+    page = browser.new_page()
+    page.set_content("".join(f'<div style="height: 270mm">page {n}</div>' for n in range(3)))
+    assert pages(page.pdf(format="A4")) == 3
+    page.close()
+
+
+@pytest.mark.parametrize("path", [f"/matches/{CODE}/sheet", "/stats"])
+def test_the_records_fit_a_phone(server: ServerProcess, browser: Browser, path: str) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server.base + path)
+    content = page.locator(".sheet, .stats").first
+    box = content.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert content.evaluate("node => node.scrollWidth <= node.clientWidth")
+    page.close()
+
+
+def test_each_chart_is_an_image_named_by_its_title(server: ServerProcess, browser: Browser) -> None:
+    page = browser.new_page()
+    page.goto(f"{server.base}/stats")
+    goals = page.get_by_role("img", name="Goals by team")
+    assert goals.count() == 1 and goals.is_visible()
+    assert "Aguada Norte: 4 field, 5 penalty" in goals.evaluate(
+        "node => document.getElementById(node.getAttribute('aria-describedby')).textContent")
+    assert page.get_by_role("img").count() == 7
+    page.close()
+
+
+def test_the_match_list_finds_a_match_by_a_players_name(server: ServerProcess, browser: Browser) -> None:
+    page = browser.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_selector(f'#matches a:text("{CODE}")')
+    page.fill("#search [name=player]", "ARAOZ")
+    page.press("#search [name=player]", "Enter")
+    page.wait_for_url("**/?*player=ARAOZ*")
+    row = page.locator("#matches tr")
+    assert row.count() == 1 and "finished · Aguada Norte won" in row.inner_text() and "2026-11-14" in row.inner_text()
+    page.fill("#search [name=player]", "Cambiaso")
+    page.press("#search [name=player]", "Enter")
+    page.wait_for_selector("#matches >> text=No match found.")
+    page.fill("#search [name=player]", "")
+    page.select_option("#search [name=status]", "finished")
+    page.wait_for_selector("#matches >> text=No match found.")
+    page.close()
