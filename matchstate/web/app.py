@@ -24,7 +24,7 @@ from ..errors import (
 from ..log import MAX_LINE_BYTES
 from ..records.archive import Archive
 from ..store import Store
-from . import api, pages, stats
+from . import api, apidocs, pages, stats
 from .service import Service
 
 # One event as long as the log allows, with room for the {"event": ..., "expected_seq": N} around it.
@@ -39,7 +39,7 @@ STATUS: list[tuple[type[MatchstateError], int]] = [
 
 def create_app(store: Store, *, private: bool = False) -> FastAPI:
     """The service over ``store``; with ``private``, reading a match needs one of its keys."""
-    app = FastAPI(title="matchstate", version=__version__,
+    app = FastAPI(title="matchstate", version=__version__, docs_url=None, redoc_url=None,  # /docs is our own page
                   description="Live polo match state, exact to USPA Rule 36: append events, get rulings.")
     app.state.service = Service(store, private=private)
     app.state.archive = Archive(store)
@@ -49,6 +49,7 @@ def create_app(store: Store, *, private: bool = False) -> FastAPI:
     app.include_router(stats.api)
     app.include_router(pages.router)
     app.include_router(stats.pages)
+    app.include_router(apidocs.router)
     static = resources.files(__package__).joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
