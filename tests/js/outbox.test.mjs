@@ -118,6 +118,21 @@ describe("a conflict: the match moved on while events waited", () => {
     assert.deepEqual(server.recorded.map((e) => e.id), events.map((e) => e.id));
   });
 
+  it("stops and asks without sending when it knows the match moved on already (the live stream told it)", async () => {
+    const server = fakeServer();
+    let moved = null;
+    const outbox = new Outbox({storage: memoryStorage(), name: "o", send: server.send, sleep: noSleep,
+      movedOn: (basis) => (moved !== null && moved > basis ? moved : null)});
+    outbox.add(logged("goal", {team: "Blue"}), 11);
+    moved = 12;
+    await outbox.pump();
+    assert.equal(server.sent.length, 0);
+    assert.deepEqual(outbox.conflict, {current_seq: 12});
+    outbox.sendAfter(12);
+    await outbox.pump();
+    assert.deepEqual(server.sent.map((body) => body.expected_seq), [12]);
+  });
+
   it("does not send an event logged before the last one recorded: it waits, with the reason", async () => {
     const events = [logged("goal", {team: "Blue", player: 1}), logged("chukker.end", {chukker: 2})];
     const voidAt = new Date(Date.parse(events[1].at) + 5000).toISOString();  // an official's void, later

@@ -58,6 +58,11 @@ const outbox = new Outbox({
   name: `matchstate:outbox:${code}`,
   send: (body, otherKey) => api(`${base}/events`, {method: "POST", body, key: otherKey || key(code)}),
   lastKnownAt: () => known.lastAt(),
+  movedOn: (basis) => {
+    const ours = new Set(outbox.events.map((event) => event.id));  // one of them recorded, its answer lost
+    const others = known.log.some((row) => row.seq > basis && !ours.has(row.device_id));
+    return others ? known.view.seq : null;
+  },
   onRecorded: (data) => { known.seen(data.event, data.match); save(); },
   onChange: () => { if (outbox.conflict) catchUp(); render(); },
 });
@@ -386,8 +391,14 @@ function everyTenth() {
   expire(now);
 }
 
-function renderForm() {
+// The form is rebuilt only when it changes: a render for the outbox or the live stream must not take
+// the input from under the scorer's finger.
+let shownForm = null;
+
+function renderForm(force = false) {
   const box = $("form");
+  if (form === shownForm && !force) return;
+  shownForm = form;
   box.hidden = !form;
   if (!form) {
     box.replaceChildren();
@@ -395,7 +406,7 @@ function renderForm() {
   }
   const fields = form.takeBack ? [] : forms[form.type];
   box.replaceChildren(...formContent(form, fields, {view: known.view, lang: lang(), onSend: sendForm,
-    onCancel: () => { form = null; render(); }, rerender: renderForm}));
+    onCancel: () => { form = null; render(); }, rerender: () => renderForm(true)}));
 }
 
 function buildButtons() {
@@ -422,7 +433,7 @@ function render() {
     button.classList.toggle("primary", button.dataset.type === "tick" && left !== null && left <= 0);
   }
   $("choosing").hidden = !(now.state === "choosing" && role !== "official");
-  const needs = attention();
+  const needs = attention().filter(Boolean);
   $("attention").hidden = !needs.length;
   $("attention").replaceChildren(...needs);
   $("recent").replaceChildren(...recent(now));
@@ -543,7 +554,7 @@ function begin() {
   document.addEventListener("pointerdown", wake, {once: true});
   // another tab of this console changed the outbox
   window.addEventListener("storage", (e) => { if (e.key === outbox.name) render(); });
-  onLang(render);
+  onLang(() => { render(); renderForm(true); });
   setInterval(everyTenth, 100);
   setInterval(() => clock.measure(), CLOCK_EVERY_MS);
   root.classList.add("ready");

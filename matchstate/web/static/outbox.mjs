@@ -24,13 +24,15 @@ export class Outbox {
    * @param {(body: {event: object, expected_seq: number}, key?: string) => Promise<{status: number, data: any}>} options.send
    *        rejects when the server cannot be reached
    * @param {() => string|null} [options.lastKnownAt]  the `at` of the last event recorded that this device knows of
+   * @param {(basis: number) => number|null} [options.movedOn]  the match's seq, if this device knows it moved on
+   *        past ``basis`` by events that are not in this outbox (another device's); else null
    * @param {(data: any) => void} [options.onRecorded]  the server's answer for each event recorded
    * @param {() => void} [options.onChange]
    * @param {(ms: number) => Promise<void>} [options.sleep]
    */
-  constructor({storage, name, send, lastKnownAt = () => null, onRecorded = () => {}, onChange = () => {},
-    sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))}) {
-    Object.assign(this, {storage, name, send, lastKnownAt, onRecorded, onChange, sleep});
+  constructor({storage, name, send, lastKnownAt = () => null, movedOn = () => null, onRecorded = () => {},
+    onChange = () => {}, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))}) {
+    Object.assign(this, {storage, name, send, lastKnownAt, movedOn, onRecorded, onChange, sleep});
     this.link = "unknown";   // "up", "down" (no answer) or "failing" (the server answers 5xx), as the last send found
     this.inFlight = null;    // the id of the event being sent
     this.pumping = false;
@@ -178,6 +180,12 @@ export class Outbox {
         const state = this.read();
         const head = state.items[0];
         if (!head || head.refused || state.conflict) break;
+        // What the server would answer with 409 or 422, known here already: nothing is sent to learn it.
+        const moved = this.movedOn(state.basis);
+        if (moved !== null) {
+          this.#change((now) => { now.conflict = {current_seq: moved}; });
+          break;
+        }
         const last = this.lastKnownAt();
         if (last && earlier(head.event.at, last)) {
           this.#refuse(head.event.id, {status: "early",

@@ -14,6 +14,9 @@ const LABELS = {
 /** An event type's name on its button. */
 export const label = (type) => LABELS[type] || type;
 
+/** An event type's name in a sentence: the button's, but a void is what it is, whoever logged it. */
+export const eventName = (type) => (type === "void" ? "Void" : label(type));
+
 const PENALTY_NAMES = {
   "1": "Penalty 1", "2": "Penalty 2", "3": "Penalty 3", "4": "Penalty 4", "5a": "Penalty 5.a",
   "5b": "Penalty 5.b", "6": "Penalty 6 (safety)", "knockin": "Knock-in",
@@ -44,5 +47,5 @@ export function details(event) {
 /** An event in a line: "Goal (team=Blue, player=1)". */
 export function describeEvent(event) {
   const fields = details(event);
-  return fields ? `${label(event.type)} (${fields})` : label(event.type);
+  return fields ? `${eventName(event.type)} (${fields})` : eventName(event.type);
 }
