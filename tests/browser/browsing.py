@@ -72,6 +72,7 @@ class Console:
     def __init__(self, page: Any, code: str = START["match"]) -> None:
         self.page = page
         self.code = code
+        self.keys: dict[str, Any] = {}  # the match's keys, where the test made the match
 
     def open(self, server: ServerProcess, key: str) -> Console:
         self.page.goto(f"{server.base}/matches/{self.code}/console#key={key}")

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import TIMEOUT_MS
 
+from browser.browsing import TABLET, TIMEOUT_MS, Console, create
 from matchstate.store import Store
 from matchstate.web.process import ServerProcess
 
@@ -31,7 +31,9 @@ def _unavailable() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+# One browser per test module, not per session: Playwright's sync API keeps an event loop running while
+# it is open, and the service's own tests, after these, run asyncio.run().
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     reason = _unavailable()
     if reason is not None:
@@ -86,3 +88,21 @@ def watch(page: Any) -> Any:
     page.on("console", lambda message: page.errors.append(f"console: {message.text}")
             if message.type == "error" else None)
     return page
+
+
+@pytest.fixture
+def scorer(server: ServerProcess, new_page: Callable[..., Any]) -> Callable[..., Console]:
+    """A new match (``code``) and its scorer's console, open: ``scorer(code, viewport=..., prepare=f)``;
+    ``prepare(page)`` runs before the console opens (say, to install Playwright's clock). The match's keys
+    are in ``console.keys``."""
+
+    def make(code: str, viewport: dict[str, int] = TABLET, prepare: Callable[[Any], None] | None = None) -> Console:
+        keys = create(server, code)
+        page = new_page(viewport=viewport)
+        if prepare is not None:
+            prepare(page)
+        console = Console(page, code).open(server, keys["scorer_key"])
+        console.keys = keys
+        return console
+
+    return make

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from browsing import PHONE, RECONNECT_MS, TABLET, Console, create, get, log, send
 
+from browser.browsing import PHONE, RECONNECT_MS, TABLET, Console, get, log, send
 from matchstate.web.process import ServerProcess
 
 # Count the tones the console makes (Web Audio makes them: there is no sound file to watch for).
@@ -22,23 +22,29 @@ COUNT_TONES = """
 def in_view(page: Any, selector: str) -> bool:
     box = page.locator(selector).bounding_box()
     size = page.viewport_size
-    return box is not None and 0 <= box["x"] and box["x"] + box["width"] <= size["width"] \
-        and 0 <= box["y"] and box["y"] + box["height"] <= size["height"]
+    return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size["width"] \
+        and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
 
 
-@pytest.mark.parametrize("viewport", [TABLET, PHONE], ids=["tablet", "phone"])
-def test_no_button_moves_between_states(server: ServerProcess, new_page: Any, viewport: dict[str, int]) -> None:
-    created = create(server, "still-1")
-    page = new_page(viewport=viewport)
-    console = Console(page, "still-1").open(server, created["scorer_key"])
+def test_no_button_moves_between_states_on_a_tablet_or_a_phone(server: ServerProcess, scorer: Any) -> None:
+    console = scorer("still-1")
+    page = console.page
     page.wait_for_selector(".banner.ok")
-    places = console.boxes()
-    countdown = page.locator("#countdown").bounding_box()
-    assert len(places) >= 21 and page.locator('#buttons [data-type="hit"]').is_disabled()
+    assert page.locator('#buttons [data-type="hit"]').is_disabled()
+
+    def places() -> dict[str, Any]:
+        """Where the buttons and the countdown are, on each screen."""
+        seen = {}
+        for name, viewport in (("tablet", TABLET), ("phone", PHONE)):
+            page.set_viewport_size(viewport)
+            seen[name] = {"buttons": console.boxes(), "countdown": page.locator("#countdown").bounding_box()}
+        return seen
+
+    first = places()
+    assert len(first["tablet"]["buttons"]) >= 21
 
     def still(why: str) -> None:
-        assert console.boxes() == places, why
-        assert page.locator("#countdown").bounding_box() == countdown, why
+        assert places() == first, why
 
     console.click("penalty.award", penalty="2", to="Blue")
     page.wait_for_selector("#state >> text=awarded")
@@ -63,10 +69,9 @@ def test_no_button_moves_between_states(server: ServerProcess, new_page: Any, vi
     still("back online")
 
 
-def test_a_second_tap_within_the_guard_is_ignored(server: ServerProcess, new_page: Any) -> None:
-    created = create(server, "guard-1")
-    page = new_page(viewport=TABLET)
-    console = Console(page, "guard-1").open(server, created["scorer_key"])
+def test_a_second_tap_within_the_guard_is_ignored(server: ServerProcess, scorer: Any) -> None:
+    console = scorer("guard-1")
+    page = console.page
     console.click("penalty.award", penalty="4", to="Blue")
     page.wait_for_selector("#state >> text=awarded")
 
@@ -92,20 +97,26 @@ def test_a_second_tap_within_the_guard_is_ignored(server: ServerProcess, new_pag
     page.wait_for_selector("#recent >> text=#5")
 
 
-@pytest.mark.parametrize("viewport", [TABLET, PHONE], ids=["tablet", "phone"])
-def test_every_forms_log_button_is_in_view(server: ServerProcess, new_page: Any, viewport: dict[str, int]) -> None:
-    created = create(server, "forms-1")
+def test_every_forms_log_button_is_in_view_on_a_tablet_and_a_phone(server: ServerProcess, scorer: Any) -> None:
     with_fields = [kind for kind, fields in get(server, "/api/event-types").items()
                    if fields and kind not in ("match.start", "decide")]
-    page = new_page(viewport=viewport)
-    console = Console(page, "forms-1").open(server, created["scorer_key"])
+    console = scorer("forms-1")
+    page, created = console.page, console.keys
+
+    def log_in_view(kind: str) -> None:
+        for viewport in (TABLET, PHONE):
+            page.set_viewport_size(viewport)
+            assert in_view(page, "#send"), (kind, viewport)
+
     server.stop()  # offline, every button is enabled: the engine rules on arrival
     page.wait_for_selector(".banner.offline")
     console.click("chukker.start", chukker=1)  # something to take back: "Undo last" has its form too
-    for kind in [*with_fields, "void"]:
+    assert "void" in with_fields  # "Undo last": its form
+    for kind in with_fields:
+        page.set_viewport_size(TABLET)
         console.tap(kind)
         page.wait_for_selector("#form:not([hidden])")
-        assert in_view(page, "#send"), kind
+        log_in_view(kind)
         page.click("#form .actions button:not(#send)")
         page.wait_for_selector("#form", state="hidden")
     server.start()
@@ -120,13 +131,12 @@ def test_every_forms_log_button_is_in_view(server: ServerProcess, new_page: Any,
     official = Console(page, "forms-1").open(server, created["official_key"])
     page.wait_for_selector("#state >> text=choosing")
     official.tap("decide")
-    assert in_view(page, "#send")
+    log_in_view("decide")
 
 
-def test_a_hit_with_no_play_before_it_asks_first(server: ServerProcess, new_page: Any) -> None:
-    created = create(server, "noplay-1")
-    page = new_page(viewport=TABLET)
-    console = Console(page, "noplay-1").open(server, created["scorer_key"])
+def test_a_hit_with_no_play_before_it_asks_first(server: ServerProcess, scorer: Any) -> None:
+    console = scorer("noplay-1")
+    page = console.page
     console.click("penalty.award", penalty="2", to="Blue")
     page.wait_for_selector("#state >> text=awarded")
 
@@ -155,12 +165,13 @@ def test_a_hit_with_no_play_before_it_asks_first(server: ServerProcess, new_page
     assert page.locator("#ask").count() == 0
 
 
-def test_the_twenty_seconds_expire_by_themselves_with_a_cue(server: ServerProcess, new_page: Any) -> None:
-    created = create(server, "tick-1")
-    page = new_page(viewport=TABLET)
-    page.add_init_script(COUNT_TONES)
-    page.clock.install()
-    console = Console(page, "tick-1").open(server, created["scorer_key"])
+def test_the_twenty_seconds_expire_by_themselves_with_a_cue(server: ServerProcess, scorer: Any) -> None:
+    def count_tones_on_a_clock_of_playwrights(page: Any) -> None:
+        page.add_init_script(COUNT_TONES)
+        page.clock.install()
+
+    console = scorer("tick-1", prepare=count_tones_on_a_clock_of_playwrights)
+    page = console.page
     console.click("penalty.award", penalty="3", to="Blue")
     console.click("play")
     page.wait_for_selector("#countdown:not(.idle) >> text=seconds to hit")
@@ -183,11 +194,9 @@ def test_the_twenty_seconds_expire_by_themselves_with_a_cue(server: ServerProces
     assert len(log(server, "tick-1")) == len(rows), "one clock check for one window"
 
 
-def test_events_carry_the_servers_time_from_a_device_an_hour_behind(server: ServerProcess, new_page: Any) -> None:
-    created = create(server, "clock-1")
-    page = new_page(viewport=TABLET)
-    page.clock.install(time=datetime.now(UTC) - timedelta(hours=1))
-    console = Console(page, "clock-1").open(server, created["scorer_key"])
+def test_events_carry_the_servers_time_from_a_device_an_hour_behind(server: ServerProcess, scorer: Any) -> None:
+    console = scorer("clock-1", prepare=lambda page: page.clock.install(time=datetime.now(UTC) - timedelta(hours=1)))
+    page = console.page
     page.wait_for_function("JSON.parse(localStorage.getItem('matchstate:clock') || 'null') !== null")
     console.click("penalty.award", penalty="4", to="Blue")
     console.click("play")

@@ -9,8 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from browsing import RECONNECT_MS, START, TABLET, Console, create, get, log, post, send, shoot
-
+from browser.browsing import RECONNECT_MS, START, TABLET, Console, create, get, log, post, send, shoot
 from matchstate.store import Store
 from matchstate.web.process import ServerProcess
 
@@ -161,7 +160,7 @@ def test_an_event_only_an_official_may_log_waits_for_an_official_and_the_scorer_
     page.reload()
     page.wait_for_selector("#attention >> text=only an official may")
     assert "needs your attention" in console.status()
-    assert "1 event(s) logged after it wait behind it" in page.inner_text("#attention")
+    assert "1 event logged after it waits behind it" in page.inner_text("#attention")
     assert page.locator("#recent li.held").count() == 1 and page.locator("#recent li.pending").count() == 1
 
     # An official, at the scorer's side, records it with the official key, which is not kept.

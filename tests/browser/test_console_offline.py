@@ -5,16 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from browsing import RECONNECT_MS, TABLET, Console, create, get, log, send
-
+from browser.browsing import RECONNECT_MS, Console, get, log, send, shoot
 from matchstate.web.process import ServerProcess
 
 
 def test_ten_events_logged_offline_show_as_pending_with_the_score_they_imply_then_go_once_in_order(
-        server: ServerProcess, new_page: Any) -> None:
-    created = create(server, "offline-10")
-    page = new_page(viewport=TABLET)
-    console = Console(page, "offline-10").open(server, created["scorer_key"])
+        server: ServerProcess, scorer: Any) -> None:
+    console = scorer("offline-10")
+    page = console.page
     console.click("chukker.start", chukker=1)
     page.wait_for_selector(".banner.ok")
 
@@ -44,12 +42,12 @@ def test_ten_events_logged_offline_show_as_pending_with_the_score_they_imply_the
     pending = page.locator("#recent li.pending")
     assert pending.count() == 10
     assert [pending.nth(9 - i).get_attribute("data-id") for i in range(10)] == [event["id"] for event in queued]
-    assert "provisional: Blue 0 – Red 1 · Penalty 3 to Blue, 40 yards from goal" in pending.nth(8).inner_text()
+    assert "provisional: Blue 0 – Red 1 · placed · Penalty 3 to Blue, 40 yards from goal" in pending.nth(8).inner_text()
     assert page.inner_text("#score") == "Blue 1 – Red 2"
     assert page.inner_text("#state") == "awarded"
     assert page.locator("#provisional").is_visible()
     assert page.inner_text("#freehit") == "Penalty 2 to Blue, from the centre, 30 yards from goal, undefended"
-    assert "10 event(s) kept on this device" in console.status()
+    assert "10 events kept on this device" in console.status()
 
     server.start()
     console.wait_until_sent()
@@ -63,11 +61,10 @@ def test_ten_events_logged_offline_show_as_pending_with_the_score_they_imply_the
 
 
 def test_reloaded_with_the_server_down_the_console_opens_from_the_service_worker_with_its_outbox(
-        server: ServerProcess, new_page: Any) -> None:
-    created = create(server, "reload-1")
-    page = new_page(viewport=TABLET)
+        server: ServerProcess, scorer: Any) -> None:
+    console = scorer("reload-1")
+    page = console.page
     url = f"{server.base}/matches/reload-1/console"
-    console = Console(page, "reload-1").open(server, created["scorer_key"])
     # The service worker keeps this page once it runs (the page was open before it was).
     page.wait_for_function("async () => (await caches.match(location.pathname)) !== undefined")
     console.click("penalty.award", penalty="4", to="Blue")
@@ -87,7 +84,7 @@ def test_reloaded_with_the_server_down_the_console_opens_from_the_service_worker
     page.wait_for_selector("#recent >> text=#2")  # the last known state: what was recorded, too
     assert page.inner_text("#state") == "live" and page.locator("#provisional").is_visible()
     assert page.inner_text("#freehit") == "Penalty 4 to Blue, 60 yards from goal"
-    page.wait_for_selector(".banner.offline >> text=2 event(s) kept on this device")
+    page.wait_for_selector(".banner.offline >> text=2 events kept on this device")
 
     # A fresh tab, too, while the server is still down.
     tab = page.context.new_page()
@@ -105,10 +102,9 @@ def test_reloaded_with_the_server_down_the_console_opens_from_the_service_worker
 
 
 def test_a_goal_logged_offline_while_an_official_voided_is_recorded_after_the_scorers_consent(
-        server: ServerProcess, new_page: Any) -> None:
-    created = create(server, "conflict-1")
-    page = new_page(viewport=TABLET)
-    console = Console(page, "conflict-1").open(server, created["scorer_key"])
+        server: ServerProcess, scorer: Any) -> None:
+    console = scorer("conflict-1")
+    page, created = console.page, console.keys
     console.click("chukker.start", chukker=1)
     console.click("penalty.award", penalty="3", to="Red")
     page.wait_for_selector("#recent >> text=#3")
@@ -137,6 +133,7 @@ def test_a_goal_logged_offline_while_an_official_voided_is_recorded_after_the_sc
     assert "Goal (team=Blue, player=1)" in question and f"logged at {goal['at']}" in question
     new_id = question.split(", id ")[1].split()[0]
     assert new_id != goal["id"]
+    shoot(page, "console-conflict.png", full_page=False)
     console.answer("confirm")
     console.wait_until_sent()
 
@@ -147,10 +144,9 @@ def test_a_goal_logged_offline_while_an_official_voided_is_recorded_after_the_sc
 
 
 def test_a_queued_event_the_engine_refuses_stays_in_front_of_the_scorer_until_the_scorer_acts(
-        server: ServerProcess, new_page: Any) -> None:
-    created = create(server, "refused-1")
-    page = new_page(viewport=TABLET)
-    console = Console(page, "refused-1").open(server, created["scorer_key"])
+        server: ServerProcess, scorer: Any) -> None:
+    console = scorer("refused-1")
+    page = console.page
 
     server.stop()
     page.wait_for_selector(".banner.offline")
@@ -160,7 +156,7 @@ def test_a_queued_event_the_engine_refuses_stays_in_front_of_the_scorer_until_th
 
     page.wait_for_selector("#attention >> text=no free hit is awaiting its stroke", timeout=RECONNECT_MS)
     assert "Not recorded: Hit (deliberate=false, player=2, contact=hit)" in page.inner_text("#attention")
-    assert "1 event(s) logged after it wait behind it" in page.inner_text("#attention")
+    assert "1 event logged after it waits behind it" in page.inner_text("#attention")
     assert page.locator("#recent li.held").count() == 1
     assert "needs your attention" in console.status()
 

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import TABLET, create, log
 from fastapi.testclient import TestClient
 
+from browser.browsing import TABLET, create, log
 from matchstate.store import Store
 from matchstate.web.app import create_app
 from matchstate.web.pages import files_version

@@ -10,7 +10,7 @@ import {key, keyLinks, setKey, takeKeyFromLink} from "./keys.mjs";
 import {lang, onLang} from "./lang.mjs";
 import {matchPage, listen, tracker} from "./live.mjs";
 import {eventItem, score, time} from "./show.mjs";
-import {describeEvent, describeFreeHit, label, stateName} from "./words.mjs";
+import {describeEvent, describeFreeHit, events, label, stateName} from "./words.mjs";
 import {discardQuestion, question, relogQuestion} from "./asks.mjs";
 import {secondsLeft, tickDue} from "./countdown.mjs";
 import {defaults, filled, formContent, missing} from "./quickform.mjs";
@@ -72,15 +72,11 @@ const outbox = new Outbox({
 // The match as the console shows it: the server's view, with what waits in the outbox folded in.
 function shown() {
   const view = known.view;
-  const waiting = outbox.events;
-  if (!waiting.length) {
-    return {...view, sure: true, provisional: false, rows: [],
-      awaiting_play: view.state === "awarded" || view.state === "placed" ? true : view.state === "play_called" ? false : null,
-      text: view.free_hit_text ? view.free_hit_text[lang()] : "No free hit in progress"};
-  }
-  const folded = fold(view, waiting);
-  const text = folded.free_hit ? describeFreeHit(folded.free_hit) : folded.sure ? "No free hit in progress"
-    : "Free hit: ruled when the server has the events waiting here";
+  const folded = fold(view, outbox.events);
+  let text;
+  if (!folded.provisional) text = view.free_hit_text ? view.free_hit_text[lang()] : "No free hit in progress";
+  else if (folded.free_hit) text = describeFreeHit(folded.free_hit);
+  else text = folded.sure ? "No free hit in progress" : "Free hit: ruled when the server has the events waiting here";
   return {...view, ...folded, text};
 }
 
@@ -237,8 +233,13 @@ async function relog() {
   if (action !== "confirm") return;
   const conflict = outbox.conflict;
   if (conflict) outbox.sendAfter(conflict.current_seq);
-  outbox.relog(plan);
-  notice = null;
+  try {
+    outbox.relog(plan);
+    notice = null;
+  } catch (err) {
+    notice = "What waits here changed while you looked: nothing was logged again; look again.";
+  }
+  render();
   outbox.pump();
 }
 
@@ -276,7 +277,7 @@ function attention() {
     const early = waiting.length && known.lastAt() && earlier(waiting[0].event.at, known.lastAt());
     return [
       el("h2", {}, "The match moved on"),
-      el("p", {}, `While ${waiting.length} event(s) waited here, the match moved on to #${conflict.current_seq}`
+      el("p", {}, `While ${events(waiting.length)} waited here, the match moved on to #${conflict.current_seq}`
         + (moved.length ? ":" : ".")),
       el("ul", {class: "moved"}, moved.map((row) => el("li", {}, `#${row.seq} ${time(row.at)} ${describeEvent(row.event)}`
         + ` (${row.role || "no role"}${row.by ? `, ${row.by}` : ""})`))),
@@ -297,7 +298,7 @@ function attention() {
     el("h2", {}, "Needs your attention"),
     el("p", {class: "what"}, `Not recorded: ${describeEvent(held.event)}, logged ${time(held.event.at)}.`),
     el("p", {class: "reason"}, `The ${held.refused.status === "early" ? "console" : "server"} says: ${held.refused.reason}.`),
-    behind ? el("p", {}, `${behind} event(s) logged after it wait behind it.`) : null,
+    behind ? el("p", {}, `${events(behind)} logged after it ${behind === 1 ? "waits" : "wait"} behind it.`) : null,
     byKey ? el("p", {class: "quiet"}, "A wrong key: enter the right one under “Key and name”, then send it again.") : null,
     el("div", {class: "actions"},
       byKey ? el("button", {type: "button", class: "big primary", dataset: {act: "retry"},
@@ -315,14 +316,14 @@ function attention() {
 function status() {
   const waiting = outbox.items.length;
   if (outbox.needsAttention) {
-    return el("div", {class: "banner warn"}, `${outbox.conflict ? "The match moved on while events waited here"
-      : "An event was not recorded"}: it needs your attention (${waiting} waiting here). `, el("a", {href: "#attention"}, "See below"));
+    return el("div", {class: "banner warn"}, `${outbox.conflict ? "The match moved on" : "Not recorded"}: `
+      + `needs your attention (${events(waiting)} here). `, el("a", {href: "#attention"}, "See below"));
   }
   if (!everUp && outbox.link === "unknown") return el("div", {class: "banner"}, "Connecting…");
   if (!online()) {
     const why = outbox.link === "failing" ? "The server fails to record" : "Offline";
     return el("div", {class: "banner offline"}, waiting
-      ? `${why}: ${waiting} event(s) kept on this device, sent when the server answers.`
+      ? `${why}: ${events(waiting)} kept on this device, sent when the server answers.`
       : `${why}: nothing waits here; events logged are kept on this device until the server answers.`);
   }
   if (waiting) return el("div", {class: "banner"}, `Sending ${waiting}…`);
@@ -350,8 +351,8 @@ function recent(now) {
   const waiting = outbox.items;
   const pending = waiting.map((item, i) => {
     const row = now.rows[i];
-    const after = row.sure ? `${score(known.view.teams, row.score)} · ${row.free_hit ? describeFreeHit(row.free_hit) : stateName(row.state)}`
-      : `${score(known.view.teams, row.score)} · ruled on arrival`;
+    const where = row.free_hit && row.sure ? [stateName(row.state), describeFreeHit(row.free_hit)] : [stateName(row.sure ? row.state : null)];
+    const after = [score(known.view.teams, row.score), ...where].join(" · ");
     return el("li", {class: item.refused ? "waiting held" : "waiting pending", dataset: {id: item.event.id}},
       el("span", {class: "tag"}, item.refused ? "needs attention" : "pending"), ` ${time(item.event.at)} ${describeEvent(item.event)}`,
       el("div", {class: "provisional-line"}, `provisional: ${after}`));
@@ -409,9 +410,13 @@ function renderForm(force = false) {
     onCancel: () => { form = null; render(); }, rerender: () => renderForm(true)}));
 }
 
+// One button per event type the log format has, in ORDER; built again only if the server's types change
+// (a new version served), never for a state.
 function buildButtons() {
   const types = Object.keys(forms).filter((type) => type !== "match.start")
     .sort((a, b) => (ORDER.indexOf(a) + 1 || 999) - (ORDER.indexOf(b) + 1 || 999));
+  const built = [...$("buttons").children].map((button) => button.dataset.type);
+  if (built.join() === types.join()) return;
   $("buttons").replaceChildren(...types.map((type) => el("button", {
     type: "button", class: "big event", dataset: {type},
     title: SHORTCUTS[type] ? `key: ${SHORTCUTS[type]}` : null, onclick: () => tap(type),
@@ -540,6 +545,7 @@ async function load() {
 // Once the match is known (from the server, or as this device last knew it): follow it live, send what waits.
 function begin() {
   if (root.classList.contains("ready")) {
+    buildButtons();
     render();
     outbox.pump();
     return;

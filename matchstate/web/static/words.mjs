@@ -29,6 +29,9 @@ export function describeFreeHit(freeHit) {
   return freeHit.defended ? text : `${text}, undefended`;
 }
 
+/** A count of events in words: "1 event", "3 events". */
+export const events = (n) => `${n} event${n === 1 ? "" : "s"}`;
+
 /** A state's name: "play called"; null (the provisional fold cannot tell) is "ruled on arrival". */
 export const stateName = (state) => (state === null ? "ruled on arrival" : state.replace("_", " "));
 
