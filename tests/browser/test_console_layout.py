@@ -6,8 +6,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import pytest
-
 from browser.browsing import PHONE, RECONNECT_MS, TABLET, Console, get, log, send
 from matchstate.web.process import ServerProcess
 
