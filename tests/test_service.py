@@ -380,7 +380,7 @@ def test_an_event_without_at_is_refused_by_the_engine(api: Api) -> None:
 
 def test_the_pages_render_and_an_unknown_match_is_404(api: Api) -> None:
     for path in ("/", f"/matches/{CODE}/console", f"/matches/{CODE}/review", f"/matches/{CODE}/sheet",
-                 "/static/console.js", "/static/style.css"):
+                 "/static/console.mjs", "/static/style.css"):
         assert api.client.get(path).status_code == 200, path
     assert api.client.get("/matches/nope/console").status_code == 404
 

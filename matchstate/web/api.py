@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -182,3 +183,9 @@ def event_types() -> dict[str, list[dict[str, Any]]]:
 def rules() -> dict[str, dict[str, dict[str, str]]]:
     """Every clause and table cell of Rule 36 that rulings cite, in English and Spanish."""
     return rules_json()
+
+
+@router.get("/time", tags=["reference"])
+def server_time() -> dict[str, str]:
+    """The server's clock, UTC to the millisecond: a console measures its own clock's offset from it."""
+    return {"now": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")}

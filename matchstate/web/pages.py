@@ -1,21 +1,58 @@
-"""The HTML pages: records, a match's console, review and score sheet. All but the sheet fill themselves
-from the API in the browser; the sheet is rendered here, to print."""
+"""The HTML pages: records, a match's console, review and score sheet, and the service worker that keeps
+them for a server that does not answer. All but the sheet fill themselves from the API in the browser
+(ES modules in ``static/``, loaded as they are: no build step); the sheet is rendered here, to print."""
 
 from __future__ import annotations
 
+import hashlib
+from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Annotated
 from urllib.parse import quote
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
+from .. import __version__
 from .api import ServiceDep
 from .service import Service
 
 router = APIRouter(include_in_schema=False)
-templates = Jinja2Templates(directory=str(resources.files(__package__).joinpath("templates")))
+HERE = resources.files(__package__)
+templates = Jinja2Templates(directory=str(HERE.joinpath("templates")))
+# What the service worker keeps besides the static files: the records page and the reference data the
+# console reads (a match's own pages are kept as they are visited).
+PRECACHE = ["/", "/api/event-types", "/api/rules"]
+
+
+def files_version(*folders: Traversable, package_version: str = __version__) -> str:
+    """A short hash of every file in ``folders`` (names and bytes) and the package's version: the name
+    of the service worker's cache, so that any change served is a new version."""
+    digest = hashlib.sha256(package_version.encode())
+    for folder in folders:
+        for item in sorted(folder.iterdir(), key=lambda item: item.name):
+            if item.is_file():
+                digest.update(f"\0{folder.name}/{item.name}\0".encode())
+                digest.update(item.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def static_files() -> list[str]:
+    return sorted(f"/static/{item.name}" for item in HERE.joinpath("static").iterdir() if item.is_file())
+
+
+@cache
+def service_worker() -> str:
+    version = files_version(HERE.joinpath("static"), HERE.joinpath("templates"))
+    return templates.get_template("sw.js").render(version=version, precache=[*PRECACHE, *static_files()])
+
+
+@router.get("/sw.js")
+def service_worker_script() -> Response:
+    # no-cache: the browser asks for it on every visit, and so learns of a new version at once.
+    return Response(service_worker(), media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
 @router.get("/", response_class=HTMLResponse)

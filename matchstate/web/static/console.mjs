@@ -1,0 +1,575 @@
+// The scorer's console: a button for every event type, always in the same place (disabled where the
+// engine accepts none now), a quick form for the fields, the 20 seconds counted down and expired by
+// themselves, and the outbox, which keeps each event until the server records it or the scorer decides
+// its fate. Offline, it shows the events waiting with the score and free hit they imply (provisional).
+
+import {deviceId, newEvent} from "./events.mjs";
+import {$, el} from "./dom.mjs";
+import {api, denied, reason} from "./http.mjs";
+import {key, keyLinks, setKey, takeKeyFromLink} from "./keys.mjs";
+import {lang, onLang} from "./lang.mjs";
+import {matchPage, listen, tracker} from "./live.mjs";
+import {eventItem, score, time} from "./show.mjs";
+import {describeEvent, describeFreeHit, events, label, stateName} from "./words.mjs";
+import {discardQuestion, question, relogQuestion} from "./asks.mjs";
+import {secondsLeft, tickDue} from "./countdown.mjs";
+import {defaults, filled, formContent, missing} from "./quickform.mjs";
+import {earlier, notBefore, pageClock} from "./clock.mjs";
+import {Outbox} from "./outbox.mjs";
+import {beep, wake} from "./cue.mjs";
+import {fold} from "./fold.mjs";
+import {ask} from "./dialog.mjs";
+
+// The buttons' places: a free hit's course first, then what goes wrong, then the officials' and the
+// match's own events; a type the server adds later goes after these, so no button ever moves.
+const ORDER = [
+  "penalty.award", "knockin.award", "ball.place", "play", "hit", "goal", "ball.out", "ball.stop", "whistle",
+  "dribble", "approach.abort", "ball.retee", "position.improper", "player.return", "player.play", "card",
+  "tick", "void", "decide", "chukker.start", "chukker.end",
+];
+const SHORTCUTS = {
+  "penalty.award": "a", "knockin.award": "k", "ball.place": "b", "play": "p", "hit": "h", "goal": "g",
+  "ball.stop": "s", "ball.out": "o", "dribble": "d", "approach.abort": "x", "ball.retee": "r",
+  "position.improper": "i", "player.return": "n", "player.play": "y", "card": "c", "decide": "e",
+  "whistle": "w", "void": "u", "tick": "t", "chukker.start": "[", "chukker.end": "]",
+};
+const GUARD_MS = 600;           // a second tap this soon after one is taken as the same tap, and ignored
+const CLOCK_EVERY_MS = 10 * 60 * 1000;
+const RECENT = 6;               // recorded events shown under the buttons (every waiting one is shown too)
+const KEPT_ROWS = 60;           // recorded events kept on this device for a console opened offline
+
+const {root, code, base} = matchPage($("console"));
+const SNAPSHOT = `matchstate:console:${code}`;
+const clock = pageClock();
+const known = tracker();        // the match as the server last told it, and the stored events seen
+let forms = null;               // each event type's fields, from the API
+let rules = {};                 // Rule 36's clauses by id, for the cites
+let role = null;                // the role the key holds, "scorer" or "official", as the server says
+let streamUp = false;           // the live stream is open
+let everUp = false;             // it has been, since the page opened
+let notice = null;              // what the scorer should know of the last thing done
+let form = null;                // the quick form open: {type, values, at, ...}
+let guardUntil = 0;
+let tickedFor = null;           // the "Play" whose 20 seconds the console has expired itself
+let catchingUp = false;
+
+const outbox = new Outbox({
+  storage: localStorage,
+  name: `matchstate:outbox:${code}`,
+  send: (body, otherKey) => api(`${base}/events`, {method: "POST", body, key: otherKey || key(code)}),
+  lastKnownAt: () => known.lastAt(),
+  movedOn: (basis) => {
+    const ours = new Set(outbox.events.map((event) => event.id));  // one of them recorded, its answer lost
+    const others = known.log.some((row) => row.seq > basis && !ours.has(row.device_id));
+    return others ? known.view.seq : null;
+  },
+  onRecorded: (data) => { known.seen(data.event, data.match); save(); },
+  onChange: () => { if (outbox.conflict) catchUp(); render(); },
+});
+
+// -- where the match stands --------------------------------------------------------------
+
+// The match as the console shows it: the server's view, with what waits in the outbox folded in.
+function shown() {
+  const view = known.view;
+  const folded = fold(view, outbox.events);
+  let text;
+  if (!folded.provisional) text = view.free_hit_text ? view.free_hit_text[lang()] : "No free hit in progress";
+  else if (folded.free_hit) text = describeFreeHit(folded.free_hit);
+  else text = folded.sure ? "No free hit in progress" : "Free hit: ruled when the server has the events waiting here";
+  return {...view, ...folded, text};
+}
+
+// The last event's time this device knows of: no event is stamped before it.
+function floor() {
+  const waiting = outbox.events;
+  const last = known.lastAt();
+  const queued = waiting.length ? waiting[waiting.length - 1].at : null;
+  if (!queued) return last;
+  return !last || earlier(last, queued) ? queued : last;
+}
+
+// The last standing event this key may void: an official's any; a scorer's only the scorer's own.
+function lastUndoable() {
+  const standing = known.log.filter((row) => row.type !== "void" && row.type !== "match.start"
+    && !known.view.void.includes(row.seq) && (role === "official" || row.role === "scorer"));
+  return standing.length ? standing[standing.length - 1] : null;
+}
+
+// Whether the server answers: its live stream is open, and what waits here is not failing to go.
+const online = () => streamUp && (!outbox.items.length || outbox.link === "up" || outbox.link === "unknown");
+
+// The types the engine accepts now; while events wait (or the server is away) every type: it rules on arrival.
+function enabled(type) {
+  if (type === "decide" && role !== "official") return false;  // only an official decides
+  if (type === "void") return true;
+  return outbox.items.length || !online() ? true : known.view.accepted.includes(type);
+}
+
+// -- logging -----------------------------------------------------------------------------
+
+function tap(type) {
+  if (Date.now() < guardUntil || !enabled(type)) return;
+  guard();
+  wake();
+  open(type);
+}
+
+// Ignore taps for a moment: a double tap, or a tap on "Log" landing again on the button under it.
+function guard() {
+  guardUntil = Date.now() + GUARD_MS;
+  $("buttons").classList.add("guarded");
+  clearTimeout(guard.timer);
+  guard.timer = setTimeout(() => $("buttons").classList.remove("guarded"), GUARD_MS);
+}
+
+function open(type) {
+  notice = null;
+  const at = clock.stamp(floor());  // the moment of the tap, not of the "Log" after the form
+  if (type === "void") return openUndo(at);
+  const fields = forms[type] || [];
+  if (!fields.length) {
+    form = null;
+    log(type, {}, at);
+    return;
+  }
+  form = {type, values: defaults(fields), at};
+  render();
+}
+
+function openUndo(at) {
+  const waiting = outbox.items;
+  if (waiting.length) {
+    const last = waiting[waiting.length - 1].event;
+    form = {type: "void", takeBack: last, values: {}, at, action: "Take it back",
+      note: `Take back ${describeEvent(last)}, logged ${time(last.at)}: it has not reached the server, so it `
+        + "simply leaves this device's outbox."};
+  } else {
+    const last = lastUndoable();
+    if (!last) {
+      form = null;
+      notice = role === "official" ? "Nothing to undo." : "Nothing to undo: no standing event was recorded by the "
+        + "scorer (an official voids the others, in the review).";
+      render();
+      return;
+    }
+    form = {type: "void", values: {seq: last.seq, reason: "logged in error"}, at,
+      note: `Void #${last.seq} ${describeEvent(last.event)}: it stays in the log, struck out.`};
+  }
+  render();
+}
+
+function sendForm() {
+  if (form.takeBack) {
+    const taken = form.takeBack;
+    form = null;
+    notice = outbox.takeBack(taken.id) ? `Taken back: ${describeEvent(taken)}.`
+      : `${label(taken.type)} is on its way to the server: once it is recorded, undo it again to void it.`;
+    render();
+    return;
+  }
+  const fields = forms[form.type];
+  const lacking = missing(fields, form.values);
+  if (lacking.length) {
+    $("form").querySelector(".missing").textContent = "Still needed: " + lacking.map((f) => f.name).join(", ");
+    return;
+  }
+  const {type, values, at} = form;
+  form = null;
+  guard();
+  log(type, filled(values), at);
+}
+
+// Log an event, asking first where a slip is likely.
+async function log(type, fields, at) {
+  const asked = question(type, fields, shown());
+  if (!asked) {
+    record(type, fields, at);
+    return;
+  }
+  render();
+  const {action} = await ask(asked);
+  if (action === "play-first") {
+    record("play", {}, at);
+    record(type, fields, at);
+  } else if (action === "anyway" || action === "confirm") {
+    record(type, fields, at);
+  }
+  render();
+}
+
+function record(type, fields, at) {
+  const event = newEvent(type, fields, notBefore(at, floor()));
+  outbox.add(event, known.view.seq);
+  save();
+  render();
+  outbox.pump();
+}
+
+// -- what waits for the scorer -------------------------------------------------------------
+
+// The match moved on while events waited: learn what it moved on by, to show it and time against it.
+async function catchUp() {
+  if (catchingUp) return;
+  catchingUp = true;
+  try {
+    const after = known.log.length ? known.log[known.log.length - 1].seq : 0;
+    const [viewReply, logReply] = await Promise.all([api(base, {key: key(code)}),
+      api(`${base}/events?after_seq=${after}`, {key: key(code)})]);
+    if (logReply.status === 200) known.merge(logReply.data);
+    if (viewReply.status === 200) known.seen(null, viewReply.data);
+    save();
+  } catch (err) {
+    // the server went away again: the conflict waits, and is shown with what is known
+  } finally {
+    catchingUp = false;
+    render();
+  }
+}
+
+async function relog() {
+  const plan = outbox.relogPlan(clock.stamp(known.lastAt()), deviceId());
+  const {action} = await ask(relogQuestion(plan));
+  if (action !== "confirm") return;
+  const conflict = outbox.conflict;
+  if (conflict) outbox.sendAfter(conflict.current_seq);
+  try {
+    outbox.relog(plan);
+    notice = null;
+  } catch (err) {
+    notice = "What waits here changed while you looked: nothing was logged again; look again.";
+  }
+  render();
+  outbox.pump();
+}
+
+async function discard(events, drop) {
+  const {action} = await ask(discardQuestion(events));
+  if (action !== "confirm") return;
+  drop();
+  notice = `Discarded, not recorded: ${events.map(describeEvent).join("; ")}.`;
+  render();
+  outbox.pump();
+}
+
+async function handOver(item) {
+  const {action, value} = await ask({
+    title: "Hand it to an official",
+    text: `An official enters the official key here to record ${describeEvent(item.event)} with it. `
+      + "The key is used for this event only and is not kept on this device.",
+    input: {label: "Official key", type: "password"},
+    actions: [{id: "confirm", label: "Record it with this key", primary: true}, {id: "cancel", label: "Cancel"}],
+  });
+  if (action !== "confirm" || !value) return;
+  const reply = await outbox.handOver(item.event.id, value);
+  notice = reply && (reply.status === 200 || reply.status === 201)
+    ? `Recorded by an official: #${reply.data.seq} ${describeEvent(item.event)}.` : null;
+  render();
+  outbox.pump();
+}
+
+function attention() {
+  const conflict = outbox.conflict;
+  const waiting = outbox.items;
+  if (conflict) {
+    const basis = outbox.read().basis;
+    const moved = known.log.filter((row) => row.seq > basis);
+    const early = waiting.length && known.lastAt() && earlier(waiting[0].event.at, known.lastAt());
+    return [
+      el("h2", {}, "The match moved on"),
+      el("p", {}, `While ${events(waiting.length)} waited here, the match moved on to #${conflict.current_seq}`
+        + (moved.length ? ":" : ".")),
+      el("ul", {class: "moved"}, moved.map((row) => el("li", {}, `#${row.seq} ${time(row.at)} ${describeEvent(row.event)}`
+        + ` (${row.role || "no role"}${row.by ? `, ${row.by}` : ""})`))),
+      early ? el("p", {}, "What waits here was logged before it, and the log takes no event earlier than the one before it.") : null,
+      el("div", {class: "actions"},
+        early ? el("button", {type: "button", class: "big primary", dataset: {act: "relog"}, onclick: relog}, "Log them again now, after it…")
+          : el("button", {type: "button", class: "big primary", dataset: {act: "send-after"},
+            onclick: () => { outbox.sendAfter(conflict.current_seq); outbox.pump(); }}, "Send them after it"),
+        el("button", {type: "button", class: "big danger", dataset: {act: "discard"},
+          onclick: () => discard(outbox.events, () => outbox.discardAll())}, "Discard them…")),
+    ];
+  }
+  const held = outbox.held;
+  if (!held) return [];
+  const byKey = held.refused.status === 401 || held.refused.status === 403;
+  const behind = waiting.length - 1;
+  return [
+    el("h2", {}, "Needs your attention"),
+    el("p", {class: "what"}, `Not recorded: ${describeEvent(held.event)}, logged ${time(held.event.at)}.`),
+    el("p", {class: "reason"}, `The ${held.refused.status === "early" ? "console" : "server"} says: ${held.refused.reason}.`),
+    behind ? el("p", {}, `${events(behind)} logged after it ${behind === 1 ? "waits" : "wait"} behind it.`) : null,
+    byKey ? el("p", {class: "quiet"}, "A wrong key: enter the right one under “Key and name”, then send it again.") : null,
+    el("div", {class: "actions"},
+      byKey ? el("button", {type: "button", class: "big primary", dataset: {act: "retry"},
+        onclick: () => { outbox.retry(held.event.id); outbox.pump(); }}, "Send it again")
+        : el("button", {type: "button", class: "big primary", dataset: {act: "relog"}, onclick: relog}, "Log it again now…"),
+      byKey ? el("button", {type: "button", class: "big", dataset: {act: "hand-over"}, onclick: () => handOver(held)},
+        "Hand it to an official…") : null,
+      el("button", {type: "button", class: "big danger", dataset: {act: "discard"},
+        onclick: () => discard([held.event], () => outbox.discard(held.event.id))}, "Discard it…")),
+  ];
+}
+
+// -- showing -----------------------------------------------------------------------------
+
+function status() {
+  const waiting = outbox.items.length;
+  if (outbox.needsAttention) {
+    return el("div", {class: "banner warn"}, `${outbox.conflict ? "The match moved on" : "Not recorded"}: `
+      + `needs your attention (${events(waiting)} here). `, el("a", {href: "#attention"}, "See below"));
+  }
+  if (!everUp && outbox.link === "unknown") return el("div", {class: "banner"}, "Connecting…");
+  if (!online()) {
+    const why = outbox.link === "failing" ? "The server fails to record" : "Offline";
+    return el("div", {class: "banner offline"}, waiting
+      ? `${why}: ${events(waiting)} kept on this device, sent when the server answers.`
+      : `${why}: nothing waits here; events logged are kept on this device until the server answers.`);
+  }
+  if (waiting) return el("div", {class: "banner"}, `Sending ${waiting}…`);
+  return el("div", {class: "banner ok"}, "Online: every event recorded.");
+}
+
+// The latest ruling that stands, with its rule; under it, the last thing done.
+function rulingPanel() {
+  const ruled = known.log.filter((row) => row.ruling && !known.view.void.includes(row.seq)).pop();
+  const parts = [];
+  if (notice) parts.push(el("p", {class: "notice"}, notice));
+  if (ruled) {
+    parts.push(el("p", {class: "what"}, `#${ruled.seq} ${label(ruled.type)}`),
+      el("p", {class: "text"}, ruled.ruling.text[lang()]),
+      ...ruled.ruling.cite.map((id) => el("details", {class: "cite"},
+        el("summary", {}, rules[id] ? `${id} · ${rules[id].heading[lang()]}` : id),
+        rules[id] ? el("p", {}, rules[id].text[lang()]) : null)));
+  } else {
+    parts.push(el("p", {class: "quiet"}, "Rulings appear here as soon as the server gives them."));
+  }
+  return parts;
+}
+
+function recent(now) {
+  const waiting = outbox.items;
+  const pending = waiting.map((item, i) => {
+    const row = now.rows[i];
+    const where = row.free_hit && row.sure ? [stateName(row.state), describeFreeHit(row.free_hit)] : [stateName(row.sure ? row.state : null)];
+    const after = [score(known.view.teams, row.score), ...where].join(" · ");
+    return el("li", {class: item.refused ? "waiting held" : "waiting pending", dataset: {id: item.event.id}},
+      el("span", {class: "tag"}, item.refused ? "needs attention" : "pending"), ` ${time(item.event.at)} ${describeEvent(item.event)}`,
+      el("div", {class: "provisional-line"}, `provisional: ${after}`));
+  });
+  const recorded = known.log.slice(-RECENT).map((row) =>
+    eventItem(row, {class: known.view.void.includes(row.seq) ? "struck" : null}));
+  return [...pending.reverse(), ...recorded.reverse()];
+}
+
+function renderCountdown(now) {
+  const box = $("countdown");
+  const left = secondsLeft(now, clock.now(), known.view.window_seconds);
+  box.classList.toggle("idle", left === null);
+  box.classList.toggle("late", left !== null && left <= 0);
+  box.classList.toggle("hurry", left !== null && left > 0 && left <= 5);
+  box.querySelector(".seconds").textContent = left === null ? "20.0" : left > 0 ? left.toFixed(1) : "0.0";
+  box.querySelector(".note").textContent = left === null ? "no 20 seconds running"
+    : left > 0 ? "seconds to hit" : "20 seconds are up: the clock check is logged";
+  box.querySelector(".bar i").style.width = `${left === null ? 0 : Math.max(0, left / known.view.window_seconds) * 100}%`;
+}
+
+// The 20 seconds ran out with no stroke: log the clock check at once, so the engine rules now. Not while a
+// form is open: the event being entered was tapped earlier, and goes first.
+function expire(now) {
+  if (form || document.querySelector("dialog[open]") || tickedFor === now.play_at
+    || !tickDue(now, clock.now(), known.view.window_seconds)) return;
+  tickedFor = now.play_at;
+  beep();
+  notice = "The 20 seconds ran out: a clock check was logged, and the ruling follows.";
+  record("tick", {}, clock.stamp(floor()));
+}
+
+function everyTenth() {
+  if (!known.view) return;
+  const now = shown();
+  renderCountdown(now);
+  expire(now);
+}
+
+// The form is rebuilt only when it changes: a render for the outbox or the live stream must not take
+// the input from under the scorer's finger.
+let shownForm = null;
+
+function renderForm(force = false) {
+  const box = $("form");
+  if (form === shownForm && !force) return;
+  shownForm = form;
+  box.hidden = !form;
+  if (!form) {
+    box.replaceChildren();
+    return;
+  }
+  const fields = form.takeBack ? [] : forms[form.type];
+  box.replaceChildren(...formContent(form, fields, {view: known.view, lang: lang(), onSend: sendForm,
+    onCancel: () => { form = null; render(); }, rerender: () => renderForm(true)}));
+}
+
+// One button per event type the log format has, in ORDER; built again only if the server's types change
+// (a new version served), never for a state.
+function buildButtons() {
+  const types = Object.keys(forms).filter((type) => type !== "match.start")
+    .sort((a, b) => (ORDER.indexOf(a) + 1 || 999) - (ORDER.indexOf(b) + 1 || 999));
+  const built = [...$("buttons").children].map((button) => button.dataset.type);
+  if (built.join() === types.join()) return;
+  $("buttons").replaceChildren(...types.map((type) => el("button", {
+    type: "button", class: "big event", dataset: {type},
+    title: SHORTCUTS[type] ? `key: ${SHORTCUTS[type]}` : null, onclick: () => tap(type),
+  }, label(type), SHORTCUTS[type] ? el("kbd", {}, SHORTCUTS[type]) : null)));
+}
+
+function render() {
+  if (!known.view || !forms) return;
+  const now = shown();
+  const left = secondsLeft(now, clock.now(), known.view.window_seconds);
+  $("score").textContent = score(known.view.teams, now.score);
+  $("state").textContent = stateName(now.state);
+  $("provisional").hidden = !now.provisional;
+  $("freehit").textContent = now.text;
+  $("link").replaceChildren(status());
+  $("ruling").replaceChildren(...rulingPanel());
+  for (const button of $("buttons").children) {
+    button.disabled = !enabled(button.dataset.type);
+    button.classList.toggle("primary", button.dataset.type === "tick" && left !== null && left <= 0);
+  }
+  $("choosing").hidden = !(now.state === "choosing" && role !== "official");
+  const needs = attention().filter(Boolean);
+  $("attention").hidden = !needs.length;
+  $("attention").replaceChildren(...needs);
+  $("recent").replaceChildren(...recent(now));
+  renderForm();
+  renderCountdown(now);
+}
+
+// -- keys, loading, following ----------------------------------------------------------------
+
+function onKey(e) {
+  if (document.querySelector("dialog[open]")) return;
+  if (e.target.matches("input, textarea") || e.ctrlKey || e.metaKey || e.altKey) {
+    if (form && e.key === "Enter") sendForm();
+    return;
+  }
+  if (form && e.key === "Escape") { form = null; render(); return; }
+  if (form && e.key === "Enter") { e.preventDefault(); sendForm(); return; }
+  const type = Object.keys(SHORTCUTS).find((t) => SHORTCUTS[t] === e.key);
+  if (type && forms[type]) { e.preventDefault(); tap(type); }
+}
+
+function settings() {
+  const keyInput = $("key");
+  keyInput.value = key(code);
+  keyInput.addEventListener("change", () => {
+    setKey(code, keyInput.value.trim());
+    keyLinks(code);
+    if (!known.view) {
+      load();
+      return;
+    }
+    learnRole();
+    const held = outbox.held;
+    if (held && (held.refused.status === 401 || held.refused.status === 403)) outbox.retry(held.event.id);
+    outbox.pump();
+  });
+  const byInput = $("by");
+  byInput.value = localStorage.getItem("matchstate:by") || "";
+  byInput.addEventListener("change", () => localStorage.setItem("matchstate:by", byInput.value.trim()));
+}
+
+// What the key may do here; kept as it was while the server does not answer.
+async function learnRole() {
+  if (!key(code)) {
+    role = null;
+  } else {
+    const reply = await api(`${base}/role`, {key: key(code)}).catch(() => null);
+    if (reply) role = reply.status === 200 ? reply.data.role : null;
+  }
+  save();
+  render();
+}
+
+// A private server's match needs a key even to be read: ask for it; setting it loads the match.
+function askKey(why) {
+  $("link").replaceChildren(el("div", {class: "banner warn"}, `${why}: enter the match's key below.`));
+  root.querySelector(".settings").open = true;
+  $("key").focus();
+}
+
+// What this device knew of the match, for a console opened while the server does not answer.
+function save() {
+  if (!known.view) return;
+  localStorage.setItem(SNAPSHOT, JSON.stringify({view: known.view, log: known.log.slice(-KEPT_ROWS), role, forms}));
+}
+
+function restore() {
+  const saved = JSON.parse(localStorage.getItem(SNAPSHOT) || "null");
+  if (!saved || !saved.forms) return false;
+  known.view = saved.view;
+  known.log = saved.log;
+  role = saved.role;
+  forms = saved.forms;
+  return true;
+}
+
+async function load() {
+  let replies;
+  try {
+    replies = await Promise.all([api("/api/event-types"), api("/api/rules"), api(base, {key: key(code)}),
+      api(`${base}/events`, {key: key(code)})]);
+  } catch (err) {
+    if (!root.classList.contains("ready")) {
+      $("link").replaceChildren(el("div", {class: "banner offline"},
+        "The server does not answer, and this device keeps nothing of this match yet: trying again…"));
+    }
+    setTimeout(load, 2000);
+    return;
+  }
+  const [formsReply, rulesReply, viewReply, logReply] = replies;
+  if (denied(viewReply)) {
+    askKey(reason(viewReply.data));
+    return;
+  }
+  forms = formsReply.data;
+  rules = rulesReply.data;
+  known.merge(logReply.data);
+  known.seen(null, viewReply.data);
+  save();
+  await learnRole();
+  begin();
+}
+
+// Once the match is known (from the server, or as this device last knew it): follow it live, send what waits.
+function begin() {
+  if (root.classList.contains("ready")) {
+    buildButtons();
+    render();
+    outbox.pump();
+    return;
+  }
+  buildButtons();
+  listen(code, known.view.seq, key(code), {
+    onAppend: (event, match) => { known.seen(event, match); save(); render(); },
+    onOpen: () => { streamUp = everUp = true; clock.measure(); render(); outbox.pump(); },
+    onError: () => { streamUp = false; render(); },
+  });
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("pointerdown", wake, {once: true});
+  // another tab of this console changed the outbox
+  window.addEventListener("storage", (e) => { if (e.key === outbox.name) render(); });
+  onLang(() => { render(); renderForm(true); });
+  setInterval(everyTenth, 100);
+  setInterval(() => clock.measure(), CLOCK_EVERY_MS);
+  root.classList.add("ready");
+  render();
+  outbox.pump();
+}
+
+takeKeyFromLink(code);
+keyLinks(code);
+settings();
+if (restore()) begin();
+load();

@@ -1,0 +1,25 @@
+// Talking to the server's JSON API.
+
+/**
+ * Call the API; resolves to {status, data}; a network failure rejects.
+ * @param {string} path
+ * @param {{method?: string, body?: any, key?: string}} [options]  ``key``: sent as the bearer key
+ */
+export async function api(path, {method = "GET", body, key} = {}) {
+  const headers = {Accept: "application/json"};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (key) headers.Authorization = `Bearer ${key}`;
+  const response = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+  const type = response.headers.get("Content-Type") || "";
+  const data = type.includes("json") ? await response.json() : await response.text();
+  return {status: response.status, data};
+}
+
+// Why the server said no: its `detail`, which FastAPI's own validation gives as a list.
+export function reason(data) {
+  if (data && typeof data.detail === "string") return data.detail;
+  return JSON.stringify(data && data.detail !== undefined ? data.detail : data);
+}
+
+// Whether the server wants a (right) key for what was asked.
+export const denied = (reply) => reply.status === 401 || reply.status === 403;

@@ -1,0 +1,14 @@
+// What every page runs: the language toggle, and the service worker that keeps the console, review and
+// records pages for a server that does not answer.
+
+import {$} from "./dom.mjs";
+import {wireToggle} from "./lang.mjs";
+
+wireToggle($("lang"));
+
+if ("serviceWorker" in navigator) {
+  // updateViaCache "none": every check for a new version asks the server, not the browser's cache.
+  navigator.serviceWorker.register("/sw.js", {scope: "/", updateViaCache: "none"}).catch((err) => {
+    console.warn("no service worker: this page will not open offline", err);
+  });
+}

@@ -1,0 +1,27 @@
+// Showing a match: times, the score, the "now" strip every match page has, a stored event in a list.
+
+import {$, el} from "./dom.mjs";
+import {lang} from "./lang.mjs";
+import {details} from "./words.mjs";
+
+export function time(iso) {
+  const d = new Date(iso);
+  return d.toLocaleTimeString([], {hour12: false}) + "." + String(d.getMilliseconds()).padStart(3, "0")[0];
+}
+
+export function score(teams, goals) {
+  return teams.map((team) => `${team} ${goals[team]}`).join(" – ");
+}
+
+/** The match now, as every match page shows it at the top: score, state, free hit. */
+export function showNow(view) {
+  $("score").textContent = score(view.teams, view.score);
+  $("state").textContent = view.state.replace("_", " ");
+  $("freehit").textContent = view.free_hit_text ? view.free_hit_text[lang()] : "No free hit in progress";
+}
+
+/** A stored event in a list: seq, time, type, its fields, and its ruling under it. */
+export function eventItem(row, attrs = {}) {
+  return el("li", attrs, `#${row.seq} ${time(row.at)} ${row.type} `, el("span", {class: "quiet"}, details(row.event)),
+    row.ruling ? el("div", {class: "ruling-line"}, row.ruling.text[lang()]) : null);
+}

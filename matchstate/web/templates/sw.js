@@ -1,0 +1,54 @@
+// matchstate's service worker: it keeps the console, review and records pages, their files and the
+// reference data they read, so a reload or a new tab opens them while the server does not answer.
+// Network first (the server's answer is the truth), the kept copy when none comes. Each version of
+// the pages and files has its own cache, named by their hash: a new version served installs itself
+// and drops the old.
+const VERSION = {{ version|tojson }};
+const CACHE = `matchstate-${VERSION}`;
+const PRECACHE = {{ precache|tojson }};
+const PAGE = /^\/(matches\/[^/]+\/(console|review))?$/;
+const NETWORK_WAIT_MS = 3000;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith("matchstate-") && name !== CACHE) await caches.delete(name);
+    }
+    await self.clients.claim();
+    // The pages open before this worker ran were not fetched through it: keep them too.
+    const cache = await caches.open(CACHE);
+    for (const client of await self.clients.matchAll({type: "window", includeUncontrolled: true})) {
+      const path = new URL(client.url).pathname;
+      if (PAGE.test(path)) await cache.add(path).catch(() => {});
+    }
+  })());
+});
+
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
+  const path = url.pathname;
+  if (PAGE.test(path) || path.startsWith("/static/") || PRECACHE.includes(path)) {
+    event.respondWith(networkFirst(event.request, path));
+  }
+});
+
+async function networkFirst(request, path) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await Promise.race([
+      fetch(request, {cache: "no-cache"}),
+      new Promise((_, reject) => setTimeout(() => reject(new Error("no answer in time")), NETWORK_WAIT_MS)),
+    ]);
+    if (response.ok) await cache.put(path, response.clone());
+    return response;
+  } catch (err) {
+    const kept = await cache.match(path);
+    if (kept) return kept;
+    throw err;
+  }
+}

@@ -1,0 +1,125 @@
+"""What the browser tests share: a match to score, the API called as another device would, and the
+scorer's console driven as a scorer drives it (``Console``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from matchstate.web.process import ServerProcess
+
+SHOTS = os.environ.get("MATCHSTATE_SCREENSHOTS")
+TIMEOUT_MS = 10_000
+# Long enough for the console to try again after the server comes back (it backs off up to 2 s).
+RECONNECT_MS = 20_000
+TABLET = {"width": 1024, "height": 768}
+PHONE = {"width": 390, "height": 844}
+
+START: dict[str, Any] = {
+    "type": "match.start", "at": "2026-11-29T15:00:00.000Z", "match": "acacias-semi", "teams": ["Blue", "Red"],
+    "handicap_goals": {"Red": 1}, "event": "Copa Las Acacias — Semifinal", "venue": "Cancha 2, Pilar",
+    "officials": ["D. Ferraro (umpire)", "H. Ledesma (umpire)"], "id": "setup-1", "by": "records",
+    "rosters": {"Blue": [{"player": n, "name": name, "handicap": h} for n, name, h in
+                         [(1, "T. Irigoyen", 5), (2, "B. Larrañaga", 6), (3, "F. Aráoz", 7), (4, "J. Ocampo", 4)]],
+                "Red": [{"player": n, "name": name, "handicap": h} for n, name, h in
+                        [(1, "S. Quiroga", 4), (2, "N. Beltrán", 7), (3, "I. Valdés", 7), (4, "M. Arregui", 5)]]},
+}
+
+
+def post(server: ServerProcess, path: str, body: dict[str, Any], key: str | None = None) -> Any:
+    request = urllib.request.Request(server.base + path, json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              **({"Authorization": f"Bearer {key}"} if key else {})})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.load(response)
+
+
+def get(server: ServerProcess, path: str) -> Any:
+    with urllib.request.urlopen(server.base + path, timeout=5) as response:
+        return json.load(response)
+
+
+def create(server: ServerProcess, code: str = START["match"], **fields: Any) -> dict[str, Any]:
+    """A new match (START with ``fields``), as the records page creates one; the answer has its keys."""
+    return post(server, "/api/matches", {**START, "match": code, **fields})
+
+
+def send(server: ServerProcess, code: str, event: dict[str, Any], key: str) -> dict[str, Any]:
+    """Log ``event`` now from another device (an official's, say), after whatever the match holds."""
+    seq = get(server, f"/api/matches/{code}")["seq"]
+    return post(server, f"/api/matches/{code}/events",
+                {"event": {**event, "at": datetime.now(UTC).isoformat(), "id": f"other-{code}-{seq + 1}"},
+                 "expected_seq": seq}, key)
+
+
+def log(server: ServerProcess, code: str) -> list[dict[str, Any]]:
+    return get(server, f"/api/matches/{code}/events")
+
+
+def shoot(page: Any, name: str, full_page: bool = True) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / name), full_page=full_page)
+
+
+class Console:
+    """The scorer's console, tapped as a scorer taps it."""
+
+    def __init__(self, page: Any, code: str = START["match"]) -> None:
+        self.page = page
+        self.code = code
+        self.keys: dict[str, Any] = {}  # the match's keys, where the test made the match
+
+    def open(self, server: ServerProcess, key: str) -> Console:
+        self.page.goto(f"{server.base}/matches/{self.code}/console#key={key}")
+        self.page.wait_for_selector("#console.ready")
+        return self
+
+    def tap(self, event_type: str) -> None:
+        """Tap an event's button, once the last tap's guard is over (a tap within it is ignored)."""
+        self.page.wait_for_selector("#buttons:not(.guarded)")
+        self.page.click(f'#buttons [data-type="{event_type}"]')
+
+    def click(self, event_type: str, **fields: object) -> None:
+        """Log an event: tap its button, fill its form, and tap "Log"."""
+        self.tap(event_type)
+        if not fields and self.page.locator("#form").is_hidden():
+            return
+        for name, value in fields.items():
+            field = self.page.locator(f'#form [data-field="{name}"]')
+            if field.evaluate("node => node.tagName") == "INPUT":
+                field.fill(str(value))
+            else:
+                field.locator(f'[data-value="{value}"]').click()
+        self.page.click("#send")
+
+    def answer(self, action: str) -> None:
+        """Answer the question the console asks with one of its actions."""
+        self.page.click(f'#ask [data-action="{action}"]')
+        self.page.wait_for_selector("#ask", state="detached")
+
+    def outbox(self) -> list[dict[str, Any]]:
+        """The events waiting on this device, as kept in its storage."""
+        saved = self.page.evaluate("code => JSON.parse(localStorage.getItem('matchstate:outbox:' + code) || 'null')",
+                                   self.code)
+        return [item["event"] for item in saved["items"]] if saved else []
+
+    def status(self) -> str:
+        return self.page.inner_text("#link")
+
+    def boxes(self) -> dict[str, dict[str, float]]:
+        """Where each event button is on the screen, by event type."""
+        boxes: dict[str, dict[str, float]] = self.page.evaluate("""() => Object.fromEntries(
+            [...document.querySelectorAll('#buttons [data-type]')].map((b) => {
+                const r = b.getBoundingClientRect();
+                return [b.dataset.type, {x: r.x, y: r.y + scrollY, width: r.width, height: r.height}];
+            }))""")
+        return boxes
+
+    def wait_until_sent(self) -> None:
+        self.page.wait_for_selector(".banner.ok", timeout=RECONNECT_MS)
+        assert self.outbox() == []

@@ -1,0 +1,207 @@
+"""A console a thumb can trust: buttons that stay where they are, a double tap taken once, "Log" always
+in view, a question before a likely slip, the 20 seconds expired by themselves, and the server's time."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from browser.browsing import PHONE, RECONNECT_MS, TABLET, Console, get, log, send
+from matchstate.web.process import ServerProcess
+
+# Count the tones the console makes (Web Audio makes them: there is no sound file to watch for).
+COUNT_TONES = """
+    window.tones = 0;
+    const make = AudioContext.prototype.createOscillator;
+    AudioContext.prototype.createOscillator = function () { window.tones += 1; return make.call(this); };
+"""
+
+
+def in_view(page: Any, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size["width"] \
+        and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
+
+
+def test_no_button_moves_between_states_on_a_tablet_or_a_phone(server: ServerProcess, scorer: Any) -> None:
+    console = scorer("still-1")
+    page = console.page
+    page.wait_for_selector(".banner.ok")
+    assert page.locator('#buttons [data-type="hit"]').is_disabled()
+
+    def places() -> dict[str, Any]:
+        """Where the buttons and the countdown are, on each screen."""
+        seen = {}
+        for name, viewport in (("tablet", TABLET), ("phone", PHONE)):
+            page.set_viewport_size(viewport)
+            seen[name] = {"buttons": console.boxes(), "countdown": page.locator("#countdown").bounding_box()}
+        return seen
+
+    first = places()
+    assert len(first["tablet"]["buttons"]) >= 21
+
+    def still(why: str) -> None:
+        assert places() == first, why
+
+    console.click("penalty.award", penalty="2", to="Blue")
+    page.wait_for_selector("#state >> text=awarded")
+    still("a free hit awarded")
+    console.click("play")
+    page.wait_for_selector("#countdown:not(.idle)")
+    assert page.locator('#buttons [data-type="hit"]').is_enabled()
+    still("the 20 seconds running")
+    console.click("dribble")
+    page.wait_for_selector("#ruling >> text=Penalty 5.a to Red")
+    still("a long ruling shown")
+
+    server.stop()
+    page.wait_for_selector(".banner.offline")
+    still("offline")
+    console.click("hit", player=1, contact="hit")
+    console.answer("anyway")  # no Play for the 5.a: asked, and logged anyway
+    page.wait_for_selector("#provisional:not([hidden])")
+    still("an event waiting, the state provisional")
+    server.start()
+    console.wait_until_sent()
+    still("back online")
+
+
+def test_a_second_tap_within_the_guard_is_ignored(server: ServerProcess, scorer: Any) -> None:
+    console = scorer("guard-1")
+    page = console.page
+    console.click("penalty.award", penalty="4", to="Blue")
+    page.wait_for_selector("#state >> text=awarded")
+
+    # Two taps on "Play" a moment apart: one "Play".
+    console.tap("play")
+    page.click('#buttons [data-type="play"]', delay=0, force=True)
+    page.wait_for_selector(".banner.ok")
+
+    # Two taps on "Log": the second lands where the form was, on a button, and is ignored too.
+    console.tap("goal")
+    page.click('#form [data-field="team"] [data-value="Blue"]')
+    box = page.locator("#send").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.click(x, y)
+    page.mouse.click(x, y)
+    page.wait_for_selector(".banner.ok")
+    page.wait_for_timeout(700)
+    assert page.locator("#form").is_hidden()
+    assert [row["type"] for row in log(server, "guard-1")] == ["match.start", "penalty.award", "play", "goal"]
+
+    # Once the guard is over, a tap is taken again.
+    console.tap("tick")
+    page.wait_for_selector("#recent >> text=#5")
+
+
+def test_every_forms_log_button_is_in_view_on_a_tablet_and_a_phone(server: ServerProcess, scorer: Any) -> None:
+    with_fields = [kind for kind, fields in get(server, "/api/event-types").items()
+                   if fields and kind not in ("match.start", "decide")]
+    console = scorer("forms-1")
+    page, created = console.page, console.keys
+
+    def log_in_view(kind: str) -> None:
+        for viewport in (TABLET, PHONE):
+            page.set_viewport_size(viewport)
+            assert in_view(page, "#send"), (kind, viewport)
+
+    server.stop()  # offline, every button is enabled: the engine rules on arrival
+    page.wait_for_selector(".banner.offline")
+    console.click("chukker.start", chukker=1)  # something to take back: "Undo last" has its form too
+    assert "void" in with_fields  # "Undo last": its form
+    for kind in with_fields:
+        page.set_viewport_size(TABLET)
+        console.tap(kind)
+        page.wait_for_selector("#form:not([hidden])")
+        log_in_view(kind)
+        page.click("#form .actions button:not(#send)")
+        page.wait_for_selector("#form", state="hidden")
+    server.start()
+    console.wait_until_sent()
+
+    # The official's decision, where the Umpire must choose.
+    for event in ({"type": "penalty.award", "penalty": "2", "to": "Blue"}, {"type": "play"},
+                  {"type": "position.improper", "team": "Red"}, {"type": "hit", "player": 1, "contact": "hit"},
+                  {"type": "ball.out", "over": "sideline"}):
+        send(server, "forms-1", event, created["scorer_key"])
+    page.goto("about:blank")
+    official = Console(page, "forms-1").open(server, created["official_key"])
+    page.wait_for_selector("#state >> text=choosing")
+    official.tap("decide")
+    log_in_view("decide")
+
+
+def test_a_hit_with_no_play_before_it_asks_first(server: ServerProcess, scorer: Any) -> None:
+    console = scorer("noplay-1")
+    page = console.page
+    console.click("penalty.award", penalty="2", to="Blue")
+    page.wait_for_selector("#state >> text=awarded")
+
+    console.click("hit", player=3, contact="hit")
+    assert "No “Play” was logged for this free hit" in page.inner_text("#ask")
+    console.answer("cancel")
+    assert console.outbox() == [] and len(log(server, "noplay-1")) == 2
+
+    # "Play" was called and not logged: log it, then the hit.
+    console.click("hit", player=3, contact="hit")
+    console.answer("play-first")
+    page.wait_for_selector("#ruling >> text=Ball in play")
+    assert [row["type"] for row in log(server, "noplay-1")[2:]] == ["play", "hit"]
+
+    # A hit before "Play" it was: logged as such, and ruled at once.
+    console.click("penalty.award", penalty="2", to="Red")
+    console.click("hit", player=2, contact="hit")
+    console.answer("anyway")
+    page.wait_for_selector("#ruling >> text=hit the ball before the Umpire called “Play”")
+
+    # After "Play", no question.
+    console.click("ball.place")
+    console.click("play")
+    console.click("hit", player=2, contact="hit")
+    page.wait_for_selector("#recent >> text=#9")
+    assert page.locator("#ask").count() == 0
+
+
+def test_the_twenty_seconds_expire_by_themselves_with_a_cue(server: ServerProcess, scorer: Any) -> None:
+    def count_tones_on_a_clock_of_playwrights(page: Any) -> None:
+        page.add_init_script(COUNT_TONES)
+        page.clock.install()
+
+    console = scorer("tick-1", prepare=count_tones_on_a_clock_of_playwrights)
+    page = console.page
+    console.click("penalty.award", penalty="3", to="Blue")
+    console.click("play")
+    page.wait_for_selector("#countdown:not(.idle) >> text=seconds to hit")
+    page.wait_for_selector(".banner.ok")
+
+    page.clock.fast_forward("00:19")
+    page.wait_for_selector("#countdown.hurry")
+    page.wait_for_timeout(300)
+    assert [row["type"] for row in log(server, "tick-1")][-1] == "play"
+    assert page.evaluate("window.tones") == 0
+
+    page.clock.fast_forward(2000)
+    page.wait_for_selector("#ruling >> text=took more than 20 seconds after “Play” to hit", timeout=RECONNECT_MS)
+    rows = log(server, "tick-1")
+    assert [row["type"] for row in rows[-2:]] == ["play", "tick"]
+    assert rows[-1]["ruling"]["penalty"] == "5a" and rows[-1]["ruling"]["to"] == "Red"
+    assert page.evaluate("window.tones") == 3
+    assert "The 20 seconds ran out" in page.inner_text("#ruling")
+    page.wait_for_timeout(500)
+    assert len(log(server, "tick-1")) == len(rows), "one clock check for one window"
+
+
+def test_events_carry_the_servers_time_from_a_device_an_hour_behind(server: ServerProcess, scorer: Any) -> None:
+    console = scorer("clock-1", prepare=lambda page: page.clock.install(time=datetime.now(UTC) - timedelta(hours=1)))
+    page = console.page
+    page.wait_for_function("JSON.parse(localStorage.getItem('matchstate:clock') || 'null') !== null")
+    console.click("penalty.award", penalty="4", to="Blue")
+    console.click("play")
+    page.wait_for_selector(".banner.ok")
+    play = log(server, "clock-1")[-1]
+    assert play["type"] == "play"
+    drift = datetime.fromisoformat(play["received_at"]) - datetime.fromisoformat(play["at"])
+    assert abs(drift.total_seconds()) < 2, drift
+    seconds = float(page.inner_text("#countdown .seconds"))
+    assert 15 < seconds <= 20

@@ -1,0 +1,124 @@
+"""Every page loads its ES modules with no JavaScript error; the records page creates a match; the
+service worker is the version of the files served; the server tells its time."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from browser.browsing import TABLET, create, log
+from matchstate.store import Store
+from matchstate.web.app import create_app
+from matchstate.web.pages import files_version
+from matchstate.web.process import ServerProcess
+
+
+@pytest.mark.parametrize("page_name", ["records", "console", "review", "sheet"])
+def test_every_page_loads_its_modules_with_no_javascript_error(server: ServerProcess, new_page: Any,
+                                                               page_name: str) -> None:
+    created = create(server, "pages-1")
+    path = {"records": "/", "console": f"/matches/pages-1/console#key={created['scorer_key']}",
+            "review": f"/matches/pages-1/review#key={created['official_key']}", "sheet": "/matches/pages-1/sheet"}
+    page = new_page(viewport=TABLET)
+    page.goto(server.base + path[page_name])
+    page.wait_for_load_state("networkidle")
+    if page_name in ("console", "review"):
+        page.wait_for_selector(f"#{page_name}.ready")
+    if page_name == "records":
+        page.wait_for_selector("#matches >> text=pages-1")
+    scripts = page.eval_on_selector_all("script", "nodes => nodes.map((s) => [s.type, s.getAttribute('src')])")
+    assert scripts and all(kind == "module" for kind, _ in scripts), scripts
+    assert page.errors == []
+
+
+def test_a_person_creates_a_match_on_the_records_page_and_receives_its_keys(server: ServerProcess,
+                                                                             new_page: Any) -> None:
+    page = new_page(viewport=TABLET)
+    page.goto(server.base + "/")
+    page.fill('#new [name="match"]', "pilar-final")
+    page.fill('#new [name="event"]', "Abierto de Pilar — Final")
+    page.fill('#new [name="team1"]', "La Dolfina")
+    page.fill('#new [name="team2"]', "Ellerstina")
+    page.fill('#new [name="goals2"]', "1")
+    page.fill('#new [name="name1_1"]', "A. Cambiaso")
+    page.fill('#new [name="hcp1_1"]', "10")
+    page.click("#new button.primary")
+    page.wait_for_selector("#created >> text=Match pilar-final created")
+    scorer_key = page.inner_text("#created .scorer-key")
+    official_key = page.inner_text("#created .official-key")
+    assert len(scorer_key) >= 20 and len(official_key) >= 20 and scorer_key != official_key
+    page.wait_for_selector("#matches >> text=pilar-final")
+
+    start = log(server, "pilar-final")[0]["event"]
+    assert start["teams"] == ["La Dolfina", "Ellerstina"] and start["handicap_goals"] == {"Ellerstina": 1}
+    assert start["rosters"] == {"La Dolfina": [{"player": 1, "name": "A. Cambiaso", "handicap": 10}]}
+    assert start["id"].startswith("web-")
+
+    # Its console link carries the scorer key: the console opens with it and records with it.
+    page.click("#created >> text=Open the scorer's console")
+    page.wait_for_selector("#console.ready")
+    page.click('#buttons [data-type="chukker.start"]')
+    page.fill('#form [data-field="chukker"]', "1")
+    page.click("#send")
+    page.wait_for_selector(".banner.ok >> text=every event recorded")
+    assert [(row["type"], row["role"]) for row in log(server, "pilar-final")] == [
+        ("match.start", "official"), ("chukker.start", "scorer")]
+    assert page.errors == []
+
+
+def test_a_code_already_taken_is_refused_on_the_records_page_with_the_reason(server: ServerProcess,
+                                                                              new_page: Any) -> None:
+    create(server, "taken")
+    page = new_page(viewport=TABLET)
+    page.goto(server.base + "/")
+    page.fill('#new [name="match"]', "taken")
+    page.fill('#new [name="team1"]', "Blue")
+    page.fill('#new [name="team2"]', "Red")
+    page.click("#new button.primary")
+    page.wait_for_selector("#created .refused >> text=Not created (409)")
+
+
+def test_the_service_worker_keeps_this_version_of_the_pages_and_files(server: ServerProcess, new_page: Any) -> None:
+    page = new_page(viewport=TABLET)
+    page.goto(server.base + "/")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    script = page.request.get(server.base + "/sw.js").text()
+    version = script.split('const VERSION = "')[1].split('"')[0]
+    assert page.evaluate("caches.keys()") == [f"matchstate-{version}"]
+    kept = page.evaluate(f"""async () => (await (await caches.open('matchstate-{version}')).keys())
+                              .map((request) => new URL(request.url).pathname)""")
+    assert {"/", "/api/event-types", "/api/rules", "/static/console.mjs", "/static/outbox.mjs",
+            "/static/style.css"} <= set(kept)
+
+
+def test_the_service_workers_version_changes_with_any_file_served(tmp_path: Path) -> None:
+    static, templates = tmp_path / "static", tmp_path / "templates"
+    static.mkdir()
+    templates.mkdir()
+    (static / "console.mjs").write_text("export const a = 1;\n")
+    (templates / "console.html").write_text("<main></main>\n")
+    first = files_version(static, templates, package_version="1.0")
+    assert files_version(static, templates, package_version="1.0") == first
+    (static / "console.mjs").write_text("export const a = 2;\n")
+    second = files_version(static, templates, package_version="1.0")
+    (templates / "console.html").write_text("<main> </main>\n")
+    third = files_version(static, templates, package_version="1.0")
+    assert len({first, second, third, files_version(static, templates, package_version="1.1")}) == 4
+
+
+def test_the_server_tells_its_time_to_the_millisecond(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'time.db'}")
+    store.upgrade()
+    with TestClient(create_app(store)) as client:
+        before = datetime.now(UTC)
+        now = client.get("/api/time").json()["now"]
+        after = datetime.now(UTC)
+        script = client.get("/sw.js")
+    assert now.endswith("Z") and len(now.split(".")[1]) == 4, now  # "…:05.250Z"
+    assert before.replace(microsecond=before.microsecond // 1000 * 1000) <= datetime.fromisoformat(now) <= after
+    assert script.headers["content-type"].startswith("text/javascript")
+    assert script.headers["cache-control"] == "no-cache"

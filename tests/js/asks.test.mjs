@@ -1,0 +1,64 @@
+// Where a slip is likely, the console asks first; and the 20 seconds' end is the console's to log.
+import assert from "node:assert/strict";
+import {describe, it} from "node:test";
+
+import {discardQuestion, question, relogQuestion} from "../../matchstate/web/static/asks.mjs";
+import {secondsLeft, tickDue} from "../../matchstate/web/static/countdown.mjs";
+
+const penalty2 = {penalty: "2", to: "Blue", yards_to_goal: 30, from: "center", defended: false};
+
+describe("questions before logging", () => {
+  it("asks before a hit no Play preceded, offering to log Play first", () => {
+    const asked = question("hit", {player: 3, contact: "hit"}, {awaiting_play: true, free_hit: penalty2});
+    assert.match(asked.text, /hit before “Play”/);
+    assert.deepEqual(asked.actions.map((a) => a.id), ["play-first", "anyway", "cancel"]);
+  });
+
+  it("logs a hit after Play, or with no free hit known, at once", () => {
+    assert.equal(question("hit", {}, {awaiting_play: false, free_hit: penalty2}), null);
+    assert.equal(question("hit", {}, {awaiting_play: null, free_hit: null}), null);
+    assert.equal(question("goal", {team: "Blue"}, {awaiting_play: true, free_hit: penalty2}), null);
+  });
+
+  it("asks an official to confirm a decision, naming the option's outcome", () => {
+    const options = [{outcome: {en: "Penalty 2 again", es: "Penal 2 otra vez"}}, {outcome: {en: "Penalty 1 to Blue", es: "Penal 1"}}];
+    const asked = question("decide", {option: 2}, {awaiting_play: null, free_hit: null, options});
+    assert.match(asked.text, /option 2: Penalty 1 to Blue/);
+  });
+
+  it("asks before the end of a match over a free hit in progress, and only then", () => {
+    const asked = question("match.end", {}, {awaiting_play: true, free_hit: penalty2});
+    assert.match(asked.text, /Penalty 2 to Blue, from the centre, 30 yards from goal, undefended is in progress/);
+    assert.equal(question("match.end", {}, {awaiting_play: null, free_hit: null}), null);
+  });
+
+  it("asks before discarding, naming what is discarded", () => {
+    const one = discardQuestion([{type: "goal", team: "Blue", player: 1, at: "x", id: "y"}]);
+    assert.equal(one.title, "Discard Goal?");
+    assert.deepEqual(one.items, ["Goal (team=Blue, player=1)"]);
+    assert.equal(discardQuestion([{type: "play"}, {type: "hit"}]).title, "Discard these 2 events?");
+  });
+
+  it("shows the new time and id of an event logged again", () => {
+    const asked = relogQuestion([{before: {type: "goal", team: "Red", at: "2026-11-29T15:00:00.000Z", id: "a"},
+      after: {type: "goal", team: "Red", at: "2026-11-29T15:04:00.000Z", id: "web-b"}}]);
+    assert.match(asked.items[0], /Goal \(team=Red\): at 2026-11-29T15:04:00.000Z \(logged at 2026-11-29T15:00:00.000Z\), id web-b/);
+  });
+});
+
+describe("the 20 seconds", () => {
+  const called = {state: "play_called", timed: true, play_at: "2026-11-29T15:00:00.000Z"};
+  const play = Date.parse(called.play_at);
+
+  it("counts down from Play, only where the 20 seconds bind", () => {
+    assert.equal(secondsLeft(called, play + 5500, 20), 14.5);
+    assert.equal(secondsLeft({...called, timed: false}, play, 20), null);
+    assert.equal(secondsLeft({...called, state: "live"}, play, 20), null);
+  });
+
+  it("is due for the clock check only once they have run out: 20.0 seconds is in time", () => {
+    assert.equal(tickDue(called, play + 20_000, 20), false);
+    assert.equal(tickDue(called, play + 20_100, 20), false);
+    assert.equal(tickDue(called, play + 20_150, 20), true);
+  });
+});
