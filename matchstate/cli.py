@@ -6,9 +6,9 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .engine import Match, diagram
@@ -138,20 +138,39 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import logging
-
-    import uvicorn
+    from dataclasses import fields
 
     from .web import create_app
-    from .web.access import RedactKeys
+    from .web.limits import Limits
+    from .web.server import Deadlines, serve
 
-    app = create_app(open_store(), private=args.private)
-    # Open live streams would hold a shutdown forever: give them a moment, then close them.
-    config = uvicorn.Config(app, host=args.host, port=args.port, timeout_graceful_shutdown=2)
-    # After Config, which sets up uvicorn's loggers: keys in query strings stay out of the access log.
-    logging.getLogger("uvicorn.access").addFilter(RedactKeys())
-    uvicorn.Server(config).run()
+    given = vars(args)  # the limits' options are absent where not given: their classes hold the defaults
+
+    def options(kind: type[Limits] | type[Deadlines]) -> dict[str, Any]:
+        return {field.name: given[field.name] for field in fields(kind) if field.name in given}
+
+    tolerance = {name: given[name] for name in ("clock_tolerance",) if name in given}
+    if not tolerance and (env := os.environ.get("MATCHSTATE_CLOCK_TOLERANCE")):
+        try:
+            tolerance["clock_tolerance"] = _positive(float)(env)
+        except argparse.ArgumentTypeError as err:
+            raise MatchstateError(f"MATCHSTATE_CLOCK_TOLERANCE {err}") from None
+    app = create_app(open_store(), private=args.private, limits=Limits(**options(Limits)), **tolerance)
+    serve(app, args.host, args.port, Deadlines(**options(Deadlines)))
     return 0
+
+
+def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
+    """An option's parser for a number above 0."""
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = 0
+        if not value > 0 or value == float("inf"):
+            raise argparse.ArgumentTypeError(f"must be a number above 0, not {text!r}")
+        return value
+    return parse
 
 
 def _timeline_options(command: argparse.ArgumentParser) -> None:
@@ -207,6 +226,23 @@ def parser() -> argparse.ArgumentParser:
     serve_cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve_cmd.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     serve_cmd.add_argument("--private", action="store_true", help="reading a match needs one of its keys too")
+    guard = serve_cmd.add_argument_group("limits", "what the server allows its clients (the README's Access)")
+    for flag, dest, kind, metavar, what in (
+        ("--clock-tolerance", "clock_tolerance", float, "SECONDS", "refuse an event whose `at` is more than this "
+         "ahead of the server's clock (default: $MATCHSTATE_CLOCK_TOLERANCE, else 120)"),
+        ("--header-timeout", "headers_seconds", float, "SECONDS", "time a client has to send a request's headers "
+         "(default 10)"),
+        ("--body-timeout", "body_seconds", float, "SECONDS", "time it then has to send the body (default 30)"),
+        ("--max-connections", "max_connections", int, "N", "connections open at once, at most (default: as many "
+         "as the file limit leaves room for, less 256)"),
+        ("--rate-anonymous", "anonymous_per_second", float, "PER_SECOND", "requests a second from an address "
+         "without a key, in bursts of 12 seconds' worth (default 20)"),
+        ("--rate-keyed", "keyed_per_second", float, "PER_SECOND", "requests a second with each key (default 50)"),
+        ("--streams-per-client", "streams_per_client", int, "N", "live streams one address may hold open "
+         "(default 16)"),
+    ):
+        guard.add_argument(flag, dest=dest, type=_positive(kind), metavar=metavar, help=what,
+                           default=argparse.SUPPRESS)
     serve_cmd.set_defaults(run=cmd_serve)
     return top
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
@@ -9,21 +10,22 @@ import warnings
 from collections.abc import Iterator
 from urllib.parse import quote
 
+import httpx
 import pytest
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "Using `httpx`")  # Starlette would have httpx2; httpx serves as well
     from fastapi.testclient import TestClient
 
+from conftest import BLUE, RED, stamp
+
 from matchstate.engine import Match
 from matchstate.log import MAX_LINE_BYTES
 from matchstate.store import Store
-from matchstate.web import create_app
+from matchstate.web import create_app, records
 from matchstate.web.access import hash_key
 from matchstate.web.api import router
 from matchstate.web.app import MAX_BODY_BYTES
-
-from conftest import BLUE, RED, stamp
 
 CODE = "test-final"
 START = {"type": "match.start", "at": stamp(0), "match": CODE, "teams": [BLUE, RED], "id": "dev-1",
@@ -134,7 +136,7 @@ def test_a_code_no_url_can_name_is_refused_at_creation(client: TestClient, code:
 
 
 def test_list_searches_by_team_date_and_state(api: Api) -> None:
-    other = {**START, "match": "other", "teams": ["Green", "Gold"], "at": "2026-12-05T10:00:00Z",
+    other = {**START, "match": "other", "teams": ["Green", "Gold"], "at": "2026-11-25T10:00:00Z",
              "handicap_goals": {}, "rosters": None, "id": "o-1"}
     assert api.client.post("/api/matches", json=other).status_code == 201
     api.send(PENALTY_3[0])
@@ -186,21 +188,60 @@ def test_a_ruling_is_explained_by_the_events_that_led_to_it_and_its_clauses(api:
     assert api.client.get(f"/api/matches/{CODE}/rulings/99").status_code == 404
 
 
+def test_rulings_replay_the_match_once_per_event_however_many_readers_ask(api: Api,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    replays = []
+    played = records.played
+    monkeypatch.setattr(records, "played", lambda events, struck: replays.append(len(events)) or played(events, struck))
+    api.send(*PENALTY_3)
+    for reader in range(16):
+        assert api.client.get(f"/api/matches/{CODE}/rulings/{reader % 6 + 1}").status_code == 200
+    assert replays == [6]
+    api.send({"type": "void", "seq": 6, "reason": "no goal"})
+    assert [row["seq"] for row in api.client.get(f"/api/matches/{CODE}/rulings/5").json()["led_to"]] == [2, 3, 4, 5]
+    assert replays == [6, 7]
+
+
 def test_verify_says_the_chain_holds(api: Api) -> None:
     api.send(*PENALTY_3)
-    assert api.client.get(f"/api/matches/{CODE}/verify").json() == {"ok": True, "events": 6, "problems": []}
+    assert api.client.get(f"/api/matches/{CODE}/verify").json() == {"ok": True, "events": 6, "problems": [],
+                                                                     "bad_seq": None}
 
 
-def test_verify_replays_a_match_once_per_event_however_many_reviews_ask(api: Api, store: Store,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    verified = []
-    monkeypatch.setattr(store, "verify", lambda code=None: verified.append(code) or [])
-    api.send(*PENALTY_3[:2])
-    for _ in range(3):
-        assert api.client.get(f"/api/matches/{CODE}/verify").json()["events"] == 3
-    api.send(*PENALTY_3[2:3])
-    assert api.client.get(f"/api/matches/{CODE}/verify").json()["events"] == 4
-    assert verified == [CODE, CODE]
+def test_verify_checks_again_on_every_request_and_names_the_edited_seq(api: Api, store: Store) -> None:
+    api.send(*PENALTY_3)
+    assert api.client.get(f"/api/matches/{CODE}/verify").json()["ok"]
+    with store.engine.begin() as connection:  # an edit behind the store's back, no event since
+        connection.exec_driver_sql("UPDATE events SET raw = replace(raw, '\"player\": 3', '\"player\": 2') "
+                                   "WHERE seq = 5")
+    verified = api.client.get(f"/api/matches/{CODE}/verify").json()
+    assert not verified["ok"] and verified["bad_seq"] == 5
+    assert "seq 5" in verified["problems"][0]
+
+
+def test_readers_asking_at_once_share_one_verify_begun_after_they_asked(store: Store,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    app = create_app(store)
+    with TestClient(app) as client:
+        Api(client).send(*PENALTY_3[:2])
+    verified: list[str] = []
+    checked = store.verify
+
+    def counted(code: str | None = None) -> list:
+        verified.append(code)
+        return checked(code)
+
+    monkeypatch.setattr(store, "verify", counted)
+
+    async def ask_together() -> list[dict]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            answers = await asyncio.gather(*(client.get(f"/api/matches/{CODE}/verify") for _ in range(8)))
+        return [answer.json() for answer in answers]
+
+    answers = asyncio.run(ask_together())
+    assert all(answer["ok"] and answer["events"] == 3 for answer in answers)
+    assert 1 <= len(verified) <= 2  # the first, and one for those who asked while it ran
 
 
 def test_exports_give_the_log_as_sent_and_as_csv(api: Api) -> None:

@@ -6,14 +6,14 @@ import re
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Body, Depends, Header, HTTPException, Query, Request, Response
+from fastapi import APIRouter, Body, Depends, Header, HTTPException, Path, Query, Request, Response
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from . import live
-from .service import Service, message
+from .service import MAX_SEQ, Service, message
 from .views import event_forms, rules_json
 
 router = APIRouter(prefix="/api")
@@ -25,7 +25,8 @@ READ_ERRORS: dict[int | str, dict[str, Any]] = {404: {"description": "No such ma
 
 
 def get_service(request: Request) -> Service:
-    return request.app.state.service
+    service: Service = request.app.state.service
+    return service
 
 
 def get_key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
@@ -36,13 +37,16 @@ def get_key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(
 
 ServiceDep = Annotated[Service, Depends(get_service)]
 KeyDep = Annotated[str | None, Depends(get_key)]
+# Every seq a request names is one a match can have: 0 (before its first event) to MAX_SEQ.
+AfterSeq = Annotated[int, Query(ge=0, le=MAX_SEQ, description="Only the events after this seq.")]
 
 
 class AppendRequest(BaseModel):
     event: dict[str, Any] = Field(description="One event in the match log format: `type`, `at`, the device's `id` "
                                               "(a retry with the same `id` is recorded once), `by`, and its fields.")
-    expected_seq: int | None = Field(None, description="The last seq this device has seen; if the match has moved "
-                                                       "on since, nothing is written and the answer is 409.")
+    expected_seq: int | None = Field(None, ge=0, le=MAX_SEQ,
+                                     description="The last seq this device has seen; if the match has moved on "
+                                                 "since, nothing is written and the answer is 409.")
 
 
 @router.post("/matches", status_code=201, tags=["matches"],
@@ -83,7 +87,7 @@ def read_role(service: ServiceDep, key: KeyDep, code: str) -> dict[str, str]:
 
 
 @router.get("/matches/{code}/events", tags=["events"], responses=READ_ERRORS)
-def read_events(service: ServiceDep, key: KeyDep, code: str, after_seq: int = 0) -> list[dict[str, Any]]:
+def read_events(service: ServiceDep, key: KeyDep, code: str, after_seq: AfterSeq = 0) -> list[dict[str, Any]]:
     """The log after ``after_seq``: each event as received, its ruling, who recorded it, and when."""
     service.check_read(code, key)
     return service.events(code, after_seq)
@@ -112,8 +116,8 @@ async def append_event(service: ServiceDep, key: KeyDep, code: str, body: Append
             responses={200: {"content": {"text/event-stream": {}},
                              "description": "Server-sent events: each `append` message's data is "
                                             "`{event, match}`, its id the event's seq."}, **READ_ERRORS})
-def stream_events(service: ServiceDep, key: KeyDep, code: str, after_seq: int = 0,
-                  last_event_id: Annotated[int | None, Header()] = None) -> StreamingResponse:
+def stream_events(service: ServiceDep, key: KeyDep, code: str, after_seq: AfterSeq = 0,
+                  last_event_id: Annotated[int | None, Header(ge=0, le=MAX_SEQ)] = None) -> StreamingResponse:
     """Every event after ``after_seq`` (or the ``Last-Event-ID`` a reconnecting browser sends), then each new one."""
     service.check_read(code, key)
     start = max(after_seq, last_event_id or 0)
@@ -122,20 +126,22 @@ def stream_events(service: ServiceDep, key: KeyDep, code: str, after_seq: int = 
 
 
 @router.get("/matches/{code}/rulings/{seq}", tags=["events"], responses=READ_ERRORS)
-def explain_ruling(service: ServiceDep, key: KeyDep, code: str, seq: int) -> dict[str, Any]:
+async def explain_ruling(service: ServiceDep, key: KeyDep, code: str,
+                         seq: Annotated[int, Path(ge=1, le=MAX_SEQ)]) -> dict[str, Any]:
     """An event's ruling with the events that led to it and the text of every clause it cites, in both languages."""
-    service.check_read(code, key)
-    explained = service.explain(code, seq)
+    await run_in_threadpool(service.check_read, code, key)
+    explained = await service.explain(code, seq)
     if explained is None:
         raise HTTPException(404, f"there is no event with seq {seq}")
     return explained
 
 
 @router.get("/matches/{code}/verify", tags=["matches"], responses=READ_ERRORS)
-def verify_match(service: ServiceDep, key: KeyDep, code: str) -> dict[str, Any]:
-    """Whether the hash chain holds and every stored ruling is what the engine rules now."""
-    service.check_read(code, key)
-    return service.verify(code)
+async def verify_match(service: ServiceDep, key: KeyDep, code: str) -> dict[str, Any]:
+    """Whether the hash chain holds and every stored ruling is what the engine rules now, checked as asked:
+    `problems` says what is wrong, `bad_seq` names the first event found changed, removed or misruled."""
+    await run_in_threadpool(service.check_read, code, key)
+    return await service.verify(code)
 
 
 @router.get("/matches/{code}/log.jsonl", tags=["records"], response_class=PlainTextResponse, responses=READ_ERRORS)

@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import math
 import threading
+import time
+from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
-from ..errors import MissingKey, RefusedEvent
+from starlette.concurrency import run_in_threadpool
+
+from ..errors import IllegalEvent, InvalidEvent, MissingKey, RefusedEvent, UnknownMatch
+from ..events import Context, timestamp
 from ..rulebook import clause
 from ..store import Store, StoredEvent
 from . import access, records
 from .live import Hub, Message
 from .views import event_json, match_view
+
+CLOCK_TOLERANCE_SECONDS = 120.0  # how far ahead of the server's clock an event's `at` may be
+MAX_SEQ = 2**31 - 1  # the largest seq a match can have: PostgreSQL's integer
+MAX_INTEGER = 2**53  # beyond it, a JSON number is not the same number in every reader (RFC 7493)
+LOCK_STRIPES = 64
+KEPT_MATCHES = 16  # matches whose replayed log and verify result are kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,49 +49,84 @@ class Recorded:
 
 
 class Service:
-    """One store, served. ``private`` closes reading to holders of a match's keys.
+    """One store, served. ``private`` closes reading to holders of a match's keys; an event more
+    than ``clock_tolerance`` seconds ahead of the server's clock is refused.
 
-    Appends and reads of a match's engine take that match's lock: the store's cached engine
-    is read right after the append that changed it, so a view is never half-updated, while
-    matches are scored side by side.
+    Appends and reads of a match's engine take that match's lock (one of a fixed set): the store's
+    cached engine is read right after the append that changed it, so a view is never half-updated,
+    while matches are scored side by side.
     """
 
-    def __init__(self, store: Store, *, private: bool = False) -> None:
+    def __init__(self, store: Store, *, private: bool = False,
+                 clock_tolerance: float = CLOCK_TOLERANCE_SECONDS) -> None:
         self.store = store
         self.private = private
+        self.clock_tolerance = clock_tolerance
         self.hub = Hub()
-        self._locks: dict[str, threading.Lock] = {}
+        self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
         self._key_hashes: dict[str, tuple[str | None, str | None]] = {}  # set once, at creation
-        self._verified: dict[str, dict[str, Any]] = {}
+        self._replays: OrderedDict[str, _Replayed] = OrderedDict()
+        self._verified: OrderedDict[str, tuple[float, dict[str, Any]]] = OrderedDict()
+        # Replaying and verifying a match cost time in proportion to its length: one at a time, on
+        # the event loop's side, so that readers asking for them queue there, holding no thread.
+        self._replaying = asyncio.Lock()
+        self._verifying = asyncio.Lock()
 
     # -- writing -------------------------------------------------------------------
 
     def create(self, start: dict[str, Any]) -> Created:
         """Create a match from its ``match.start`` event; the keys are made here and kept only hashed."""
         _check_code(start.get("match"))
+        self._check_event(start)
         scorer_key, official_key = access.new_key(), access.new_key()
-        with self._lock(str(start.get("match"))):
-            created = self.store.create_match(start, scorer_key_hash=access.hash_key(scorer_key),
-                                              official_key_hash=access.hash_key(official_key), role=access.OFFICIAL)
-            code = start["match"]
-            return Created(code, scorer_key, official_key, match_view(code, created.match))
+        created = self.store.create_match(start, scorer_key_hash=access.hash_key(scorer_key),
+                                          official_key_hash=access.hash_key(official_key), role=access.OFFICIAL)
+        code = start["match"]
+        return Created(code, scorer_key, official_key, match_view(code, created.match))
 
     def append(self, code: str, event: dict[str, Any], expected_seq: int | None, key: str | None) -> Recorded:
-        """Append one event for the holder of ``key``; raises the store's errors or :class:`AccessDenied`."""
+        """Append one event for the holder of ``key``; raises the store's errors or :class:`AccessDenied`.
+
+        An official's ``void`` stamped earlier than the match's newest event (a device clock behind
+        the one that logged it) is stamped with that event's ``at`` instead, which the engine accepts:
+        an official can always void the newest event.
+        """
         role = self.role(code, key)
+        self._check_event(event)
         access.check_role(role, access.role_needed(event, self._target_role(code, event)))
         with self._lock(code):
+            if role == access.OFFICIAL and event.get("type") == "void":
+                event = self._stamped_after_newest(code, event)
             appended = self.store.append(code, event, expected_seq, role=role)
             view = match_view(code, appended.match)
         return Recorded(event_json(appended.event), view, appended.duplicate)
 
     def _lock(self, code: str) -> threading.Lock:
-        return self._locks.setdefault(code, threading.Lock())
+        return self._locks[hash(code) % LOCK_STRIPES]
+
+    def _check_event(self, event: dict[str, Any]) -> None:
+        """Refuse what the store cannot keep as sent, and an event from a clock too far ahead."""
+        plain_json(event)
+        moment = _moment(event.get("at"))
+        if moment is None:
+            return  # the engine refuses it, naming the field
+        ahead = (moment - datetime.now(UTC)).total_seconds()
+        if ahead > self.clock_tolerance:
+            raise IllegalEvent(f"{event.get('type')}: 'at' {event['at']} is {ahead:.0f} s ahead of the server's "
+                               f"clock, more than the {self.clock_tolerance:g} s allowed: check the device's clock")
+
+    def _stamped_after_newest(self, code: str, void: dict[str, Any]) -> dict[str, Any]:
+        moment = _moment(void.get("at"))
+        newest = self.store.match(code).events[-1]["at"]
+        if moment is None or moment >= newest:
+            return void
+        # The same stamp for a retry of this void: the newest event is then the void itself.
+        return {**void, "at": newest.isoformat()}
 
     def _target_role(self, code: str, event: dict[str, Any]) -> str | None:
         """The role that recorded the event a void strikes (the scorer's own, unless found otherwise)."""
         target = event.get("seq") if event.get("type") == "void" else None
-        if not isinstance(target, int) or isinstance(target, bool) or target < 1:
+        if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= MAX_SEQ:
             return access.SCORER  # not a void, or one the engine will refuse on its own
         found = self.store.event(code, target)
         return found.role if found is not None else access.SCORER
@@ -95,6 +144,8 @@ class Service:
             self.role(code, key)
 
     def _hashes(self, code: str) -> tuple[str | None, str | None]:
+        if "\x00" in code:  # no match has one (creation refuses it), and PostgreSQL cannot compare it
+            raise UnknownMatch(f"no match {code!r} in the store")
         if code not in self._key_hashes:
             self._key_hashes[code] = self.store.key_hashes(code)
         return self._key_hashes[code]
@@ -127,19 +178,32 @@ class Service:
         with self._lock(code):
             return self.store.events(code), set(self.store.match(code).void)
 
-    def explain(self, code: str, seq: int) -> dict[str, Any] | None:
+    async def explain(self, code: str, seq: int) -> dict[str, Any] | None:
         """A ruling with the events that led to it and the clauses it cites, in both languages."""
-        stored, struck = self._log(code)
-        if not 1 <= seq <= len(stored):
+        replayed = await self._replayed(code)
+        if not 1 <= seq <= len(replayed.rows):
             return None
-        event = event_json(stored[seq - 1])
+        event = event_json(replayed.rows[seq - 1])
         ruling = event["ruling"] or {}
         cites = dict.fromkeys([*ruling.get("cite", []),
                                *(rule_id for option in ruling.get("options", []) for rule_id in option["cite"])])
-        chain = records.led_to([json.loads(row.raw) for row in stored], struck, seq)
-        return {"event": event, "led_to": [event_json(stored[s - 1]) for s in chain],
+        return {"event": event, "led_to": [event_json(replayed.rows[s - 1]) for s in replayed.led_to(seq)],
                 "clauses": [{"id": rule_id, "heading": clause(rule_id).heading, "text": clause(rule_id).text}
                             for rule_id in cites]}
+
+    async def _replayed(self, code: str) -> _Replayed:
+        """The match's log replayed, as it stands now: one replay per event appended, however many ask."""
+        async with self._replaying:
+            seq = await run_in_threadpool(lambda: self.store.match(code).seq)
+            kept = self._replays.get(code)
+            if kept is None or len(kept.rows) != seq:
+                kept = await run_in_threadpool(self._replay, code)
+                _keep(self._replays, code, kept)
+        return kept
+
+    def _replay(self, code: str) -> _Replayed:
+        rows, struck = self._log(code)
+        return _Replayed(rows, list(records.played([json.loads(row.raw) for row in rows], struck)))
 
     def sheet(self, code: str) -> records.ScoreSheet:
         with self._lock(code):
@@ -154,20 +218,26 @@ class Service:
         """The log back, line for line as each event was received."""
         return "".join(stored.raw + "\n" for stored in self.store.events(code))
 
-    def verify(self, code: str) -> dict[str, Any]:
-        """Whether the match's chain holds and its rulings are the engine's.
+    async def verify(self, code: str) -> dict[str, Any]:
+        """Whether the match's chain holds and its rulings are the engine's; ``bad_seq`` is the first
+        seq found wrong (None if none is, or only the match's row is).
 
-        Every open review asks after every event, and a verify replays the whole match: the answer
-        is kept until the match's next event. (``matchstate verify`` is the audit that always reads.)
+        Each answer comes from a check begun after it was asked for: readers asking while a check
+        runs share the next one. (``matchstate verify`` is the same check, from the command line.)
         """
-        with self._lock(code):
-            seq = self.store.match(code).seq
-        cached = self._verified.get(code)
-        if cached is None or cached["events"] != seq:
-            problems = self.store.verify(code)
-            cached = {"ok": not problems, "events": seq, "problems": [str(problem) for problem in problems]}
-            self._verified[code] = cached
-        return cached
+        asked = time.monotonic()
+        async with self._verifying:
+            done = self._verified.get(code)
+            if done is None or done[0] < asked:
+                done = time.monotonic(), await run_in_threadpool(self._verify_now, code)
+                _keep(self._verified, code, done)
+        return done[1]
+
+    def _verify_now(self, code: str) -> dict[str, Any]:
+        seq = self.store.match(code).seq
+        problems = self.store.verify(code)
+        return {"ok": not problems, "events": seq, "problems": [str(problem) for problem in problems],
+                "bad_seq": next((problem.seq for problem in problems if problem.seq is not None), None)}
 
     def matches(self, team: str = "", date: str = "", state: str = "") -> list[dict[str, Any]]:
         """The match list, filtered by a team name's part, the start date (YYYY-MM-DD) and the state."""
@@ -182,6 +252,60 @@ class Service:
                 continue
             found.append(row)
         return found
+
+
+@dataclass(frozen=True, slots=True)
+class _Replayed:
+    """A match's stored log and its standing events as a replay saw them (``records.played``)."""
+
+    rows: list[StoredEvent]
+    steps: list[records.Played]
+
+    def led_to(self, seq: int) -> list[int]:
+        """The seqs of the standing events that led to event ``seq``'s ruling: its free hit, from its award."""
+        target = next((step for step in self.steps if step.seq == seq), None)
+        if target is None or target.origin is None:
+            return [seq]
+        return [step.seq for step in self.steps if target.origin <= step.seq <= seq]
+
+
+def _keep(kept: OrderedDict[str, Any], code: str, value: Any) -> None:
+    """Keep ``value`` for ``code``, forgetting the least recently kept match beyond :data:`KEPT_MATCHES`."""
+    kept[code] = value
+    kept.move_to_end(code)
+    if len(kept) > KEPT_MATCHES:
+        kept.popitem(last=False)
+
+
+def plain_json(value: Any) -> None:
+    """Refuse, as :class:`InvalidEvent`, what the store cannot keep or another reader would read otherwise:
+    a NUL character in a text or a name, a number that is not finite, an integer beyond ±2^53."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise InvalidEvent(f"the text {value[:40]!r} holds a NUL character, which no event may hold")
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, int):
+        if abs(value) > MAX_INTEGER:
+            raise InvalidEvent(f"the number {str(value)[:24]}… is beyond ±2^53, where JSON readers disagree on it")
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidEvent(f"the number {value} is not a finite number")
+    elif isinstance(value, dict):
+        for name, item in value.items():
+            plain_json(name)
+            plain_json(item)
+    elif isinstance(value, list):
+        for item in value:
+            plain_json(item)
+
+
+def _moment(at: Any) -> datetime | None:
+    """An event's ``at`` as a time, or None if it is not one (the engine then refuses it)."""
+    try:
+        return timestamp(at, Context())
+    except (ValueError, OverflowError):
+        return None
 
 
 def message(row: dict[str, Any], view: dict[str, Any]) -> str:
