@@ -9,6 +9,7 @@ import socket
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -25,6 +26,7 @@ SERVER_FILES = 1024  # the server's limit on open files, as on a stock laptop
 
 @contextmanager
 def serving(tmp_path: Path, *options: str, file_limit: int | None = None) -> Iterator[ServerProcess]:
+    tmp_path.mkdir(exist_ok=True)
     url = f"sqlite:///{tmp_path / 'attacked.db'}"
     Store(url).upgrade()
     with ServerProcess(url, log=tmp_path / "server.log", options=options, file_limit=file_limit) as server:
@@ -163,3 +165,20 @@ def test_a_client_may_hold_only_so_many_live_streams(tmp_path: Path) -> None:
         streams.close()  # the first two end: room again
         with httpx.stream("GET", url, timeout=5) as stream:
             assert stream.status_code == 200
+
+
+def test_the_clock_tolerance_is_set_by_the_environment_or_by_serve(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MATCHSTATE_CLOCK_TOLERANCE", "5")
+    code = "clock-1"
+    start = {**match_log(code, 1)[0], "at": datetime.now(UTC).isoformat()}
+    ahead = {"type": "chukker.start", "chukker": 1, "at": (datetime.now(UTC) + timedelta(seconds=30)).isoformat()}
+    for options, status in (((), 422), (("--clock-tolerance", "60"), 201)):
+        with serving(tmp_path / str(status), *options) as server, httpx.Client(base_url=server.base,
+                                                                               timeout=5) as client:
+            key = client.post("/api/matches", json=start).json()["scorer_key"]
+            answer = client.post(f"/api/matches/{code}/events", json={"event": ahead},
+                                 headers={"Authorization": f"Bearer {key}"})
+            assert answer.status_code == status, answer.text
+            if status == 422:
+                assert "more than the 5 s allowed" in answer.json()["detail"]

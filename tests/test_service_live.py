@@ -68,15 +68,20 @@ def test_a_review_stream_gets_the_log_then_each_event_live_and_resumes(server: S
         assert client.get("/api/matches/nope/stream").status_code == 404
 
 
-def test_keys_in_query_strings_stay_out_of_the_access_log(server: ServerProcess) -> None:
+def test_keys_in_query_strings_stay_out_of_the_access_log_however_spelled(server: ServerProcess) -> None:
     log = match_log("logged-1", 2)
     with httpx.Client(base_url=server.base, timeout=10) as client:
         key = client.post("/api/matches", json=log[0]).json()["official_key"]
         assert client.get("/api/matches/logged-1/events", params={"key": key, "after_seq": 0}).status_code == 200
         assert client.get("/matches/logged-1/sheet", params={"key": key}).status_code == 200
+        # Spelled otherwise, the name still reads as `key` to the server: it must not show either.
+        assert client.get(f"/api/matches/logged-1/role?%6Bey={key}").json() == {"role": "official"}
+        client.get(f"/api/matches/logged-1?KEY={key}&x=1")
+        client.get(f"/api/matches/logged-1?k%2565y={key}")
     written = server.log.read_text()
     assert "GET /matches/logged-1/sheet?key=REDACTED" in written
     assert "/api/matches/logged-1/events?key=REDACTED&after_seq=0" in written
+    assert "/api/matches/logged-1/role?%6Bey=REDACTED" in written and "?KEY=REDACTED&x=1" in written
     assert key not in written
 
 

@@ -9,12 +9,13 @@ import re
 import secrets
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import unquote_plus
 
 from ..errors import AccessDenied, MissingKey
 from ..store import ROLES
 
 SCORER, OFFICIAL = ROLES
-KEY_IN_QUERY = re.compile(r"([?&]key=)[^&#\s]*")
+QUERY = re.compile(r"\?[^#\s\"]*")
 
 
 def new_key() -> str:
@@ -59,7 +60,8 @@ def check_role(role: str, needed: str) -> None:
 
 class RedactKeys(logging.Filter):
     """Blanks the ``key`` query parameter wherever a log record holds a URL: an EventSource, and a link
-    to a private match's sheet or export, can only carry their key there (uvicorn's access log)."""
+    to a private match's sheet or export, can only carry their key there (uvicorn's access log).
+    The parameter's name is matched decoded and in any case (``%6Bey``, ``KEY``), as a server may read it."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.msg, str):
@@ -70,4 +72,12 @@ class RedactKeys(logging.Filter):
 
 
 def redact(text: str) -> str:
-    return KEY_IN_QUERY.sub(r"\1REDACTED", text)
+    return QUERY.sub(lambda query: "&".join(_redacted(pair) for pair in query.group().split("&")), text)
+
+
+def _redacted(pair: str) -> str:
+    name, equals, _ = pair.partition("=")
+    decoded = name.rpartition("?")[2]  # a match code in the path may hold a "?" of its own
+    for _ in range(3):  # undo encodings layered on encodings, as far as anyone would go
+        decoded = unquote_plus(decoded)
+    return f"{name}=REDACTED" if equals and decoded.strip().casefold() == "key" else pair

@@ -7,7 +7,6 @@ import re
 from importlib import resources
 
 from fastapi import FastAPI, HTTPException, Request
-from fastapi.exception_handlers import request_validation_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -70,14 +69,16 @@ async def _matchstate_error(_: Request, err: Exception) -> JSONResponse:
     return JSONResponse(body, status_code=status, headers=headers)
 
 
-async def _invalid_request(request: Request, err: Exception) -> JSONResponse:
-    """A body that is not JSON at all is a 400 that says so; other invalid requests stay FastAPI's 422."""
+async def _invalid_request(_: Request, err: Exception) -> JSONResponse:
+    """A body that is not JSON at all is a 400 that says so; other invalid requests are 422s listing, as
+    FastAPI does, each error's type, place and message (not the value sent, which may be no JSON: NaN)."""
     assert isinstance(err, RequestValidationError)
     broken = next((e for e in err.errors() if e.get("type") == "json_invalid"), None)
     if broken is not None:
         return JSONResponse({"detail": f"the body is not valid JSON: {broken.get('ctx', {}).get('error', '')}"},
                             status_code=400)
-    return await request_validation_exception_handler(request, err)
+    return JSONResponse({"detail": [{"type": e["type"], "loc": list(e["loc"]), "msg": e["msg"]} for e in err.errors()]},
+                        status_code=422)
 
 
 class BodyLimit:

@@ -2,9 +2,10 @@
 
 Each client address has a bucket of requests that refills at a steady rate; a request that carries a
 key draws from that key's own, larger bucket instead, so a scorer catching up on a queue of events
-is not slowed by the spectators on the same network. A request whose key turns out wrong is charged
-to its address as well, and an address whose bucket is empty may not try keys: guessing keys costs
-what asking anonymously costs. Over a limit, the answer is 429 with ``Retry-After``.
+is not slowed by the spectators on the same network. A key that turns out wrong is charged to its
+address's bucket of guesses, as fast as the anonymous one, and an address with no guesses left may
+not present keys for a while: guessing keys costs what asking anonymously costs. Over a limit, the
+answer is 429 with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -104,6 +105,7 @@ class RequestLimits:
         self.limits = limits
         self.anonymous = _Buckets(limits.anonymous_per_second)
         self.keyed = _Buckets(limits.keyed_per_second)
+        self.guesses = _Buckets(limits.anonymous_per_second)
         self.streams: dict[str, int] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -117,7 +119,7 @@ class RequestLimits:
             waiting = self.anonymous.take(client, now)
         else:
             digest = hashlib.sha256(key.encode("utf-8")).hexdigest()
-            waiting = self.anonymous.wait(client, now) or self.keyed.take(digest, now)
+            waiting = self.guesses.wait(client, now) or self.keyed.take(digest, now)
         if waiting:
             await _refuse(send, f"too many requests from this client: try again in {math.ceil(waiting)} s",
                           waiting)
@@ -132,7 +134,7 @@ class RequestLimits:
     def _charging_refused_keys(self, send: Send, client: str) -> Send:
         async def charged(message: Message) -> None:
             if message["type"] == "http.response.start" and message["status"] in (401, 403):
-                self.anonymous.take(client, time.monotonic())
+                self.guesses.take(client, time.monotonic())
             await send(message)
         return charged
 

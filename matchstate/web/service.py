@@ -301,11 +301,15 @@ def plain_json(value: Any) -> None:
 
 
 def _moment(at: Any) -> datetime | None:
-    """An event's ``at`` as a time, or None if it is not one (the engine then refuses it)."""
+    """An event's ``at`` as a time in UTC, or None if it is not a time (the engine then refuses it)."""
     try:
-        return timestamp(at, Context())
-    except (ValueError, OverflowError):
+        moment = timestamp(at, Context())
+    except ValueError:
         return None
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        raise InvalidEvent(f"'at' {at} is outside the years 1 to 9999 once in UTC, where times are kept") from None
 
 
 def message(row: dict[str, Any], view: dict[str, Any]) -> str:
