@@ -19,6 +19,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from conftest import BLUE, RED
+
 from matchstate.events import FIELDS
 from matchstate.store import Store
 from matchstate.web import create_app

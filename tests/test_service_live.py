@@ -9,8 +9,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from conftest import match_log
+
 from matchstate.store import Store
 from matchstate.web.live import Hub, stream
 from matchstate.web.process import ServerProcess
