@@ -149,10 +149,25 @@ def _latency(name: str, latencies: list[float]) -> None:
           f"over {len(latencies):,}", file=sys.stderr)
 
 
+# Limits no single benchmark client should meet: the sections measure the server, not its refusals.
+UNLIMITED = ("--rate-anonymous", "1e9", "--rate-keyed", "1e9", "--streams-per-client", "100000")
+# The server as `matchstate serve` ran it before it guarded itself: uvicorn's own protocol and defaults.
+PLAIN_UVICORN = """
+import sys, uvicorn
+from matchstate.store import Store
+from matchstate.web import create_app
+from matchstate.web.limits import Limits
+limits = Limits(anonymous_per_second=1e9, keyed_per_second=1e9, streams_per_client=100000)
+uvicorn.run(create_app(Store(), limits=limits), host="127.0.0.1", port=int(sys.argv[1]), timeout_graceful_shutdown=2,
+            log_level="warning")
+"""
+
+
 @section
 def http_append(bench: Bench) -> None:
-    """Each event appended through the HTTP API (a keep-alive client, one request at a time), against
-    the store's own append of the same events in the same run; both commit durably."""
+    """Each event appended through the HTTP API (a keep-alive client, one request at a time), on the
+    server `matchstate serve` runs (uvicorn guarded: deadlines, connection cap) and on uvicorn as it
+    ran before, against the store's own append of the same events in the same run; all commit durably."""
     import tempfile
 
     import httpx
@@ -160,17 +175,26 @@ def http_append(bench: Bench) -> None:
     from matchstate.store import Store
     from matchstate.web.process import ServerProcess
 
+    class PlainUvicorn(ServerProcess):
+        def command(self) -> list[str]:
+            return [sys.executable, "-c", PLAIN_UVICORN, str(self.port)]
+
     matches = _matches_for(bench.logs, HTTP_APPENDS)
     events = sum(len(lines) for _, lines in matches)
     clock = time.perf_counter
+    servers = {"POST /api/matches/{code}/events, uvicorn as before": PlainUvicorn,
+               "POST /api/matches/{code}/events, matchstate serve (guarded)": ServerProcess}
+    latencies: dict[str, list[float]] = {"Store.append, one event": [], **{name: [] for name in servers}}
     with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
-        store_url, http_url = f"sqlite:///{folder}/store.db", f"sqlite:///{folder}/http.db"
-        store = Store(store_url)
+        store = Store(f"sqlite:///{folder}/store.db")
         store.upgrade()
-        Store(http_url).upgrade()
-        store_latencies: list[float] = []
-        http_latencies: list[float] = []
-        with ServerProcess(http_url) as server, httpx.Client(base_url=server.base, timeout=30) as client:
+        running = {}
+        for number, (name, kind) in enumerate(servers.items()):
+            url = f"sqlite:///{folder}/http-{number}.db"
+            Store(url).upgrade()
+            running[name] = kind(url, options=UNLIMITED)
+            running[name].start()
+        try:
             for repetition in range(bench.repeat):
                 for start, lines in matches:
                     start = _renamed(start, repetition)
@@ -178,26 +202,37 @@ def http_append(bench: Bench) -> None:
                     for line in lines:
                         begun = clock()
                         store.append(start["match"], line)
-                        store_latencies.append(clock() - begun)
-                    key = client.post("/api/matches", json=start).json()["official_key"]
-                    headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
-                    url = f"/api/matches/{start['match']}/events"
-                    for line in lines:
-                        body = b'{"event": ' + line.encode() + b"}"
-                        begun = clock()
-                        answer = client.post(url, content=body, headers=headers)
-                        http_latencies.append(clock() - begun)
-                        if answer.status_code != 201:
-                            raise RuntimeError(f"append answered {answer.status_code}: {answer.text}")
+                        latencies["Store.append, one event"].append(clock() - begun)
+                for name, server in running.items():  # each server in turn, within each repetition
+                    with httpx.Client(base_url=server.base, timeout=30) as client:
+                        for start, lines in matches:
+                            _post_each(client, _renamed(start, repetition), lines, latencies[name])
+        finally:
+            for server in running.values():
+                server.stop()
         store.close()
 
-    def per_repetition(latencies: list[float]) -> list[float]:
-        return [sum(latencies[r * events:(r + 1) * events]) for r in range(bench.repeat)]
+    def per_repetition(timings: list[float]) -> list[float]:
+        return [sum(timings[r * events:(r + 1) * events]) for r in range(bench.repeat)]
 
-    baseline = bench.record("Store.append, one event", events, per_repetition(store_latencies), store_latencies)
-    bench.record("POST /api/matches/{code}/events", events, per_repetition(http_latencies), http_latencies, baseline)
-    _latency("Store.append", store_latencies)
-    _latency("HTTP append", http_latencies)
+    baseline = None  # each row against the one before: the HTTP API against the store, then server against server
+    for name, timings in latencies.items():
+        baseline = bench.record(name, events, per_repetition(timings), timings, baseline)
+        _latency(name, timings)
+
+
+def _post_each(client: Any, start: dict, lines: list[str], latencies: list[float]) -> None:
+    """Create the match, then append its lines one by one, timing each append."""
+    key = client.post("/api/matches", json=start).json()["official_key"]
+    headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+    url = f"/api/matches/{start['match']}/events"
+    for line in lines:
+        body = b'{"event": ' + line.encode() + b"}"
+        begun = time.perf_counter()
+        answer = client.post(url, content=body, headers=headers)
+        latencies.append(time.perf_counter() - begun)
+        if answer.status_code != 201:
+            raise RuntimeError(f"append answered {answer.status_code}: {answer.text}")
 
 
 @section
@@ -216,7 +251,7 @@ def live_fanout(bench: Bench) -> None:
     with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
         url = f"sqlite:///{folder}/fanout.db"
         Store(url).upgrade()
-        with ServerProcess(url) as server:
+        with ServerProcess(url, options=UNLIMITED) as server:
             for repetition in range(bench.repeat):
                 began = time.perf_counter()
                 delays += asyncio.run(_fan_out(server.base, _renamed(start, repetition), lines, FANOUT_STREAMS))

@@ -40,10 +40,8 @@ class ServerProcess:
     def start(self, timeout: float = 20.0) -> None:
         env = {**os.environ, "MATCHSTATE_DATABASE_URL": self.url}
         with open(self.log or os.devnull, "ab") as out:  # the child keeps its own copy open
-            self._process = subprocess.Popen(
-                [sys.executable, "-m", "matchstate.cli", "serve", "--port", str(self.port),
-                 *(["--private"] if self.private else []), *self.options],
-                env=env, stdout=out, stderr=subprocess.STDOUT, preexec_fn=self._limit_files)
+            self._process = subprocess.Popen(self.command(), env=env, stdout=out, stderr=subprocess.STDOUT,
+                                             preexec_fn=self._limit_files)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
@@ -55,6 +53,11 @@ class ServerProcess:
                 time.sleep(0.05)
         self.stop()
         raise RuntimeError(f"matchstate serve did not answer on port {self.port} within {timeout} s")
+
+    def command(self) -> list[str]:
+        """The child's command line: ``matchstate serve`` on this port with the options."""
+        return [sys.executable, "-m", "matchstate.cli", "serve", "--port", str(self.port),
+                *(["--private"] if self.private else []), *self.options]
 
     def _limit_files(self) -> None:
         if self.file_limit is not None:
