@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import Match
+from ..store import Snapshot
 from ..rulings import FreeHit, Ruling
 from .views import jsonable
 
@@ -123,7 +124,7 @@ class ScoreSheet:
     chukkers: list[int]
 
 
-def score_sheet(events: Sequence[dict[str, Any]], match: Match) -> ScoreSheet:
+def score_sheet(events: Sequence[dict[str, Any]], match: Snapshot) -> ScoreSheet:
     """The USPA-style score sheet of a match: goals by chukker and player, penalties, knock-ins."""
     start = match.info
     rosters = start.get("rosters") or {}

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import datetime
 from functools import cache
 from typing import Any
 
 from .. import events
-from ..engine import TIMED, WINDOW, Match
+from ..engine import TIMED, WINDOW
 from ..events import FIELDS, REQUIRED
 from ..rulebook import CLAUSES, LANGUAGES
-from ..store import StoredEvent
+from ..store import Snapshot, StoredEvent
 
 # What a form asks for, by the check the log format applies to a field.
 FIELD_KINDS = {
@@ -22,12 +23,12 @@ FIELD_KINDS = {
 }
 
 
-def jsonable(event: dict[str, Any]) -> dict[str, Any]:
+def jsonable(event: Mapping[str, Any]) -> dict[str, Any]:
     """A normalised event with its times written back as ISO-8601 text."""
     return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in event.items()}
 
 
-def match_view(code: str, match: Match) -> dict[str, Any]:
+def match_view(code: str, match: Snapshot) -> dict[str, Any]:
     """Everything a console or review shows of a match right now, the engine's own answers."""
     free_hit = match.free_hit
     return {
