@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from ..errors import IllegalEvent, InvalidEvent, MissingKey, RefusedEvent, UnknownMatch
 from ..events import Context, timestamp
 from ..rulebook import clause
-from ..store import Store, StoredEvent
+from ..store import Snapshot, Store, StoredEvent
 from . import access, records
 from .live import Hub, Message
 from .views import event_json, match_view
@@ -25,7 +24,6 @@ from .views import event_json, match_view
 CLOCK_TOLERANCE_SECONDS = 120.0  # how far ahead of the server's clock an event's `at` may be
 MAX_SEQ = 2**31 - 1  # the largest seq a match can have: PostgreSQL's integer
 MAX_INTEGER = 2**53  # beyond it, a JSON number is not the same number in every reader (RFC 7493)
-LOCK_STRIPES = 64
 KEPT_MATCHES = 16  # matches whose replayed log and verify result are kept
 
 
@@ -52,9 +50,7 @@ class Service:
     """One store, served. ``private`` closes reading to holders of a match's keys; an event more
     than ``clock_tolerance`` seconds ahead of the server's clock is refused.
 
-    Appends and reads of a match's engine take that match's lock (one of a fixed set): the store's
-    cached engine is read right after the append that changed it, so a view is never half-updated,
-    while matches are scored side by side.
+    The store hands out frozen snapshots of its matches, so the service needs no locks of its own.
     """
 
     def __init__(self, store: Store, *, private: bool = False,
@@ -63,7 +59,6 @@ class Service:
         self.private = private
         self.clock_tolerance = clock_tolerance
         self.hub = Hub()
-        self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
         self._key_hashes: dict[str, tuple[str | None, str | None]] = {}  # set once, at creation
         self._replays: OrderedDict[str, _Replayed] = OrderedDict()
         self._verified: OrderedDict[str, tuple[float, dict[str, Any]]] = OrderedDict()
@@ -94,15 +89,10 @@ class Service:
         role = self.role(code, key)
         self._check_event(event)
         access.check_role(role, access.role_needed(event, self._target_role(code, event)))
-        with self._lock(code):
-            if role == access.OFFICIAL and event.get("type") == "void":
-                event = self._stamped_after_newest(code, event)
-            appended = self.store.append(code, event, expected_seq, role=role)
-            view = match_view(code, appended.match)
-        return Recorded(event_json(appended.event), view, appended.duplicate)
-
-    def _lock(self, code: str) -> threading.Lock:
-        return self._locks[hash(code) % LOCK_STRIPES]
+        if role == access.OFFICIAL and event.get("type") == "void":
+            event = self._stamped_after_newest(code, event)
+        appended = self.store.append(code, event, expected_seq, role=role)
+        return Recorded(event_json(appended.event), match_view(code, appended.match), appended.duplicate)
 
     def _check_event(self, event: dict[str, Any]) -> None:
         """Refuse what the store cannot keep as sent, and an event from a clock too far ahead."""
@@ -117,11 +107,11 @@ class Service:
 
     def _stamped_after_newest(self, code: str, void: dict[str, Any]) -> dict[str, Any]:
         moment = _moment(void.get("at"))
-        newest = self.store.match(code).events[-1]["at"]
-        if moment is None or moment >= newest:
+        newest = self.store.event(code, self.store.match(code).seq)
+        if moment is None or newest is None or moment >= newest.at:
             return void
         # The same stamp for a retry of this void: the newest event is then the void itself.
-        return {**void, "at": newest.isoformat()}
+        return {**void, "at": newest.at.isoformat()}
 
     def _target_role(self, code: str, event: dict[str, Any]) -> str | None:
         """The role that recorded the event a void strikes (the scorer's own, unless found otherwise)."""
@@ -159,8 +149,7 @@ class Service:
             raise MissingKey("this server is private: open a match with its key")
 
     def view(self, code: str) -> dict[str, Any]:
-        with self._lock(code):
-            return match_view(code, self.store.match(code))
+        return match_view(code, self.store.match(code))
 
     def events(self, code: str, after_seq: int = 0) -> list[dict[str, Any]]:
         return [event_json(stored) for stored in self.store.events(code, after_seq=after_seq)]
@@ -173,10 +162,11 @@ class Service:
         view = self.view(code)
         return [(row["seq"], message(row, view)) for row in rows]
 
-    def _log(self, code: str) -> tuple[list[StoredEvent], set[int]]:
-        """The stored log and the seqs struck out of it, read together."""
-        with self._lock(code):
-            return self.store.events(code), set(self.store.match(code).void)
+    def _log(self, code: str) -> tuple[list[StoredEvent], Snapshot]:
+        """The stored log and the match it makes, read at one moment: the snapshot first, then its events
+        (a log only grows, so the first ``seq`` events read after it are the ones it was made of)."""
+        snapshot = self.store.match(code)
+        return self.store.events(code)[:snapshot.seq], snapshot
 
     async def explain(self, code: str, seq: int) -> dict[str, Any] | None:
         """A ruling with the events that led to it and the clauses it cites, in both languages."""
@@ -202,17 +192,16 @@ class Service:
         return kept
 
     def _replay(self, code: str) -> _Replayed:
-        rows, struck = self._log(code)
-        return _Replayed(rows, list(records.played([json.loads(row.raw) for row in rows], struck)))
+        rows, snapshot = self._log(code)
+        return _Replayed(rows, list(records.played([json.loads(row.raw) for row in rows], set(snapshot.void))))
 
     def sheet(self, code: str) -> records.ScoreSheet:
-        with self._lock(code):
-            logged = [json.loads(stored.raw) for stored in self.store.events(code)]
-            return records.score_sheet(logged, self.store.match(code))
+        rows, snapshot = self._log(code)
+        return records.score_sheet([json.loads(row.raw) for row in rows], snapshot)
 
     def csv(self, code: str) -> str:
-        stored, struck = self._log(code)
-        return records.to_csv([event_json(row) for row in stored], struck)
+        rows, snapshot = self._log(code)
+        return records.to_csv([event_json(row) for row in rows], set(snapshot.void))
 
     def jsonl(self, code: str) -> str:
         """The log back, line for line as each event was received."""
