@@ -151,6 +151,19 @@ def _latency(name: str, latencies: list[float]) -> None:
 
 # Limits no single benchmark client should meet: the sections measure the server, not its refusals.
 UNLIMITED = ("--rate-anonymous", "1e9", "--rate-keyed", "1e9", "--streams-per-client", "100000")
+LEAGUE_KEY = "the-bench's-league-key"  # creating a match over HTTP needs it
+LEAGUE = {"Authorization": f"Bearer {LEAGUE_KEY}"}
+
+
+def _served_store(url: str) -> None:
+    """A new database at ``url``, up to date, with the bench's league key."""
+    from matchstate.store import Store
+    from matchstate.web.access import hash_key
+
+    store = Store(url)
+    store.upgrade()
+    store.set_league_key(hash_key(LEAGUE_KEY))
+    store.close()
 # The server as `matchstate serve` ran it before it guarded itself: uvicorn's own protocol and defaults.
 PLAIN_UVICORN = """
 import sys, uvicorn
@@ -191,7 +204,7 @@ def http_append(bench: Bench) -> None:
         running = {}
         for number, (name, kind) in enumerate(servers.items()):
             url = f"sqlite:///{folder}/http-{number}.db"
-            Store(url).upgrade()
+            _served_store(url)
             running[name] = kind(url, options=UNLIMITED)
             running[name].start()
         try:
@@ -223,7 +236,7 @@ def http_append(bench: Bench) -> None:
 
 def _post_each(client: Any, start: dict, lines: list[str], latencies: list[float]) -> None:
     """Create the match, then append its lines one by one, timing each append."""
-    key = client.post("/api/matches", json=start).json()["official_key"]
+    key = client.post("/api/matches", json=start, headers=LEAGUE).json()["official_key"]
     headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
     url = f"/api/matches/{start['match']}/events"
     for line in lines:
@@ -242,7 +255,6 @@ def live_fanout(bench: Bench) -> None:
     import asyncio
     import tempfile
 
-    from matchstate.store import Store
     from matchstate.web.process import ServerProcess
 
     start, lines = max(_matches_for(bench.logs, 1), key=lambda match: len(match[1]))
@@ -250,7 +262,7 @@ def live_fanout(bench: Bench) -> None:
     seconds: list[float] = []
     with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
         url = f"sqlite:///{folder}/fanout.db"
-        Store(url).upgrade()
+        _served_store(url)
         with ServerProcess(url, options=UNLIMITED) as server:
             for repetition in range(bench.repeat):
                 began = time.perf_counter()
@@ -277,7 +289,7 @@ async def _fan_out(base: str, start: dict, lines: list[str], streams: int) -> li
 
     async with httpx.AsyncClient(base_url=base, timeout=60,
                                  limits=httpx.Limits(max_connections=streams + 4)) as client:
-        key = (await client.post("/api/matches", json=start)).json()["official_key"]
+        key = (await client.post("/api/matches", json=start, headers=LEAGUE)).json()["official_key"]
         code = start["match"]
 
         async def listen() -> None:

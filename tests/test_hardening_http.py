@@ -23,10 +23,13 @@ from conftest import BLUE, RED
 from matchstate.events import FIELDS
 from matchstate.store import Store
 from matchstate.web import create_app
+from matchstate.web.access import hash_key
 from matchstate.web.limits import BURST_SECONDS, Limits
 
 CODE = "door-1"
 GENEROUS = Limits(anonymous_per_second=1e6, keyed_per_second=1e6, streams_per_client=1000)
+LEAGUE_KEY = "door-league-key"
+LEAGUE = {"Authorization": f"Bearer {LEAGUE_KEY}"}
 
 
 def now(seconds: float = 0) -> str:
@@ -37,12 +40,14 @@ def now(seconds: float = 0) -> str:
 class Door:
     """A client of one match on a fresh service; ``post`` appends, stamped now unless told."""
 
-    def __init__(self, client: TestClient) -> None:
+    def __init__(self, client: TestClient, store: Store) -> None:
         self.client = client
+        store.set_league_key(hash_key(LEAGUE_KEY))
         created = client.post("/api/matches", json={"type": "match.start", "at": now(-3600), "match": CODE,
-                                                    "teams": [BLUE, RED], "id": "door/1"})
+                                                    "teams": [BLUE, RED], "id": "door/1"}, headers=LEAGUE)
         assert created.status_code == 201, created.text
-        self.keys = {"scorer": created.json()["scorer_key"], "official": created.json()["official_key"]}
+        self.keys = {"scorer": created.json()["scorer_key"], "official": created.json()["official_key"],
+                     "league": LEAGUE_KEY}
         self.sent = 1
 
     def post(self, event: dict[str, Any], role: str = "scorer", **body: Any) -> Any:
@@ -52,20 +57,20 @@ class Door:
                                 headers={"Authorization": f"Bearer {self.keys[role]}"})
 
     def written(self) -> list[tuple[str, int]]:
-        return [(row["code"], row["events"]) for row in self.client.get("/api/matches").json()]
+        return [(row["code"], row["events"]) for row in self.client.get("/api/matches", headers=LEAGUE).json()]
 
 
 @pytest.fixture
 def door(store: Store) -> Iterator[Door]:
     with TestClient(create_app(store, limits=GENEROUS)) as client:
-        yield Door(client)
+        yield Door(client, store)
 
 
 # -- rate limits --------------------------------------------------------------------------------
 
 def test_an_address_asking_too_fast_gets_429_with_retry_after_but_a_key_has_its_own_allowance(store: Store) -> None:
     with TestClient(create_app(store, limits=Limits(anonymous_per_second=1, keyed_per_second=2))) as client:
-        door = Door(client)  # one anonymous request: the create
+        door = Door(client, store)  # one anonymous request: the create
         for _ in range(BURST_SECONDS - 1):
             assert client.get(f"/api/matches/{CODE}").status_code == 200
         refused = client.get(f"/api/matches/{CODE}")
@@ -80,7 +85,7 @@ def test_an_address_asking_too_fast_gets_429_with_retry_after_but_a_key_has_its_
 
 def test_guessing_keys_costs_what_asking_without_one_costs(store: Store) -> None:
     with TestClient(create_app(store, limits=Limits(anonymous_per_second=1))) as client:
-        door = Door(client)
+        door = Door(client, store)
         for guess in range(BURST_SECONDS):
             wrong = client.get(f"/api/matches/{CODE}/role", headers={"Authorization": f"Bearer guess-{guess}"})
             assert wrong.status_code == 403
@@ -177,7 +182,7 @@ def test_a_nul_in_a_match_code_is_404_or_422(door: Door) -> None:
     assert door.client.get("/api/matches/a%00b").status_code == 404
     assert door.client.get("/api/matches/a%00b/events").status_code == 404
     created = door.client.post("/api/matches", json={"type": "match.start", "at": now(-60), "match": "a\x00b",
-                                                     "teams": [BLUE, RED]})
+                                                     "teams": [BLUE, RED]}, headers=LEAGUE)
     assert created.status_code == 422 and door.written() == [(CODE, 1)]
 
 
@@ -188,7 +193,7 @@ def test_a_nul_in_a_match_code_is_404_or_422(door: Door) -> None:
 def test_a_start_with_numbers_or_times_beyond_what_is_kept_is_422(door: Door, field: str, value: Any) -> None:
     start = {"type": "match.start", "at": now(-60), "match": "edge", "teams": [BLUE, RED], field: value}
     text = json.dumps(start).replace("Infinity", "1e400")  # the literal a device would send
-    answer = door.client.post("/api/matches", content=text, headers={"Content-Type": "application/json"})
+    answer = door.client.post("/api/matches", content=text, headers={"Content-Type": "application/json", **LEAGUE})
     assert answer.status_code == 422, answer.text
     assert door.written() == [(CODE, 1)]
 
@@ -214,10 +219,11 @@ def changed(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
 @st.composite
 def requests(draw: st.DrawFn) -> tuple[str, str, dict[str, Any]]:
     """One request: (method, path, httpx arguments), aimed at one field or parameter of an endpoint."""
-    kind = draw(st.sampled_from(["append", "append-body", "create", "create-body", "read", "stream", "list"]))
+    kind = draw(st.sampled_from(["append", "append-body", "create", "create-body", "import", "keys", "remove",
+                                 "read", "stream", "list"]))
     field_changes = st.dictionaries(st.sampled_from(FIELD_NAMES) | st.text(max_size=4), json_values,
                                     min_size=1, max_size=2)
-    role = draw(st.sampled_from(["scorer", "official", "none", "wrong"]))
+    role = draw(st.sampled_from(["scorer", "official", "league", "none", "wrong"]))
     if kind == "append":
         body: Any = {"event": changed(draw(st.sampled_from(BASES)), draw(field_changes))}
         if draw(st.booleans()):
@@ -227,9 +233,23 @@ def requests(draw: st.DrawFn) -> tuple[str, str, dict[str, Any]]:
         return "POST", f"/api/matches/{CODE}/events", {"json": draw(json_values), "role": role}
     if kind == "create":
         start = {"type": "match.start", "at": now(-60), "match": draw(st.text(max_size=6)), "teams": [BLUE, RED]}
-        return "POST", "/api/matches", {"json": {**start, **draw(field_changes)}}
+        return "POST", "/api/matches", {"json": {**start, **draw(field_changes)}, "role": role}
     if kind == "create-body":
-        return "POST", "/api/matches", {"json": draw(json_values)}
+        return "POST", "/api/matches", {"json": draw(json_values), "role": role}
+    if kind == "import":
+        start = {"type": "match.start", "at": now(-60), "match": draw(st.text(max_size=6)), "teams": [BLUE, RED]}
+        lines = [start, *(changed(base, draw(field_changes)) for base in draw(st.lists(st.sampled_from(BASES),
+                                                                                       max_size=3)))]
+        if draw(st.booleans()):
+            lines[draw(st.integers(0, len(lines) - 1))] = draw(json_values)
+        text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+        return "POST", "/api/matches/import", {"content": text.encode("utf-8", "surrogatepass"), "role": role}
+    other = quote(draw(st.text(max_size=6)) + "-other", safe="")  # never the door's match: it keeps its keys
+    if kind == "keys":
+        method = draw(st.sampled_from(["POST", "DELETE"]))
+        return method, f"/api/matches/{other}/keys/{quote(draw(texts), safe='')}", {"role": role}
+    if kind == "remove":
+        return "DELETE", f"/api/matches/{other}", {"json": draw(json_values), "role": role}
     code = draw(st.just(CODE) | st.text(max_size=6))
     if kind == "stream":  # only where it cannot stream: a test client would wait on an open stream forever
         return "GET", f"/api/matches/{quote(code + '-none', safe='')}/stream", {

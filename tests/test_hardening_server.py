@@ -17,18 +17,24 @@ import pytest
 from conftest import match_log
 
 from matchstate.store import Store
+from matchstate.web.access import hash_key
 from matchstate.web.process import ServerProcess
 from matchstate.web.server import RESERVED_FILES
 
 HALF_SENT = b"GET /api/matches/m1 HTTP/1.1\r\nHost: x\r\n"  # and never the blank line that ends the headers
 SERVER_FILES = 1024  # the server's limit on open files, as on a stock laptop
+LEAGUE_KEY = "attacked-league-key"
+LEAGUE = {"Authorization": f"Bearer {LEAGUE_KEY}"}
 
 
 @contextmanager
 def serving(tmp_path: Path, *options: str, file_limit: int | None = None) -> Iterator[ServerProcess]:
     tmp_path.mkdir(exist_ok=True)
     url = f"sqlite:///{tmp_path / 'attacked.db'}"
-    Store(url).upgrade()
+    store = Store(url)
+    store.upgrade()
+    store.set_league_key(hash_key(LEAGUE_KEY))
+    store.close()
     with ServerProcess(url, log=tmp_path / "server.log", options=options, file_limit=file_limit) as server:
         yield server
 
@@ -143,7 +149,7 @@ def test_when_every_connection_is_busy_a_new_one_is_told_to_come_back(tmp_path: 
     code = "busy-1"
     with serving(tmp_path, "--max-connections", "3") as server, httpx.Client(base_url=server.base,
                                                                                timeout=5) as client:
-        client.post("/api/matches", json=match_log(code, 1)[0])
+        client.post("/api/matches", json=match_log(code, 1)[0], headers=LEAGUE)
         client.close()
         with ExitStack() as streams:
             for _ in range(3):
@@ -156,7 +162,7 @@ def test_when_every_connection_is_busy_a_new_one_is_told_to_come_back(tmp_path: 
 def test_a_client_may_hold_only_so_many_live_streams(tmp_path: Path) -> None:
     code = "streams-1"
     with serving(tmp_path, "--streams-per-client", "2") as server, ExitStack() as streams:
-        assert httpx.post(f"{server.base}/api/matches", json=match_log(code, 1)[0]).status_code == 201
+        assert httpx.post(f"{server.base}/api/matches", json=match_log(code, 1)[0], headers=LEAGUE).status_code == 201
         url = f"{server.base}/api/matches/{code}/stream"
         for _ in range(2):
             assert next(open_stream(streams, url)).startswith("retry:")
@@ -176,7 +182,7 @@ def test_the_clock_tolerance_is_set_by_the_environment_or_by_serve(tmp_path: Pat
     for options, status in (((), 422), (("--clock-tolerance", "60"), 201)):
         with serving(tmp_path / str(status), *options) as server, httpx.Client(base_url=server.base,
                                                                                timeout=5) as client:
-            key = client.post("/api/matches", json=start).json()["scorer_key"]
+            key = client.post("/api/matches", json=start, headers=LEAGUE).json()["scorer_key"]
             answer = client.post(f"/api/matches/{code}/events", json={"event": ahead},
                                  headers={"Authorization": f"Bearer {key}"})
             assert answer.status_code == status, answer.text

@@ -28,6 +28,8 @@ from matchstate.web.api import router
 from matchstate.web.app import MAX_BODY_BYTES
 
 CODE = "test-final"
+LEAGUE_KEY = "the-league's-key"
+LEAGUE = {"Authorization": f"Bearer {LEAGUE_KEY}"}  # creating a match needs it
 START = {"type": "match.start", "at": stamp(0), "match": CODE, "teams": [BLUE, RED], "id": "dev-1",
          "handicap_goals": {RED: 1}, "event": "Test Cup",
          "rosters": {BLUE: [{"player": 3, "name": "Aráoz", "handicap": 7}]}}
@@ -44,7 +46,7 @@ class Api:
 
     def __init__(self, client: TestClient) -> None:
         self.client = client
-        created = client.post("/api/matches", json=START)
+        created = client.post("/api/matches", json=START, headers=LEAGUE)
         assert created.status_code == 201, created.text
         self.created = created.json()
         self.scorer = self.created["scorer_key"]
@@ -76,6 +78,7 @@ class Api:
 def store(tmp_path) -> Iterator[Store]:
     store = Store(f"sqlite:///{tmp_path / 'service.db'}")
     store.upgrade()
+    store.set_league_key(hash_key(LEAGUE_KEY))
     yield store
     store.close()
 
@@ -102,17 +105,17 @@ def test_create_gives_two_keys_once_and_stores_only_their_hashes(api: Api, store
 
 
 def test_create_refuses_a_duplicate_code_and_a_bad_start(api: Api, store: Store) -> None:
-    assert api.client.post("/api/matches", json=START).status_code == 409
-    bad = api.client.post("/api/matches", json={**START, "match": "other", "teams": [BLUE, BLUE]})
+    assert api.client.post("/api/matches", json=START, headers=LEAGUE).status_code == 409
+    bad = api.client.post("/api/matches", json={**START, "match": "other", "teams": [BLUE, BLUE]}, headers=LEAGUE)
     assert bad.status_code == 422 and "two different team names" in bad.json()["detail"]
-    not_start = api.client.post("/api/matches", json={"type": "play", "at": stamp(0), "match": "x"})
+    not_start = api.client.post("/api/matches", json={"type": "play", "at": stamp(0), "match": "x"}, headers=LEAGUE)
     assert not_start.status_code == 422
     assert [summary.code for summary in store.summaries()] == [CODE]
 
 
 @pytest.mark.parametrize("code", ["a b", "what?", "no#1", "100%", "Copa: semi final?"])
 def test_a_code_with_url_characters_works_in_every_route_and_link(client: TestClient, code: str) -> None:
-    created = client.post("/api/matches", json={**START, "match": code})
+    created = client.post("/api/matches", json={**START, "match": code}, headers=LEAGUE)
     assert created.status_code == 201, created.text
     quoted = quote(code, safe="")
     assert created.json()["links"] == {page: f"/matches/{quoted}/{page}" for page in ("console", "review", "sheet")}
@@ -130,7 +133,7 @@ def test_a_code_with_url_characters_works_in_every_route_and_link(client: TestCl
 
 @pytest.mark.parametrize("code", ["a/b", "/", ".", ".."])
 def test_a_code_no_url_can_name_is_refused_at_creation(client: TestClient, code: str) -> None:
-    refused = client.post("/api/matches", json={**START, "match": code})
+    refused = client.post("/api/matches", json={**START, "match": code}, headers=LEAGUE)
     assert refused.status_code == 422 and "any character but '/'" in refused.json()["detail"]
     assert client.get("/api/matches").json() == []
 
@@ -138,7 +141,7 @@ def test_a_code_no_url_can_name_is_refused_at_creation(client: TestClient, code:
 def test_list_searches_by_team_date_and_state(api: Api) -> None:
     other = {**START, "match": "other", "teams": ["Green", "Gold"], "at": "2026-11-25T10:00:00Z",
              "handicap_goals": {}, "rosters": None, "id": "o-1"}
-    assert api.client.post("/api/matches", json=other).status_code == 201
+    assert api.client.post("/api/matches", json=other, headers=LEAGUE).status_code == 201
     api.send(PENALTY_3[0])
 
     def codes(**query: str) -> list[str]:
@@ -334,7 +337,7 @@ def test_appending_without_a_key_is_401_and_with_a_wrong_one_403(api: Api, clien
     missing = api.post(api.event(PENALTY_3[0]), key=None)
     assert missing.status_code == 401 and missing.headers["www-authenticate"] == "Bearer"
     assert api.post(api.event(PENALTY_3[0]), key="not-a-key").status_code == 403
-    other = client.post("/api/matches", json={**START, "match": "other", "id": "o-1"}).json()
+    other = client.post("/api/matches", json={**START, "match": "other", "id": "o-1"}, headers=LEAGUE).json()
     assert api.post(api.event(PENALTY_3[0]), key=other["scorer_key"]).status_code == 403
     assert len(api.log()) == 1
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Depends, Header, HTTPException, Path, Query, Request, Response
@@ -13,15 +13,18 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from . import live
-from .service import MAX_SEQ, Service, message
+from .service import MAX_SEQ, Created, Service, message
 from .views import event_forms, rules_json
 
 router = APIRouter(prefix="/api")
-bearer = HTTPBearer(auto_error=False, description="The match's scorer key or official key.")
+bearer = HTTPBearer(auto_error=False, description="The match's scorer key or official key, or the league key.")
 
 KEY_ERRORS: dict[int | str, dict[str, Any]] = {401: {"description": "No key given"},
                                                403: {"description": "The key is wrong, or its role may not"}}
 READ_ERRORS: dict[int | str, dict[str, Any]] = {404: {"description": "No such match"}, **KEY_ERRORS}
+LEAGUE_ERRORS: dict[int | str, dict[str, Any]] = {401: {"description": "No key given"},
+                                                  403: {"description": "The key is not the league key"}}
+MAX_IMPORT_BYTES = 64 * 1024 * 1024
 
 
 def get_service(request: Request) -> Service:
@@ -37,6 +40,7 @@ def get_key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(
 
 ServiceDep = Annotated[Service, Depends(get_service)]
 KeyDep = Annotated[str | None, Depends(get_key)]
+RoleOfKey = Annotated[Literal["scorer", "official"], Path(description="The role whose key it is.")]
 # Every seq a request names is one a match can have: 0 (before its first event) to MAX_SEQ.
 AfterSeq = Annotated[int, Query(ge=0, le=MAX_SEQ, description="Only the events after this seq.")]
 
@@ -49,27 +53,86 @@ class AppendRequest(BaseModel):
                                                  "since, nothing is written and the answer is 409.")
 
 
-@router.post("/matches", status_code=201, tags=["matches"],
+class RemoveRequest(BaseModel):
+    reason: str = Field(min_length=1, description="Why the match is removed: kept with the act, who and when.")
+
+
+@router.post("/matches", status_code=201, tags=["league"],
              responses={409: {"description": "A match with this code exists"},
-                        422: {"description": "The match.start is refused; `detail` says why"}})
-def create_match(service: ServiceDep,
+                        422: {"description": "The match.start is refused; `detail` says why"}, **LEAGUE_ERRORS})
+def create_match(service: ServiceDep, key: KeyDep,
                  start: Annotated[dict[str, Any], Body(description="The match's `match.start` event; its "
                                                                    "`match` is the code that names it: any text "
                                                                    "but `/`, `.` and `..`.")],
                  ) -> dict[str, Any]:
-    """Create a match. The answer holds its scorer key and official key: they are shown only this once."""
-    created = service.create(start)
+    """Create a match, with the league key. The answer holds the match's scorer key and official key:
+    they are shown only this once."""
+    return _created(service.create(start, key))
+
+
+@router.post("/matches/import", status_code=201, tags=["league"],
+             openapi_extra={"requestBody": {"required": True, "content": {"application/jsonl": {}}}},
+             responses={409: {"description": "A match with this code exists"},
+                        413: {"description": "The log is too large"},
+                        422: {"description": "A line is refused; `detail` says which and why"}, **LEAGUE_ERRORS})
+async def import_match(service: ServiceDep, key: KeyDep, request: Request) -> dict[str, Any]:
+    """Store a whole match log (JSON Lines, UTF-8) as a new match with keys of its own, with the league key:
+    all of it, or nothing. The keys are shown only this once."""
+    await run_in_threadpool(service.check_league, key)  # before the body is read
+    try:  # the app's body limit for this path is MAX_IMPORT_BYTES
+        text = (await request.body()).decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise HTTPException(400, f"the log is not UTF-8: {err}") from None
+    return _created(await run_in_threadpool(service.import_log, text, key))
+
+
+def _created(created: Created) -> dict[str, Any]:
     base = f"/matches/{quote(created.code, safe='')}"
-    return {"code": created.code, "scorer_key": created.scorer_key, "official_key": created.official_key,
-            "match": created.match,
+    return {"code": created.code, "events": created.events, "scorer_key": created.scorer_key,
+            "official_key": created.official_key, "match": created.match, "receipt": created.receipt,
             "links": {"console": f"{base}/console", "review": f"{base}/review", "sheet": f"{base}/sheet"}}
 
 
+@router.delete("/matches/{code}", tags=["league"], responses={404: {"description": "No such match"},
+                                                              **LEAGUE_ERRORS})
+def remove_match(service: ServiceDep, key: KeyDep, code: str, body: RemoveRequest) -> dict[str, str]:
+    """Remove a match and all its events, with the league key and a reason: the store keeps the act
+    (who, when, why, and the head the match had), and `matchstate verify` reports it."""
+    service.remove(code, body.reason, key)
+    service.hub.close(code)
+    return {"removed": code, "reason": body.reason}
+
+
+@router.post("/matches/{code}/keys/{role}", status_code=201, tags=["league"],
+             responses={404: {"description": "No such match"}, **LEAGUE_ERRORS})
+def issue_key(service: ServiceDep, key: KeyDep, code: str, role: RoleOfKey) -> dict[str, str]:
+    """A new scorer or official key for the match, with the league key; shown only this once. The key the
+    role had before opens nothing from now on, on every server of the database."""
+    return {"code": code, "role": role, "key": service.issue_key(code, role, key)}
+
+
+@router.delete("/matches/{code}/keys/{role}", tags=["league"],
+               responses={404: {"description": "No such match"}, **LEAGUE_ERRORS})
+def revoke_key(service: ServiceDep, key: KeyDep, code: str, role: RoleOfKey) -> dict[str, str]:
+    """Revoke the match's scorer or official key, with the league key: from now on it opens nothing, on
+    every server of the database, until a new one is issued."""
+    service.revoke_key(code, role, key)
+    return {"code": code, "role": role, "revoked": role}
+
+
+@router.get("/receipts/key", tags=["reference"])
+def receipts_key(service: ServiceDep) -> dict[str, str]:
+    """The public key that checks every receipt the store signs (Ed25519): raw in base64, its fingerprint
+    (each receipt's `key`), and as PEM."""
+    return service.receipts_key()
+
+
 @router.get("/matches", tags=["matches"], responses=KEY_ERRORS)
-def list_matches(service: ServiceDep, team: str = "", date: str = Query("", description="YYYY-MM-DD"),
+def list_matches(service: ServiceDep, key: KeyDep, team: str = "", date: str = Query("", description="YYYY-MM-DD"),
                  state: str = "") -> list[dict[str, Any]]:
-    """The matches, with score and state; filtered by part of a team's name, the start date, the state."""
-    service.check_list()
+    """The matches, with score and state; filtered by part of a team's name, the start date, the state.
+    On a private server, for the league key only."""
+    service.check_list(key)
     return service.matches(team, date, state)
 
 
@@ -82,7 +145,7 @@ def read_match(service: ServiceDep, key: KeyDep, code: str) -> dict[str, Any]:
 
 @router.get("/matches/{code}/role", tags=["matches"], responses=READ_ERRORS)
 def read_role(service: ServiceDep, key: KeyDep, code: str) -> dict[str, str]:
-    """The role the key holds on the match, `scorer` or `official`: what a page may offer its holder."""
+    """The role the key holds on the match, `scorer`, `official` or `league`: what a page may offer its holder."""
     return {"role": service.role(code, key)}
 
 
@@ -109,7 +172,7 @@ async def append_event(service: ServiceDep, key: KeyDep, code: str, body: Append
     elif service.hub.listeners(code):  # the message is made only for open streams
         service.hub.publish(code, (recorded.event["seq"], message(recorded.event, recorded.match)))
     return {"seq": recorded.event["seq"], "ruling": recorded.event["ruling"], "duplicate": recorded.duplicate,
-            "event": recorded.event, "match": recorded.match}
+            "event": recorded.event, "match": recorded.match, "receipt": recorded.receipt}
 
 
 @router.get("/matches/{code}/stream", tags=["events"], response_class=StreamingResponse,

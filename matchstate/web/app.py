@@ -55,7 +55,7 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.include_router(pages.router)
     static = resources.files(__package__).joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, larger={"/api/matches/import": api.MAX_IMPORT_BYTES})
     app.add_middleware(RequestLimits, limits=limits or Limits())  # outermost: a refused client costs least
     return app
 
@@ -82,29 +82,31 @@ async def _invalid_request(_: Request, err: Exception) -> JSONResponse:
 
 
 class BodyLimit:
-    """Refuse a request body over ``limit`` bytes with 413, by its Content-Length or as it streams in;
-    and one whose JSON nests deeper than :data:`MAX_BODY_DEPTH` with 400, before anything parses it."""
+    """Refuse a request body over ``limit`` bytes with 413 (over ``larger[path]`` for the paths given), by
+    its Content-Length or as it streams in; and one whose JSON nests deeper than :data:`MAX_BODY_DEPTH`
+    with 400, before anything parses it."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, larger: dict[str, int]) -> None:
         self.app = app
         self.limit = limit
+        self.larger = larger
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope["path"], self.limit)
         length = dict(scope["headers"]).get(b"content-length", b"0")
-        if length.isdigit() and int(length) > self.limit:
-            await JSONResponse({"detail": f"the body is over {self.limit} bytes"}, status_code=413)(
-                scope, receive, send)
+        if length.isdigit() and int(length) > limit:
+            await JSONResponse({"detail": f"the body is over {limit} bytes"}, status_code=413)(scope, receive, send)
             return
         body = bytearray()
 
         async def limited() -> Message:
             message = await receive()
             body.extend(message.get("body", b""))
-            if len(body) > self.limit:
-                raise HTTPException(413, f"the body is over {self.limit} bytes")
+            if len(body) > limit:
+                raise HTTPException(413, f"the body is over {limit} bytes")
             if not message.get("more_body", False) and (depth := nesting(bytes(body))) > MAX_BODY_DEPTH:
                 raise HTTPException(400, f"the body's JSON nests {depth} deep; no request needs more than "
                                          f"{MAX_BODY_DEPTH}")

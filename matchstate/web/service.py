@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import math
 import time
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from starlette.concurrency import run_in_threadpool
 
-from ..errors import IllegalEvent, InvalidEvent, MissingKey, RefusedEvent, UnknownMatch
+from ..errors import AccessDenied, IllegalEvent, InvalidEvent, MissingKey, RefusedEvent, UnknownMatch
 from ..events import Context, timestamp
 from ..rulebook import clause
 from ..store import Snapshot, Store, StoredEvent
@@ -29,28 +32,34 @@ KEPT_MATCHES = 16  # matches whose replayed log and verify result are kept
 
 @dataclass(frozen=True, slots=True)
 class Created:
-    """A new match and its two keys, which exist in clear only in this answer."""
+    """A new match (created or imported) and its two keys, which exist in clear only in this answer."""
 
     code: str
     scorer_key: str
     official_key: str
     match: dict[str, Any]
+    events: int
+    receipt: dict[str, Any] | None  # of its match.start, when created live
 
 
 @dataclass(frozen=True, slots=True)
 class Recorded:
-    """An append's answer: the stored event with its ruling, the match after it, and whether it was a retry."""
+    """An append's answer: the stored event with its ruling, the match after it, whether it was a retry,
+    and the store's signed receipt for it."""
 
     event: dict[str, Any]
     match: dict[str, Any]
     duplicate: bool
+    receipt: dict[str, Any]
 
 
 class Service:
     """One store, served. ``private`` closes reading to holders of a match's keys; an event more
     than ``clock_tolerance`` seconds ahead of the server's clock is refused.
 
-    The store hands out frozen snapshots of its matches, so the service needs no locks of its own.
+    Which role a key holds is asked of the store on every request, so that a key revoked through
+    one server is refused at once by every server of the database. The store hands out frozen
+    snapshots of its matches, so the service needs no locks of its own.
     """
 
     def __init__(self, store: Store, *, private: bool = False,
@@ -59,7 +68,6 @@ class Service:
         self.private = private
         self.clock_tolerance = clock_tolerance
         self.hub = Hub()
-        self._key_hashes: dict[str, tuple[str | None, str | None]] = {}  # set once, at creation
         self._replays: OrderedDict[str, _Replayed] = OrderedDict()
         self._verified: OrderedDict[str, tuple[float, dict[str, Any]]] = OrderedDict()
         # Replaying and verifying a match cost time in proportion to its length: one at a time, on
@@ -67,17 +75,110 @@ class Service:
         self._replaying = asyncio.Lock()
         self._verifying = asyncio.Lock()
 
+    # -- access --------------------------------------------------------------------
+
+    def role(self, code: str, key: str | None) -> str:
+        """The role ``key`` holds on match ``code``: ``league``, ``official`` or ``scorer``.
+
+        :class:`MissingKey` without a key; :class:`AccessDenied` for a key that opens nothing here,
+        or, on a public server, :class:`UnknownMatch` where there is no such match. A private server
+        answers an unknown match as a known one, so that its codes cannot be found by trying.
+        """
+        if not key:
+            raise MissingKey("this needs the match's scorer or official key")
+        _check_lookup(code)
+        role = self.store.role_of_key(code, access.hash_key(key))
+        if role is None:
+            if not self.private:
+                self.require(code)
+            raise AccessDenied("the key is not this match's scorer or official key")
+        return role
+
+    def check_league(self, key: str | None) -> None:
+        """Refuse unless ``key`` is the league's: it alone creates, imports and removes matches, and
+        issues and revokes their keys."""
+        if not key:
+            raise MissingKey("this needs the league key")
+        if self.store.role_of_key(None, access.hash_key(key)) != access.LEAGUE:
+            raise AccessDenied("the key is not the league key")
+
+    def require(self, code: str) -> None:
+        """Raise :class:`UnknownMatch` unless the match exists. On a private server this says nothing
+        (a page opens for any code, and its data needs a key): a code is told apart only by a key."""
+        if not self.private:
+            _check_lookup(code)
+            self.store.match(code)
+
+    def check_read(self, code: str, key: str | None) -> None:
+        """As :meth:`require`; and on a private server, reading a match needs one of its keys (or the league's)."""
+        if self.private:
+            self.role(code, key)
+        else:
+            self.require(code)
+
+    def check_list(self, key: str | None) -> None:
+        """On a private server, the list of matches is the league's."""
+        if self.private:
+            self.check_league(key)
+
     # -- writing -------------------------------------------------------------------
 
-    def create(self, start: dict[str, Any]) -> Created:
-        """Create a match from its ``match.start`` event; the keys are made here and kept only hashed."""
+    def create(self, start: dict[str, Any], key: str | None) -> Created:
+        """Create a match from its ``match.start`` event, for the league; its keys are made here and kept
+        only hashed."""
+        self.check_league(key)
         _check_code(start.get("match"))
         self._check_event(start)
-        scorer_key, official_key = access.new_key(), access.new_key()
-        created = self.store.create_match(start, scorer_key_hash=access.hash_key(scorer_key),
-                                          official_key_hash=access.hash_key(official_key), role=access.OFFICIAL)
+        keys = _new_keys()
+        created = self.store.create_match(start, keys={role: access.hash_key(made) for role, made in keys.items()},
+                                          role=access.OFFICIAL, by=access.LEAGUE)
         code = start["match"]
-        return Created(code, scorer_key, official_key, match_view(code, created.match))
+        return Created(code, keys[access.SCORER], keys[access.OFFICIAL], match_view(code, created.match), 1,
+                       created.receipt.to_json())
+
+    def import_log(self, text: str, key: str | None) -> Created:
+        """Store a whole log (JSON Lines) as a new match with keys of its own, for the league: all of it or none."""
+        self.check_league(key)
+        lines = text.splitlines()
+        latest: tuple[int, dict[str, Any]] | None = None  # the last event: events' times only grow
+        for number, event in _decoded(lines):
+            try:
+                plain_json(event)
+                if event.get("type") == "match.start":
+                    _check_code(event.get("match"))
+            except RefusedEvent as err:
+                raise err.at_line(number) from None
+            latest = number, event
+        if latest is not None:
+            try:
+                self._check_event(latest[1])
+            except RefusedEvent as err:
+                raise err.at_line(latest[0]) from None
+        keys = _new_keys()
+        code, count = self.store.import_log(lines, keys={role: access.hash_key(made) for role, made in keys.items()},
+                                            by=access.LEAGUE)
+        return Created(code, keys[access.SCORER], keys[access.OFFICIAL], self.view(code), count, None)
+
+    def issue_key(self, code: str, role: str, key: str | None) -> str:
+        """A new ``role`` key for the match, for the league: shown only in this answer; the one before is revoked."""
+        self.check_league(key)
+        _check_lookup(code)
+        made = access.new_key()
+        self.store.issue_key(code, role, access.hash_key(made), by=access.LEAGUE)
+        return made
+
+    def revoke_key(self, code: str, role: str, key: str | None) -> None:
+        """Revoke the match's ``role`` key, for the league: refused at once by every server of the database."""
+        self.check_league(key)
+        _check_lookup(code)
+        self.store.revoke_key(code, role, by=access.LEAGUE)
+
+    def remove(self, code: str, reason: str, key: str | None) -> None:
+        """Remove a match and its events, for the league, with a reason: an act the store records."""
+        self.check_league(key)
+        _check_lookup(code)
+        plain_json(reason)
+        self.store.remove_match(code, reason=reason, by=access.LEAGUE)
 
     def append(self, code: str, event: dict[str, Any], expected_seq: int | None, key: str | None) -> Recorded:
         """Append one event for the holder of ``key``; raises the store's errors or :class:`AccessDenied`.
@@ -87,12 +188,15 @@ class Service:
         an official can always void the newest event.
         """
         role = self.role(code, key)
+        if role == access.LEAGUE:
+            raise AccessDenied("the league key keeps matches; a match's events need its scorer or official key")
         self._check_event(event)
         access.check_role(role, access.role_needed(event, self._target_role(code, event)))
         if role == access.OFFICIAL and event.get("type") == "void":
             event = self._stamped_after_newest(code, event)
         appended = self.store.append(code, event, expected_seq, role=role)
-        return Recorded(event_json(appended.event), match_view(code, appended.match), appended.duplicate)
+        return Recorded(event_json(appended.event), match_view(code, appended.match), appended.duplicate,
+                        appended.receipt.to_json())
 
     def _check_event(self, event: dict[str, Any]) -> None:
         """Refuse what the store cannot keep as sent, and an event from a clock too far ahead."""
@@ -123,30 +227,11 @@ class Service:
 
     # -- reading -------------------------------------------------------------------
 
-    def require(self, code: str) -> None:
-        """Raise :class:`UnknownMatch` unless the match exists."""
-        self._hashes(code)
-
-    def check_read(self, code: str, key: str | None) -> None:
-        """As :meth:`require`; and on a private server, reading a match needs one of its keys."""
-        self.require(code)
-        if self.private:
-            self.role(code, key)
-
-    def _hashes(self, code: str) -> tuple[str | None, str | None]:
-        if "\x00" in code:  # no match has one (creation refuses it), and PostgreSQL cannot compare it
-            raise UnknownMatch(f"no match {code!r} in the store")
-        if code not in self._key_hashes:
-            self._key_hashes[code] = self.store.key_hashes(code)
-        return self._key_hashes[code]
-
-    def role(self, code: str, key: str | None) -> str:
-        """The role ``key`` holds on the match; :class:`AccessDenied` if none."""
-        return access.role_of(key, *self._hashes(code))
-
-    def check_list(self) -> None:
-        if self.private:
-            raise MissingKey("this server is private: open a match with its key")
+    def receipts_key(self) -> dict[str, str]:
+        """The public key that checks the store's receipts: raw, in base64, its fingerprint, and as PEM."""
+        public = self.store.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        return {"public_key": base64.b64encode(public).decode("ascii"), "fingerprint": self.store.key_fingerprint(),
+                "pem": self.store.public_key_pem()}
 
     def view(self, code: str) -> dict[str, Any]:
         return match_view(code, self.store.match(code))
@@ -309,6 +394,27 @@ def summary_json(summary: Any) -> dict[str, Any]:
     return {"code": summary.code, "teams": list(summary.teams), "score": dict(summary.score),
             "state": summary.state, "events": summary.last_seq,
             "started": (summary.started or summary.created).isoformat()}
+
+
+def _decoded(lines: list[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each line that is a JSON object, with its number; the store refuses the others, naming them."""
+    for number, line in enumerate(lines, 1):
+        try:
+            event = json.loads(line) if line.strip() else None
+        except ValueError:
+            continue
+        if isinstance(event, dict):
+            yield number, event
+
+
+def _new_keys() -> dict[str, str]:
+    return {role: access.new_key() for role in (access.SCORER, access.OFFICIAL)}
+
+
+def _check_lookup(code: str) -> None:
+    """Raise :class:`UnknownMatch` for a code no match can have: with a NUL (PostgreSQL cannot compare it)."""
+    if "\x00" in code:
+        raise UnknownMatch(f"no match {code!r} in the store")
 
 
 def _check_code(code: object) -> None:
