@@ -57,8 +57,9 @@ class Service:
         _check_code(start.get("match"))
         scorer_key, official_key = access.new_key(), access.new_key()
         with self._lock(str(start.get("match"))):
-            created = self.store.create_match(start, scorer_key_hash=access.hash_key(scorer_key),
-                                              official_key_hash=access.hash_key(official_key), role=access.OFFICIAL)
+            created = self.store.create_match(start, keys={access.SCORER: access.hash_key(scorer_key),
+                                                           access.OFFICIAL: access.hash_key(official_key)},
+                                              role=access.OFFICIAL)
             code = start["match"]
             return Created(code, scorer_key, official_key, match_view(code, created.match))
 
