@@ -17,6 +17,8 @@ from .log import Step, final, read_lines, replay
 from .rulebook import CLAUSES, LANGUAGES, clause
 
 if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     from .store import Store
 
 def _summary(event: dict) -> str:
@@ -96,14 +98,36 @@ def open_store(upgrading: bool = False) -> Store:
 
 def cmd_db_upgrade(_: argparse.Namespace) -> int:
     store = open_store(upgrading=True)
-    store.upgrade()
+    had_secret = store.secrets.exist()
+    league_key = store.upgrade()
     print(f"database {store.url}: up to date")
+    if not had_secret:
+        print(f"the store's secret: {store.secrets.path}\nits receipt signing key: {store.secrets.signing_path}\n"
+              "(both made now, mode 0600: keep them safe, back them up, and give every server the same two)")
+    if league_key is not None:
+        _print_key("league key", league_key)
     return 0
 
 
+def _print_key(name: str, key: str) -> None:
+    print(f"{name}: {key}\n(shown this once: the store keeps only its SHA-256 hash, in the keys table)")
+
+
+def _new_keys(roles: Iterable[str]) -> dict[str, str]:
+    from .store import new_key
+
+    return {role: new_key() for role in roles}
+
+
 def cmd_import(args: argparse.Namespace) -> int:
-    code, count = open_store().import_log(read_lines(args.log))
+    from .store import ROLES, hash_key
+
+    keys = _new_keys(ROLES)
+    hashes = {role: hash_key(key) for role, key in keys.items()}
+    code, count = open_store().import_log(read_lines(args.log), keys=hashes, by=args.by)
     print(f"imported match {code}: {count} events")
+    for role, key in keys.items():
+        _print_key(f"{role} key", key)
     return 0
 
 
@@ -128,12 +152,59 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    problems = open_store().verify(args.match)
-    for problem in problems:
-        print(problem)
+    store = open_store()
+    problems = store.verify(args.match)
+    notes = [f"removed: {removal}" for removal in store.removals()] if args.match is None else []
+    sealed = store.secrets.path.exists()
+    if not sealed:
+        notes.append(f"seals not checked: no secret at {store.secrets.path}")
+    if args.receipts:
+        report = store.check_receipts(read_lines(args.receipts), _public_key(args.public_key))
+        problems += report.problems
+        notes += report.removed
+        notes.append(f"receipts: {report.held} of those read hold")
+    for line in [*map(str, problems), *notes]:
+        print(line)
     if problems:
         return 1
-    print("verified: every chain is whole and every stored ruling is the engine's")
+    print("verified: every chain is whole, every stored ruling is the engine's"
+          + (" and every seal holds" if sealed else ""))
+    return 0
+
+
+def _public_key(path: str | None) -> Ed25519PublicKey | None:
+    """The public key in the PEM file at ``path`` (None: the store's own)."""
+    if path is None:
+        return None
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    from cryptography.hazmat.primitives.serialization import load_pem_public_key
+
+    with open(path, "rb") as file:
+        key = load_pem_public_key(file.read())
+    if not isinstance(key, Ed25519PublicKey):
+        raise MatchstateError(f"{path} is not an Ed25519 public key")
+    return key
+
+
+def cmd_keys(args: argparse.Namespace) -> int:
+    from .store import hash_key, new_key
+
+    store = open_store()
+    if args.action == "public":
+        print(store.public_key_pem(), end="")
+        print(f"fingerprint (a receipt's \"key\"): {store.key_fingerprint()}")
+        return 0
+    if args.action == "revoke":
+        store.revoke_key(args.match, args.role, by=args.by)
+        print(f"match {args.match}: its {args.role} key is revoked")
+        return 0
+    key = new_key()
+    if args.action == "league":
+        store.set_league_key(hash_key(key), by=args.by)
+        _print_key("league key (the one before it is revoked)", key)
+    else:
+        store.issue_key(args.match, args.role, hash_key(key), by=args.by)
+        _print_key(f"match {args.match}, {args.role} key (the one before it is revoked)", key)
     return 0
 
 
@@ -201,9 +272,24 @@ def parser() -> argparse.ArgumentParser:
     db_actions = db_cmd.add_subparsers(dest="action", required=True, metavar="ACTION")
     db_actions.add_parser("upgrade", help="bring the database to the latest schema").set_defaults(run=cmd_db_upgrade)
 
-    import_cmd = commands.add_parser("import", help="store a match log as a new match (all of it or nothing)")
+    import_cmd = commands.add_parser("import", help="store a match log as a new match (all of it or nothing), "
+                                                    "with new scorer and official keys")
     import_cmd.add_argument("log", help="a match log (JSON Lines), or - for standard input")
+    import_cmd.add_argument("--by", help="who imports it (kept with the store's record of the act)")
     import_cmd.set_defaults(run=cmd_import)
+
+    keys_cmd = commands.add_parser("keys", help="the league key, a match's keys, the receipts' public key")
+    keys_actions = keys_cmd.add_subparsers(dest="action", required=True, metavar="ACTION")
+    league_cmd = keys_actions.add_parser("league", help="make a new league key (the one before it is revoked)")
+    issue_cmd = keys_actions.add_parser("issue", help="make a new key of a match's role (the one before it is revoked)")
+    revoke_cmd = keys_actions.add_parser("revoke", help="revoke a match's key of a role")
+    for action in (issue_cmd, revoke_cmd):
+        action.add_argument("match", help="the match's code")
+        action.add_argument("role", choices=("scorer", "official"))
+    for action in (league_cmd, issue_cmd, revoke_cmd):
+        action.add_argument("--by", help="who does it (kept with the store's record of the act)")
+    keys_actions.add_parser("public", help="print the public key that checks the store's receipts")
+    keys_cmd.set_defaults(run=cmd_keys)
 
     export_cmd = commands.add_parser("export", help="print a stored match's log, each line as it was received")
     export_cmd.add_argument("match", help="the match's code")
@@ -220,6 +306,10 @@ def parser() -> argparse.ArgumentParser:
     verify_cmd = commands.add_parser("verify", help="check the hash chains and replay the rulings; "
                                                     "exits 1 if anything is wrong")
     verify_cmd.add_argument("match", nargs="?", help="one match's code (default: every match)")
+    verify_cmd.add_argument("--receipts", metavar="FILE",
+                            help="receipts kept by devices (JSON Lines): each must be signed and agree with the log")
+    verify_cmd.add_argument("--public-key", metavar="PEM", help="check the receipts with this public key "
+                                                                "(default: the store's own)")
     verify_cmd.set_defaults(run=cmd_verify)
 
     serve_cmd = commands.add_parser("serve", help="run the live service: API, scorer's console, review, records")

@@ -26,7 +26,7 @@ def stored_rows(store: Store) -> list:
 def started(store: Store) -> list[dict]:
     """Match m-1 stored with its first 6 events; returns its whole log of 40."""
     log = match_log("m-1", 40)
-    store.create_match(log[0], scorer_key_hash="s-hash", official_key_hash="o-hash", role="official")
+    store.create_match(log[0], keys={"scorer": "s-hash", "official": "o-hash"}, role="official")
     for seq, event in enumerate(log[1:6], 2):
         store.append("m-1", event, expected_seq=seq - 1, role="scorer")
     return log
@@ -89,8 +89,8 @@ def test_a_snapshot_is_the_match_at_its_seq_and_never_changes(store, started):
 def test_the_clock_and_the_engine_version_are_the_stores_own(store_url):
     moments = iter([datetime(2026, 11, 29, 15, 0, 1, 250_000, tzinfo=timezone.utc),
                     datetime(2026, 11, 29, 18, 0, 2, tzinfo=timezone(timedelta(hours=3)))])
+    Store(store_url).upgrade()
     store = Store(store_url, clock=lambda: next(moments), engine_version="9.9.9")
-    store.upgrade()
     log = match_log("m-1", 2)
     store.create_match(log[0])
     store.append("m-1", log[1])

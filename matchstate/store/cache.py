@@ -65,23 +65,35 @@ class EngineCache:
             if len(self._heads) > self.size:
                 self._heads.popitem(last=False)
 
-    def head(self, connection: Connection, code: str, row: HeadRow) -> Head:
+    def forget(self, code: str) -> None:
+        with self._heads_lock:
+            self._heads.pop(code, None)
+
+    def head(self, connection: Connection, code: str, row: HeadRow,
+             device_id: str | None = None) -> tuple[Head, int | None]:
         """The engine of match ``code`` fed up to its stored head ``row``: the cached one where it is still right,
-        else one replayed from the stored events; :class:`TamperedStore` if they do not lead to ``row``."""
+        else one replayed from the stored events; :class:`TamperedStore` if they do not lead to ``row``.
+
+        With it, the seq of an event it read on the way that has ``device_id`` (None if none did): on PostgreSQL,
+        an append's locking read of the head may have looked for its device id before another server's
+        commit of the same event, which every event read here comes after.
+        """
         with self._heads_lock:
             head = self._heads.get(code)
         # After a failed commit the cached engine is one event ahead: the check against the head finds it.
-        if head is None or not _catch_up(connection, head, row):
+        seen: dict[str, int] = {}
+        if head is None or not _catch_up(connection, head, row, seen):
             head = Head(row.id, Match())
-            if not _catch_up(connection, head, row):
+            if not _catch_up(connection, head, row, seen):
                 raise TamperedStore(f"match {code}: the stored events do not chain and replay up to its head; "
                                     f"run `matchstate verify {code}`")
         self.remember(head)
-        return head
+        return head, seen.get(device_id) if device_id is not None else None
 
 
-def _catch_up(connection: Connection, head: Head, row: HeadRow) -> bool:
-    """Feed ``head`` the stored events after its seq; False where they do not lead on from it to ``row``."""
+def _catch_up(connection: Connection, head: Head, row: HeadRow, seen: dict[str, int]) -> bool:
+    """Feed ``head`` the stored events after its seq, noting each one's device id in ``seen``; False where they
+    do not lead on from it to ``row``."""
     if head.match_id != row.id or head.match.seq > row.last_seq:
         return False
     if head.match.seq < row.last_seq:
@@ -93,4 +105,6 @@ def _catch_up(connection: Connection, head: Head, row: HeadRow) -> bool:
             except RefusedEvent:
                 return False
             head.hash = stored.hash
+            if stored.device_id is not None:
+                seen[stored.device_id] = stored.seq
     return head.match.seq == row.last_seq and head.hash == row.last_hash

@@ -15,17 +15,21 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from alembic import command
+from alembic import command, context
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url
+from alembic.util import CommandError
+from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url, text
 
 DEFAULT_URL = "sqlite:///matchstate.db"
 # Inside the package when installed from a wheel; at the repository's top in a checkout.
 _HERE = Path(__file__).resolve().parent.parent
 MIGRATIONS = next(folder for folder in (_HERE / "migrations", _HERE.parent / "migrations") if folder.is_dir())
 SQLITE_BUSY_SECONDS = 30
+# PostgreSQL advisory locks, each taken per schema (the second key is the schema's): see Database.lock.
+MIGRATION_LOCK = 36_001
+ACTS_LOCK = 36_002
 
 
 def database_url(url: str | None = None) -> URL:
@@ -48,6 +52,7 @@ def _sqlite_connect(connection: Any, _: Any) -> None:
     connection.isolation_level = None  # transactions are begun by _sqlite_begin, not by the sqlite3 module
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=FULL")  # in WAL mode, NORMAL may lose the last commits on power loss
+    connection.execute("PRAGMA foreign_keys=ON")  # SQLite checks none unless told, on each connection
 
 
 def _sqlite_begin(connection: Connection) -> None:
@@ -94,6 +99,12 @@ class Database:
             with connection.begin():
                 yield connection
 
+    def lock(self, connection: Connection, key: int) -> None:
+        """On PostgreSQL, take advisory lock ``key`` of the current schema until the transaction ends (SQLite's
+        write transactions are one at a time already)."""
+        if not self.sqlite:
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key, hashtext(current_schema()))"), {"key": key})
+
     # -- the schema ------------------------------------------------------------------
 
     @staticmethod
@@ -103,15 +114,39 @@ class Database:
         config.set_main_option("script_location", str(MIGRATIONS))
         return config
 
-    def upgrade(self) -> None:
-        """Bring the database to the latest schema (``alembic upgrade head``)."""
+    @contextmanager
+    def migration(self) -> Iterator[Connection]:
+        """A write transaction to migrate in, one process at a time: on PostgreSQL under an advisory lock, so
+        that concurrent first upgrades take turns; on SQLite with its foreign keys off, as Alembic's batch
+        mode needs to rebuild a table others refer to (rows that refer to nothing are verify's to report)."""
+        with self.engine.connect() as connection:
+            if self.sqlite:  # a pragma that has no effect inside a transaction
+                connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")  # type: ignore[union-attr]
+            try:
+                with connection.execution_options(write=True).begin():
+                    self.lock(connection, MIGRATION_LOCK)
+                    yield connection
+            finally:
+                if self.sqlite:
+                    connection.connection.driver_connection.execute("PRAGMA foreign_keys=ON")  # type: ignore[union-attr]
+
+    def migrate(self, connection: Connection) -> str | None:
+        """Bring the database to the latest schema (``alembic upgrade head``) in ``connection``'s transaction
+        (one of :meth:`migration`); the revision it was at before (None: a new database)."""
+        before = MigrationContext.configure(connection).get_current_revision()
         config = self.alembic()
-        with self.transaction(write=True) as connection:
-            config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+        return before
 
     def schema_is_current(self) -> bool:
         """Whether the database has had every migration."""
         with self.engine.connect() as connection:
             current = set(MigrationContext.configure(connection).get_current_heads())
         return current == set(ScriptDirectory.from_config(self.alembic()).get_heads())
+
+
+def require_drop_allowed(what: str) -> None:
+    """In a migration's downgrade: refuse, unless run with ``-x allow-drop=yes``, to drop ``what``."""
+    if context.get_x_argument(as_dictionary=True).get("allow-drop") != "yes":
+        raise CommandError(f"this downgrade drops {what}: run it with `-x allow-drop=yes` if that is what you mean")

@@ -1,22 +1,26 @@
-"""Verify: the pure checks of a match's stored rows against its hash chain and a replay through the engine.
+"""Verify: the pure checks of the stored rows against the hash chains, a replay, the seals and the acts.
 
-Nothing here reads the database: :meth:`Store.verify <matchstate.store.Store.verify>` hands over the rows.
+Nothing here reads the database: :meth:`Store.verify <matchstate.store.Store.verify>` and
+:meth:`Store.check_receipts <matchstate.store.Store.check_receipts>` hand over the rows.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from sqlalchemy import Row
 
 from ..engine import Match
 from ..errors import RefusedEvent
-from ..log import parse_line
-from .chain import GENESIS, chain_hash, instant, sealed
+from .acts import Act, Ledger, act_seal, from_row
+from .chain import GENESIS, chain_hash, decode, instant, sealed
+from .receipts import Receipt, fingerprint
+from .seals import head_seal, holds, key_seal
 from .sql import event_columns, match_columns
 
 _ABSENT = object()  # a key one side of a ruling does not have
@@ -24,23 +28,45 @@ _ABSENT = object()  # a key one side of a ruling does not have
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """Something wrong in the store, found by :meth:`Store.verify`: at event ``seq`` of the match, or,
-    where ``column`` is given, in that column of the match's own row (then ``seq`` is None)."""
+    """Something wrong in the store, found by :meth:`Store.verify`: at event ``seq`` of ``match``, or,
+    where ``column`` is given, in that column of the match's own row (then ``seq`` is None), or in the
+    store's act ``act``; ``match`` is None for what belongs to no match (the league key, say)."""
 
-    match: str
+    match: str | None
     seq: int | None
     what: str
     column: str | None = None
+    act: int | None = None
 
     def __str__(self) -> str:
-        where = f"seq {self.seq}" if self.column is None else f"its row's {self.column}"
-        return f"match {self.match}, {where}: {self.what}"
+        subject = f"match {self.match}" if self.match is not None else "the store"
+        if self.column is not None:
+            where = f", its row's {self.column}"
+        elif self.act is not None:
+            where = f", act {self.act}"
+        else:
+            where = f", seq {self.seq}" if self.seq is not None else ""
+        return f"{subject}{where}: {self.what}"
 
 
-def verify_match(row: Row[Any], events: Iterable[Row[Any]], engine_version: str) -> Iterator[Problem]:
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A match's problems, and the code its match.start gives (None where none could be read)."""
+
+    problems: list[Problem]
+    code: str | None
+
+
+def verify_match(row: Row[Any], events: Iterable[Row[Any]], engine_version: str) -> Checked:
     """The problems of one match: its first bad link, stored rulings that differ from what this engine
     (``engine_version``) gives, columns of its row that are wrong."""
-    match, digest, first = Match(), GENESIS, None
+    match = Match()
+    problems = list(_match_problems(row, events, engine_version, match))
+    return Checked(problems, match.info.get("match"))
+
+
+def _match_problems(row: Row[Any], events: Iterable[Row[Any]], engine_version: str, match: Match) -> Iterator[Problem]:
+    digest, first = GENESIS, None
     for seq, stored in enumerate(_readable(events), 1):
         if isinstance(stored, ValueError):
             yield Problem(row.code, seq, f"changed: a column of its row cannot be read back ({stored})")
@@ -91,7 +117,7 @@ def _linked(seq: int, digest: str, stored: Row[Any]) -> tuple[dict[str, Any] | N
     if stored.engine_version is None:  # the outer join found no ruling row
         return None, "its ruling row is missing: it was removed"
     try:
-        event = parse_line(stored.raw)
+        event = decode(stored.raw)
         material = sealed(event, stored.role, stored.received_at, stored.engine_version)
     except RefusedEvent as err:
         return None, f"its JSON is not an event: {err.reason}"
@@ -194,3 +220,139 @@ def _plain(value: Any) -> Any:
     return value if isinstance(value, datetime) else json.loads(json.dumps(value))
 
 
+
+
+# -- the seals and the acts: checked with the store's secret -----------------------------------------
+
+
+def verify_seal(row: Row[Any], secret: bytes, ledger: Ledger) -> Iterator[Problem]:
+    """Whether a match's row is sealed as the store left it: its code and head, after the acts it names."""
+    code = row.code
+    if row.seal is None or row.acts_seq is None:
+        yield Problem(code, None, "it has none: the row was not written by the store", "seal")
+    elif not holds(row.seal, head_seal(secret, code, row.last_seq, row.last_hash, row.acts_seq)):
+        yield Problem(code, None, f"it does not seal the row's head (seq {row.last_seq}): the code, the head or "
+                                  "acts_seq was changed: events cut off or added, with the head set to match", "seal")
+    elif row.acts_seq > ledger.seq:
+        yield Problem(code, None, f"it was sealed after act {row.acts_seq}, but the store's acts end at act "
+                                  f"{ledger.seq}: acts were removed from their end", "seal")
+
+
+def walk_acts(rows: Iterable[Row[Any]], secret: bytes | None) -> tuple[Ledger, list[Problem]]:
+    """What the acts add up to, and (with the secret) the first act out of its chain: missing or not sealed."""
+    ledger, prev = Ledger(), GENESIS
+    problems: list[Problem] = []
+    for expected, row in enumerate(rows, 1):
+        act = from_row(row)
+        if not problems and row.seq != expected:
+            problems.append(Problem(act.code, None, f"missing: the next act is act {row.seq}", act=expected))
+        elif not problems and secret is not None and not holds(row.seal, act_seal(secret, prev, row.seq, act)):
+            problems.append(Problem(act.code, None, f"{act}: its seal does not hold: the act was changed, added, or "
+                                                    "one before it removed", act=row.seq))
+        ledger.apply(row.seq, act)
+        prev = row.seal
+    return ledger, problems
+
+
+def verify_keys(rows: Iterable[Any], secret: bytes, ledger: Ledger, codes: set[str],
+                league: bool) -> Iterator[Problem]:
+    """Each key's row against its seal, and the live keys of the matches ``codes`` (and, with ``league``, the
+    league key) against the acts that issued and revoked them."""
+    live: dict[tuple[str | None, str], str] = {}
+    for row in rows:
+        if row.match_id is not None and row.code not in codes:
+            continue  # an orphan, or a match whose row is wrong already
+        name = f"its {row.role} key (row {row.id})"
+        if not holds(row.seal, key_seal(secret, row.code, row.role, row.key_hash, row.issued_at, row.revoked_at)):
+            yield Problem(row.code, None, f"{name} is not sealed as the store issued it: its hash, its match, or "
+                                          "when it was issued or revoked was changed")
+        elif row.revoked_at is None:
+            live[row.code, row.role] = row.key_hash
+    issued: dict[tuple[str | None, str], str] = {place: key for place, key in ledger.keys.items() if place[0] in codes}
+    if league and ledger.league is not None:
+        issued[None, "league"] = ledger.league
+    for place in sorted({*issued, *live}, key=lambda place: (place[0] or "", place[1])):
+        code, role = place
+        found, expected = live.get(place), issued.get(place)
+        if found == expected:
+            continue
+        if found is None:
+            what = (f"its {role} key that the acts issued is not live: its row was revoked or deleted behind the "
+                    "store's back")
+        elif expected is None:
+            what = f"it has a live {role} key that no act issued: it was added behind the store's back"
+        else:
+            what = f"its live {role} key is not the one the acts issued last: the key was replaced"
+        yield Problem(code, None, what)
+
+
+def verify_ledger(ledger: Ledger, matches: Iterable[tuple[str, str | None, bool]]) -> Iterator[Problem]:
+    """The matches (each its row's code, its chain's code, and whether it checked out) against the acts: one the
+    acts created is gone without a removal, or one is there that no act created."""
+    matches = list(matches)
+    known = {code for row_code, chain_code, _ in matches for code in (row_code, chain_code)}
+    for code, seq in ledger.matches.items():
+        if code not in known:
+            yield Problem(code, None, f"it is gone: act {seq} created it and no act removed it, so its rows were "
+                                      "deleted behind the store's back")
+    for row_code, _, whole in matches:
+        if whole and row_code not in ledger.matches:
+            yield Problem(row_code, None, "no act created it: it was added behind the store's back")
+
+
+def orphans(found: dict[str, list[tuple[Any, ...]]]) -> Iterator[Problem]:
+    """Rows that refer to a row that is not there: by kind (``event``, ``ruling``, ``key``), each row's match
+    id and its seq (a key: its id)."""
+    for kind, rows in found.items():
+        by_match: dict[int, list[int]] = {}
+        for match_id, number in rows:
+            by_match.setdefault(match_id, []).append(number)
+        for match_id, numbers in by_match.items():
+            what = {"event": "match", "ruling": "event", "key": "match"}[kind]
+            listed = ", ".join(map(str, numbers[:5])) + (", ..." if len(numbers) > 5 else "")
+            label = "seq" if kind != "key" else "row"
+            yield Problem(None, None, f"{len(numbers)} {kind} row(s) of match id {match_id} ({label} {listed}) "
+                                      f"refer to a {what} that is not stored: it was deleted behind the store's back")
+
+
+@dataclass
+class ReceiptReport:
+    """What :meth:`Store.check_receipts` found: how many receipts hold, those of matches removed since (which
+    cannot be checked against a log any more), and the problems."""
+
+    held: int = 0
+    removed: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def add(self, number: int, receipt: Receipt, public_key: Ed25519PublicKey, stored_hash: str | None,
+            head_seq: int | None, removal: Act | None) -> None:
+        """Check receipt ``number`` against the hash the store holds at its seq (None: no such event), the match's
+        last seq (None: no such match) and the match's last recorded removal."""
+        name, ours = f"receipt {number}", fingerprint(public_key)
+        code, seq = receipt.match, receipt.seq
+        if receipt.key != ours:
+            self.problems.append(Problem(code, seq, f"{name} is signed by key {receipt.key}, not by this store's key "
+                                                    f"{ours}: check it with that key"))
+        elif not receipt.holds(public_key):
+            self.problems.append(Problem(code, seq, f"{name}: its signature does not hold: the receipt was altered, "
+                                                    "or the store never signed it"))
+        elif stored_hash == receipt.hash:
+            self.held += 1
+        elif removal is not None and removal.last_seq is not None and removal.last_seq >= seq and not (
+                removal.last_seq == seq and removal.last_hash != receipt.hash):
+            self.removed.append(f"{name}: seq {seq} of a match since removed ({removal}); it cannot be checked "
+                                "against a log any more")
+        elif stored_hash is not None:
+            self.problems.append(Problem(code, seq, f"{name}, signed by the store, gives it the hash "
+                                                    f"{receipt.hash}, but the stored event's is {stored_hash}: "
+                                                    "the log was rewritten after the store signed it"))
+        elif head_seq is not None:
+            self.problems.append(Problem(code, seq, f"{name}, signed by the store, acknowledges seq {seq}, but the "
+                                                    f"match ends at seq {head_seq}: events were removed"))
+        elif removal is not None:
+            self.problems.append(Problem(code, seq, f"{name}, signed by the store, acknowledges seq {seq} with hash "
+                                                    f"{receipt.hash}, but the match's recorded removal kept head seq "
+                                                    f"{removal.last_seq}, hash {removal.last_hash}"))
+        else:
+            self.problems.append(Problem(code, seq, f"{name}, signed by the store, acknowledges seq {seq}, but the "
+                                                    "store has no such match and no removal of it: it was deleted"))
