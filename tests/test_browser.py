@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from matchstate.store import Store
+from matchstate.web.access import hash_key
 from matchstate.web.process import ServerProcess
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -66,6 +67,16 @@ EARLIER = [
 ]
 
 
+LEAGUE_KEY = "the-browser-league-key"  # creating a match needs the league key
+
+
+def league_store(url: str) -> None:
+    store = Store(url)
+    store.upgrade()
+    store.set_league_key(hash_key(LEAGUE_KEY))
+    store.close()
+
+
 def post(server: ServerProcess, path: str, body: dict, key: str | None = None) -> dict:
     request = urllib.request.Request(server.base + path, json.dumps(body).encode(), method="POST",
                                      headers={"Content-Type": "application/json",
@@ -82,7 +93,7 @@ def get(server: ServerProcess, path: str) -> list | dict:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
     url = f"sqlite:///{tmp_path / 'browser.db'}"
-    Store(url).upgrade()
+    league_store(url)
     process = ServerProcess(url, log=tmp_path / "server.log")
     process.start()
     yield process
@@ -144,7 +155,7 @@ def shoot(page: object, name: str, full_page: bool = True) -> None:
 
 
 def test_scorer_logs_penalties_live_and_survives_the_server_going_away(server: ServerProcess, browser) -> None:
-    created = post(server, "/api/matches", START)
+    created = post(server, "/api/matches", START, LEAGUE_KEY)
     code, scorer_key = created["code"], created["scorer_key"]
     for n, event in enumerate(EARLIER, 2):
         post(server, f"/api/matches/{code}/events",
@@ -241,7 +252,7 @@ def test_scorer_logs_penalties_live_and_survives_the_server_going_away(server: S
 def test_the_console_offers_a_scorer_only_what_a_scorer_may_and_lets_a_refused_event_go(
         server: ServerProcess, browser) -> None:
     code = "roles-1"
-    created = post(server, "/api/matches", {**START, "match": code})
+    created = post(server, "/api/matches", {**START, "match": code}, LEAGUE_KEY)
     scorer_key, official_key = created["scorer_key"], created["official_key"]
     page = browser.new_context().new_page()
     page.set_default_timeout(TIMEOUT_MS)
@@ -292,9 +303,9 @@ def test_the_console_offers_a_scorer_only_what_a_scorer_may_and_lets_a_refused_e
 
 def test_a_private_match_asks_for_its_key_and_its_links_carry_it(tmp_path: Path, browser) -> None:
     url = f"sqlite:///{tmp_path / 'private.db'}"
-    Store(url).upgrade()
+    league_store(url)
     with ServerProcess(url, log=tmp_path / "server.log", private=True) as server:
-        created = post(server, "/api/matches", START)
+        created = post(server, "/api/matches", START, LEAGUE_KEY)
         code, official_key = created["code"], created["official_key"]
         page = browser.new_context().new_page()
         page.set_default_timeout(TIMEOUT_MS)

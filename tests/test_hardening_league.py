@@ -20,6 +20,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from conftest import BLUE, match_log
+
 from matchstate.store import Store
 from matchstate.store.receipts import Receipt
 from matchstate.web import create_app
@@ -165,7 +166,8 @@ def two_servers(store_url: str, tmp_path: Path) -> Iterator[tuple[ServerProcess,
     store.upgrade()
     store.set_league_key(hash_key(LEAGUE_KEY))
     store.close()
-    with ServerProcess(store_url, log=tmp_path / "a.log") as one, ServerProcess(store_url, log=tmp_path / "b.log") as two:
+    with ServerProcess(store_url, log=tmp_path / "a.log") as one, \
+            ServerProcess(store_url, log=tmp_path / "b.log") as two:
         yield one, two
 
 

@@ -62,7 +62,9 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
 
 async def _matchstate_error(_: Request, err: Exception) -> JSONResponse:
     status = next(code for kind, code in STATUS if isinstance(err, kind))
-    body: dict[str, object] = {"detail": err.reason if isinstance(err, RefusedEvent) else str(err)}
+    body: dict[str, object] = {"detail": str(err)}  # a refusal's reason, after its line where it has one
+    if isinstance(err, RefusedEvent) and err.line is not None:
+        body["line"] = err.line
     if isinstance(err, ConflictError):
         body["current_seq"] = err.current_seq
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
