@@ -216,7 +216,8 @@ def http_append(bench: Bench) -> None:
                         begun = clock()
                         store.append(start["match"], line)
                         latencies["Store.append, one event"].append(clock() - begun)
-                for name, server in running.items():  # each server in turn, within each repetition
+                turns = list(running.items())  # each server in turn, which goes first alternating
+                for name, server in turns if repetition % 2 == 0 else reversed(turns):
                     with httpx.Client(base_url=server.base, timeout=30) as client:
                         for start, lines in matches:
                             _post_each(client, _renamed(start, repetition), lines, latencies[name])
