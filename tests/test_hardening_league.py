@@ -137,7 +137,9 @@ def test_a_private_server_answers_an_unknown_match_as_a_known_one(league_store: 
                 assert client.get(f"/matches/{code}/{page}").status_code == 200
             assert client.get(f"/matches/{code}/sheet").status_code == 401
         assert client.get(f"/api/matches/{CODE}", headers=bearer(created["scorer_key"])).status_code == 200
-        assert client.get("/api/matches/no-such-match", headers=LEAGUE).status_code == 404  # the league may know
+        for path in ("", "/role"):  # the league may know which matches there are
+            assert client.get(f"/api/matches/no-such-match{path}", headers=LEAGUE).status_code == 404
+        assert client.get(f"/api/matches/{CODE}/role", headers=LEAGUE).json() == {"role": "league"}
         assert client.get("/api/matches").status_code == 401
         assert [row["code"] for row in client.get("/api/matches", headers=LEAGUE).json()] == [CODE]
 
@@ -187,3 +189,17 @@ def test_a_key_revoked_through_one_server_is_refused_at_once_by_another(
         assert second.post(f"/api/matches/{CODE}/events", json={"event": LOG[2]},
                            headers=bearer(issued)).status_code == 201
         assert second.get(f"/api/matches/{CODE}").json()["score"] == {BLUE: 0, "Red": 0}
+
+
+def test_removing_a_match_ends_its_live_streams(two_servers: tuple[ServerProcess, ServerProcess]) -> None:
+    server = two_servers[0]
+    with httpx.Client(base_url=server.base, timeout=10) as client:
+        client.post("/api/matches", json=LOG[0], headers=LEAGUE)
+        with client.stream("GET", f"/api/matches/{CODE}/stream", params={"after_seq": 1}) as stream:
+            lines = stream.iter_lines()
+            assert next(lines).startswith("retry:")
+            removed = httpx.request("DELETE", f"{server.base}/api/matches/{CODE}", json={"reason": "a test match"},
+                                    headers=LEAGUE, timeout=10)
+            assert removed.status_code == 200
+            assert [line for line in lines if line] == []  # the stream ends, with nothing more
+        assert client.get(f"/api/matches/{CODE}/stream").status_code == 404  # and a browser reconnecting is told

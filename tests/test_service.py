@@ -26,6 +26,7 @@ from matchstate.web import create_app, records
 from matchstate.web.access import hash_key
 from matchstate.web.api import router
 from matchstate.web.app import MAX_BODY_BYTES
+from matchstate.web.service import KEPT_MATCHES
 
 CODE = "test-final"
 LEAGUE_KEY = "the-league's-key"
@@ -136,6 +137,27 @@ def test_a_code_no_url_can_name_is_refused_at_creation(client: TestClient, code:
     refused = client.post("/api/matches", json={**START, "match": code}, headers=LEAGUE)
     assert refused.status_code == 422 and "any character but '/'" in refused.json()["detail"]
     assert client.get("/api/matches").json() == []
+
+
+def test_refused_creates_leave_nothing_behind_and_kept_reads_are_bounded(store: Store) -> None:
+    app = create_app(store)
+    service = app.state.service
+
+    def held() -> dict[str, int]:
+        return {name: len(value) for name, value in vars(service).items() if isinstance(value, dict | list | set)}
+
+    with TestClient(app) as client:
+        before = held()
+        for n in range(100):
+            refused = client.post("/api/matches", json={**START, "match": f"x-{n}", "teams": [BLUE, BLUE]},
+                                  headers=LEAGUE)
+            assert refused.status_code == 422
+        assert held() == before
+        for n in range(KEPT_MATCHES + 4):
+            client.post("/api/matches", json={**START, "match": f"kept-{n}"}, headers=LEAGUE)
+            assert client.get(f"/api/matches/kept-{n}/verify").json()["ok"]
+            assert client.get(f"/api/matches/kept-{n}/rulings/1").status_code == 200
+        assert max(held().values()) <= KEPT_MATCHES
 
 
 def test_list_searches_by_team_date_and_state(api: Api) -> None:

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from ..errors import MatchstateError
 from .access import RedactKeys
 
 # Files the process keeps for itself beside its connections: the database's, the listening socket,
@@ -41,8 +42,8 @@ class Deadlines:
     def connection_cap(self) -> int:
         room = resource.getrlimit(resource.RLIMIT_NOFILE)[0] - RESERVED_FILES
         if room < 1:
-            raise ValueError(f"the file limit leaves no room for connections: raise `ulimit -n` above "
-                             f"{RESERVED_FILES}")
+            raise MatchstateError(f"the file limit leaves no room for connections: raise `ulimit -n` above "
+                                  f"{RESERVED_FILES}")
         return room if self.max_connections is None else min(self.max_connections, room)
 
 

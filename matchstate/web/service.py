@@ -92,6 +92,8 @@ class Service:
             if not self.private:
                 self.require(code)
             raise AccessDenied("the key is not this match's scorer or official key")
+        if role == access.LEAGUE:
+            self.store.match(code)  # the league's key opens every match, so it may be told which there are
         return role
 
     def check_league(self, key: str | None) -> None:
