@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -452,6 +453,108 @@ def store_append_postgresql(bench: Bench) -> None:
         for schema in schemas:
             admin.execute(f"DROP SCHEMA {schema} CASCADE")
         admin.close()
+
+
+@section
+def store_append_sealing(bench: Bench) -> None:
+    """What the seals and receipts cost a durable SQLite append: Store.append as it is (the head sealed with
+    HMAC-SHA256, the receipt signed with Ed25519) against Store.append with both left out (the seal and the
+    receipt replaced by nothing, here only), repetitions alternating, each on a new database."""
+    import tempfile
+    from unittest import mock
+
+    from matchstate.store import facade
+
+    matches = _matches_for(bench.logs, STORE_APPENDS)
+    events = sum(len(lines) for _, lines in matches)
+    timings: dict[str, tuple[list[float], list[float]]] = {"without": ([], []), "with": ([], [])}
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        for repetition in range(bench.repeat):
+            for kind in ("without", "with") if repetition % 2 else ("with", "without"):
+                url = f"sqlite:///{folder}/{kind}{repetition}.db"
+                if kind == "with":
+                    latencies = _store_appends(url, matches)
+                else:
+                    with mock.patch.object(facade, "head_seal", lambda *_: ""), \
+                            mock.patch.object(facade.Store, "_receipt", lambda *_: None):
+                        latencies = _store_appends(url, matches)
+                seconds, all_latencies = timings[kind]
+                seconds.append(sum(latencies))
+                all_latencies += latencies
+    baseline = bench.record("Store.append without seals and receipts", events, *timings["without"])
+    bench.record("Store.append, sealed, with its signed receipt", events, *timings["with"], baseline=baseline)
+    _latency("Store.append without seals and receipts", timings["without"][1])
+    _latency("Store.append, sealed, with its receipt", timings["with"][1])
+
+
+IMPORT_SIZES = (10_000, 40_000)
+
+
+@section
+def store_import(bench: Bench) -> None:
+    """`matchstate import`'s Store.import_log of one long match, on SQLite and on PostgreSQL (where one answers),
+    at two lengths: linear when the time per event stays the same."""
+    import tempfile
+    import uuid
+
+    from sqlalchemy import create_engine, make_url
+
+    from matchstate.store import Store
+
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        os.environ.setdefault("MATCHSTATE_SECRET_FILE", f"{folder}/bench.secret")
+        urls = {"sqlite": lambda name: f"sqlite:///{folder}/{name}.db"}
+        admin = create_engine(POSTGRES_URL)
+        try:
+            with admin.connect():
+                pass
+            schemas: list[str] = []
+
+            def postgresql(name: str) -> str:
+                schemas.append(f"bench_{uuid.uuid4().hex[:8]}_{name}")
+                with admin.begin() as connection:
+                    connection.exec_driver_sql(f"CREATE SCHEMA {schemas[-1]}")
+                return make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schemas[-1]}"}) \
+                    .render_as_string(hide_password=False)
+
+            urls["postgresql"] = postgresql
+        except Exception as err:  # a bench goes on without the server
+            print(f"  store_import: PostgreSQL skipped: {err}", file=sys.stderr)
+            schemas = []
+        try:
+            for database, url in urls.items():
+                baseline = None
+                for size in IMPORT_SIZES:
+                    lines = _rallies(size)
+                    seconds = []
+                    for repetition in range(bench.repeat):
+                        store = Store(url(f"import{size}r{repetition}"))
+                        store.upgrade()
+                        began = time.perf_counter()
+                        store.import_log(lines)
+                        seconds.append(time.perf_counter() - began)
+                        store.close()
+                    row = bench.record(f"{database}, {size:,} events", size, seconds, seconds, baseline)
+                    baseline = baseline or row
+        finally:
+            with admin.begin() as connection:
+                for schema in schemas:
+                    connection.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+            admin.dispose()
+
+
+# A free hit after another, each scored: a log as long as a measure needs.
+RALLY = ({"type": "penalty.award", "penalty": "4", "to": "Blue"}, {"type": "play"},
+         {"type": "hit", "player": 2, "contact": "hit"}, {"type": "goal", "team": "Blue", "player": 2})
+
+
+def _rallies(events: int) -> list[str]:
+    """A valid log of ``events`` lines: a match.start, then rallies, one second apart, each with a device id."""
+    kickoff = datetime(2026, 11, 29, 15, tzinfo=UTC)
+    start = {"type": "match.start", "at": kickoff.isoformat(), "match": "long", "teams": ["Blue", "Red"]}
+    return [json.dumps(start)] + [json.dumps({**RALLY[(seq - 1) % len(RALLY)], "id": f"e{seq}",
+                                              "at": (kickoff + timedelta(seconds=seq)).isoformat()})
+                                  for seq in range(1, events)]
 
 
 @section

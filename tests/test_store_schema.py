@@ -105,7 +105,7 @@ def test_a_store_sealed_with_a_secret_that_is_gone_is_not_given_a_new_one(store)
     store.create_match(match_log("m-1", 1)[0])
     store.secrets.path.unlink()
     again = Store(store.url.render_as_string(hide_password=False))
-    with pytest.raises(Exception, match="secret .* is missing"):
+    with pytest.raises(Exception, match=r"secret .* is missing"):
         again.upgrade()
     assert not again.secrets.path.exists()
     again.close()

@@ -130,14 +130,12 @@ class Database:
                 if self.sqlite:
                     connection.connection.driver_connection.execute("PRAGMA foreign_keys=ON")  # type: ignore[union-attr]
 
-    def migrate(self, connection: Connection) -> str | None:
+    def migrate(self, connection: Connection) -> None:
         """Bring the database to the latest schema (``alembic upgrade head``) in ``connection``'s transaction
-        (one of :meth:`migration`); the revision it was at before (None: a new database)."""
-        before = MigrationContext.configure(connection).get_current_revision()
+        (one of :meth:`migration`)."""
         config = self.alembic()
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
-        return before
 
     def schema_is_current(self) -> bool:
         """Whether the database has had every migration."""

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from sqlalchemy import URL, Connection, Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -73,6 +73,7 @@ class Store:
         self.engine_version = engine_version
         self._secret_file = secret_file
         self._secrets: SecretFiles | None = None
+        self._signer: tuple[Ed25519PrivateKey, str] | None = None  # the signing key and its fingerprint
         self._statements = AppendStatements(self.engine.dialect)
         self._cache = EngineCache()
 
@@ -106,14 +107,13 @@ class Store:
         Concurrent upgrades take turns. Nothing recorded is changed: no event, ruling or hash.
         """
         with self.database.migration() as connection:
-            before = self.database.migrate(connection)
-            if not self.secrets.exist():
-                if acts.last_seq(connection) > 0:  # sealed with a secret that is not here: a new one would not do
-                    self.secrets.secret()  # names the missing file
+            self.database.migrate(connection)
+            never_sealed = acts.last_seq(connection) == 0
+            if never_sealed:  # a new store, or one from before seals: its secret is made here
                 self.secrets.make()
-            secret = self.secrets.secret()
+            secret = self.secrets.secret()  # else it must be the very one it was sealed with: named where missing
             self.secrets.signing_key()
-            if before == "0001":  # the matches stored before seals: recorded as acts, sealed now
+            if never_sealed:  # the matches stored before seals: recorded as acts, sealed now
                 self._seal_older_matches(connection, secret)
             if keyring.has_league_key(connection):
                 return None
@@ -349,8 +349,9 @@ class Store:
 
     def _receipt(self, code: str, stored: StoredEvent) -> Receipt:
         """The signed receipt of a stored event (made after its commit, outside every lock)."""
-        signing_key = self.secrets.signing_key()
-        return sign(signing_key, self.key_fingerprint(), code, stored.seq, stored.hash, stored.received_at)
+        if self._signer is None:
+            self._signer = self.secrets.signing_key(), self.key_fingerprint()
+        return sign(*self._signer, code, stored.seq, stored.hash, stored.received_at)
 
     def _set_league_key(self, connection: Connection, secret: bytes, key_hash: str, by: str | None) -> None:
         at = self.clock()
@@ -457,6 +458,8 @@ class Store:
         with self.database.transaction() as connection:
             removals = [acts.from_row(row) for row in connection.execute(ACTS.where(ActRow.act == acts.REMOVE))]
             for number, value in enumerate(receipts, 1):
+                if isinstance(value, str) and not value.strip():
+                    continue
                 try:
                     receipt = Receipt.from_json(json.loads(value) if isinstance(value, str) else value)
                 except ValueError as err:

@@ -48,7 +48,7 @@ class Receipt:
 
     def signed(self) -> bytes:
         """What the signature covers: the canonical JSON of every field but the signature."""
-        return canonical({name: value for name, value in asdict(self).items() if name != "signature"})
+        return _signed(self.match, self.seq, self.hash, self.received_at, self.key)
 
     @classmethod
     def from_json(cls, value: Any) -> Receipt:
@@ -89,6 +89,10 @@ def public_pem(public_key: Ed25519PublicKey) -> str:
 def sign(private_key: Ed25519PrivateKey, key: str, code: str, seq: int, digest: str, received_at: datetime) -> Receipt:
     """The receipt of event ``seq`` of match ``code``, whose hash is ``digest``; ``key`` is the key's
     :func:`fingerprint`."""
-    unsigned = Receipt(code, seq, digest, instant(received_at), key, "")
-    signature = base64.b64encode(private_key.sign(unsigned.signed())).decode("ascii")
-    return Receipt(code, seq, digest, unsigned.received_at, unsigned.key, signature)
+    received = instant(received_at)
+    signature = base64.b64encode(private_key.sign(_signed(code, seq, digest, received, key))).decode("ascii")
+    return Receipt(code, seq, digest, received, key, signature)
+
+
+def _signed(code: str, seq: int, digest: str, received_at: str, key: str) -> bytes:
+    return canonical({"match": code, "seq": seq, "hash": digest, "received_at": received_at, "key": key})
