@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +19,8 @@ from .rulebook import CLAUSES, clause
 from .words import LANGUAGES
 
 if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     from .store import Store
 
 def _summary(event: dict[str, Any]) -> str:
@@ -109,14 +111,36 @@ def open_store(upgrading: bool = False) -> Store:
 
 def cmd_db_upgrade(_: argparse.Namespace) -> int:
     store = open_store(upgrading=True)
-    store.upgrade()
+    had_secret = store.secrets.exist()
+    league_key = store.upgrade()
     print(f"database {store.url}: up to date")
+    if not had_secret:
+        print(f"the store's secret: {store.secrets.path}\nits receipt signing key: {store.secrets.signing_path}\n"
+              "(both made now, mode 0600: keep them safe, back them up, and give every server the same two)")
+    if league_key is not None:
+        _print_key("league key", league_key)
     return 0
 
 
+def _print_key(name: str, key: str) -> None:
+    print(f"{name}: {key}\n(shown this once: the store keeps only its SHA-256 hash, in the keys table)")
+
+
+def _new_keys(roles: Iterable[str]) -> dict[str, str]:
+    from .store import new_key
+
+    return {role: new_key() for role in roles}
+
+
 def cmd_import(args: argparse.Namespace) -> int:
-    code, count = open_store().import_log(read_lines(args.log))
+    from .store import ROLES, hash_key
+
+    keys = _new_keys(ROLES)
+    hashes = {role: hash_key(key) for role, key in keys.items()}
+    code, count = open_store().import_log(read_lines(args.log), keys=hashes, by=args.by)
     print(f"imported match {code}: {count} events")
+    for role, key in keys.items():
+        _print_key(f"{role} key", key)
     return 0
 
 
@@ -156,30 +180,96 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    problems = open_store().verify(args.match)
-    for problem in problems:
-        print(problem)
+    store = open_store()
+    problems = store.verify(args.match)
+    notes = [f"removed: {removal}" for removal in store.removals()] if args.match is None else []
+    sealed = store.secrets.path.exists()
+    if not sealed:
+        notes.append(f"seals not checked: no secret at {store.secrets.path}")
+    if args.receipts:
+        report = store.check_receipts(read_lines(args.receipts), _public_key(args.public_key))
+        problems += report.problems
+        notes += report.removed
+        notes.append(f"receipts: {report.held} of those read hold")
+    for line in [*map(str, problems), *notes]:
+        print(line)
     if problems:
         return 1
-    print("verified: every chain is whole and every stored ruling is the engine's")
+    print("verified: every chain is whole, every stored ruling is the engine's"
+          + (" and every seal holds" if sealed else ""))
+    return 0
+
+
+def _public_key(path: str | None) -> Ed25519PublicKey | None:
+    """The public key in the PEM file at ``path`` (None: the store's own)."""
+    if path is None:
+        return None
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    from cryptography.hazmat.primitives.serialization import load_pem_public_key
+
+    with open(path, "rb") as file:
+        key = load_pem_public_key(file.read())
+    if not isinstance(key, Ed25519PublicKey):
+        raise MatchstateError(f"{path} is not an Ed25519 public key")
+    return key
+
+
+def cmd_keys(args: argparse.Namespace) -> int:
+    from .store import hash_key, new_key
+
+    store = open_store()
+    if args.action == "public":
+        print(store.public_key_pem(), end="")
+        print(f"fingerprint (a receipt's \"key\"): {store.key_fingerprint()}")
+        return 0
+    if args.action == "revoke":
+        store.revoke_key(args.match, args.role, by=args.by)
+        print(f"match {args.match}: its {args.role} key is revoked")
+        return 0
+    key = new_key()
+    if args.action == "league":
+        store.set_league_key(hash_key(key), by=args.by)
+        _print_key("league key (the one before it is revoked)", key)
+    else:
+        store.issue_key(args.match, args.role, hash_key(key), by=args.by)
+        _print_key(f"match {args.match}, {args.role} key (the one before it is revoked)", key)
     return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import logging
-
-    import uvicorn
+    from dataclasses import fields
 
     from .web import create_app
-    from .web.access import RedactKeys
+    from .web.limits import Limits
+    from .web.server import Deadlines, serve
 
-    app = create_app(open_store(), private=args.private)
-    # Open live streams would hold a shutdown forever: give them a moment, then close them.
-    config = uvicorn.Config(app, host=args.host, port=args.port, timeout_graceful_shutdown=2)
-    # After Config, which sets up uvicorn's loggers: keys in query strings stay out of the access log.
-    logging.getLogger("uvicorn.access").addFilter(RedactKeys())
-    uvicorn.Server(config).run()
+    given = vars(args)  # the limits' options are absent where not given: their classes hold the defaults
+
+    def options(kind: type[Limits] | type[Deadlines]) -> dict[str, Any]:
+        return {field.name: given[field.name] for field in fields(kind) if field.name in given}
+
+    tolerance = {name: given[name] for name in ("clock_tolerance",) if name in given}
+    if not tolerance and (env := os.environ.get("MATCHSTATE_CLOCK_TOLERANCE")):
+        try:
+            tolerance["clock_tolerance"] = _positive(float)(env)
+        except argparse.ArgumentTypeError as err:
+            raise MatchstateError(f"MATCHSTATE_CLOCK_TOLERANCE {err}") from None
+    app = create_app(open_store(), private=args.private, limits=Limits(**options(Limits)), **tolerance)
+    serve(app, args.host, args.port, Deadlines(**options(Deadlines)))
     return 0
+
+
+def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
+    """An option's parser for a number above 0."""
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = 0
+        if not value > 0 or value == float("inf"):
+            raise argparse.ArgumentTypeError(f"must be a number above 0, not {text!r}")
+        return value
+    return parse
 
 
 def _timeline_options(command: argparse.ArgumentParser) -> None:
@@ -210,9 +300,24 @@ def parser() -> argparse.ArgumentParser:
     db_actions = db_cmd.add_subparsers(dest="action", required=True, metavar="ACTION")
     db_actions.add_parser("upgrade", help="bring the database to the latest schema").set_defaults(run=cmd_db_upgrade)
 
-    import_cmd = commands.add_parser("import", help="store a match log as a new match (all of it or nothing)")
+    import_cmd = commands.add_parser("import", help="store a match log as a new match (all of it or nothing), "
+                                                    "with new scorer and official keys")
     import_cmd.add_argument("log", help="a match log (JSON Lines), or - for standard input")
+    import_cmd.add_argument("--by", help="who imports it (kept with the store's record of the act)")
     import_cmd.set_defaults(run=cmd_import)
+
+    keys_cmd = commands.add_parser("keys", help="the league key, a match's keys, the receipts' public key")
+    keys_actions = keys_cmd.add_subparsers(dest="action", required=True, metavar="ACTION")
+    league_cmd = keys_actions.add_parser("league", help="make a new league key (the one before it is revoked)")
+    issue_cmd = keys_actions.add_parser("issue", help="make a new key of a match's role (the one before it is revoked)")
+    revoke_cmd = keys_actions.add_parser("revoke", help="revoke a match's key of a role")
+    for action in (issue_cmd, revoke_cmd):
+        action.add_argument("match", help="the match's code")
+        action.add_argument("role", choices=("scorer", "official"))
+    for action in (league_cmd, issue_cmd, revoke_cmd):
+        action.add_argument("--by", help="who does it (kept with the store's record of the act)")
+    keys_actions.add_parser("public", help="print the public key that checks the store's receipts")
+    keys_cmd.set_defaults(run=cmd_keys)
 
     export_cmd = commands.add_parser("export", help="print a stored match's log: as JSON Lines, each line as it "
                                                     "was received, or as CSV, one row per event")
@@ -237,12 +342,33 @@ def parser() -> argparse.ArgumentParser:
     verify_cmd = commands.add_parser("verify", help="check the hash chains and replay the rulings; "
                                                     "exits 1 if anything is wrong")
     verify_cmd.add_argument("match", nargs="?", help="one match's code (default: every match)")
+    verify_cmd.add_argument("--receipts", metavar="FILE",
+                            help="receipts kept by devices (JSON Lines): each must be signed and agree with the log")
+    verify_cmd.add_argument("--public-key", metavar="PEM", help="check the receipts with this public key "
+                                                                "(default: the store's own)")
     verify_cmd.set_defaults(run=cmd_verify)
 
     serve_cmd = commands.add_parser("serve", help="run the live service: API, scorer's console, review, records")
     serve_cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve_cmd.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     serve_cmd.add_argument("--private", action="store_true", help="reading a match needs one of its keys too")
+    guard = serve_cmd.add_argument_group("limits", "what the server allows its clients (the README's Access)")
+    for flag, dest, kind, metavar, what in (
+        ("--clock-tolerance", "clock_tolerance", float, "SECONDS", "refuse an event whose `at` is more than this "
+         "ahead of the server's clock (default: $MATCHSTATE_CLOCK_TOLERANCE, else 120)"),
+        ("--header-timeout", "headers_seconds", float, "SECONDS", "time a client has to send a request's headers "
+         "(default 10)"),
+        ("--body-timeout", "body_seconds", float, "SECONDS", "time it then has to send the body (default 30)"),
+        ("--max-connections", "max_connections", int, "N", "connections open at once, at most (default: as many "
+         "as the file limit leaves room for, less 256)"),
+        ("--rate-anonymous", "anonymous_per_second", float, "PER_SECOND", "requests a second from an address "
+         "without a key, in bursts of 12 seconds' worth (default 20)"),
+        ("--rate-keyed", "keyed_per_second", float, "PER_SECOND", "requests a second with each key (default 50)"),
+        ("--streams-per-client", "streams_per_client", int, "N", "live streams one address may hold open "
+         "(default 16)"),
+    ):
+        guard.add_argument(flag, dest=dest, type=_positive(kind), metavar=metavar, help=what,
+                           default=argparse.SUPPRESS)
     serve_cmd.set_defaults(run=cmd_serve)
     return top
 

@@ -11,10 +11,12 @@ from sqlalchemy import (
     Dialect,
     ForeignKey,
     ForeignKeyConstraint,
+    Index,
     MetaData,
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
@@ -27,7 +29,7 @@ NAMING_CONVENTION = {
     "fk": "fk_%(table_name)s_%(column_0_N_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
 }
-HASH_LENGTH = 64  # hex SHA-256
+HASH_LENGTH = 64  # hex SHA-256, and hex HMAC-SHA256
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -54,7 +56,10 @@ class MatchRow(Base):
 
     The head is where the match's chain ends (``last_seq``, ``last_hash``) and what the match
     stands at after that event (``last_at``, ``state``, ``score``); it changes with every append,
-    so that listing matches needs no replay and a removed last event shows.
+    so that listing matches needs no replay and a removed last event shows. ``seal`` is the store
+    secret's HMAC of the code and the head with ``acts_seq``, the last of the store's acts when it
+    was sealed (see :mod:`matchstate.store.seals`). ``importing`` is set while an import is being
+    written under a code of its own, and then the match is no one's to see.
     """
 
     __tablename__ = "matches"
@@ -64,13 +69,14 @@ class MatchRow(Base):
     teams: Mapped[list[str]] = mapped_column(JSON)
     conditions: Mapped[dict[str, Any]] = mapped_column(JSON)
     created: Mapped[datetime] = mapped_column(UTCDateTime)
-    scorer_key_hash: Mapped[str | None] = mapped_column(String(128))
-    official_key_hash: Mapped[str | None] = mapped_column(String(128))
     last_seq: Mapped[int]
     last_hash: Mapped[str] = mapped_column(String(HASH_LENGTH))
     last_at: Mapped[datetime] = mapped_column(UTCDateTime)
     state: Mapped[str] = mapped_column(String(16))
     score: Mapped[dict[str, float]] = mapped_column(JSON)
+    seal: Mapped[str | None] = mapped_column(String(HASH_LENGTH))
+    acts_seq: Mapped[int | None]
+    importing: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class EventRow(Base):
@@ -107,3 +113,50 @@ class RulingRow(Base):
     ruling: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     state: Mapped[str] = mapped_column(String(16))
     engine_version: Mapped[str] = mapped_column(String(32))
+
+
+# The live key of a role: one per match and role, and one league key.
+_LIVE = "revoked_at IS NULL"
+_LIVE_LEAGUE = "match_id IS NULL AND revoked_at IS NULL"
+
+
+class KeyRow(Base):
+    """An access key, kept as its SHA-256 hash: the league's (``match_id`` null) or a match's scorer or
+    official key. A key is live until ``revoked_at``; ``seal`` is the store secret's HMAC of the row."""
+
+    __tablename__ = "keys"
+    __table_args__ = (
+        Index("ix_keys_key_hash", "key_hash"),
+        Index("uq_keys_live_match_role", "match_id", "role", unique=True,
+              sqlite_where=text(_LIVE), postgresql_where=text(_LIVE)),
+        Index("uq_keys_live_league", "role", unique=True,
+              sqlite_where=text(_LIVE_LEAGUE), postgresql_where=text(_LIVE_LEAGUE)),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id"))
+    role: Mapped[str] = mapped_column(String(16))
+    key_hash: Mapped[str] = mapped_column(String(128))
+    issued_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    seal: Mapped[str | None] = mapped_column(String(HASH_LENGTH))
+
+
+class ActRow(Base):
+    """One of the store's acts, in order: a match created or removed, a key issued or revoked, the league
+    key set. Each act's ``seal`` is the store secret's HMAC over the act before's seal and this one, so the
+    acts are a chain only the secret's holder can extend; a removal keeps the head the match had."""
+
+    __tablename__ = "acts"
+
+    seq: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    act: Mapped[str] = mapped_column(String(16))
+    code: Mapped[str | None] = mapped_column(String(64))
+    role: Mapped[str | None] = mapped_column(String(16))
+    key_hash: Mapped[str | None] = mapped_column(String(128))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    by: Mapped[str | None] = mapped_column("recorded_by", Text, key="by")
+    reason: Mapped[str | None] = mapped_column(Text)
+    last_seq: Mapped[int | None]
+    last_hash: Mapped[str | None] = mapped_column(String(HASH_LENGTH))
+    seal: Mapped[str] = mapped_column(String(HASH_LENGTH))

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -149,10 +150,38 @@ def _latency(name: str, latencies: list[float]) -> None:
           f"over {len(latencies):,}", file=sys.stderr)
 
 
+# Limits no single benchmark client should meet: the sections measure the server, not its refusals.
+UNLIMITED = ("--rate-anonymous", "1e9", "--rate-keyed", "1e9", "--streams-per-client", "100000")
+LEAGUE_KEY = "the-bench's-league-key"  # creating a match over HTTP needs it
+LEAGUE = {"Authorization": f"Bearer {LEAGUE_KEY}"}
+
+
+def _served_store(url: str) -> None:
+    """A new database at ``url``, up to date, with the bench's league key."""
+    from matchstate.store import Store
+    from matchstate.web.access import hash_key
+
+    store = Store(url)
+    store.upgrade()
+    store.set_league_key(hash_key(LEAGUE_KEY))
+    store.close()
+# The server as `matchstate serve` ran it before it guarded itself: uvicorn's own protocol and defaults.
+PLAIN_UVICORN = """
+import sys, uvicorn
+from matchstate.store import Store
+from matchstate.web import create_app
+from matchstate.web.limits import Limits
+limits = Limits(anonymous_per_second=1e9, keyed_per_second=1e9, streams_per_client=100000)
+uvicorn.run(create_app(Store(), limits=limits), host="127.0.0.1", port=int(sys.argv[1]), timeout_graceful_shutdown=2,
+            log_level="warning")
+"""
+
+
 @section
 def http_append(bench: Bench) -> None:
-    """Each event appended through the HTTP API (a keep-alive client, one request at a time), against
-    the store's own append of the same events in the same run; both commit durably."""
+    """Each event appended through the HTTP API (a keep-alive client, one request at a time), on the
+    server `matchstate serve` runs (uvicorn guarded: deadlines, connection cap) and on uvicorn as it
+    ran before, against the store's own append of the same events in the same run; all commit durably."""
     import tempfile
 
     import httpx
@@ -160,17 +189,26 @@ def http_append(bench: Bench) -> None:
     from matchstate.store import Store
     from matchstate.web.process import ServerProcess
 
+    class PlainUvicorn(ServerProcess):
+        def command(self) -> list[str]:
+            return [sys.executable, "-c", PLAIN_UVICORN, str(self.port)]
+
     matches = _matches_for(bench.logs, HTTP_APPENDS)
     events = sum(len(lines) for _, lines in matches)
     clock = time.perf_counter
+    servers = {"POST /api/matches/{code}/events, uvicorn as before": PlainUvicorn,
+               "POST /api/matches/{code}/events, matchstate serve (guarded)": ServerProcess}
+    latencies: dict[str, list[float]] = {"Store.append, one event": [], **{name: [] for name in servers}}
     with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
-        store_url, http_url = f"sqlite:///{folder}/store.db", f"sqlite:///{folder}/http.db"
-        store = Store(store_url)
+        store = Store(f"sqlite:///{folder}/store.db")
         store.upgrade()
-        Store(http_url).upgrade()
-        store_latencies: list[float] = []
-        http_latencies: list[float] = []
-        with ServerProcess(http_url) as server, httpx.Client(base_url=server.base, timeout=30) as client:
+        running = {}
+        for number, (name, kind) in enumerate(servers.items()):
+            url = f"sqlite:///{folder}/http-{number}.db"
+            _served_store(url)
+            running[name] = kind(url, options=UNLIMITED)
+            running[name].start()
+        try:
             for repetition in range(bench.repeat):
                 for start, lines in matches:
                     start = _renamed(start, repetition)
@@ -178,26 +216,38 @@ def http_append(bench: Bench) -> None:
                     for line in lines:
                         begun = clock()
                         store.append(start["match"], line)
-                        store_latencies.append(clock() - begun)
-                    key = client.post("/api/matches", json=start).json()["official_key"]
-                    headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
-                    url = f"/api/matches/{start['match']}/events"
-                    for line in lines:
-                        body = b'{"event": ' + line.encode() + b"}"
-                        begun = clock()
-                        answer = client.post(url, content=body, headers=headers)
-                        http_latencies.append(clock() - begun)
-                        if answer.status_code != 201:
-                            raise RuntimeError(f"append answered {answer.status_code}: {answer.text}")
+                        latencies["Store.append, one event"].append(clock() - begun)
+                turns = list(running.items())  # each server in turn, which goes first alternating
+                for name, server in turns if repetition % 2 == 0 else reversed(turns):
+                    with httpx.Client(base_url=server.base, timeout=30) as client:
+                        for start, lines in matches:
+                            _post_each(client, _renamed(start, repetition), lines, latencies[name])
+        finally:
+            for server in running.values():
+                server.stop()
         store.close()
 
-    def per_repetition(latencies: list[float]) -> list[float]:
-        return [sum(latencies[r * events:(r + 1) * events]) for r in range(bench.repeat)]
+    def per_repetition(timings: list[float]) -> list[float]:
+        return [sum(timings[r * events:(r + 1) * events]) for r in range(bench.repeat)]
 
-    baseline = bench.record("Store.append, one event", events, per_repetition(store_latencies), store_latencies)
-    bench.record("POST /api/matches/{code}/events", events, per_repetition(http_latencies), http_latencies, baseline)
-    _latency("Store.append", store_latencies)
-    _latency("HTTP append", http_latencies)
+    baseline = None  # each row against the one before: the HTTP API against the store, then server against server
+    for name, timings in latencies.items():
+        baseline = bench.record(name, events, per_repetition(timings), timings, baseline)
+        _latency(name, timings)
+
+
+def _post_each(client: Any, start: dict, lines: list[str], latencies: list[float]) -> None:
+    """Create the match, then append its lines one by one, timing each append."""
+    key = client.post("/api/matches", json=start, headers=LEAGUE).json()["official_key"]
+    headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+    url = f"/api/matches/{start['match']}/events"
+    for line in lines:
+        body = b'{"event": ' + line.encode() + b"}"
+        begun = time.perf_counter()
+        answer = client.post(url, content=body, headers=headers)
+        latencies.append(time.perf_counter() - begun)
+        if answer.status_code != 201:
+            raise RuntimeError(f"append answered {answer.status_code}: {answer.text}")
 
 
 @section
@@ -207,7 +257,6 @@ def live_fanout(bench: Bench) -> None:
     import asyncio
     import tempfile
 
-    from matchstate.store import Store
     from matchstate.web.process import ServerProcess
 
     start, lines = max(_matches_for(bench.logs, 1), key=lambda match: len(match[1]))
@@ -215,8 +264,8 @@ def live_fanout(bench: Bench) -> None:
     seconds: list[float] = []
     with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
         url = f"sqlite:///{folder}/fanout.db"
-        Store(url).upgrade()
-        with ServerProcess(url) as server:
+        _served_store(url)
+        with ServerProcess(url, options=UNLIMITED) as server:
             for repetition in range(bench.repeat):
                 began = time.perf_counter()
                 delays += asyncio.run(_fan_out(server.base, _renamed(start, repetition), lines, FANOUT_STREAMS))
@@ -242,7 +291,7 @@ async def _fan_out(base: str, start: dict, lines: list[str], streams: int) -> li
 
     async with httpx.AsyncClient(base_url=base, timeout=60,
                                  limits=httpx.Limits(max_connections=streams + 4)) as client:
-        key = (await client.post("/api/matches", json=start)).json()["official_key"]
+        key = (await client.post("/api/matches", json=start, headers=LEAGUE)).json()["official_key"]
         code = start["match"]
 
         async def listen() -> None:
@@ -404,6 +453,108 @@ def store_append_postgresql(bench: Bench) -> None:
         for schema in schemas:
             admin.execute(f"DROP SCHEMA {schema} CASCADE")
         admin.close()
+
+
+@section
+def store_append_sealing(bench: Bench) -> None:
+    """What the seals and receipts cost a durable SQLite append: Store.append as it is (the head sealed with
+    HMAC-SHA256, the receipt signed with Ed25519) against Store.append with both left out (the seal and the
+    receipt replaced by nothing, here only), repetitions alternating, each on a new database."""
+    import tempfile
+    from unittest import mock
+
+    from matchstate.store import facade
+
+    matches = _matches_for(bench.logs, STORE_APPENDS)
+    events = sum(len(lines) for _, lines in matches)
+    timings: dict[str, tuple[list[float], list[float]]] = {"without": ([], []), "with": ([], [])}
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        for repetition in range(bench.repeat):
+            for kind in ("without", "with") if repetition % 2 else ("with", "without"):
+                url = f"sqlite:///{folder}/{kind}{repetition}.db"
+                if kind == "with":
+                    latencies = _store_appends(url, matches)
+                else:
+                    with mock.patch.object(facade, "head_seal", lambda *_: ""), \
+                            mock.patch.object(facade.Store, "_receipt", lambda *_: None):
+                        latencies = _store_appends(url, matches)
+                seconds, all_latencies = timings[kind]
+                seconds.append(sum(latencies))
+                all_latencies += latencies
+    baseline = bench.record("Store.append without seals and receipts", events, *timings["without"])
+    bench.record("Store.append, sealed, with its signed receipt", events, *timings["with"], baseline=baseline)
+    _latency("Store.append without seals and receipts", timings["without"][1])
+    _latency("Store.append, sealed, with its receipt", timings["with"][1])
+
+
+IMPORT_SIZES = (10_000, 40_000)
+
+
+@section
+def store_import(bench: Bench) -> None:
+    """`matchstate import`'s Store.import_log of one long match, on SQLite and on PostgreSQL (where one answers),
+    at two lengths: linear when the time per event stays the same."""
+    import tempfile
+    import uuid
+
+    from sqlalchemy import create_engine, make_url
+
+    from matchstate.store import Store
+
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        os.environ.setdefault("MATCHSTATE_SECRET_FILE", f"{folder}/bench.secret")
+        urls = {"sqlite": lambda name: f"sqlite:///{folder}/{name}.db"}
+        admin = create_engine(POSTGRES_URL)
+        try:
+            with admin.connect():
+                pass
+            schemas: list[str] = []
+
+            def postgresql(name: str) -> str:
+                schemas.append(f"bench_{uuid.uuid4().hex[:8]}_{name}")
+                with admin.begin() as connection:
+                    connection.exec_driver_sql(f"CREATE SCHEMA {schemas[-1]}")
+                return make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schemas[-1]}"}) \
+                    .render_as_string(hide_password=False)
+
+            urls["postgresql"] = postgresql
+        except Exception as err:  # a bench goes on without the server
+            print(f"  store_import: PostgreSQL skipped: {err}", file=sys.stderr)
+            schemas = []
+        try:
+            for database, url in urls.items():
+                baseline = None
+                for size in IMPORT_SIZES:
+                    lines = _rallies(size)
+                    seconds = []
+                    for repetition in range(bench.repeat):
+                        store = Store(url(f"import{size}r{repetition}"))
+                        store.upgrade()
+                        began = time.perf_counter()
+                        store.import_log(lines)
+                        seconds.append(time.perf_counter() - began)
+                        store.close()
+                    row = bench.record(f"{database}, {size:,} events", size, seconds, seconds, baseline)
+                    baseline = baseline or row
+        finally:
+            with admin.begin() as connection:
+                for schema in schemas:
+                    connection.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+            admin.dispose()
+
+
+# A free hit after another, each scored: a log as long as a measure needs.
+RALLY = ({"type": "penalty.award", "penalty": "4", "to": "Blue"}, {"type": "play"},
+         {"type": "hit", "player": 2, "contact": "hit"}, {"type": "goal", "team": "Blue", "player": 2})
+
+
+def _rallies(events: int) -> list[str]:
+    """A valid log of ``events`` lines: a match.start, then rallies, one second apart, each with a device id."""
+    kickoff = datetime(2026, 11, 29, 15, tzinfo=UTC)
+    start = {"type": "match.start", "at": kickoff.isoformat(), "match": "long", "teams": ["Blue", "Red"]}
+    return [json.dumps(start)] + [json.dumps({**RALLY[(seq - 1) % len(RALLY)], "id": f"e{seq}",
+                                              "at": (kickoff + timedelta(seconds=seq)).isoformat()})
+                                  for seq in range(1, events)]
 
 
 @section

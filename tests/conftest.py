@@ -153,11 +153,13 @@ def postgres_server() -> str:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def store_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
-    """The URL of an empty database that only this test uses."""
+def store_url(request: pytest.FixtureRequest, tmp_path, monkeypatch) -> Iterator[str]:
+    """The URL of an empty database that only this test uses. The store's secret is beside an SQLite file;
+    for PostgreSQL, in this test's folder too (MATCHSTATE_SECRET_FILE)."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'store.db'}"
         return
+    monkeypatch.setenv("MATCHSTATE_SECRET_FILE", str(tmp_path / "store.secret"))
     server = make_url(request.getfixturevalue("postgres_server"))
     schema = f"test_{uuid.uuid4().hex[:12]}"
     admin = create_engine(server)

@@ -2,28 +2,34 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import warnings
 from collections.abc import Iterator
 from urllib.parse import quote
 
+import httpx
 import pytest
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "Using `httpx`")  # Starlette would have httpx2; httpx serves as well
     from fastapi.testclient import TestClient
 
+from conftest import BLUE, RED, stamp
+
 from matchstate.engine import Match
 from matchstate.log import MAX_LINE_BYTES
 from matchstate.store import Store
+from matchstate.records import timeline
 from matchstate.web import create_app, stats
 from matchstate.web.access import hash_key
 from matchstate.web.api import router
 from matchstate.web.app import MAX_BODY_BYTES
-
-from conftest import BLUE, RED, stamp
+from matchstate.web.service import KEPT_MATCHES
 
 CODE = "test-final"
+LEAGUE_KEY = "the-league's-key"
+LEAGUE = {"Authorization": f"Bearer {LEAGUE_KEY}"}  # creating a match needs it
 START = {"type": "match.start", "at": stamp(0), "match": CODE, "teams": [BLUE, RED], "id": "dev-1",
          "handicap_goals": {RED: 1}, "event": "Test Cup",
          "rosters": {BLUE: [{"player": 3, "name": "Aráoz", "handicap": 7}]}}
@@ -40,7 +46,7 @@ class Api:
 
     def __init__(self, client: TestClient) -> None:
         self.client = client
-        created = client.post("/api/matches", json=START)
+        created = client.post("/api/matches", json=START, headers=LEAGUE)
         assert created.status_code == 201, created.text
         self.created = created.json()
         self.scorer = self.created["scorer_key"]
@@ -72,6 +78,7 @@ class Api:
 def store(tmp_path) -> Iterator[Store]:
     store = Store(f"sqlite:///{tmp_path / 'service.db'}")
     store.upgrade()
+    store.set_league_key(hash_key(LEAGUE_KEY))
     yield store
     store.close()
 
@@ -98,17 +105,17 @@ def test_create_gives_two_keys_once_and_stores_only_their_hashes(api: Api, store
 
 
 def test_create_refuses_a_duplicate_code_and_a_bad_start(api: Api, store: Store) -> None:
-    assert api.client.post("/api/matches", json=START).status_code == 409
-    bad = api.client.post("/api/matches", json={**START, "match": "other", "teams": [BLUE, BLUE]})
+    assert api.client.post("/api/matches", json=START, headers=LEAGUE).status_code == 409
+    bad = api.client.post("/api/matches", json={**START, "match": "other", "teams": [BLUE, BLUE]}, headers=LEAGUE)
     assert bad.status_code == 422 and "two different team names" in bad.json()["detail"]
-    not_start = api.client.post("/api/matches", json={"type": "play", "at": stamp(0), "match": "x"})
+    not_start = api.client.post("/api/matches", json={"type": "play", "at": stamp(0), "match": "x"}, headers=LEAGUE)
     assert not_start.status_code == 422
     assert [summary.code for summary in store.summaries()] == [CODE]
 
 
 @pytest.mark.parametrize("code", ["a b", "what?", "no#1", "100%", "Copa: semi final?"])
 def test_a_code_with_url_characters_works_in_every_route_and_link(client: TestClient, code: str) -> None:
-    created = client.post("/api/matches", json={**START, "match": code})
+    created = client.post("/api/matches", json={**START, "match": code}, headers=LEAGUE)
     assert created.status_code == 201, created.text
     quoted = quote(code, safe="")
     assert created.json()["links"] == {page: f"/matches/{quoted}/{page}" for page in ("console", "review", "sheet")}
@@ -126,15 +133,36 @@ def test_a_code_with_url_characters_works_in_every_route_and_link(client: TestCl
 
 @pytest.mark.parametrize("code", ["a/b", "/", ".", ".."])
 def test_a_code_no_url_can_name_is_refused_at_creation(client: TestClient, code: str) -> None:
-    refused = client.post("/api/matches", json={**START, "match": code})
+    refused = client.post("/api/matches", json={**START, "match": code}, headers=LEAGUE)
     assert refused.status_code == 422 and "any character but '/'" in refused.json()["detail"]
     assert client.get("/api/matches").json() == []
 
 
+def test_refused_creates_leave_nothing_behind_and_kept_reads_are_bounded(store: Store) -> None:
+    app = create_app(store)
+    service = app.state.service
+
+    def held() -> dict[str, int]:
+        return {name: len(value) for name, value in vars(service).items() if isinstance(value, dict | list | set)}
+
+    with TestClient(app) as client:
+        before = held()
+        for n in range(100):
+            refused = client.post("/api/matches", json={**START, "match": f"x-{n}", "teams": [BLUE, BLUE]},
+                                  headers=LEAGUE)
+            assert refused.status_code == 422
+        assert held() == before
+        for n in range(KEPT_MATCHES + 4):
+            client.post("/api/matches", json={**START, "match": f"kept-{n}"}, headers=LEAGUE)
+            assert client.get(f"/api/matches/kept-{n}/verify").json()["ok"]
+            assert client.get(f"/api/matches/kept-{n}/rulings/1").status_code == 200
+        assert max(held().values()) <= KEPT_MATCHES
+
+
 def test_list_searches_by_team_date_and_state(api: Api) -> None:
-    other = {**START, "match": "other", "teams": ["Green", "Gold"], "at": "2026-12-05T10:00:00Z",
+    other = {**START, "match": "other", "teams": ["Green", "Gold"], "at": "2026-11-25T10:00:00Z",
              "handicap_goals": {}, "rosters": None, "id": "o-1"}
-    assert api.client.post("/api/matches", json=other).status_code == 201
+    assert api.client.post("/api/matches", json=other, headers=LEAGUE).status_code == 201
     api.send(PENALTY_3[0])
 
     def codes(**query: str) -> list[str]:
@@ -184,21 +212,60 @@ def test_a_ruling_is_explained_by_the_events_that_led_to_it_and_its_clauses(api:
     assert api.client.get(f"/api/matches/{CODE}/rulings/99").status_code == 404
 
 
+def test_rulings_replay_the_match_once_per_event_however_many_readers_ask(api: Api,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    replays = []
+    replayed = timeline.replay
+    monkeypatch.setattr(timeline, "replay", lambda events: replays.append(len(events)) or replayed(events))
+    api.send(*PENALTY_3)
+    for reader in range(16):
+        assert api.client.get(f"/api/matches/{CODE}/rulings/{reader % 6 + 1}").status_code == 200
+    assert replays == [6]
+    api.send({"type": "void", "seq": 6, "reason": "no goal"})
+    assert [row["seq"] for row in api.client.get(f"/api/matches/{CODE}/rulings/5").json()["led_to"]] == [2, 3, 4, 5]
+    assert replays == [6, 7]
+
+
 def test_verify_says_the_chain_holds(api: Api) -> None:
     api.send(*PENALTY_3)
-    assert api.client.get(f"/api/matches/{CODE}/verify").json() == {"ok": True, "events": 6, "problems": []}
+    assert api.client.get(f"/api/matches/{CODE}/verify").json() == {"ok": True, "events": 6, "problems": [],
+                                                                     "bad_seq": None}
 
 
-def test_verify_replays_a_match_once_per_event_however_many_reviews_ask(api: Api, store: Store,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    verified = []
-    monkeypatch.setattr(store, "verify", lambda code=None: verified.append(code) or [])
-    api.send(*PENALTY_3[:2])
-    for _ in range(3):
-        assert api.client.get(f"/api/matches/{CODE}/verify").json()["events"] == 3
-    api.send(*PENALTY_3[2:3])
-    assert api.client.get(f"/api/matches/{CODE}/verify").json()["events"] == 4
-    assert verified == [CODE, CODE]
+def test_verify_checks_again_on_every_request_and_names_the_edited_seq(api: Api, store: Store) -> None:
+    api.send(*PENALTY_3)
+    assert api.client.get(f"/api/matches/{CODE}/verify").json()["ok"]
+    with store.engine.begin() as connection:  # an edit behind the store's back, no event since
+        connection.exec_driver_sql("UPDATE events SET raw = replace(raw, '\"player\": 3', '\"player\": 2') "
+                                   "WHERE seq = 5")
+    verified = api.client.get(f"/api/matches/{CODE}/verify").json()
+    assert not verified["ok"] and verified["bad_seq"] == 5
+    assert "seq 5" in verified["problems"][0]
+
+
+def test_readers_asking_at_once_share_one_verify_begun_after_they_asked(store: Store,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    app = create_app(store)
+    with TestClient(app) as client:
+        Api(client).send(*PENALTY_3[:2])
+    verified: list[str] = []
+    checked = store.verify
+
+    def counted(code: str | None = None) -> list:
+        verified.append(code)
+        return checked(code)
+
+    monkeypatch.setattr(store, "verify", counted)
+
+    async def ask_together() -> list[dict]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            answers = await asyncio.gather(*(client.get(f"/api/matches/{CODE}/verify") for _ in range(8)))
+        return [answer.json() for answer in answers]
+
+    answers = asyncio.run(ask_together())
+    assert all(answer["ok"] and answer["events"] == 3 for answer in answers)
+    assert 1 <= len(verified) <= 2  # the first, and one for those who asked while it ran
 
 
 def test_reference_endpoints_describe_the_event_forms_and_the_rules(client: TestClient) -> None:
@@ -270,7 +337,7 @@ def test_appending_without_a_key_is_401_and_with_a_wrong_one_403(api: Api, clien
     missing = api.post(api.event(PENALTY_3[0]), key=None)
     assert missing.status_code == 401 and missing.headers["www-authenticate"] == "Bearer"
     assert api.post(api.event(PENALTY_3[0]), key="not-a-key").status_code == 403
-    other = client.post("/api/matches", json={**START, "match": "other", "id": "o-1"}).json()
+    other = client.post("/api/matches", json={**START, "match": "other", "id": "o-1"}, headers=LEAGUE).json()
     assert api.post(api.event(PENALTY_3[0]), key=other["scorer_key"]).status_code == 403
     assert len(api.log()) == 1
 

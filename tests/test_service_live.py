@@ -9,20 +9,26 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from conftest import match_log
+
 from matchstate.store import Store
+from matchstate.web.access import hash_key
 from matchstate.web.live import Hub, stream
 from matchstate.web.process import ServerProcess
 
 CODE = "live-1"
+LEAGUE_KEY = "live-league-key"
+LEAGUE = {"Authorization": f"Bearer {LEAGUE_KEY}"}
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     folder: Path = tmp_path_factory.mktemp("live")
     url = f"sqlite:///{folder / 'live.db'}"
-    Store(url).upgrade()
+    store = Store(url)
+    store.upgrade()
+    store.set_league_key(hash_key(LEAGUE_KEY))
+    store.close()
     with ServerProcess(url, log=folder / "server.log") as process:
         yield process
 
@@ -44,7 +50,7 @@ def messages(lines: Iterator[str], count: int) -> list[tuple[int, dict]]:
 def test_a_review_stream_gets_the_log_then_each_event_live_and_resumes(server: ServerProcess) -> None:
     log = match_log(CODE, 9)
     with httpx.Client(base_url=server.base, timeout=10) as client:
-        keys = client.post("/api/matches", json=log[0]).json()
+        keys = client.post("/api/matches", json=log[0], headers=LEAGUE).json()
         auth = {"Authorization": f"Bearer {keys['scorer_key']}"}
         for event in log[1:4]:
             assert client.post(f"/api/matches/{CODE}/events", json={"event": event}, headers=auth).status_code == 201
@@ -68,15 +74,20 @@ def test_a_review_stream_gets_the_log_then_each_event_live_and_resumes(server: S
         assert client.get("/api/matches/nope/stream").status_code == 404
 
 
-def test_keys_in_query_strings_stay_out_of_the_access_log(server: ServerProcess) -> None:
+def test_keys_in_query_strings_stay_out_of_the_access_log_however_spelled(server: ServerProcess) -> None:
     log = match_log("logged-1", 2)
     with httpx.Client(base_url=server.base, timeout=10) as client:
-        key = client.post("/api/matches", json=log[0]).json()["official_key"]
+        key = client.post("/api/matches", json=log[0], headers=LEAGUE).json()["official_key"]
         assert client.get("/api/matches/logged-1/events", params={"key": key, "after_seq": 0}).status_code == 200
         assert client.get("/matches/logged-1/sheet", params={"key": key}).status_code == 200
+        # Spelled otherwise, the name still reads as `key` to the server: it must not show either.
+        assert client.get(f"/api/matches/logged-1/role?%6Bey={key}").json() == {"role": "official"}
+        client.get(f"/api/matches/logged-1?KEY={key}&x=1")
+        client.get(f"/api/matches/logged-1?k%2565y={key}")
     written = server.log.read_text()
     assert "GET /matches/logged-1/sheet?key=REDACTED" in written
     assert "/api/matches/logged-1/events?key=REDACTED&after_seq=0" in written
+    assert "/api/matches/logged-1/role?%6Bey=REDACTED" in written and "?KEY=REDACTED&x=1" in written
     assert key not in written
 
 

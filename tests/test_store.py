@@ -11,7 +11,8 @@ from matchstate import Match
 from matchstate.cli import main
 from matchstate.errors import ConflictError, DuplicateMatch, RefusedEvent, UnknownMatch
 from matchstate.log import MAX_LINE_BYTES
-from matchstate.store import Store, _Prepared
+from matchstate.store import Store
+from matchstate.store.sql import Prepared
 
 
 def stored_rows(store: Store) -> list:
@@ -25,7 +26,7 @@ def stored_rows(store: Store) -> list:
 def started(store: Store) -> list[dict]:
     """Match m-1 stored with its first 6 events; returns its whole log of 40."""
     log = match_log("m-1", 40)
-    store.create_match(log[0], scorer_key_hash="s-hash", official_key_hash="o-hash", role="official")
+    store.create_match(log[0], keys={"scorer": "s-hash", "official": "o-hash"}, role="official")
     for seq, event in enumerate(log[1:6], 2):
         store.append("m-1", event, expected_seq=seq - 1, role="scorer")
     return log
@@ -39,7 +40,7 @@ def test_appends_are_ruled_and_stored_as_received(store, started):
 
     assert (appended.event.seq, appended.event.state, appended.duplicate) == (8, expected.state, False)
     assert appended.event.ruling == rulings[7].to_json() and appended.event.ruling["kind"] == "live"
-    assert appended.match is store.match("m-1")
+    assert appended.match == store.match("m-1")
     stored = store.events("m-1")
     assert [e.seq for e in stored] == list(range(1, 9))
     assert [json.loads(e.raw) for e in stored] == started[:8]
@@ -56,6 +57,50 @@ def test_appends_are_ruled_and_stored_as_received(store, started):
         "m-1", [BLUE, RED], expected.score, expected.state, 8)
     assert summary.last_at == stored[-1].at and summary.started == stored[0].at
     assert store.verify() == []
+
+
+def test_a_snapshot_is_the_match_at_its_seq_and_never_changes(store, started):
+    before = store.match("m-1")  # a Penalty 4 awarded at seq 6: a free hit in progress
+    appended = store.append("m-1", started[6], expected_seq=6)  # "Play"
+    after = store.append("m-1", started[7], expected_seq=7).match
+
+    expected = Match()
+    for event in started[:6]:
+        expected.feed(event)
+    assert (before.seq, before.state, dict(before.score), before.free_hit) == (
+        6, expected.state, expected.score, expected.free_hit)
+    assert before.hash == store.events("m-1")[5].hash and before.void == frozenset()
+    assert before.accepted_types() == expected.accepted_types() and before.teams == (BLUE, RED)
+    assert (before.state, before.free_hit.penalty, before.play_at) == ("awarded", "4", None)
+    assert (appended.match.seq, appended.match.state, after.seq, after.state) == (7, "play_called", 8, "live")
+    assert appended.match.play_at == datetime.fromisoformat(started[6]["at"])  # still the moment of seq 7
+    with pytest.raises(AttributeError):
+        appended.match.seq = 9  # frozen
+    with pytest.raises(TypeError):
+        after.score[BLUE] = 99  # type: ignore[index]
+    with pytest.raises(TypeError):
+        after.info["teams"] = ["x"]  # type: ignore[index]
+    with pytest.raises(TypeError):
+        after.info["handicap_goals"][BLUE] = 9
+    assert store.match("m-1") == after and json.loads(json.dumps(after.score)) == dict(after.score)
+    assert not isinstance(after, Match)
+
+
+def test_the_clock_and_the_engine_version_are_the_stores_own(store_url):
+    moments = iter([datetime(2026, 11, 29, 15, 0, 1, 250_000, tzinfo=timezone.utc),
+                    datetime(2026, 11, 29, 18, 0, 2, tzinfo=timezone(timedelta(hours=3)))])
+    Store(store_url).upgrade()
+    store = Store(store_url, clock=lambda: next(moments), engine_version="9.9.9")
+    log = match_log("m-1", 2)
+    store.create_match(log[0])
+    store.append("m-1", log[1])
+    stored = store.events("m-1")
+    assert [event.received_at for event in stored] == [datetime(2026, 11, 29, 15, 0, 1, 250_000, tzinfo=timezone.utc),
+                                                       datetime(2026, 11, 29, 15, 0, 2, tzinfo=timezone.utc)]
+    with store.engine.connect() as connection:
+        assert connection.execute(text("SELECT DISTINCT engine_version FROM rulings")).scalars().all() == ["9.9.9"]
+    assert store.verify() == []
+    store.close()
 
 
 def test_a_retried_event_returns_the_stored_result_and_writes_nothing(store, started):
@@ -172,13 +217,13 @@ def test_an_append_costs_the_same_at_seq_10_and_200(store, monkeypatch):
     store.create_match(log[0])
     statements: list[str] = []
     event.listen(store.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
-    run_prepared = _Prepared.run
+    run_prepared = Prepared.run
 
-    def run(prepared: _Prepared, *args):  # an append's own statements go to the driver, past the listener
+    def run(prepared: Prepared, *args):  # an append's own statements go to the driver, past the listener
         statements.append(prepared.sql)
         return run_prepared(prepared, *args)
 
-    monkeypatch.setattr(_Prepared, "run", run)
+    monkeypatch.setattr(Prepared, "run", run)
 
     def statements_of_append(seq: int) -> list[str]:
         statements.clear()

@@ -126,3 +126,42 @@ def test_appends_reported_committed_survive_sigkill(store, tmp_path):
     assert [json.loads(event.raw) for event in stored] == log[:len(stored)]
     assert store.verify() == []
     assert store.append("m-1", log[len(stored)], expected_seq=len(stored)).event.seq == len(stored) + 1
+
+
+RACE_ROUNDS = 40
+
+
+def test_two_servers_racing_a_retry_both_get_the_stored_result(store):
+    """A device's retry reaches two servers on one database at once (issue 9, finding 3: on PostgreSQL one of
+    them answered with a UniqueViolation): each gets the one stored result, with or without expected_seq."""
+    log = match_log("m-1", RACE_ROUNDS + 1)
+    store.create_match(log[0])
+    servers = [Store(url_of(store)) for _ in range(2)]
+    for server in servers:
+        server.match("m-1")  # each with its cache warm, as a running server has
+    start = threading.Barrier(2, timeout=30)
+    for seq in range(2, RACE_ROUNDS + 2):
+        expected = seq - 1 if seq % 2 else None
+        answers: list = [None, None]
+
+        def send(number: int, event=log[seq - 1], expected=expected, answers=answers) -> None:
+            start.wait()
+            try:
+                answers[number] = servers[number].append("m-1", event, expected_seq=expected)
+            except Exception as err:  # reported below, from the test's own thread
+                answers[number] = err
+
+        threads = [threading.Thread(target=send, args=(number,)) for number in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+        assert not [answer for answer in answers if isinstance(answer, Exception)], answers
+        assert sorted(answer.duplicate for answer in answers) == [False, True]
+        assert answers[0].event == answers[1].event and answers[0].event.seq == seq
+        assert answers[0].receipt == answers[1].receipt and answers[0].match == answers[1].match
+    stored = store.events("m-1")
+    assert [event.seq for event in stored] == list(range(1, RACE_ROUNDS + 2))
+    assert store.verify() == []
+    for server in servers:
+        server.close()

@@ -1,19 +1,37 @@
-"""The schema: the migrations build exactly the models, from an empty database, on SQLite and PostgreSQL."""
+"""The schema: the migrations build exactly the models, from an empty database, on SQLite and PostgreSQL; an
+older database is upgraded without a change to what it recorded; a downgrade that drops records asks first;
+concurrent first upgrades take turns."""
 
+import argparse
+import threading
+
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import inspect
+from alembic.util import CommandError
+from conftest import match_log
+from sqlalchemy import inspect, text
 
 from matchstate.models import Base
-from matchstate.store import MIGRATIONS, Store
+from matchstate.store import MIGRATIONS, Store, hash_key
 
 
 def differences(store: Store) -> list:
     """What ``alembic check`` would find between the database and the models."""
     with store.engine.connect() as connection:
         return compare_metadata(MigrationContext.configure(connection), Base.metadata)
+
+
+def migrate(store: Store, direction, revision: str, *x: str) -> None:
+    """``alembic upgrade|downgrade REVISION`` with ``-x`` arguments, as the store migrates (Database.migration)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.cmd_opts = argparse.Namespace(x=list(x))
+    with store.database.migration() as connection:
+        config.attributes["connection"] = connection
+        direction(config, revision)
 
 
 def test_upgrade_from_empty_to_head_builds_the_models(store_url):
@@ -23,20 +41,98 @@ def test_upgrade_from_empty_to_head_builds_the_models(store_url):
     assert store.schema_is_current()
     assert differences(store) == []
     tables = inspect(store.engine)
-    assert {"matches", "events", "rulings"} <= set(tables.get_table_names())
+    assert {"matches", "events", "rulings", "keys", "acts"} <= set(tables.get_table_names())
     assert [c["name"] for c in tables.get_unique_constraints("events")] == ["uq_events_match_id_device_id"]
     assert tables.get_pk_constraint("events")["name"] == "pk_events"  # named by the convention, on both engines
-    assert {"scorer_key_hash", "official_key_hash"} <= {c["name"] for c in tables.get_columns("matches")}
+    assert {"match_id", "role", "key_hash", "revoked_at"} <= {c["name"] for c in tables.get_columns("keys")}
+    assert not {"scorer_key_hash", "official_key_hash"} & {c["name"] for c in tables.get_columns("matches")}
     store.close()
 
 
-def test_the_first_migration_goes_down_and_up_again(store):
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with store.engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "base")
+def test_a_downgrade_that_drops_records_asks_first(store):
+    store.create_match(match_log("m-1", 1)[0])
+    for revision in ("0001", "base"):
+        with pytest.raises(CommandError, match="-x allow-drop=yes"):
+            migrate(store, command.downgrade, revision)
+        assert store.schema_is_current()
+        assert [summary.code for summary in store.summaries()] == ["m-1"]
+
+
+def test_the_migrations_go_down_and_up_again(store):
+    migrate(store, command.downgrade, "base", "allow-drop=yes")
     assert not store.schema_is_current()
     assert set(inspect(store.engine).get_table_names()) <= {"alembic_version"}
     store.upgrade()
     assert differences(store) == []
+
+
+def test_an_older_database_is_upgraded_without_a_change_to_what_it_recorded(store):
+    """A store from before keys, acts and seals (revision 0001, its keys in two columns of its matches, no
+    secret file) is upgraded: its keys move to the keys table, every match is sealed and its creation and
+    keys recorded as acts, and not one event, ruling or hash changes."""
+    for code in ("m-1", "m-2"):
+        log = match_log(code, 9)
+        store.create_match(log[0], keys={"scorer": hash_key(f"{code} scorer"), "official": hash_key(f"{code} off")})
+        for event in log[1:]:
+            store.append(code, event)
+    migrate(store, command.downgrade, "0001", "allow-drop=yes")  # as matchstate 0.1.0 left it
+    store.secrets.path.unlink()
+    store.secrets.signing_path.unlink()
+    with store.engine.connect() as connection:
+        recorded = [connection.execute(text(f"SELECT * FROM {table} ORDER BY 1, 2")).all()
+                    for table in ("events", "rulings")]
+        assert connection.execute(text("SELECT scorer_key_hash FROM matches ORDER BY id")).scalars().all() == [
+            hash_key("m-1 scorer"), hash_key("m-2 scorer")]
+
+    older = Store(store.url.render_as_string(hide_password=False))
+    league_key = older.upgrade()
+
+    with older.engine.connect() as connection:
+        assert [connection.execute(text(f"SELECT * FROM {table} ORDER BY 1, 2")).all()
+                for table in ("events", "rulings")] == recorded
+        assert connection.execute(text("SELECT act, code, role FROM acts ORDER BY seq")).all() == [
+            ("create", "m-1", None), ("issue", "m-1", "scorer"), ("issue", "m-1", "official"),
+            ("create", "m-2", None), ("issue", "m-2", "scorer"), ("issue", "m-2", "official"), ("league", None, None)]
+    assert older.verify() == []
+    assert older.role_of_key("m-2", hash_key("m-2 off")) == "official"
+    assert older.role_of_key("m-1", hash_key("m-2 off")) is None
+    assert older.role_of_key(None, hash_key(league_key)) == "league"
+    assert older.upgrade() is None  # once is enough: the league key stays
+    older.close()
+
+
+def test_a_store_sealed_with_a_secret_that_is_gone_is_not_given_a_new_one(store):
+    store.create_match(match_log("m-1", 1)[0])
+    store.secrets.path.unlink()
+    again = Store(store.url.render_as_string(hide_password=False))
+    with pytest.raises(Exception, match=r"secret .* is missing"):
+        again.upgrade()
+    assert not again.secrets.path.exists()
+    again.close()
+
+
+def test_concurrent_first_upgrades_take_turns(store_url):
+    stores = [Store(store_url) for _ in range(3)]
+    start = threading.Barrier(len(stores))
+    outcomes: list = []
+
+    def upgrade(store: Store) -> None:
+        start.wait()
+        try:
+            outcomes.append(store.upgrade())
+        except Exception as err:  # reported below, from the test's own thread
+            outcomes.append(err)
+
+    threads = [threading.Thread(target=upgrade, args=(store,)) for store in stores]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    assert not [outcome for outcome in outcomes if isinstance(outcome, Exception)]
+    league_keys = [outcome for outcome in outcomes if outcome is not None]
+    assert len(outcomes) == 3 and len(league_keys) == 1  # one league key, made by whichever came first
+    assert stores[0].schema_is_current() and differences(stores[0]) == []
+    assert stores[1].role_of_key(None, hash_key(league_keys[0])) == "league"
+    for store in stores:
+        store.close()

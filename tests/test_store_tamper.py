@@ -7,10 +7,9 @@ import pytest
 from conftest import match_log
 from sqlalchemy import text
 
-import matchstate.store
-from matchstate import __version__
 from matchstate.cli import main
 from matchstate.store import Store
+from matchstate.version import ENGINE_VERSION
 
 EVENTS = 13  # three rallies: a Penalty 4 awarded, "Play", the stroke (ruled live), a goal
 
@@ -204,17 +203,17 @@ def test_what_each_hash_covers(played):
         assert (row.prev_hash, row.hash) == (previous, hashlib.sha256(previous.encode("ascii") + canonical).hexdigest())
         previous = row.hash
     assert [row.role for row in rows] == ["official"] + ["scorer"] * (EVENTS - 1)
-    assert {row.engine_version for row in rows} == {__version__}
+    assert {row.engine_version for row in rows} == {ENGINE_VERSION}
 
 
-def test_a_ruling_stored_by_another_engine_version(store, monkeypatch):
-    monkeypatch.setattr(matchstate.store, "__version__", "0.0.9")
-    play(store)  # m-1 ruled by "engine 0.0.9"
-    monkeypatch.undo()
+def test_a_ruling_stored_by_another_engine_version(store):
+    older = Store(store.url.render_as_string(hide_password=False), engine_version="0.0.9")
+    play(older)  # m-1 ruled by "engine 0.0.9"
+    older.close()
     assert store.verify() == []  # it rules as this engine does: nothing wrong
 
     tamper_with(store, lambda sql: edit_ruling(sql, 4, kind="goal", to="Red"))  # as if 0.0.9 had ruled otherwise
     [problem] = store.verify()
     assert (problem.seq, problem.what) == (4, (
         'the stored ruling differs from the engine\'s: kind: stored "goal", engine "live"; '
-        f'to: stored "Red", engine nothing (no such key) (ruled by engine 0.0.9; this is engine {__version__})'))
+        f'to: stored "Red", engine nothing (no such key) (ruled by engine 0.0.9; this is engine {ENGINE_VERSION})'))

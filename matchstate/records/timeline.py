@@ -79,10 +79,10 @@ def replay(events: Sequence[Event]) -> Iterator[Step]:
             origin = None
 
 
-def led_to(events: Sequence[Event], seq: int) -> list[int]:
-    """The seqs of the standing events that led to the ruling of event ``seq``: its free hit, from its award."""
-    steps = [step for step in replay(events[:seq]) if step.stands]  # no later event bears on its ruling
-    target = steps[-1] if steps and steps[-1].seq == seq else None
+def led_to(steps: Sequence[Step], seq: int) -> list[int]:
+    """The seqs of the standing events that led to the ruling of event ``seq`` (of a log's ``replay``): its
+    free hit, from its award."""
+    target = next((step for step in steps if step.seq == seq and step.stands), None)
     if target is None or target.origin is None:
         return [seq]
-    return [step.seq for step in steps if target.origin <= step.seq]
+    return [step.seq for step in steps if step.stands and target.origin <= step.seq <= seq]

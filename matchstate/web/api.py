@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Depends, Header, HTTPException, Path, Query, Request, Response
@@ -18,19 +18,23 @@ from ..records.archive import Archive
 from ..records.search import Filters
 from ..records.tally import STATUSES
 from . import live
-from .service import Service, message
+from .service import MAX_SEQ, Created, Service, message
 from .views import event_forms, rules_json
 
 router = APIRouter(prefix="/api")
-bearer = HTTPBearer(auto_error=False, description="The match's scorer key or official key.")
+bearer = HTTPBearer(auto_error=False, description="The match's scorer key or official key, or the league key.")
 
 KEY_ERRORS: dict[int | str, dict[str, Any]] = {401: {"description": "No key given"},
                                                403: {"description": "The key is wrong, or its role may not"}}
 READ_ERRORS: dict[int | str, dict[str, Any]] = {404: {"description": "No such match"}, **KEY_ERRORS}
+LEAGUE_ERRORS: dict[int | str, dict[str, Any]] = {401: {"description": "No key given"},
+                                                  403: {"description": "The key is not the league key"}}
+MAX_IMPORT_BYTES = 64 * 1024 * 1024
 
 
 def get_service(request: Request) -> Service:
-    return request.app.state.service
+    service: Service = request.app.state.service
+    return service
 
 
 def get_key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
@@ -47,39 +51,102 @@ def get_archive(request: Request) -> Archive:
 ServiceDep = Annotated[Service, Depends(get_service)]
 ArchiveDep = Annotated[Archive, Depends(get_archive)]
 KeyDep = Annotated[str | None, Depends(get_key)]
+RoleOfKey = Annotated[Literal["scorer", "official"], Path(description="The role whose key it is.")]
+# Every seq a request names is one a match can have: 0 (before its first event) to MAX_SEQ.
+AfterSeq = Annotated[int, Query(ge=0, le=MAX_SEQ, description="Only the events after this seq.")]
 
 
 class AppendRequest(BaseModel):
     event: dict[str, Any] = Field(description="One event in the match log format: `type`, `at`, the device's `id` "
                                               "(a retry with the same `id` is recorded once), `by`, and its fields.")
-    expected_seq: int | None = Field(None, description="The last seq this device has seen; if the match has moved "
-                                                       "on since, nothing is written and the answer is 409.")
+    expected_seq: int | None = Field(None, ge=0, le=MAX_SEQ,
+                                     description="The last seq this device has seen; if the match has moved on "
+                                                 "since, nothing is written and the answer is 409.")
 
 
-@router.post("/matches", status_code=201, tags=["matches"],
+class RemoveRequest(BaseModel):
+    reason: str = Field(min_length=1, description="Why the match is removed: kept with the act, who and when.")
+
+
+@router.post("/matches", status_code=201, tags=["league"],
              responses={409: {"description": "A match with this code exists"},
-                        422: {"description": "The match.start is refused; `detail` says why"}})
-def create_match(service: ServiceDep,
+                        422: {"description": "The match.start is refused; `detail` says why"}, **LEAGUE_ERRORS})
+def create_match(service: ServiceDep, key: KeyDep,
                  start: Annotated[dict[str, Any], Body(description="The match's `match.start` event; its "
                                                                    "`match` is the code that names it: any text "
                                                                    "but `/`, `.` and `..`.")],
                  ) -> dict[str, Any]:
-    """Create a match. The answer holds its scorer key and official key: they are shown only this once."""
-    created = service.create(start)
+    """Create a match, with the league key. The answer holds the match's scorer key and official key:
+    they are shown only this once."""
+    return _created(service.create(start, key))
+
+
+@router.post("/matches/import", status_code=201, tags=["league"],
+             openapi_extra={"requestBody": {"required": True, "content": {"application/jsonl": {}}}},
+             responses={409: {"description": "A match with this code exists"},
+                        413: {"description": "The log is too large"},
+                        422: {"description": "A line is refused; `detail` says which and why"}, **LEAGUE_ERRORS})
+async def import_match(service: ServiceDep, key: KeyDep, request: Request) -> dict[str, Any]:
+    """Store a whole match log (JSON Lines, UTF-8) as a new match with keys of its own, with the league key:
+    all of it, or nothing. The keys are shown only this once."""
+    await run_in_threadpool(service.check_league, key)  # before the body is read
+    try:  # the app's body limit for this path is MAX_IMPORT_BYTES
+        text = (await request.body()).decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise HTTPException(400, f"the log is not UTF-8: {err}") from None
+    return _created(await run_in_threadpool(service.import_log, text, key))
+
+
+def _created(created: Created) -> dict[str, Any]:
     base = f"/matches/{quote(created.code, safe='')}"
-    return {"code": created.code, "scorer_key": created.scorer_key, "official_key": created.official_key,
-            "match": created.match,
+    return {"code": created.code, "events": created.events, "scorer_key": created.scorer_key,
+            "official_key": created.official_key, "match": created.match, "receipt": created.receipt,
             "links": {"console": f"{base}/console", "review": f"{base}/review", "sheet": f"{base}/sheet"}}
 
 
+@router.delete("/matches/{code}", tags=["league"], responses={404: {"description": "No such match"},
+                                                              **LEAGUE_ERRORS})
+def remove_match(service: ServiceDep, key: KeyDep, code: str, body: RemoveRequest) -> dict[str, str]:
+    """Remove a match and all its events, with the league key and a reason: the store keeps the act
+    (who, when, why, and the head the match had), and `matchstate verify` reports it."""
+    service.remove(code, body.reason, key)
+    service.hub.close(code)
+    return {"removed": code, "reason": body.reason}
+
+
+@router.post("/matches/{code}/keys/{role}", status_code=201, tags=["league"],
+             responses={404: {"description": "No such match"}, **LEAGUE_ERRORS})
+def issue_key(service: ServiceDep, key: KeyDep, code: str, role: RoleOfKey) -> dict[str, str]:
+    """A new scorer or official key for the match, with the league key; shown only this once. The key the
+    role had before opens nothing from now on, on every server of the database."""
+    return {"code": code, "role": role, "key": service.issue_key(code, role, key)}
+
+
+@router.delete("/matches/{code}/keys/{role}", tags=["league"],
+               responses={404: {"description": "No such match"}, **LEAGUE_ERRORS})
+def revoke_key(service: ServiceDep, key: KeyDep, code: str, role: RoleOfKey) -> dict[str, str]:
+    """Revoke the match's scorer or official key, with the league key: from now on it opens nothing, on
+    every server of the database, until a new one is issued."""
+    service.revoke_key(code, role, key)
+    return {"code": code, "role": role, "revoked": role}
+
+
+@router.get("/receipts/key", tags=["reference"])
+def receipts_key(service: ServiceDep) -> dict[str, str]:
+    """The public key that checks every receipt the store signs (Ed25519): raw in base64, its fingerprint
+    (each receipt's `key`), and as PEM."""
+    return service.receipts_key()
+
+
 @router.get("/matches", tags=["matches"], responses={400: {"description": "A filter cannot be read"}, **KEY_ERRORS})
-def list_matches(service: ServiceDep, archive: ArchiveDep, team: str = "", event: str = "", venue: str = "",
+def list_matches(service: ServiceDep, archive: ArchiveDep, key: KeyDep, team: str = "", event: str = "", venue: str = "",
                  player: str = Query("", description="a name from the rosters"),
                  date: str = Query("", description="YYYY, YYYY-MM or YYYY-MM-DD"),
                  status: str = Query("", description=" or ".join(STATUSES)), state: str = "") -> list[dict[str, Any]]:
     """The matches, with score, state and standing (scheduled, in play, finished with the winner); each text
-    filter finds every one of its words, whatever the case and accents; the date matches by its start."""
-    service.check_list()
+    filter finds every one of its words, whatever the case and accents; the date matches by its start.
+    On a private server, for the league key only."""
+    service.check_list(key)
     filters = Filters(team, event, venue, player, date, status, state)
     return [match.to_json() for match in archive.matches(filters)]
 
@@ -93,12 +160,12 @@ def read_match(service: ServiceDep, key: KeyDep, code: str) -> dict[str, Any]:
 
 @router.get("/matches/{code}/role", tags=["matches"], responses=READ_ERRORS)
 def read_role(service: ServiceDep, key: KeyDep, code: str) -> dict[str, str]:
-    """The role the key holds on the match, `scorer` or `official`: what a page may offer its holder."""
+    """The role the key holds on the match, `scorer`, `official` or `league`: what a page may offer its holder."""
     return {"role": service.role(code, key)}
 
 
 @router.get("/matches/{code}/events", tags=["events"], responses=READ_ERRORS)
-def read_events(service: ServiceDep, key: KeyDep, code: str, after_seq: int = 0) -> list[dict[str, Any]]:
+def read_events(service: ServiceDep, key: KeyDep, code: str, after_seq: AfterSeq = 0) -> list[dict[str, Any]]:
     """The log after ``after_seq``: each event as received, its ruling, who recorded it, and when."""
     service.check_read(code, key)
     return service.events(code, after_seq)
@@ -120,15 +187,15 @@ async def append_event(service: ServiceDep, key: KeyDep, code: str, body: Append
     elif service.hub.listeners(code):  # the message is made only for open streams
         service.hub.publish(code, (recorded.event["seq"], message(recorded.event, recorded.match)))
     return {"seq": recorded.event["seq"], "ruling": recorded.event["ruling"], "duplicate": recorded.duplicate,
-            "event": recorded.event, "match": recorded.match}
+            "event": recorded.event, "match": recorded.match, "receipt": recorded.receipt}
 
 
 @router.get("/matches/{code}/stream", tags=["events"], response_class=StreamingResponse,
             responses={200: {"content": {"text/event-stream": {}},
                              "description": "Server-sent events: each `append` message's data is "
                                             "`{event, match}`, its id the event's seq."}, **READ_ERRORS})
-def stream_events(service: ServiceDep, key: KeyDep, code: str, after_seq: int = 0,
-                  last_event_id: Annotated[int | None, Header()] = None) -> StreamingResponse:
+def stream_events(service: ServiceDep, key: KeyDep, code: str, after_seq: AfterSeq = 0,
+                  last_event_id: Annotated[int | None, Header(ge=0, le=MAX_SEQ)] = None) -> StreamingResponse:
     """Every event after ``after_seq`` (or the ``Last-Event-ID`` a reconnecting browser sends), then each new one."""
     service.check_read(code, key)
     start = max(after_seq, last_event_id or 0)
@@ -137,20 +204,22 @@ def stream_events(service: ServiceDep, key: KeyDep, code: str, after_seq: int = 
 
 
 @router.get("/matches/{code}/rulings/{seq}", tags=["events"], responses=READ_ERRORS)
-def explain_ruling(service: ServiceDep, key: KeyDep, code: str, seq: int) -> dict[str, Any]:
+async def explain_ruling(service: ServiceDep, key: KeyDep, code: str,
+                         seq: Annotated[int, Path(ge=1, le=MAX_SEQ)]) -> dict[str, Any]:
     """An event's ruling with the events that led to it and the text of every clause it cites, in both languages."""
-    service.check_read(code, key)
-    explained = service.explain(code, seq)
+    await run_in_threadpool(service.check_read, code, key)
+    explained = await service.explain(code, seq)
     if explained is None:
         raise HTTPException(404, f"there is no event with seq {seq}")
     return explained
 
 
 @router.get("/matches/{code}/verify", tags=["matches"], responses=READ_ERRORS)
-def verify_match(service: ServiceDep, key: KeyDep, code: str) -> dict[str, Any]:
-    """Whether the hash chain holds and every stored ruling is what the engine rules now."""
-    service.check_read(code, key)
-    return service.verify(code)
+async def verify_match(service: ServiceDep, key: KeyDep, code: str) -> dict[str, Any]:
+    """Whether the hash chain holds and every stored ruling is what the engine rules now, checked as asked:
+    `problems` says what is wrong, `bad_seq` names the first event found changed, removed or misruled."""
+    await run_in_threadpool(service.check_read, code, key)
+    return await service.verify(code)
 
 
 @router.get("/matches/{code}/log.{format}", tags=["records"], response_class=PlainTextResponse,

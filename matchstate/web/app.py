@@ -1,11 +1,12 @@
-"""The ASGI app: the API and the pages over one :class:`Service`, errors as HTTP answers, a body limit."""
+"""The ASGI app: the API and the pages over one :class:`Service`, errors as HTTP answers, limits on
+requests (rates, streams, a body's size and nesting)."""
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 
 from fastapi import FastAPI, HTTPException, Request
-from fastapi.exception_handlers import request_validation_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -25,10 +26,14 @@ from ..log import MAX_LINE_BYTES
 from ..records.archive import Archive
 from ..store import Store
 from . import api, apidocs, pages, stats
-from .service import Service
+from .limits import Limits, RequestLimits
+from .service import CLOCK_TOLERANCE_SECONDS, Service
 
 # One event as long as the log allows, with room for the {"event": ..., "expected_seq": N} around it.
 MAX_BODY_BYTES = MAX_LINE_BYTES + 1024
+# No event nests deeper than a roster ({"event": {"rosters": {team: [{player}]}}} is 5 deep); a parser
+# would go on to hundreds, and run out of stack somewhere past that.
+MAX_BODY_DEPTH = 32
 
 # The HTTP status of each of matchstate's errors, most specific first.
 STATUS: list[tuple[type[MatchstateError], int]] = [
@@ -37,11 +42,14 @@ STATUS: list[tuple[type[MatchstateError], int]] = [
 ]
 
 
-def create_app(store: Store, *, private: bool = False) -> FastAPI:
-    """The service over ``store``; with ``private``, reading a match needs one of its keys."""
+def create_app(store: Store, *, private: bool = False, limits: Limits | None = None,
+               clock_tolerance: float = CLOCK_TOLERANCE_SECONDS) -> FastAPI:
+    """The service over ``store``; with ``private``, reading a match needs one of its keys. ``limits``
+    caps each client's requests and streams; an event more than ``clock_tolerance`` seconds ahead of
+    the server's clock is refused."""
     app = FastAPI(title="matchstate", version=__version__, docs_url=None, redoc_url=None,  # /docs is our own page
                   description="Live polo match state, exact to USPA Rule 36: append events, get rulings.")
-    app.state.service = Service(store, private=private)
+    app.state.service = Service(store, private=private, clock_tolerance=clock_tolerance)
     app.state.archive = Archive(store)
     app.add_exception_handler(MatchstateError, _matchstate_error)
     app.add_exception_handler(RequestValidationError, _invalid_request)
@@ -52,53 +60,91 @@ def create_app(store: Store, *, private: bool = False) -> FastAPI:
     app.include_router(apidocs.router)
     static = resources.files(__package__).joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, larger={"/api/matches/import": api.MAX_IMPORT_BYTES})
+    app.add_middleware(RequestLimits, limits=limits or Limits())  # outermost: a refused client costs least
     return app
 
 
 async def _matchstate_error(_: Request, err: Exception) -> JSONResponse:
     status = next(code for kind, code in STATUS if isinstance(err, kind))
-    body: dict[str, object] = {"detail": err.reason if isinstance(err, RefusedEvent) else str(err)}
+    body: dict[str, object] = {"detail": str(err)}  # a refusal's reason, after its line where it has one
+    if isinstance(err, RefusedEvent) and err.line is not None:
+        body["line"] = err.line
     if isinstance(err, ConflictError):
         body["current_seq"] = err.current_seq
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
     return JSONResponse(body, status_code=status, headers=headers)
 
 
-async def _invalid_request(request: Request, err: Exception) -> JSONResponse:
-    """A body that is not JSON at all is a 400 that says so; other invalid requests stay FastAPI's 422."""
+async def _invalid_request(_: Request, err: Exception) -> JSONResponse:
+    """A body that is not JSON at all is a 400 that says so; other invalid requests are 422s listing, as
+    FastAPI does, each error's type, place and message (not the value sent, which may be no JSON: NaN)."""
     assert isinstance(err, RequestValidationError)
     broken = next((e for e in err.errors() if e.get("type") == "json_invalid"), None)
     if broken is not None:
         return JSONResponse({"detail": f"the body is not valid JSON: {broken.get('ctx', {}).get('error', '')}"},
                             status_code=400)
-    return await request_validation_exception_handler(request, err)
+    return JSONResponse({"detail": [{"type": e["type"], "loc": list(e["loc"]), "msg": e["msg"]} for e in err.errors()]},
+                        status_code=422)
 
 
 class BodyLimit:
-    """Refuse a request body over ``limit`` bytes with 413, by its Content-Length or as it streams in."""
+    """Refuse a request body over ``limit`` bytes with 413 (over ``larger[path]`` for the paths given), by
+    its Content-Length or as it streams in; and one whose JSON nests deeper than :data:`MAX_BODY_DEPTH`
+    with 400, before anything parses it."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, larger: dict[str, int]) -> None:
         self.app = app
         self.limit = limit
+        self.larger = larger
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope["path"], self.limit)
         length = dict(scope["headers"]).get(b"content-length", b"0")
-        if length.isdigit() and int(length) > self.limit:
-            await JSONResponse({"detail": f"the body is over {self.limit} bytes"}, status_code=413)(
-                scope, receive, send)
+        if length.isdigit() and int(length) > limit:
+            await JSONResponse({"detail": f"the body is over {limit} bytes"}, status_code=413)(scope, receive, send)
             return
-        received = 0
+        body = bytearray()
 
         async def limited() -> Message:
-            nonlocal received
             message = await receive()
-            received += len(message.get("body", b""))
-            if received > self.limit:
-                raise HTTPException(413, f"the body is over {self.limit} bytes")
+            body.extend(message.get("body", b""))
+            if len(body) > limit:
+                raise HTTPException(413, f"the body is over {limit} bytes")
+            if not message.get("more_body", False) and (depth := nesting(bytes(body))) > MAX_BODY_DEPTH:
+                raise HTTPException(400, f"the body's JSON nests {depth} deep; no request needs more than "
+                                         f"{MAX_BODY_DEPTH}")
             return message
 
         await self.app(scope, limited, send)
+
+
+_STRUCTURE = re.compile(rb'[\[\]{}"\\]')
+
+
+def nesting(text: bytes) -> int:
+    """How deep the arrays and objects of a JSON text nest, read without parsing it (brackets inside
+    strings do not count); for a text that is not JSON, a number the parser's error makes moot."""
+    depth = deepest = 0
+    in_string, escaped = False, -1
+    for found in _STRUCTURE.finditer(text):
+        at = found.start()
+        char = text[at]
+        if at == escaped:
+            continue
+        if in_string:
+            if char == 0x5C:  # a backslash: the next byte is escaped
+                escaped = at + 1
+            elif char == 0x22:
+                in_string = False
+        elif char == 0x22:
+            in_string = True
+        elif char in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in b"]}":
+            depth -= 1
+    return deepest

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 
 from starlette.concurrency import run_in_threadpool
+
+from ..errors import UnknownMatch
 
 KEEPALIVE_SECONDS = 15.0
 RETRY_MS = 1000  # how soon a browser reconnects after the server goes away
@@ -30,6 +33,11 @@ class Hub:
                 queue.put_nowait(message)
             except asyncio.QueueFull:
                 self._drop(code, queue)
+
+    def close(self, code: str) -> None:
+        """End every stream of ``code``: the match is gone."""
+        for queue in list(self._queues.get(code, ())):
+            self._drop(code, queue)
 
     def _drop(self, code: str, queue: Queue) -> None:
         # A client this far behind costs memory for every event: end its stream instead. Its browser
@@ -68,10 +76,11 @@ async def stream(hub: Hub, code: str, after_seq: int,
 
     ``backlog(code, seq)`` reads the stored messages after ``seq``: used at the start, to fill a gap
     (two appends may publish out of order), and on each keepalive (another process may append).
-    A stream the hub drops (too far behind) ends here; the browser reconnects and resumes.
+    A stream the hub drops (too far behind, or its match removed) ends here; the browser reconnects
+    and resumes, or is told the match is gone.
     """
     last = after_seq
-    with hub.subscribe(code) as queue:
+    with hub.subscribe(code) as queue, contextlib.suppress(UnknownMatch):  # removed, maybe through another server
         yield f"retry: {RETRY_MS}\n\n"
         pending = await run_in_threadpool(backlog, code, last)
         while True:

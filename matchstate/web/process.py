@@ -3,28 +3,35 @@
 from __future__ import annotations
 
 import os
+import resource
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 
 
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 class ServerProcess:
     """A real server on 127.0.0.1 over the database at ``url``; it can be stopped and started again
     on the same port, as a pitch-side laptop's server might go away and come back. ``private`` serves
-    it as ``matchstate serve --private``."""
+    it as ``matchstate serve --private``; ``options`` are more of ``serve``'s options; ``file_limit``
+    is the server process's limit on open files (``ulimit -n``), where not the caller's."""
 
-    def __init__(self, url: str, port: int | None = None, log: Path | None = None, private: bool = False) -> None:
+    def __init__(self, url: str, port: int | None = None, log: Path | None = None, private: bool = False,
+                 options: Sequence[str] = (), file_limit: int | None = None) -> None:
         self.url = url
         self.private = private
+        self.options = list(options)
+        self.file_limit = file_limit
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = log
@@ -32,11 +39,9 @@ class ServerProcess:
 
     def start(self, timeout: float = 20.0) -> None:
         env = {**os.environ, "MATCHSTATE_DATABASE_URL": self.url}
-        out = open(self.log, "ab") if self.log else subprocess.DEVNULL
-        self._process = subprocess.Popen(
-            [sys.executable, "-m", "matchstate.cli", "serve", "--port", str(self.port),
-             *(["--private"] if self.private else [])],
-            env=env, stdout=out, stderr=subprocess.STDOUT)
+        with open(self.log or os.devnull, "ab") as out:  # the child keeps its own copy open
+            self._process = subprocess.Popen(self.command(), env=env, stdout=out, stderr=subprocess.STDOUT,
+                                             preexec_fn=self._limit_files)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
@@ -48,6 +53,19 @@ class ServerProcess:
                 time.sleep(0.05)
         self.stop()
         raise RuntimeError(f"matchstate serve did not answer on port {self.port} within {timeout} s")
+
+    def command(self) -> list[str]:
+        """The child's command line: ``matchstate serve`` on this port with the options."""
+        return [sys.executable, "-m", "matchstate.cli", "serve", "--port", str(self.port),
+                *(["--private"] if self.private else []), *self.options]
+
+    def _limit_files(self) -> None:
+        if self.file_limit is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.file_limit, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
 
     def stop(self) -> None:
         if self._process is None:

@@ -2,116 +2,243 @@
 
 from __future__ import annotations
 
+import asyncio
+import base64
 import json
-import threading
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
-from ..errors import MissingKey, RefusedEvent
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from starlette.concurrency import run_in_threadpool
+
+from ..errors import AccessDenied, IllegalEvent, InvalidEvent, MissingKey, RefusedEvent, UnknownMatch
+from ..events import Context, timestamp
+from ..records import timeline
 from ..records.sheet import ScoreSheet, score_sheet
-from ..records.timeline import led_to
 from ..rulebook import clause
-from ..store import Store
+from ..store import Snapshot, Store, StoredEvent
 from . import access
 from .live import Hub, Message
 from .views import event_json, match_view
 
+CLOCK_TOLERANCE_SECONDS = 120.0  # how far ahead of the server's clock an event's `at` may be
+MAX_SEQ = 2**31 - 1  # the largest seq a match can have: PostgreSQL's integer
+MAX_INTEGER = 2**53  # beyond it, a JSON number is not the same number in every reader (RFC 7493)
+KEPT_MATCHES = 16  # matches whose replayed log and verify result are kept
+
 
 @dataclass(frozen=True, slots=True)
 class Created:
-    """A new match and its two keys, which exist in clear only in this answer."""
+    """A new match (created or imported) and its two keys, which exist in clear only in this answer."""
 
     code: str
     scorer_key: str
     official_key: str
     match: dict[str, Any]
+    events: int
+    receipt: dict[str, Any] | None  # of its match.start, when created live
 
 
 @dataclass(frozen=True, slots=True)
 class Recorded:
-    """An append's answer: the stored event with its ruling, the match after it, and whether it was a retry."""
+    """An append's answer: the stored event with its ruling, the match after it, whether it was a retry,
+    and the store's signed receipt for it."""
 
     event: dict[str, Any]
     match: dict[str, Any]
     duplicate: bool
+    receipt: dict[str, Any]
 
 
 class Service:
-    """One store, served. ``private`` closes reading to holders of a match's keys.
+    """One store, served. ``private`` closes reading to holders of a match's keys; an event more
+    than ``clock_tolerance`` seconds ahead of the server's clock is refused.
 
-    Appends and reads of a match's engine take that match's lock: the store's cached engine
-    is read right after the append that changed it, so a view is never half-updated, while
-    matches are scored side by side.
+    Which role a key holds is asked of the store on every request, so that a key revoked through
+    one server is refused at once by every server of the database. The store hands out frozen
+    snapshots of its matches, so the service needs no locks of its own.
     """
 
-    def __init__(self, store: Store, *, private: bool = False) -> None:
+    def __init__(self, store: Store, *, private: bool = False,
+                 clock_tolerance: float = CLOCK_TOLERANCE_SECONDS) -> None:
         self.store = store
         self.private = private
+        self.clock_tolerance = clock_tolerance
         self.hub = Hub()
-        self._locks: dict[str, threading.Lock] = {}
-        self._key_hashes: dict[str, tuple[str | None, str | None]] = {}  # set once, at creation
-        self._verified: dict[str, dict[str, Any]] = {}
+        self._replays: OrderedDict[str, _Replayed] = OrderedDict()
+        self._verified: OrderedDict[str, tuple[float, dict[str, Any]]] = OrderedDict()
+        # Replaying and verifying a match cost time in proportion to its length: one at a time, on
+        # the event loop's side, so that readers asking for them queue there, holding no thread.
+        self._replaying = asyncio.Lock()
+        self._verifying = asyncio.Lock()
+
+    # -- access --------------------------------------------------------------------
+
+    def role(self, code: str, key: str | None) -> str:
+        """The role ``key`` holds on match ``code``: ``league``, ``official`` or ``scorer``.
+
+        :class:`MissingKey` without a key; :class:`AccessDenied` for a key that opens nothing here,
+        or, on a public server, :class:`UnknownMatch` where there is no such match. A private server
+        answers an unknown match as a known one, so that its codes cannot be found by trying.
+        """
+        if not key:
+            raise MissingKey("this needs the match's scorer or official key")
+        _check_lookup(code)
+        role = self.store.role_of_key(code, access.hash_key(key))
+        if role is None:
+            if not self.private:
+                self.require(code)
+            raise AccessDenied("the key is not this match's scorer or official key")
+        if role == access.LEAGUE:
+            self.store.match(code)  # the league's key opens every match, so it may be told which there are
+        return role
+
+    def check_league(self, key: str | None) -> None:
+        """Refuse unless ``key`` is the league's: it alone creates, imports and removes matches, and
+        issues and revokes their keys."""
+        if not key:
+            raise MissingKey("this needs the league key")
+        if self.store.role_of_key(None, access.hash_key(key)) != access.LEAGUE:
+            raise AccessDenied("the key is not the league key")
+
+    def require(self, code: str) -> None:
+        """Raise :class:`UnknownMatch` unless the match exists. On a private server this says nothing
+        (a page opens for any code, and its data needs a key): a code is told apart only by a key."""
+        if not self.private:
+            _check_lookup(code)
+            self.store.match(code)
+
+    def check_read(self, code: str, key: str | None) -> None:
+        """As :meth:`require`; and on a private server, reading a match needs one of its keys (or the league's)."""
+        if self.private:
+            self.role(code, key)
+        else:
+            self.require(code)
+
+    def check_list(self, key: str | None) -> None:
+        """On a private server, the list of matches is the league's."""
+        if self.private:
+            self.check_league(key)
 
     # -- writing -------------------------------------------------------------------
 
-    def create(self, start: dict[str, Any]) -> Created:
-        """Create a match from its ``match.start`` event; the keys are made here and kept only hashed."""
+    def create(self, start: dict[str, Any], key: str | None) -> Created:
+        """Create a match from its ``match.start`` event, for the league; its keys are made here and kept
+        only hashed."""
+        self.check_league(key)
         _check_code(start.get("match"))
-        scorer_key, official_key = access.new_key(), access.new_key()
-        with self._lock(str(start.get("match"))):
-            created = self.store.create_match(start, scorer_key_hash=access.hash_key(scorer_key),
-                                              official_key_hash=access.hash_key(official_key), role=access.OFFICIAL)
-            code = start["match"]
-            return Created(code, scorer_key, official_key, match_view(code, created.match))
+        self._check_event(start)
+        keys = _new_keys()
+        created = self.store.create_match(start, keys={role: access.hash_key(made) for role, made in keys.items()},
+                                          role=access.OFFICIAL, by=access.LEAGUE)
+        code = start["match"]
+        return Created(code, keys[access.SCORER], keys[access.OFFICIAL], match_view(code, created.match), 1,
+                       created.receipt.to_json())
+
+    def import_log(self, text: str, key: str | None) -> Created:
+        """Store a whole log (JSON Lines) as a new match with keys of its own, for the league: all of it or none."""
+        self.check_league(key)
+        lines = text.splitlines()
+        latest: tuple[int, dict[str, Any]] | None = None  # the last event: events' times only grow
+        for number, event in _decoded(lines):
+            try:
+                plain_json(event)
+                if event.get("type") == "match.start":
+                    _check_code(event.get("match"))
+            except RefusedEvent as err:
+                raise err.at_line(number) from None
+            latest = number, event
+        if latest is not None:
+            try:
+                self._check_event(latest[1])
+            except RefusedEvent as err:
+                raise err.at_line(latest[0]) from None
+        keys = _new_keys()
+        code, count = self.store.import_log(lines, keys={role: access.hash_key(made) for role, made in keys.items()},
+                                            by=access.LEAGUE)
+        return Created(code, keys[access.SCORER], keys[access.OFFICIAL], self.view(code), count, None)
+
+    def issue_key(self, code: str, role: str, key: str | None) -> str:
+        """A new ``role`` key for the match, for the league: shown only in this answer; the one before is revoked."""
+        self.check_league(key)
+        _check_lookup(code)
+        made = access.new_key()
+        self.store.issue_key(code, role, access.hash_key(made), by=access.LEAGUE)
+        return made
+
+    def revoke_key(self, code: str, role: str, key: str | None) -> None:
+        """Revoke the match's ``role`` key, for the league: refused at once by every server of the database."""
+        self.check_league(key)
+        _check_lookup(code)
+        self.store.revoke_key(code, role, by=access.LEAGUE)
+
+    def remove(self, code: str, reason: str, key: str | None) -> None:
+        """Remove a match and its events, for the league, with a reason: an act the store records."""
+        self.check_league(key)
+        _check_lookup(code)
+        plain_json(reason)
+        self.store.remove_match(code, reason=reason, by=access.LEAGUE)
 
     def append(self, code: str, event: dict[str, Any], expected_seq: int | None, key: str | None) -> Recorded:
-        """Append one event for the holder of ``key``; raises the store's errors or :class:`AccessDenied`."""
-        role = self.role(code, key)
-        access.check_role(role, access.role_needed(event, self._target_role(code, event)))
-        with self._lock(code):
-            appended = self.store.append(code, event, expected_seq, role=role)
-            view = match_view(code, appended.match)
-        return Recorded(event_json(appended.event), view, appended.duplicate)
+        """Append one event for the holder of ``key``; raises the store's errors or :class:`AccessDenied`.
 
-    def _lock(self, code: str) -> threading.Lock:
-        return self._locks.setdefault(code, threading.Lock())
+        An official's ``void`` stamped earlier than the match's newest event (a device clock behind
+        the one that logged it) is stamped with that event's ``at`` instead, which the engine accepts:
+        an official can always void the newest event.
+        """
+        role = self.role(code, key)
+        if role == access.LEAGUE:
+            raise AccessDenied("the league key keeps matches; a match's events need its scorer or official key")
+        self._check_event(event)
+        access.check_role(role, access.role_needed(event, self._target_role(code, event)))
+        if role == access.OFFICIAL and event.get("type") == "void":
+            event = self._stamped_after_newest(code, event)
+        appended = self.store.append(code, event, expected_seq, role=role)
+        return Recorded(event_json(appended.event), match_view(code, appended.match), appended.duplicate,
+                        appended.receipt.to_json())
+
+    def _check_event(self, event: dict[str, Any]) -> None:
+        """Refuse what the store cannot keep as sent, and an event from a clock too far ahead."""
+        plain_json(event)
+        moment = _moment(event.get("at"))
+        if moment is None:
+            return  # the engine refuses it, naming the field
+        ahead = (moment - datetime.now(UTC)).total_seconds()
+        if ahead > self.clock_tolerance:
+            raise IllegalEvent(f"{event.get('type')}: 'at' {event['at']} is {ahead:.0f} s ahead of the server's "
+                               f"clock, more than the {self.clock_tolerance:g} s allowed: check the device's clock")
+
+    def _stamped_after_newest(self, code: str, void: dict[str, Any]) -> dict[str, Any]:
+        moment = _moment(void.get("at"))
+        newest = self.store.event(code, self.store.match(code).seq)
+        if moment is None or newest is None or moment >= newest.at:
+            return void
+        # The same stamp for a retry of this void: the newest event is then the void itself.
+        return {**void, "at": newest.at.isoformat()}
 
     def _target_role(self, code: str, event: dict[str, Any]) -> str | None:
         """The role that recorded the event a void strikes (the scorer's own, unless found otherwise)."""
         target = event.get("seq") if event.get("type") == "void" else None
-        if not isinstance(target, int) or isinstance(target, bool) or target < 1:
+        if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= MAX_SEQ:
             return access.SCORER  # not a void, or one the engine will refuse on its own
         found = self.store.event(code, target)
         return found.role if found is not None else access.SCORER
 
     # -- reading -------------------------------------------------------------------
 
-    def require(self, code: str) -> None:
-        """Raise :class:`UnknownMatch` unless the match exists."""
-        self._hashes(code)
-
-    def check_read(self, code: str, key: str | None) -> None:
-        """As :meth:`require`; and on a private server, reading a match needs one of its keys."""
-        self.require(code)
-        if self.private:
-            self.role(code, key)
-
-    def _hashes(self, code: str) -> tuple[str | None, str | None]:
-        if code not in self._key_hashes:
-            self._key_hashes[code] = self.store.key_hashes(code)
-        return self._key_hashes[code]
-
-    def role(self, code: str, key: str | None) -> str:
-        """The role ``key`` holds on the match; :class:`AccessDenied` if none."""
-        return access.role_of(key, *self._hashes(code))
-
-    def check_list(self) -> None:
-        if self.private:
-            raise MissingKey("this server is private: open a match with its key")
+    def receipts_key(self) -> dict[str, str]:
+        """The public key that checks the store's receipts: raw, in base64, its fingerprint, and as PEM."""
+        public = self.store.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        return {"public_key": base64.b64encode(public).decode("ascii"), "fingerprint": self.store.key_fingerprint(),
+                "pem": self.store.public_key_pem()}
 
     def view(self, code: str) -> dict[str, Any]:
-        with self._lock(code):
-            return match_view(code, self.store.match(code))
+        return match_view(code, self.store.match(code))
 
     def events(self, code: str, after_seq: int = 0) -> list[dict[str, Any]]:
         return [event_json(stored) for stored in self.store.events(code, after_seq=after_seq)]
@@ -124,41 +251,143 @@ class Service:
         view = self.view(code)
         return [(row["seq"], message(row, view)) for row in rows]
 
-    def explain(self, code: str, seq: int) -> dict[str, Any] | None:
+    def _log(self, code: str) -> tuple[list[StoredEvent], Snapshot]:
+        """The stored log and the match it makes, read at one moment: the snapshot first, then its events
+        (a log only grows, so the first ``seq`` events read after it are the ones it was made of)."""
+        snapshot = self.store.match(code)
+        return self.store.events(code)[:snapshot.seq], snapshot
+
+    async def explain(self, code: str, seq: int) -> dict[str, Any] | None:
         """A ruling with the events that led to it and the clauses it cites, in both languages."""
-        stored = self.store.events(code)
-        if not 1 <= seq <= len(stored):
+        replayed = await self._replayed(code)
+        if not 1 <= seq <= len(replayed.rows):
             return None
-        event = event_json(stored[seq - 1])
+        event = event_json(replayed.rows[seq - 1])
         ruling = event["ruling"] or {}
         cites = dict.fromkeys([*ruling.get("cite", []),
                                *(rule_id for option in ruling.get("options", []) for rule_id in option["cite"])])
-        chain = led_to([json.loads(row.raw) for row in stored], seq)
-        return {"event": event, "led_to": [event_json(stored[s - 1]) for s in chain],
+        return {"event": event, "led_to": [event_json(replayed.rows[s - 1]) for s in replayed.led_to(seq)],
                 "clauses": [{"id": rule_id, "heading": clause(rule_id).heading, "text": clause(rule_id).text}
                             for rule_id in cites]}
 
+    async def _replayed(self, code: str) -> _Replayed:
+        """The match's log replayed, as it stands now: one replay per event appended, however many ask."""
+        async with self._replaying:
+            seq = await run_in_threadpool(lambda: self.store.match(code).seq)
+            kept = self._replays.get(code)
+            if kept is None or len(kept.rows) != seq:
+                kept = await run_in_threadpool(self._replay, code)
+                _keep(self._replays, code, kept)
+        return kept
+
+    def _replay(self, code: str) -> _Replayed:
+        rows, _ = self._log(code)
+        return _Replayed(rows, list(timeline.replay([json.loads(row.raw) for row in rows])))
+
     def sheet(self, code: str) -> ScoreSheet:
-        return score_sheet([json.loads(stored.raw) for stored in self.store.events(code)])
+        rows, _ = self._log(code)
+        return score_sheet([json.loads(row.raw) for row in rows])
 
-    def verify(self, code: str) -> dict[str, Any]:
-        """Whether the match's chain holds and its rulings are the engine's.
+    async def verify(self, code: str) -> dict[str, Any]:
+        """Whether the match's chain holds and its rulings are the engine's; ``bad_seq`` is the first
+        seq found wrong (None if none is, or only the match's row is).
 
-        Every open review asks after every event, and a verify replays the whole match: the answer
-        is kept until the match's next event. (``matchstate verify`` is the audit that always reads.)
+        Each answer comes from a check begun after it was asked for: readers asking while a check
+        runs share the next one. (``matchstate verify`` is the same check, from the command line.)
         """
-        with self._lock(code):
-            seq = self.store.match(code).seq
-        cached = self._verified.get(code)
-        if cached is None or cached["events"] != seq:
-            problems = self.store.verify(code)
-            cached = {"ok": not problems, "events": seq, "problems": [str(problem) for problem in problems]}
-            self._verified[code] = cached
-        return cached
+        asked = time.monotonic()
+        async with self._verifying:
+            done = self._verified.get(code)
+            if done is None or done[0] < asked:
+                done = time.monotonic(), await run_in_threadpool(self._verify_now, code)
+                _keep(self._verified, code, done)
+        return done[1]
+
+    def _verify_now(self, code: str) -> dict[str, Any]:
+        seq = self.store.match(code).seq
+        problems = self.store.verify(code)
+        return {"ok": not problems, "events": seq, "problems": [str(problem) for problem in problems],
+                "bad_seq": next((problem.seq for problem in problems if problem.seq is not None), None)}
+
+
+@dataclass(frozen=True, slots=True)
+class _Replayed:
+    """A match's stored log and each of its events as the records' replay saw it."""
+
+    rows: list[StoredEvent]
+    steps: list[timeline.Step]
+
+    def led_to(self, seq: int) -> list[int]:
+        """The seqs of the standing events that led to event ``seq``'s ruling: its free hit, from its award."""
+        return timeline.led_to(self.steps, seq)
+
+
+def _keep(kept: OrderedDict[str, Any], code: str, value: Any) -> None:
+    """Keep ``value`` for ``code``, forgetting the least recently kept match beyond :data:`KEPT_MATCHES`."""
+    kept[code] = value
+    kept.move_to_end(code)
+    if len(kept) > KEPT_MATCHES:
+        kept.popitem(last=False)
+
+
+def plain_json(value: Any) -> None:
+    """Refuse, as :class:`InvalidEvent`, what the store cannot keep or another reader would read otherwise:
+    a NUL character in a text or a name, a number that is not finite, an integer beyond ±2^53."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise InvalidEvent(f"the text {value[:40]!r} holds a NUL character, which no event may hold")
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, int):
+        if abs(value) > MAX_INTEGER:
+            raise InvalidEvent(f"the number {str(value)[:24]}… is beyond ±2^53, where JSON readers disagree on it")
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidEvent(f"the number {value} is not a finite number")
+    elif isinstance(value, dict):
+        for name, item in value.items():
+            plain_json(name)
+            plain_json(item)
+    elif isinstance(value, list):
+        for item in value:
+            plain_json(item)
+
+
+def _moment(at: Any) -> datetime | None:
+    """An event's ``at`` as a time in UTC, or None if it is not a time (the engine then refuses it)."""
+    try:
+        moment = timestamp(at, Context())
+    except ValueError:
+        return None
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        raise InvalidEvent(f"'at' {at} is outside the years 1 to 9999 once in UTC, where times are kept") from None
 
 
 def message(row: dict[str, Any], view: dict[str, Any]) -> str:
     return json.dumps({"event": row, "match": view}, ensure_ascii=False)
+
+
+def _decoded(lines: list[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each line that is a JSON object, with its number; the store refuses the others, naming them."""
+    for number, line in enumerate(lines, 1):
+        try:
+            event = json.loads(line) if line.strip() else None
+        except ValueError:
+            continue
+        if isinstance(event, dict):
+            yield number, event
+
+
+def _new_keys() -> dict[str, str]:
+    return {role: access.new_key() for role in (access.SCORER, access.OFFICIAL)}
+
+
+def _check_lookup(code: str) -> None:
+    """Raise :class:`UnknownMatch` for a code no match can have: with a NUL (PostgreSQL cannot compare it)."""
+    if "\x00" in code:
+        raise UnknownMatch(f"no match {code!r} in the store")
 
 
 def _check_code(code: object) -> None:

@@ -14,7 +14,7 @@ from fastapi.templating import Jinja2Templates
 
 from ..errors import InvalidQuery
 from ..records.stats import Scope
-from .api import KEY_ERRORS, ArchiveDep, ServiceDep, download
+from .api import KEY_ERRORS, ArchiveDep, KeyDep, ServiceDep, download
 
 api = APIRouter(prefix="/api", tags=["records"])
 pages = APIRouter(include_in_schema=False)
@@ -26,25 +26,27 @@ ERRORS: dict[int | str, dict[str, Any]] = {400: {"description": "The season cann
 
 
 @api.get("/stats", responses=ERRORS)
-def stats_json(service: ServiceDep, archive: ArchiveDep, event: Event = "", season: Season = "") -> dict[str, Any]:
+def stats_json(service: ServiceDep, archive: ArchiveDep, key: KeyDep, event: Event = "",
+               season: Season = "") -> dict[str, Any]:
     """Per team and per player: goals (field and penalty), penalties by number awarded (to a team) or taken
     (by a player) and converted, knock-ins, fouls against; over the matches of the event and the season."""
-    service.check_list()
+    service.check_list(key)
     return archive.stats(Scope.of(event, season)).to_json()
 
 
 @api.get("/stats.csv", response_class=PlainTextResponse, responses=ERRORS)
-def stats_csv(service: ServiceDep, archive: ArchiveDep, event: Event = "", season: Season = "") -> PlainTextResponse:
+def stats_csv(service: ServiceDep, archive: ArchiveDep, key: KeyDep, event: Event = "",
+              season: Season = "") -> PlainTextResponse:
     """The same numbers as `/api/stats`, as CSV: a row per team, then a row per player."""
-    service.check_list()
+    service.check_list(key)
     return download(archive.stats(Scope.of(event, season)).to_csv(), "stats.csv", "text/csv; charset=utf-8")
 
 
 @pages.get("/stats", response_class=HTMLResponse)
-def stats_page(request: Request, service: ServiceDep, archive: ArchiveDep, event: str = "",
+def stats_page(request: Request, service: ServiceDep, archive: ArchiveDep, key: KeyDep, event: str = "",
                season: str = "") -> HTMLResponse:
     """The statistics with their charts; a season that cannot be read is said on the page, beside its form."""
-    service.check_list()
+    service.check_list(key)
     events = sorted({match.start["event"] for match in archive.matches() if match.start.get("event")})
     context: dict[str, Any] = {"events": events, "event": event, "season": season, "query": request.url.query}
     try:

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import datetime
 from functools import cache
 from typing import Any
 
 from .. import events
-from ..engine import Match
 from ..events import FIELDS, REQUIRED
 from ..rulebook import CLAUSES
+from ..store import Snapshot, StoredEvent
 from ..words import LANGUAGES
-from ..store import StoredEvent
 
 # What a form asks for, by the check the log format applies to a field.
 FIELD_KINDS = {
@@ -23,12 +23,12 @@ FIELD_KINDS = {
 }
 
 
-def jsonable(event: dict[str, Any]) -> dict[str, Any]:
+def jsonable(event: Mapping[str, Any]) -> dict[str, Any]:
     """A normalised event with its times written back as ISO-8601 text."""
     return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in event.items()}
 
 
-def match_view(code: str, match: Match) -> dict[str, Any]:
+def match_view(code: str, match: Snapshot) -> dict[str, Any]:
     """Everything a console or review shows of a match right now, the engine's own answers."""
     free_hit = match.free_hit
     return {
@@ -47,6 +47,14 @@ def match_view(code: str, match: Match) -> dict[str, Any]:
         "accepted": match.accepted_types(),
         "void": sorted(match.void),
         "start": jsonable(match.info),
+        "rules": match.rules.name,
+        "waiting": [{"code": foul.code, "team": foul.team, "prevented_goal": foul.prevented_goal}
+                    for foul in match.waiting],
+        "clock": {**match.clock_json(), "at": match.last_at.isoformat(),
+                  "chukker_seconds": match.clock.settings.chukker_seconds,
+                  "extra_seconds": match.clock.settings.extra_seconds, "chukkers": match.clock.chukkers},
+        "ended": match.ended,
+        "winner": match.winner,
     }
 
 

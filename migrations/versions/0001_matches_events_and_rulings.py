@@ -13,6 +13,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from matchstate.store.database import require_drop_allowed
+
 revision: str = "0001"
 down_revision: str | None = None
 branch_labels: str | Sequence[str] | None = None
@@ -68,6 +70,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    require_drop_allowed("every match, event and ruling")
     op.drop_table("rulings")
     op.drop_table("events")
     op.drop_table("matches")

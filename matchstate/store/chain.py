@@ -1,0 +1,79 @@
+"""The tamper contract: what each event's hash covers, and how the hashes chain.
+
+An event's hash is SHA-256 over the previous event's hash (64 hex digits in ASCII; before a
+match's first event, :data:`GENESIS`) followed by :func:`sealed`: the canonical JSON of the event
+as received together with the server's own facts about it. Anyone can recompute a chain from
+these few lines and the stored rows (``tests/test_store_tamper.py`` does, without this module).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from ..errors import InvalidEvent
+from ..log import parse_line
+
+GENESIS = "0" * 64  # the previous hash of every match's first event
+
+
+def canonical(value: Mapping[str, Any]) -> bytes:
+    """The canonical JSON of an object in UTF-8: keys sorted at every level, no spaces."""
+    try:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidEvent("a string holds a lone surrogate, which is not Unicode text") from None
+
+
+def instant(moment: datetime) -> str:
+    """A time as the chain writes it: UTC, to the microsecond, ``2026-11-29T15:00:01.234567Z``."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def sealed(event: Mapping[str, Any], role: str | None, received_at: datetime, engine_version: str) -> bytes:
+    """What an event's hash covers after the previous hash: the canonical JSON of the event as received
+    together with the server's own facts about it, which the event's JSON does not hold::
+
+        {"engine_version": "0.1.0", "event": {...}, "received_at": "2026-11-29T15:00:01.234567Z", "role": "scorer"}
+
+    ``event`` is the received JSON object, decoded; ``received_at`` is in UTC to the microsecond, as the
+    database keeps it; ``role`` may be null; ``engine_version`` is the version of the engine that ruled it.
+    """
+    return canonical({"engine_version": engine_version, "event": event, "received_at": instant(received_at),
+                      "role": role})
+
+
+def chain_hash(prev_hash: str, sealed_json: bytes) -> str:
+    """An event's hash: SHA-256 over the previous event's hash (64 hex digits, ASCII) and :func:`sealed`."""
+    return hashlib.sha256(prev_hash.encode("ascii") + sealed_json).hexdigest()
+
+
+class _RepeatedKey(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _one_value_per_key(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    decoded = dict(pairs)
+    if len(decoded) != len(pairs):
+        seen: set[str] = set()
+        raise _RepeatedKey(next(key for key, _ in pairs if key in seen or seen.add(key)))  # type: ignore[func-returns-value]
+    return decoded
+
+
+_STRICT = json.JSONDecoder(object_pairs_hook=_one_value_per_key)
+
+
+def decode(raw: str) -> dict[str, Any]:
+    """An event's text decoded as the log format reads it (``log.parse_line``), and refused where one object holds a
+    key twice: readers disagree on which of the two counts, so the hash of what Python read would vouch for a
+    text that another reader reads otherwise."""
+    event = parse_line(raw)
+    try:
+        _STRICT.decode(raw)
+    except _RepeatedKey as repeated:
+        raise InvalidEvent(f"its JSON holds the key {repeated.key!r} twice in one object") from None
+    return event

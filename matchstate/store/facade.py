@@ -1,0 +1,486 @@
+"""The ``Store``: matches, their keys and the league's acts, over the chain, the SQL, the cache and the seals."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from sqlalchemy import URL, Connection, Engine, delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..engine import Match
+from ..errors import ConflictError, DuplicateMatch, IllegalEvent, StoreError, UnknownMatch
+from ..log import parse_line
+from ..models import ActRow, EventRow, KeyRow, MatchRow, RulingRow
+from ..rulings import Ruling
+from ..version import ENGINE_VERSION
+from . import acts
+from . import keys as keyring
+from . import verify as checks
+from .acts import Act
+from .cache import EngineCache, Head
+from .chain import GENESIS, canonical
+from .database import ACTS_LOCK, Database, database_url
+from .incoming import Incoming
+from .receipts import Receipt, fingerprint, public_pem, sign
+from .results import Appended, StoredEvent, Summary
+from .seals import head_seal
+from .secretfiles import SecretFiles, secret_path
+from .snapshot import Snapshot
+from .sql import (
+    ACTS,
+    CHECKED,
+    EVENT,
+    EVENTS,
+    HEAD,
+    KEYS,
+    LIVE,
+    MATCH_ROWS,
+    ORPHANS,
+    SUMMARIES,
+    AppendStatements,
+    HeadRow,
+    match_columns,
+)
+from .verify import Problem, ReceiptReport
+
+Clock = Callable[[], datetime]
+MAX_SEQ = 2**31 - 1  # the seq column's largest value on either database
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Store:
+    """Matches in a database: create, append, read, remove and verify them, and the keys that may. A Store
+    may be shared by threads, and several Stores (several servers) may share one database.
+
+    ``clock`` gives the server's time for each event received (UTC); ``engine_version`` is kept with
+    each ruling and covered by its hash (this engine's, :data:`~matchstate.version.ENGINE_VERSION`,
+    unless a test says otherwise); ``secret_file`` is where the store's secret is, and its signing key
+    beside it (default: :func:`~matchstate.store.secretfiles.secret_path`).
+    """
+
+    def __init__(self, url: str | None = None, *, clock: Clock = utc_now, engine_version: str = ENGINE_VERSION,
+                 secret_file: str | Path | None = None) -> None:
+        self.database = Database(database_url(url))
+        self.clock = clock
+        self.engine_version = engine_version
+        self._secret_file = secret_file
+        self._secrets: SecretFiles | None = None
+        self._signer: tuple[Ed25519PrivateKey, str] | None = None  # the signing key and its fingerprint
+        self._statements = AppendStatements(self.engine.dialect)
+        self._cache = EngineCache()
+
+    @property
+    def url(self) -> URL:
+        return self.database.url
+
+    @property
+    def engine(self) -> Engine:
+        """The SQLAlchemy engine (for tests and tools that read the tables themselves)."""
+        return self.database.engine
+
+    @property
+    def secrets(self) -> SecretFiles:
+        """The store's secret and signing key (files outside the database)."""
+        if self._secrets is None:
+            self._secrets = SecretFiles(secret_path(self.url, self._secret_file))
+        return self._secrets
+
+    def close(self) -> None:
+        """Close the database connections."""
+        self.database.close()
+
+    # -- the schema ------------------------------------------------------------------
+
+    def upgrade(self) -> str | None:
+        """Bring the database to the latest schema, make the store's secret and signing key where this is a
+        new store, seal what was stored before seals, and make a league key where there is none.
+
+        Returns the new league key, in clear (only its hash is kept), or None where one was live already.
+        Concurrent upgrades take turns. Nothing recorded is changed: no event, ruling or hash.
+        """
+        with self.database.migration() as connection:
+            self.database.migrate(connection)
+            never_sealed = acts.last_seq(connection) == 0
+            if never_sealed:  # a new store, or one from before seals: its secret is made here
+                self.secrets.make()
+            secret = self.secrets.secret()  # else it must be the very one it was sealed with: named where missing
+            self.secrets.signing_key()
+            if never_sealed:  # the matches stored before seals: recorded as acts, sealed now
+                self._seal_older_matches(connection, secret)
+            if keyring.has_league_key(connection):
+                return None
+            league_key = keyring.new_key()
+            self._set_league_key(connection, secret, keyring.hash_key(league_key), by="matchstate db upgrade")
+            return league_key
+
+    def schema_is_current(self) -> bool:
+        """Whether the database has had every migration."""
+        return self.database.schema_is_current()
+
+    def _seal_older_matches(self, connection: Connection, secret: bytes) -> None:
+        at = self.clock()
+        reason = "recorded by matchstate db upgrade: the match was stored before the store kept acts"
+        matches = connection.execute(select(MatchRow.id, MatchRow.code, MatchRow.last_seq, MatchRow.last_hash)
+                                     .order_by(MatchRow.id)).all()
+        for match in matches:
+            found = connection.execute(select(KeyRow.id, KeyRow.role, KeyRow.key_hash, KeyRow.issued_at)
+                                       .where(KeyRow.match_id == match.id).order_by(KeyRow.id)).all()
+            acts_seq = acts.record(connection, self.database, secret, Act(acts.CREATE, at, match.code, reason=reason))
+            for key in found:
+                acts_seq = acts.record(connection, self.database, secret,
+                                       Act(acts.ISSUE, at, match.code, key.role, key.key_hash, reason=reason))
+                keyring.seal_row(connection, secret, key.id, match.code, key.role, key.key_hash, key.issued_at)
+            self._seal_head(connection, secret, match.id, match.code, match.last_seq, match.last_hash, acts_seq)
+
+    # -- matches ---------------------------------------------------------------------
+
+    def create_match(self, start_event: Mapping[str, Any] | str, *, keys: Mapping[str, str] | None = None,
+                     role: str | None = None, by: str | None = None) -> Appended:
+        """Store a new match from its match.start, as seq 1, with ``keys`` (role → the key's hash) as its live
+        keys; :class:`DuplicateMatch` if its code is taken. The creation and each key are acts, ``by`` who."""
+        incoming = self._incoming(start_event, role)
+        secret = self._secret()
+        with self.database.transaction(write=True) as connection:
+            head = Head(None, Match())
+            ruling = head.match.feed(incoming.event)  # a new Match takes nothing but a valid match.start
+            head.match_id = self._insert_match(connection, head.match, incoming.received_at, GENESIS)
+            acts_seq = self._register(connection, secret, head.match_id, head.match.info["match"], keys or {},
+                                     incoming.received_at, by)
+            stored = self._record(connection, secret, head, incoming, ruling, acts_seq)
+        code = head.match.info["match"]
+        with self._cache.lock(code):
+            self._cache.remember(head)
+            snapshot = head.snapshot()
+        return Appended(stored, False, snapshot, self._receipt(code, stored))
+
+    def append(self, code: str, event: Mapping[str, Any] | str, expected_seq: int | None = None, *,
+               role: str | None = None) -> Appended:
+        """Check ``event`` with the engine and append it to match ``code``, durably.
+
+        ``event`` is an event object or its JSON text. A refused event raises
+        :class:`RefusedEvent` and writes nothing. With ``expected_seq``, the append is made
+        only if it is still the match's last seq, else :class:`ConflictError`. Returns the event
+        as stored, a snapshot of the match after it and the signed receipt; an event whose device ``id``
+        is stored already is a retried send: the stored event and its receipt come back, ``duplicate=True``,
+        and nothing is written (also when another server stored it a moment before).
+        """
+        incoming = self._incoming(event, role)
+        secret = self._secret()
+        device_id = incoming.event.get("id") if isinstance(incoming.event.get("id"), str) else None
+        with self._cache.lock(code), self.database.transaction(write=True) as connection:
+            found = self._statements.head.run(connection, {"code": code, "device_id": device_id})
+            if found is None:
+                raise _unknown(code)
+            match_id, last_seq, last_hash, retried_seq, acts_seq = found
+            row = HeadRow(match_id, last_seq, last_hash)
+            stale = expected_seq is not None and expected_seq != last_seq
+            if retried_seq is None and stale and device_id is not None:  # read afresh: is it a retry after all?
+                retried = self._statements.retried.run(connection, {"match_id": match_id, "device_id": device_id})
+                retried_seq = retried[0] if retried is not None else None
+            if retried_seq is None:
+                if stale:
+                    raise ConflictError(f"match {code} is at seq {last_seq}, not {expected_seq}: reload and retry",
+                                        last_seq)
+                head, retried_seq = self._cache.head(connection, code, row, device_id)
+            if retried_seq is not None:
+                stored, snapshot = self._retried(connection, code, row, retried_seq, incoming)
+            else:
+                ruling = head.match.feed(incoming.event)
+                stored = self._record(connection, secret, head, incoming, ruling, acts_seq or 0)
+                snapshot = head.snapshot()
+        return Appended(stored, retried_seq is not None, snapshot, self._receipt(code, stored))
+
+    def import_log(self, lines: Iterable[str], *, keys: Mapping[str, str] | None = None,
+                   by: str | None = None) -> tuple[str, int]:
+        """Store a whole match log as a new match, with ``keys`` (role → hash); returns its code and number of
+        events. All or nothing: a refused line (with its line number) stores nothing, as does a device ``id``
+        used twice. It is written in batches, each its own short transaction, under a code of its own that
+        no one sees, and takes the match's code only once it is whole, so live appends to other matches
+        wait for a batch at most, never for the whole import."""
+        from .importing import Import
+
+        return Import(self, keys or {}, by).run(lines)
+
+    def remove_match(self, code: str, *, reason: str, by: str | None) -> None:
+        """Remove match ``code`` with all its events: a recorded act, kept with who, when, why and the head the
+        match had, which ``verify`` reports as a removal. Its code is free again afterwards."""
+        if not reason.strip():
+            raise StoreError("a match is removed only with a reason")
+        secret = self._secret()
+        with self._cache.lock(code), self.database.transaction(write=True) as connection:
+            row = connection.execute(HEAD.with_for_update(), {"code": code}).first()
+            if row is None:
+                raise _unknown(code)
+            acts.record(connection, self.database, secret, Act(acts.REMOVE, self.clock(), code, by=by, reason=reason,
+                                                                last_seq=row.last_seq, last_hash=row.last_hash))
+            self._delete_rows(connection, row.id)
+            self._cache.forget(code)
+
+    def removals(self) -> list[Act]:
+        """Every match removed with :meth:`remove_match`, in order."""
+        with self.database.transaction() as connection:
+            found = connection.execute(ACTS.where(ActRow.act == acts.REMOVE))
+            return [acts.from_row(row) for row in found]
+
+    # -- keys ------------------------------------------------------------------------
+
+    def set_league_key(self, key_hash: str, *, by: str | None = None) -> None:
+        """Make ``key_hash`` the league key, revoking the one before it."""
+        with self.database.transaction(write=True) as connection:
+            self._set_league_key(connection, self._secret(), key_hash, by)
+
+    def issue_key(self, code: str, role: str, key_hash: str, *, by: str | None = None) -> None:
+        """Make ``key_hash`` the live ``role`` key ('scorer' or 'official') of match ``code``, revoking the one
+        before it."""
+        _check_key_role(role)
+        secret = self._secret()
+        with self.database.transaction(write=True) as connection:
+            match_id = self._match_id(connection, code)
+            at = self.clock()
+            acts.record(connection, self.database, secret, Act(acts.ISSUE, at, code, role, key_hash, by=by))
+            keyring.issue(connection, secret, match_id, code, role, key_hash, at)
+
+    def revoke_key(self, code: str, role: str, *, by: str | None = None) -> None:
+        """Revoke the live ``role`` key of match ``code``: from now on, on every server, it opens nothing."""
+        _check_key_role(role)
+        secret = self._secret()
+        with self.database.transaction(write=True) as connection:
+            match_id = self._match_id(connection, code)
+            at = self.clock()
+            self.database.lock(connection, ACTS_LOCK)
+            if keyring.revoke(connection, secret, match_id, code, role, at):
+                acts.record(connection, self.database, secret, Act(acts.REVOKE, at, code, role, by=by))
+
+    def role_of_key(self, code: str | None, key_hash: str) -> str | None:
+        """The role of the key whose hash is ``key_hash``: 'league' for the live league key (whatever ``code``),
+        else its live 'scorer' or 'official' role on match ``code``, else None (also for an unknown match).
+        Read from the database on every call, so a revocation holds at once on every server."""
+        secret = self._secret()
+        with self.database.transaction() as connection:
+            return keyring.role_of(connection, secret, code, key_hash)
+
+    def key_hashes(self, code: str) -> tuple[str | None, str | None]:
+        """The hashes of match ``code``'s live scorer key and official key."""
+        with self.database.transaction() as connection:
+            match_id = self._match_id(connection, code)
+            live = {row.role: row.key_hash for row in connection.execute(select(KeyRow.role, KeyRow.key_hash).where(
+                KeyRow.match_id == match_id, KeyRow.revoked_at.is_(None)))}
+        return live.get(keyring.SCORER), live.get(keyring.OFFICIAL)
+
+    def public_key(self) -> Ed25519PublicKey:
+        """The public key that checks this store's receipts."""
+        return self.secrets.public_key()
+
+    def public_key_pem(self) -> str:
+        """:meth:`public_key` as PEM, with its fingerprint (a receipt's ``key``) as :func:`fingerprint` gives it."""
+        return public_pem(self.public_key())
+
+    def key_fingerprint(self) -> str:
+        return fingerprint(self.public_key())
+
+    # -- the shared steps --------------------------------------------------------------
+
+    def _secret(self) -> bytes:
+        return self.secrets.secret()
+
+    def _incoming(self, event: Mapping[str, Any] | str, role: str | None) -> Incoming:
+        if role not in (None, *keyring.ROLES):
+            raise StoreError(f"role must be one of {keyring.ROLES} or None, not {role!r}")
+        return Incoming.decode(event, role, self.clock(), self.engine_version)
+
+    def _insert_match(self, connection: Connection, match: Match, created: datetime, code_or_staged: str,
+                      importing: datetime | None = None) -> int:
+        """Insert a match's row for its engine just fed its match.start; under ``importing``, a staged code."""
+        columns = match_columns(match, created)
+        if importing is not None:
+            columns["code"] = code_or_staged
+        try:
+            match_id: int = connection.execute(insert(MatchRow).values(
+                **columns, last_seq=0, last_hash=GENESIS, importing=importing)).inserted_primary_key[0]  # type: ignore[index]
+        except IntegrityError:
+            raise DuplicateMatch(f"match {match.info['match']!r} is in the store already") from None
+        return match_id
+
+    def _register(self, connection: Connection, secret: bytes, match_id: int, code: str, live_keys: Mapping[str, str],
+                 at: datetime, by: str | None, reason: str | None = None) -> int:
+        """Record a new match's creation and its keys as acts, and its keys; the seq of the last act."""
+        for role in live_keys:
+            _check_key_role(role)
+        acts_seq = acts.record(connection, self.database, secret, Act(acts.CREATE, at, code, by=by, reason=reason))
+        for role, key_hash in live_keys.items():
+            acts_seq = acts.record(connection, self.database, secret, Act(acts.ISSUE, at, code, role, key_hash, by=by))
+            keyring.issue(connection, secret, match_id, code, role, key_hash, at)
+        return acts_seq
+
+    def _record(self, connection: Connection, secret: bytes, head: Head, incoming: Incoming, ruling: Ruling | None,
+                acts_seq: int) -> StoredEvent:
+        """Write the event just fed to ``head``'s engine, its ruling, and the match's new head, sealed."""
+        event_row, ruling_row, stored = incoming.rows(head, ruling)
+        match = head.match
+        statements = self._statements
+        statements.insert_event.run(connection, event_row)
+        statements.insert_ruling.run(connection, ruling_row)
+        statements.advance.run(connection, {
+            "match_id": head.match_id, "last_seq": match.seq, "last_hash": stored.hash, "last_at": stored.at,
+            "state": match.state, "score": match.score, "acts_seq": acts_seq,
+            "seal": head_seal(secret, match.info["match"], match.seq, stored.hash, acts_seq)})
+        return stored
+
+    def _seal_head(self, connection: Connection, secret: bytes, match_id: int, code: str, last_seq: int,
+                   last_hash: str, acts_seq: int) -> None:
+        connection.execute(update(MatchRow).where(MatchRow.id == match_id).values(
+            seal=head_seal(secret, code, last_seq, last_hash, acts_seq), acts_seq=acts_seq))
+
+    def _retried(self, connection: Connection, code: str, row: HeadRow, seq: int,
+                 incoming: Incoming) -> tuple[StoredEvent, Snapshot]:
+        """The stored result of event ``seq``, which has the incoming event's device ``id``: a retried send."""
+        stored = StoredEvent(**connection.execute(EVENT, {"match_id": row.id, "seq": seq}).one()._mapping)
+        if canonical(parse_line(stored.raw)) != canonical(incoming.event):
+            raise IllegalEvent(f"id {stored.device_id!r} is the id of seq {stored.seq} already, a different event")
+        return stored, self._cache.head(connection, code, row)[0].snapshot()
+
+    def _receipt(self, code: str, stored: StoredEvent) -> Receipt:
+        """The signed receipt of a stored event (made after its commit, outside every lock)."""
+        if self._signer is None:
+            self._signer = self.secrets.signing_key(), self.key_fingerprint()
+        return sign(*self._signer, code, stored.seq, stored.hash, stored.received_at)
+
+    def _set_league_key(self, connection: Connection, secret: bytes, key_hash: str, by: str | None) -> None:
+        at = self.clock()
+        acts.record(connection, self.database, secret, Act(acts.LEAGUE, at, key_hash=key_hash, by=by))
+        keyring.issue(connection, secret, None, None, keyring.LEAGUE, key_hash, at)
+
+    def _match_id(self, connection: Connection, code: str) -> int:
+        return self._head_row(connection, code).id
+
+    def _delete_rows(self, connection: Connection, match_id: int) -> None:
+        """Delete a match's rows: its keys, rulings, events and its own."""
+        for table in (KeyRow, RulingRow, EventRow):
+            connection.execute(delete(table).where(table.match_id == match_id))
+        connection.execute(delete(MatchRow).where(MatchRow.id == match_id))
+
+    # -- reading ---------------------------------------------------------------------
+
+    def _head_row(self, connection: Connection, code: str) -> HeadRow:
+        row = connection.execute(HEAD, {"code": code}).first()
+        if row is None:
+            raise _unknown(code)
+        return HeadRow(*row)
+
+    def match(self, code: str) -> Snapshot:
+        """A snapshot of match ``code`` as stored."""
+        with self._cache.lock(code), self.database.transaction() as connection:
+            return self._cache.head(connection, code, self._head_row(connection, code))[0].snapshot()
+
+    def events(self, code: str, after_seq: int = 0) -> list[StoredEvent]:
+        """The stored events of match ``code`` after ``after_seq``, in order."""
+        with self.database.transaction() as connection:
+            match_id = self._head_row(connection, code).id
+            if after_seq >= MAX_SEQ:
+                return []
+            rows = connection.execute(EVENTS.where(EventRow.match_id == match_id, EventRow.seq > after_seq)
+                                      .order_by(EventRow.seq))
+            return [StoredEvent(**row._mapping) for row in rows]
+
+    def event(self, code: str, seq: int) -> StoredEvent | None:
+        """The stored event ``seq`` of match ``code``; None if it has no such event."""
+        with self.database.transaction() as connection:
+            match_id = self._head_row(connection, code).id
+            if not 1 <= seq <= MAX_SEQ:
+                return None
+            row = connection.execute(EVENT, {"match_id": match_id, "seq": seq}).first()
+        return None if row is None else StoredEvent(**row._mapping)
+
+    def summaries(self) -> list[Summary]:
+        """Every match, oldest first, as the store's head of it says (no replay)."""
+        with self.database.transaction() as connection:
+            return [Summary(**row._mapping) for row in connection.execute(SUMMARIES)]
+
+    # -- verifying -------------------------------------------------------------------
+
+    def verify(self, code: str | None = None) -> list[Problem]:
+        """Walk the chain of every match (or of ``code``), replay it through the engine, and check its row; with
+        the store's secret at hand, check the seals too, and (for the whole store) the acts against the tables.
+
+        Each match gives at most one problem in its chain: the first seq changed, removed or moved
+        (its hash covers the event as received with its role, received_at and the ruling's engine
+        version, and its type, at, device id and by must be its JSON's). Then one for each stored
+        ruling or state that the engine now gives differently, naming the keys that differ; and,
+        where the chain holds, one for each column of the match's row that the chain and the replay
+        do not give (``Problem.column``). With the secret: a head whose seal does not hold (events cut
+        off or added with the head set to match), a key whose row is not what was sealed or issued, an
+        act whose seal does not hold, a match the acts created that is gone without a recorded removal,
+        and one they never created. Rows that refer to none are named. A match removed with
+        :meth:`remove_match` is no problem (:meth:`removals` lists them).
+        """
+        secret = self._secret() if self.secrets.path.exists() else None
+        problems: list[Problem] = []
+        with self.database.transaction() as connection:
+            rows = connection.execute(MATCH_ROWS if code is None else MATCH_ROWS.where(MatchRow.code == code)).all()
+            if code is not None and not rows:
+                raise _unknown(code)
+            ledger, act_problems = checks.walk_acts(connection.execute(ACTS), secret)
+            matches = []  # each row's code, its chain's code, and whether it checked out
+            for row in rows:
+                events = connection.execute(CHECKED.where(EventRow.match_id == row.id).order_by(EventRow.seq))
+                checked = checks.verify_match(row, events, self.engine_version)
+                problems.extend(checked.problems)
+                if secret is not None and not checked.problems:  # the seal is the last word, where all else holds
+                    seal = list(checks.verify_seal(row, secret, ledger))
+                    problems.extend(seal)
+                    checked = checks.Checked(seal, checked.code)
+                matches.append((row.code, checked.code, not checked.problems))
+            if secret is not None:
+                whole = {row_code for row_code, _, ok in matches if ok}
+                key_rows = connection.execute(KEYS if code is None else KEYS.where(MatchRow.code == code)).all()
+                problems.extend(checks.verify_keys(key_rows, secret, ledger, whole, league=code is None))
+            if code is None:
+                if secret is not None:
+                    problems.extend(act_problems)
+                    problems.extend(checks.verify_ledger(ledger, matches))
+                problems.extend(checks.orphans({kind: [tuple(row) for row in connection.execute(query)]
+                                                for kind, query in ORPHANS.items()}))
+        return problems
+
+    def check_receipts(self, receipts: Iterable[Any], public_key: Ed25519PublicKey | None = None) -> ReceiptReport:
+        """Check receipts (each a receipt's JSON object, or its text) against the store: each must be signed by
+        ``public_key`` (default: this store's), and the stored event at its seq must have its hash."""
+        public_key = public_key or self.public_key()
+        report = ReceiptReport()
+        with self.database.transaction() as connection:
+            removals = [acts.from_row(row) for row in connection.execute(ACTS.where(ActRow.act == acts.REMOVE))]
+            for number, value in enumerate(receipts, 1):
+                if isinstance(value, str) and not value.strip():
+                    continue
+                try:
+                    receipt = Receipt.from_json(json.loads(value) if isinstance(value, str) else value)
+                except ValueError as err:
+                    report.problems.append(Problem(None, None, f"receipt {number} is not a receipt: {err}"))
+                    continue
+                stored = None
+                if 1 <= receipt.seq <= MAX_SEQ:
+                    stored = connection.execute(
+                        select(EventRow.hash).join(MatchRow, MatchRow.id == EventRow.match_id)
+                        .where(MatchRow.code == receipt.match, LIVE, EventRow.seq == receipt.seq)).scalar()
+                head = connection.execute(select(MatchRow.last_seq)
+                                          .where(MatchRow.code == receipt.match, LIVE)).scalar()
+                removal = next((act for act in reversed(removals) if act.code == receipt.match), None)
+                report.add(number, receipt, public_key, stored, head, removal)
+        return report
+
+
+def _unknown(code: str) -> UnknownMatch:
+    return UnknownMatch(f"no match {code!r} in the store")
+
+
+def _check_key_role(role: str) -> None:
+    if role not in keyring.ROLES:
+        raise StoreError(f"a match's key role is one of {keyring.ROLES}, not {role!r}")

@@ -1,0 +1,66 @@
+"""An event as received, and the rows it becomes once the engine has taken it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..errors import InvalidEvent
+from ..rulings import Ruling
+from .cache import Head
+from .chain import chain_hash, decode, sealed
+from .results import StoredEvent
+from .sql import event_columns
+
+TEXT_FIELDS = ("id", "by", "match")  # kept in text columns, which cannot hold a NUL on PostgreSQL
+
+
+@dataclass(frozen=True, slots=True)
+class Incoming:
+    """An event as received: its text, its decoded object, the server's facts about it (and the version
+    of the engine that rules it), and what its hash covers (:func:`~matchstate.store.chain.sealed`), made once."""
+
+    raw: str
+    event: dict[str, Any]
+    role: str | None
+    received_at: datetime
+    engine_version: str
+    sealed: bytes
+
+    @classmethod
+    def decode(cls, event: Mapping[str, Any] | str, role: str | None, received_at: datetime,
+               engine_version: str) -> Incoming:
+        """A log line (its line break dropped) or an event object; refused as ``log.parse_line`` refuses, and
+        where its JSON holds a key twice in one object or a NUL in a field kept in a text column."""
+        if isinstance(event, str):
+            raw = event.rstrip("\r\n")
+        else:
+            try:
+                raw = json.dumps(event, ensure_ascii=False)
+            except (TypeError, ValueError) as err:
+                raise InvalidEvent(f"not JSON: {err}") from None
+        obj = decode(raw)
+        for name in TEXT_FIELDS:
+            if isinstance(value := obj.get(name), str) and "\x00" in value:
+                raise InvalidEvent(f"{obj.get('type')}: field {name!r} holds a NUL character, which the store "
+                                   "cannot keep")
+        return cls(raw, obj, role, received_at, engine_version, sealed(obj, role, received_at, engine_version))
+
+    def rows(self, head: Head, ruling: Ruling | None) -> tuple[dict[str, Any], dict[str, Any], StoredEvent]:
+        """The events and rulings rows of this event, which ``head``'s engine has just taken and ruled, and
+        the event as stored; ``head``'s hash moves on to this event's."""
+        match = head.match
+        columns = event_columns(match.events[-1])
+        digest = chain_hash(head.hash, self.sealed)
+        ruling_json = ruling.to_json() if ruling is not None else None
+        key = {"match_id": head.match_id, "seq": match.seq}
+        event_row = {**key, **columns, "raw": self.raw, "role": self.role, "received_at": self.received_at,
+                     "prev_hash": head.hash, "hash": digest}
+        ruling_row = {**key, "ruling": ruling_json, "state": match.state, "engine_version": self.engine_version}
+        stored = StoredEvent(seq=match.seq, raw=self.raw, ruling=ruling_json, state=match.state, role=self.role,
+                             received_at=self.received_at, prev_hash=head.hash, hash=digest, **columns)
+        head.hash = digest
+        return event_row, ruling_row, stored

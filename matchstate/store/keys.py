@@ -1,0 +1,78 @@
+"""Access keys: the league's key and each match's scorer and official keys, kept only as SHA-256 hashes.
+
+A key is shown once, to whoever it is made for, and kept in the ``keys`` table as its hash, sealed
+(:func:`~matchstate.store.seals.key_seal`). Issuing a role's key revokes the one before it; which key
+a request holds is read from the database every time (:func:`role_of`), so a revocation holds at once
+on every server of the database, and a row whose seal does not hold grants nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import datetime
+
+from sqlalchemy import Connection, insert, or_, select, update
+
+from ..models import KeyRow, MatchRow
+from .seals import holds, key_seal
+
+LEAGUE, SCORER, OFFICIAL = "league", "scorer", "official"
+ROLES = (SCORER, OFFICIAL)  # a match's roles; the league's key is above every match
+
+
+def new_key() -> str:
+    """A fresh random key, to be shown once to whoever it is for."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_key(key: str) -> str:
+    """How a key is kept: its SHA-256, in hex."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def issue(connection: Connection, secret: bytes, match_id: int | None, code: str | None, role: str, key_hash: str,
+          at: datetime) -> None:
+    """Make ``key_hash`` the live key of ``role`` on the match (``match_id`` None: the league's), revoking the
+    one before it."""
+    revoke(connection, secret, match_id, code, role, at)
+    connection.execute(insert(KeyRow).values(match_id=match_id, role=role, key_hash=key_hash, issued_at=at,
+                                             seal=key_seal(secret, code, role, key_hash, at, None)))
+
+
+def seal_row(connection: Connection, secret: bytes, key_id: int, code: str | None, role: str, key_hash: str,
+             issued_at: datetime, revoked_at: datetime | None = None) -> None:
+    """Seal a key's row as it stands (a key kept before seals were)."""
+    connection.execute(update(KeyRow).where(KeyRow.id == key_id).values(
+        seal=key_seal(secret, code, role, key_hash, issued_at, revoked_at)))
+
+
+def has_league_key(connection: Connection) -> bool:
+    """Whether a league key is live."""
+    return connection.execute(select(KeyRow.id).where(KeyRow.match_id.is_(None), KeyRow.role == LEAGUE,
+                                                      KeyRow.revoked_at.is_(None))).first() is not None
+
+
+def revoke(connection: Connection, secret: bytes, match_id: int | None, code: str | None, role: str,
+           at: datetime) -> bool:
+    """Revoke the live key of ``role`` on the match (None: the league's); whether there was one."""
+    place = KeyRow.match_id.is_(None) if match_id is None else KeyRow.match_id == match_id
+    live = connection.execute(select(KeyRow.id, KeyRow.key_hash, KeyRow.issued_at)
+                              .where(place, KeyRow.role == role, KeyRow.revoked_at.is_(None))).all()
+    for row in live:
+        connection.execute(update(KeyRow).where(KeyRow.id == row.id).values(revoked_at=at))
+        seal_row(connection, secret, row.id, code, role, row.key_hash, row.issued_at, at)
+    return bool(live)
+
+
+def role_of(connection: Connection, secret: bytes, code: str | None, key_hash: str) -> str | None:
+    """The role the key whose hash is ``key_hash`` holds: :data:`LEAGUE` for the live league key (whatever the
+    match), else its live role on match ``code``, else None. A key whose row's seal does not hold is none."""
+    rows = connection.execute(
+        select(KeyRow.role, KeyRow.key_hash, KeyRow.issued_at, KeyRow.seal, MatchRow.code)
+        .outerjoin(MatchRow, MatchRow.id == KeyRow.match_id)
+        .where(KeyRow.key_hash == key_hash, KeyRow.revoked_at.is_(None),
+               or_(KeyRow.match_id.is_(None), MatchRow.code == code)))
+    roles = {row.role for row in rows
+             if holds(row.seal, key_seal(secret, row.code, row.role, row.key_hash, row.issued_at, None))}
+    return next((role for role in (LEAGUE, OFFICIAL, SCORER) if role in roles), None)

@@ -1,0 +1,54 @@
+"""What the store hands back: frozen values, never its own live objects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from .receipts import Receipt
+from .snapshot import Snapshot
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One stored event: ``raw`` is its JSON exactly as received; ``ruling`` and ``state`` what the engine gave."""
+
+    seq: int
+    type: str
+    at: datetime
+    raw: str
+    ruling: dict[str, Any] | None
+    state: str | None
+    device_id: str | None
+    by: str | None
+    role: str | None
+    received_at: datetime
+    prev_hash: str
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """The result of an append: the event as stored (for a retry, the stored one), whether it was a retry
+    answered from the store, a snapshot of the match right after it, and the store's signed receipt for it
+    (the same for a retry)."""
+
+    event: StoredEvent
+    duplicate: bool
+    match: Snapshot = field(compare=False)
+    receipt: Receipt = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """A match as listed: ``started`` is its match.start's ``at``, ``created`` when the store got it."""
+
+    code: str
+    teams: list[str]
+    score: dict[str, float]
+    state: str
+    created: datetime
+    started: datetime | None
+    last_at: datetime
+    last_seq: int

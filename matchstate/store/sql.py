@@ -1,0 +1,130 @@
+"""The store's SQL: what its rows hold, the statements that read them, and an append's prepared statements."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any, NamedTuple, cast
+
+from sqlalchemy import Connection, Dialect, Table, and_, bindparam, exists, func, insert, select, update
+from sqlalchemy.sql import ClauseElement
+from sqlalchemy.sql.compiler import SQLCompiler
+
+from ..engine import Match
+from ..models import ActRow, EventRow, KeyRow, MatchRow, RulingRow
+
+CONDITIONS = ("field_length", "penalty3_defended", "handicap_goals", "chukkers")
+
+
+def event_columns(event: Mapping[str, Any]) -> dict[str, Any]:
+    """The events table's copies of an engine-checked event's fields, as they read back (``at`` in UTC)."""
+    return {"type": event["type"], "at": event["at"].astimezone(UTC), "device_id": event["id"], "by": event["by"]}
+
+
+def match_columns(match: Match, created: datetime) -> dict[str, Any]:
+    """The summary columns of a match's row as its engine gives them, ``created`` its first event's receipt."""
+    info = match.info
+    return {"code": info["match"], "teams": info["teams"], "conditions": {name: info[name] for name in CONDITIONS},
+            "created": created, "last_at": event_columns(match.events[-1])["at"], "state": match.state,
+            "score": match.score}
+
+
+class HeadRow(NamedTuple):
+    """A match's id and head: where its chain ends."""
+
+    id: int
+    last_seq: int
+    last_hash: str
+
+
+# Each event with its ruling, as StoredEvent's fields; outer, so that a missing ruling shows as one.
+EVENTS = select(
+    EventRow.seq, EventRow.type, EventRow.at, EventRow.raw, RulingRow.ruling, RulingRow.state, EventRow.device_id,
+    EventRow.by.label("by"), EventRow.role, EventRow.received_at, EventRow.prev_hash, EventRow.hash,
+).outerjoin(RulingRow, and_(RulingRow.match_id == EventRow.match_id, RulingRow.seq == EventRow.seq))
+EVENT = EVENTS.where(EventRow.match_id == bindparam("match_id"), EventRow.seq == bindparam("seq"))
+HEAD = select(MatchRow.id, MatchRow.last_seq, MatchRow.last_hash).where(MatchRow.code == bindparam("code"))
+# The seq of the event with a device id, read afresh where the head's own read may have been too early.
+RETRIED = select(EventRow.seq).where(EventRow.match_id == bindparam("match_id"),
+                                     EventRow.device_id == bindparam("device_id"))
+LAST_ACT = select(func.max(ActRow.seq)).scalar_subquery()
+LIVE = MatchRow.importing.is_(None)  # a match being imported is no one's to see until it is whole
+# The events after a seq, as a cached engine catches up on them.
+LATER = (select(EventRow.seq, EventRow.raw, EventRow.prev_hash, EventRow.hash, EventRow.device_id)
+         .where(EventRow.match_id == bindparam("match_id"), EventRow.seq > bindparam("seq"))
+         .order_by(EventRow.seq))
+# Every match, as listed: its first event's `at` is when it started.
+SUMMARIES = (select(MatchRow.code, MatchRow.teams, MatchRow.score, MatchRow.state, MatchRow.created,
+                    EventRow.at.label("started"), MatchRow.last_at, MatchRow.last_seq)
+             .outerjoin(EventRow, and_(EventRow.match_id == MatchRow.id, EventRow.seq == 1))
+             .where(LIVE).order_by(MatchRow.created, MatchRow.code))
+# A match's row, as verify checks it; each event with its ruling and the ruling's engine version.
+MATCH_ROWS = select(MatchRow.id, MatchRow.code, MatchRow.teams, MatchRow.conditions, MatchRow.created,
+                    MatchRow.last_seq, MatchRow.last_hash, MatchRow.last_at, MatchRow.state, MatchRow.score,
+                    MatchRow.seal, MatchRow.acts_seq).where(LIVE).order_by(MatchRow.code)
+CHECKED = EVENTS.add_columns(RulingRow.engine_version)
+# Every key, with its match's code (none for the league's); every act, in order.
+KEYS = (select(KeyRow.id, KeyRow.match_id, MatchRow.code, KeyRow.role, KeyRow.key_hash, KeyRow.issued_at,
+               KeyRow.revoked_at, KeyRow.seal)
+        .outerjoin(MatchRow, MatchRow.id == KeyRow.match_id).order_by(KeyRow.id))
+ACTS = select(ActRow).order_by(ActRow.seq)
+# Rows that refer to a row that is not there (SQLite checks no foreign keys unless told to).
+ORPHANS = {
+    "event": select(EventRow.match_id, EventRow.seq).where(
+        ~exists().where(MatchRow.id == EventRow.match_id)).order_by(EventRow.match_id, EventRow.seq),
+    "ruling": select(RulingRow.match_id, RulingRow.seq).where(
+        ~exists().where(EventRow.match_id == RulingRow.match_id, EventRow.seq == RulingRow.seq))
+    .order_by(RulingRow.match_id, RulingRow.seq),
+    "key": select(KeyRow.match_id, KeyRow.id).where(
+        KeyRow.match_id.is_not(None), ~exists().where(MatchRow.id == KeyRow.match_id)).order_by(KeyRow.id),
+}
+
+
+class Prepared:
+    """A Core statement compiled once for a dialect, run on the DB-API cursor itself.
+
+    An append runs four short statements, and Connection.execute costs more than the driver
+    does on each (a cache key, an execution context, a result): about half an append's time
+    besides the commit. The values go through the column types' own bind processors, so the
+    driver gets what Connection.execute would send; SQLAlchemy's events and logging do not see
+    these statements, and the driver's errors come as the driver raises them.
+    """
+
+    def __init__(self, statement: ClauseElement, dialect: Dialect) -> None:
+        compiled = cast(SQLCompiler, statement.compile(dialect=dialect))
+        self.sql = str(compiled)
+        self.order = compiled.positiontup  # None where the driver takes named parameters
+        self.processors = {name: process for name, bind in compiled.binds.items()
+                           if (process := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None}
+
+    def run(self, connection: Connection, params: dict[str, Any]) -> tuple[Any, ...] | None:
+        """Execute with ``params`` in ``connection``'s transaction; the first row, if any."""
+        params = {**params, **{name: process(params[name]) for name, process in self.processors.items()}}
+        cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        try:
+            cursor.execute(self.sql, [params[name] for name in self.order] if self.order else params)
+            row: tuple[Any, ...] | None = cursor.fetchone() if cursor.description else None
+            return row
+        finally:
+            cursor.close()
+
+
+class AppendStatements:
+    """An append's statements, prepared for one dialect."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        # The match's head, locked, beside the stored event with the incoming device id and the seq of the
+        # store's last act (which the head's seal covers): one read.
+        self.head = Prepared(
+            select(MatchRow.id, MatchRow.last_seq, MatchRow.last_hash, EventRow.seq, LAST_ACT)
+            .select_from(MatchRow)
+            .outerjoin(EventRow, and_(EventRow.match_id == MatchRow.id, EventRow.device_id == bindparam("device_id")))
+            .where(MatchRow.code == bindparam("code"))
+            .with_for_update(of=MatchRow),  # PostgreSQL locks no row of an outer join's nullable side
+            dialect)
+        self.retried = Prepared(RETRIED, dialect)
+        self.insert_event = Prepared(insert(cast(Table, EventRow.__table__)), dialect)
+        self.insert_ruling = Prepared(insert(cast(Table, RulingRow.__table__)), dialect)
+        head = ("last_seq", "last_hash", "last_at", "state", "score", "seal", "acts_seq")
+        self.advance = Prepared(update(cast(Table, MatchRow.__table__)).where(MatchRow.id == bindparam("match_id"))
+                                .values({name: bindparam(name) for name in head}), dialect)

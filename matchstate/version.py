@@ -1,0 +1,9 @@
+"""The engine's version, apart from the package's.
+
+Every stored ruling keeps the version of the engine that gave it (and the event's hash covers it),
+so ``verify`` can tell a ruling this engine gives differently from an edited one. Raise it when the
+engine rules any event differently (as the log format's version 1.1 corrections do), not with every
+release of the package.
+"""
+
+ENGINE_VERSION = "0.1.0"

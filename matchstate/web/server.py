@@ -1,0 +1,161 @@
+"""The HTTP server: uvicorn, guarded at the connection against clients that hold it open without asking.
+
+uvicorn's own timers start only once a response is sent, so a connection that sent half a request's
+headers, or nothing at all, holds a file descriptor until the client lets go; enough of them and the
+server can accept no one. :class:`GuardedProtocol` (uvicorn's httptools protocol, with three timers
+and a cap) gives each request a deadline for its headers and one for its body, and keeps the open
+connections under a cap set below the process's file limit: a connection over the cap takes the
+place of the one that has waited longest for its next request's headers, so a client that sends a
+whole request at once always gets in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import resource
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from ..errors import MatchstateError
+from .access import RedactKeys
+
+# Files the process keeps for itself beside its connections: the database's, the listening socket,
+# the static files being served, the logs.
+RESERVED_FILES = 256
+BACKLOG = 128  # connections the kernel queues, and how many the event loop accepts at a time
+
+
+@dataclass(frozen=True, slots=True)
+class Deadlines:
+    """How long a client has to send a request's headers, and then its body; and how many connections
+    may be open at once (None: as many as the file limit leaves room for)."""
+
+    headers_seconds: float = 10.0
+    body_seconds: float = 30.0
+    max_connections: int | None = None
+
+    def connection_cap(self) -> int:
+        room = resource.getrlimit(resource.RLIMIT_NOFILE)[0] - RESERVED_FILES
+        if room < 1:
+            raise MatchstateError(f"the file limit leaves no room for connections: raise `ulimit -n` above "
+                                  f"{RESERVED_FILES}")
+        return room if self.max_connections is None else min(self.max_connections, room)
+
+
+class _Door:
+    """The connections of one server: all those open, and those waiting for a request's headers,
+    the longest waiting first."""
+
+    def __init__(self, deadlines: Deadlines) -> None:
+        self.deadlines = deadlines
+        self.cap = deadlines.connection_cap()
+        self.open: set[GuardedProtocol] = set()
+        self.waiting: OrderedDict[GuardedProtocol, None] = OrderedDict()
+
+
+def _answer(status: str, text: str, extra: bytes = b"") -> bytes:
+    body = text.encode("utf-8")
+    return (f"HTTP/1.1 {status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: {len(body)}\r\n"
+            f"connection: close\r\n").encode("ascii") + extra + b"\r\n" + body
+
+
+class GuardedProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP/1.1 protocol with a deadline for each request's headers and body, and a cap on
+    open connections. Made for one server by :func:`guarded_protocol`."""
+
+    door: ClassVar[_Door]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._headers_due: asyncio.TimerHandle | None = None
+        self._body_due: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        door = self.door
+        if len(door.open) >= door.cap:
+            if not door.waiting:  # every connection is busy with a request or a stream
+                transport.write(_answer("503 Service Unavailable", "the server has as many connections as it "
+                                        "can hold: try again in a moment", b"retry-after: 1\r\n"))
+                transport.close()
+                return
+            door.waiting.popitem(last=False)[0].evict()
+        door.open.add(self)
+        self._wait_for_headers()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._leave()
+        super().connection_lost(exc)
+
+    def on_headers_complete(self) -> None:
+        self._stop_waiting()
+        self._body_due = self.loop.call_later(self.door.deadlines.body_seconds, self._body_late)
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        if self._body_due is not None:
+            self._body_due.cancel()
+            self._body_due = None
+        super().on_message_complete()
+
+    def on_response_complete(self) -> None:
+        idle = not self.pipeline  # else the next request's headers are in already
+        super().on_response_complete()
+        if idle and not self.transport.is_closing():
+            self._wait_for_headers()
+
+    def evict(self) -> None:
+        """Close this connection, which waits for a request's headers, to make room for a new one."""
+        self._leave()
+        self.transport.close()
+
+    def _wait_for_headers(self) -> None:
+        self.door.waiting[self] = None
+        self._headers_due = self.loop.call_later(self.door.deadlines.headers_seconds, self._headers_late)
+
+    def _stop_waiting(self) -> None:
+        self.door.waiting.pop(self, None)
+        if self._headers_due is not None:
+            self._headers_due.cancel()
+            self._headers_due = None
+
+    def _leave(self) -> None:
+        self._stop_waiting()
+        if self._body_due is not None:
+            self._body_due.cancel()
+            self._body_due = None
+        self.door.open.discard(self)
+
+    def _headers_late(self) -> None:
+        self._late(f"the request's headers did not all arrive within {self.door.deadlines.headers_seconds:g} s")
+
+    def _body_late(self) -> None:
+        self._late(f"the request's body did not all arrive within {self.door.deadlines.body_seconds:g} s")
+
+    def _late(self, why: str) -> None:
+        if self.cycle is None or not self.cycle.response_started:
+            self.transport.write(_answer("408 Request Timeout", why))
+        self._leave()
+        self.transport.close()
+
+
+def guarded_protocol(deadlines: Deadlines) -> type[GuardedProtocol]:
+    """A :class:`GuardedProtocol` class of its own for one server, which counts that server's connections."""
+    return type("GuardedProtocol", (GuardedProtocol,), {"door": _Door(deadlines)})
+
+
+def serve(app: Any, host: str, port: int, deadlines: Deadlines) -> None:
+    """Run ``app`` on uvicorn at ``host``:``port``, guarded by ``deadlines``, until told to stop."""
+    config = uvicorn.Config(
+        app, host=host, port=port, http=guarded_protocol(deadlines), ws="none", backlog=BACKLOG,
+        proxy_headers=False,  # a client is its own address: a header cannot make it another one
+        timeout_graceful_shutdown=2,  # open live streams would hold a shutdown forever
+    )
+    # After Config, which sets up uvicorn's loggers: keys in query strings stay out of the access log.
+    logging.getLogger("uvicorn.access").addFilter(RedactKeys())
+    uvicorn.Server(config).run()

@@ -1,0 +1,121 @@
+"""Imports: all or nothing, also when killed, and fair to live scoring beside them (issue 9, finding 7: a long
+SQLite import locked live appends out for its whole length), on SQLite and PostgreSQL."""
+
+import contextlib
+import json
+import signal
+import subprocess
+import sys
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+from conftest import match_log
+from sqlalchemy import text
+
+from matchstate.errors import DuplicateMatch, RefusedEvent
+from matchstate.store import Store, hash_key
+from matchstate.store.importing import BATCH, STALE
+
+
+def url_of(store: Store) -> str:
+    return store.url.render_as_string(hide_password=False)
+
+
+def row_counts(store: Store) -> dict[str, int]:
+    with store.engine.connect() as connection:
+        return {table: connection.execute(text(f"SELECT count(*) FROM {table}")).scalar_one()
+                for table in ("matches", "events", "rulings", "keys")}
+
+
+def test_an_import_of_many_batches_refused_late_leaves_nothing(store):
+    before = row_counts(store)
+    lines = [json.dumps(event) for event in match_log("m-1", 3 * BATCH + 10)]
+    broken = [*lines[:-1], '{"type": "goal", "team": "Green", "at": "2026-11-29T23:00:00Z"}']
+    with pytest.raises(RefusedEvent, match=f"line {len(lines)}: goal: field 'team' names an unknown team"):
+        store.import_log(broken)
+    assert row_counts(store) == before
+    assert store.import_log(lines, keys={"scorer": hash_key("s")}) == ("m-1", len(lines))
+    assert [event.raw for event in store.events("m-1")] == lines
+    assert store.role_of_key("m-1", hash_key("s")) == "scorer" and store.verify() == []
+    with pytest.raises(DuplicateMatch):
+        store.import_log(lines[:5])
+
+
+# Imports the log at argv[2] into the store at argv[1], printing the time it took once it is done.
+CHILD = """
+import sys, time
+from matchstate.store import Store
+begun = time.perf_counter()
+with open(sys.argv[2]) as lines:
+    Store(sys.argv[1]).import_log(lines)
+print(time.perf_counter() - begun, flush=True)
+"""
+
+
+def test_live_appends_go_on_beside_a_long_import(store, tmp_path):
+    live = match_log("live", 400)
+    store.create_match(live[0])
+    path = tmp_path / "big.jsonl"
+    path.write_text("".join(json.dumps(event) + "\n" for event in match_log("big", 40 * BATCH)))
+    importer = subprocess.Popen([sys.executable, "-c", CHILD, url_of(store), str(path)], stdout=subprocess.PIPE,
+                                text=True)
+    waits, seq = [], 1
+    while importer.poll() is None and seq < len(live):
+        begun = time.perf_counter()
+        store.append("live", live[seq], expected_seq=seq)
+        waits.append(time.perf_counter() - begun)
+        seq += 1
+        time.sleep(0.005)
+    import_seconds = float(importer.communicate(timeout=300)[0])
+    assert importer.returncode == 0 and len(waits) >= 5
+    # One transaction for the whole import would make some append wait about as long as the import itself.
+    assert max(waits) < min(1.0, import_seconds / 2), (max(waits), import_seconds)
+    assert [summary.code for summary in store.summaries()] == ["live", "big"] and store.verify() == []
+
+
+def test_an_import_killed_midway_leaves_nothing_visible(store, tmp_path):
+    path = tmp_path / "big.jsonl"
+    path.write_text("".join(json.dumps(event) + "\n" for event in match_log("big", 200 * BATCH)))
+    importer = subprocess.Popen([sys.executable, "-c", CHILD, url_of(store), str(path)], stdout=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while row_counts(store)["events"] < 3 * BATCH and time.monotonic() < deadline:
+        time.sleep(0.05)
+    importer.send_signal(signal.SIGKILL)
+    importer.wait()
+    assert importer.returncode == -signal.SIGKILL, "the import ended before it was killed"
+    assert row_counts(store)["events"] >= 3 * BATCH  # batches were written...
+
+    assert store.summaries() == [] and store.verify() == []  # ...and none of it is visible
+    assert store.removals() == []
+    small = [json.dumps(event) for event in match_log("big", 5)]
+    assert Store(url_of(store)).import_log(small) == ("big", 5)  # the code is free; the dead import is young
+    assert row_counts(store)["events"] > 5
+    later = Store(url_of(store), clock=lambda: store.clock() + STALE + timedelta(minutes=1))
+    later.import_log([json.dumps(event) for event in match_log("other", 3)])  # removes the dead import
+    assert row_counts(store)["events"] == 5 + 3
+    assert [summary.code for summary in store.summaries()] == ["big", "other"] and store.verify() == []
+    later.close()
+
+
+def test_an_import_and_a_create_of_one_code_one_wins(store):
+    lines = [json.dumps(event) for event in match_log("m-1", 5 * BATCH)]
+    outcome: list = []
+
+    def run() -> None:
+        try:
+            outcome.append(Store(url_of(store)).import_log(lines))
+        except DuplicateMatch as err:
+            outcome.append(err)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    while row_counts(store)["matches"] == 0 and thread.is_alive():
+        time.sleep(0.01)
+    created = None
+    with contextlib.suppress(DuplicateMatch):
+        created = store.create_match(match_log("m-1", 1)[0])
+    thread.join(timeout=120)
+    assert (created is None) != isinstance(outcome[0], DuplicateMatch)
+    assert [summary.code for summary in store.summaries()] == ["m-1"] and store.verify() == []

@@ -1,0 +1,132 @@
+"""Signed receipts: each acknowledged append's, kept by the device, prove a rewrite even by someone who holds the
+database, the secret and the signing key (issue 9, finding 4), on SQLite and PostgreSQL."""
+
+import base64
+import hashlib
+import json
+
+import pytest
+from conftest import match_log
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from sqlalchemy import text
+from test_store_seals import rewrite
+from test_store_tamper import tamper_with
+
+from matchstate.cli import main
+from matchstate.store import Store
+from matchstate.store.seals import head_seal
+
+EVENTS = 13
+
+
+@pytest.fixture
+def kept(store: Store) -> list[dict]:
+    """m-1 scored to seq 13; the receipts its devices kept, one per event, as JSON."""
+    log = match_log("m-1", EVENTS)
+    receipts = [store.create_match(log[0]).receipt]
+    receipts += [store.append("m-1", event).receipt for event in log[1:]]
+    return [receipt.to_json() for receipt in receipts]
+
+
+def test_a_receipt_is_the_stores_signature_over_the_event_it_acknowledges(store, kept):
+    """Worked out here with nothing but the receipt, the public key and the README's words."""
+    public = serialization.load_pem_public_key(store.public_key_pem().encode())
+    raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    stored = store.events("m-1")
+    for receipt, event in zip(kept, stored, strict=True):
+        assert set(receipt) == {"match", "seq", "hash", "received_at", "key", "signature"}
+        assert (receipt["match"], receipt["seq"], receipt["hash"]) == ("m-1", event.seq, event.hash)
+        assert receipt["received_at"] == event.received_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        assert receipt["key"] == hashlib.sha256(raw).hexdigest()[:16] == store.key_fingerprint()
+        signed = {name: value for name, value in receipt.items() if name != "signature"}
+        public.verify(base64.b64decode(receipt["signature"]),
+                      json.dumps(signed, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def test_a_retry_gets_the_same_receipt(store, kept):
+    again = store.append("m-1", match_log("m-1", EVENTS)[6])
+    assert again.duplicate and again.receipt.to_json() == kept[6]
+
+
+def write_receipts(path, receipts: list[dict]) -> str:
+    path.write_text("".join(json.dumps(receipt) + "\n" for receipt in receipts))
+    return str(path)
+
+
+def run_verify(store: Store, monkeypatch, capsys, *args: str) -> tuple[int, str]:
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store.url.render_as_string(hide_password=False))
+    status = main(["verify", *args])
+    return status, capsys.readouterr().out
+
+
+def test_receipts_that_agree_with_the_log(store, kept, tmp_path, monkeypatch, capsys):
+    report = store.check_receipts(kept)
+    assert (report.held, report.problems, report.removed) == (EVENTS, [], [])
+    status, out = run_verify(store, monkeypatch, capsys, "--receipts", write_receipts(tmp_path / "r.jsonl", kept))
+    assert status == 0 and f"receipts: {EVENTS} of those read hold" in out and "every seal holds" in out
+
+
+def test_a_rewrite_by_whoever_holds_the_database_the_secret_and_the_signing_key(store, kept, tmp_path,
+                                                                                  monkeypatch, capsys):
+    """Seq 5 rewritten, every later hash recomputed, and the head sealed again with the secret: verify finds
+    nothing, and the receipts kept from before prove the rewrite, seq by seq."""
+    def edit(sql):
+        rewrite(store, sql)
+        head = sql("SELECT code, last_seq, last_hash, acts_seq FROM matches WHERE true").one()
+        sql("UPDATE matches SET seal = :seal WHERE true",
+            {"seal": head_seal(store.secrets.secret(), *head)})
+
+    tamper_with(store, edit)
+    assert store.verify() == []  # the secret's holder can make the seals agree
+    report = store.check_receipts(kept)
+    assert report.held == 4 and [problem.seq for problem in report.problems] == list(range(5, EVENTS + 1))
+    assert "the log was rewritten after the store signed it" in report.problems[0].what
+    status, out = run_verify(store, monkeypatch, capsys, "--receipts", write_receipts(tmp_path / "r.jsonl", kept))
+    assert status == 1 and out.startswith("match m-1, seq 5: receipt 5, signed by the store, gives it the hash ")
+
+
+def test_events_cut_off_show_in_the_receipts_without_the_secret(store, kept):
+    def edit(sql):
+        for table in ("rulings", "events"):
+            sql(f"DELETE FROM {table} WHERE seq > 10")
+        last = sql("SELECT hash FROM events WHERE seq = 10").scalar_one()
+        sql("UPDATE matches SET last_seq = 10, last_hash = :hash WHERE true", {"hash": last})
+
+    tamper_with(store, edit)
+    public_key = store.public_key()
+    store.secrets.path.unlink()
+    store.secrets.signing_path.unlink()
+    auditor = Store(store.url.render_as_string(hide_password=False))  # the database and the public key alone
+    report = auditor.check_receipts(kept, public_key)
+    auditor.close()
+    assert report.held == 10 and [problem.seq for problem in report.problems] == [11, 12, 13]
+    assert "acknowledges seq 11, but the match ends at seq 10: events were removed" in report.problems[0].what
+
+
+def test_a_deleted_match_and_a_removed_one(store, kept):
+    other = match_log("m-2", 3)
+    receipts = [store.create_match(other[0]).receipt.to_json()]
+    receipts += [store.append("m-2", event).receipt.to_json() for event in other[1:]]
+    store.remove_match("m-2", reason="a test match", by="league")
+    with store.engine.begin() as connection:
+        for table in ("keys", "rulings", "events"):
+            connection.execute(text(f"DELETE FROM {table} WHERE match_id = "
+                                    "(SELECT id FROM matches WHERE code = 'm-1')"))
+        connection.execute(text("DELETE FROM matches WHERE code = 'm-1'"))
+
+    report = store.check_receipts(kept + receipts)
+    assert len(report.problems) == EVENTS and report.held == 0
+    assert "the store has no such match and no removal of it: it was deleted" in report.problems[0].what
+    assert len(report.removed) == 3 and "seq 1 of a match since removed (match m-2 removed at" in report.removed[0]
+
+
+def test_a_receipt_altered_or_signed_by_another_key(store, kept):
+    forged_key = Ed25519PrivateKey.generate()
+    altered = {**kept[3], "hash": "0" * 64}
+    report = store.check_receipts([altered, json.dumps(kept[4]), "{oops", {"match": "m-1"}])
+    assert [problem.what.split(":")[0] for problem in report.problems] == [
+        "receipt 1", "receipt 3 is not a receipt", "receipt 4 is not a receipt"]
+    assert "its signature does not hold" in report.problems[0].what and report.held == 1
+    other = store.check_receipts(kept[:1], public_key=forged_key.public_key())
+    assert "is signed by key" in other.problems[0].what and "not by this store's key" in other.problems[0].what
