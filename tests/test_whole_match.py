@@ -283,6 +283,18 @@ def test_a_chukker_start_with_another_number_than_the_next_is_flagged_yet_accept
     assert flags(in_play) == ["chukker-order"] and clock(in_play)["chukker"] == 3
 
 
+def test_a_first_chukker_start_with_another_number_than_1_is_flagged(start_match):
+    scorer = start_match()
+    scorer.log("chukker.start", chukker=2)
+    assert flags(scorer) == ["chukker-order"] and clock(scorer)["chukker"] == 2
+
+
+def test_a_chukker_end_before_any_chukker_started_carries_no_flag(start_match):
+    scorer = start_match()  # reading: the log keeps no time yet, and a live device cannot know it ever will
+    scorer.log("chukker.end", chukker=1)
+    assert flags(scorer) == []
+
+
 def test_a_chukker_end_naming_another_chukker_is_flagged_and_ends_the_one_in_play(in_play):
     in_play.log("chukker.end", dt=5, chukker=2)
     assert flags(in_play) == ["chukker-order"]

@@ -70,9 +70,9 @@ class Clock(NamedTuple):
 
     def flags(self, event: Event) -> tuple[str, ...]:
         """What an official should look at in ``event``, judged at its ``at`` before its own effect."""
-        if not self.started:
-            return ()
         kind, at = event["type"], event["at"]
+        if not self.started:  # no time is kept yet; the first chukker.start is judged as the one that starts it
+            return ("chukker-order",) if kind == "chukker.start" and event["chukker"] != 1 else ()
         if kind in ("goal", "hit") and self.phase(at) == "over":
             return ("after-horn", "clock-stopped") if kind == "goal" and self._stopped() else ("after-horn",)
         if kind == "goal" and self._stopped():
