@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .engine import Match, diagram
@@ -21,10 +21,11 @@ if TYPE_CHECKING:
 
     from .store import Store
 
-def _summary(event: dict) -> str:
+def _summary(event: dict[str, Any]) -> str:
     """The event's type and its telling fields, for a timeline."""
     fields = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "at", "id", "by", "reason"))
-    return f"{event['type']}" + (f" ({fields})" if fields else "") + (f" — {event['reason']}" if "reason" in event else "")
+    reason = f" — {event['reason']}" if "reason" in event else ""
+    return f"{event['type']}" + (f" ({fields})" if fields else "") + reason
 
 
 def timeline_row(step: Step, start: datetime, lang: str) -> str:
@@ -304,7 +305,8 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        return args.run(args)
+        status: int = args.run(args)
+        return status
     except RefusedEvent as err:
         print(str(err), file=sys.stderr)
         return 2

@@ -3,6 +3,7 @@ older database is upgraded without a change to what it recorded; a downgrade tha
 concurrent first upgrades take turns."""
 
 import argparse
+import json
 import threading
 
 import pytest
@@ -136,3 +137,26 @@ def test_concurrent_first_upgrades_take_turns(store_url):
     assert stores[1].role_of_key(None, hash_key(league_keys[0])) == "league"
     for store in stores:
         store.close()
+
+
+def test_the_alembic_command_line_asks_first_and_then_goes_down(store):
+    """As a developer runs it, from the repository's alembic.ini (SQLite's foreign keys off while it migrates)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    store.import_log([json.dumps(event) for event in match_log("m-1", 5)])
+    env = {**os.environ, "MATCHSTATE_DATABASE_URL": store.url.render_as_string(hide_password=False)}
+
+    def alembic_command(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "alembic", *args], cwd=Path(__file__).parent.parent, env=env,
+                              capture_output=True, text=True, timeout=120)
+
+    refused = alembic_command("downgrade", "base")
+    assert refused.returncode != 0 and "-x allow-drop=yes" in refused.stderr + refused.stdout
+    assert [summary.code for summary in store.summaries()] == ["m-1"]
+    assert alembic_command("-x", "allow-drop=yes", "downgrade", "base").returncode == 0
+    assert set(inspect(store.engine).get_table_names()) <= {"alembic_version"}
+    assert alembic_command("upgrade", "head").returncode == 0
+    assert differences(store) == []

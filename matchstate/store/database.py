@@ -9,7 +9,9 @@ write takes the write lock as it begins (``BEGIN IMMEDIATE``).
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -50,9 +52,23 @@ def make_engine(url: URL) -> Engine:
 
 def _sqlite_connect(connection: Any, _: Any) -> None:
     connection.isolation_level = None  # transactions are begun by _sqlite_begin, not by the sqlite3 module
-    connection.execute("PRAGMA journal_mode=WAL")
+    _wal(connection)
     connection.execute("PRAGMA synchronous=FULL")  # in WAL mode, NORMAL may lose the last commits on power loss
     connection.execute("PRAGMA foreign_keys=ON")  # SQLite checks none unless told, on each connection
+
+
+def _wal(connection: sqlite3.Connection) -> None:
+    """Put the database in WAL mode. A new database's first connections race to do it, and the losers are told
+    "database is locked" at once, without the busy timeout's wait: they wait their turn here instead."""
+    deadline = time.monotonic() + SQLITE_BUSY_SECONDS
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _sqlite_begin(connection: Connection) -> None:

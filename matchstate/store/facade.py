@@ -427,7 +427,17 @@ class Store:
             rows = connection.execute(MATCH_ROWS if code is None else MATCH_ROWS.where(MatchRow.code == code)).all()
             if code is not None and not rows:
                 raise _unknown(code)
-            ledger, act_problems = checks.walk_acts(connection.execute(ACTS), secret)
+            if code is None:
+                ledger, act_problems = checks.walk_acts(connection.execute(ACTS), secret)
+            else:  # the acts of this match alone: their chain is the whole store's to check
+                ledger = acts.Ledger()
+                for row in connection.execute(ACTS.where(ActRow.code == code)):
+                    ledger.apply(row.seq, acts.from_row(row))
+                ledger.seq = rows[0].last_act or 0
+            if secret is not None and ledger.seq == 0 and rows:
+                problems.append(Problem(None, None, "it has matches but no acts: it was never sealed (run `matchstate "
+                                                    "db upgrade`), or its acts were all deleted"))
+                secret = None  # nothing to check the seals against
             matches = []  # each row's code, its chain's code, and whether it checked out
             for row in rows:
                 events = connection.execute(CHECKED.where(EventRow.match_id == row.id).order_by(EventRow.seq))

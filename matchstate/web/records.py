@@ -11,12 +11,13 @@ import io
 import json
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import Match
-from ..store import Snapshot
 from ..rulings import FreeHit, Ruling
+from ..store import Snapshot
 from .views import jsonable
 
 AWARDS = ("penalty.award", "knockin.award")
@@ -35,7 +36,7 @@ class Played:
     awarded: FreeHit | None  # the free hit this event awarded, by itself or by its ruling
 
 
-def played(events: Sequence[dict[str, Any]], struck: set[int]) -> Iterator[Played]:
+def played(events: Sequence[dict[str, Any]], struck: AbstractSet[int]) -> Iterator[Played]:
     """Replay the events that stand (not void, not struck out), in order, with their context."""
     match, origin, chukker = Match(), None, 1
     for seq, event in enumerate(events, 1):
