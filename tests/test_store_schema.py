@@ -15,6 +15,7 @@ from alembic.util import CommandError
 from conftest import match_log
 from sqlalchemy import inspect, text
 
+from matchstate.errors import StoreError
 from matchstate.models import Base
 from matchstate.store import MIGRATIONS, Store, hash_key
 
@@ -156,7 +157,23 @@ def test_the_alembic_command_line_asks_first_and_then_goes_down(store):
     refused = alembic_command("downgrade", "base")
     assert refused.returncode != 0 and "-x allow-drop=yes" in refused.stderr + refused.stdout
     assert [summary.code for summary in store.summaries()] == ["m-1"]
+    assert alembic_command("-x", "allow-drop=yes", "downgrade", "0001").returncode == 0
+    unsealed = alembic_command("upgrade", "head")  # matches from before seals: only the store can seal them
+    assert unsealed.returncode != 0 and "upgrade it with `matchstate db upgrade`" in unsealed.stdout + unsealed.stderr
+    store.upgrade()
+    assert store.verify() == []
     assert alembic_command("-x", "allow-drop=yes", "downgrade", "base").returncode == 0
     assert set(inspect(store.engine).get_table_names()) <= {"alembic_version"}
     assert alembic_command("upgrade", "head").returncode == 0
     assert differences(store) == []
+
+
+def test_a_store_whose_acts_were_deleted_is_not_sealed_again(store):
+    store.create_match(match_log("m-1", 1)[0])
+    with store.engine.begin() as connection:
+        connection.execute(text("DELETE FROM acts"))
+    with pytest.raises(StoreError, match="the store has matches but no acts"):
+        store.upgrade()
+    assert [str(problem) for problem in store.verify()] == [
+        "the store: it has matches but no acts: it was never sealed (run `matchstate db upgrade`), or its acts were "
+        "all deleted"]

@@ -31,6 +31,7 @@ MIGRATIONS = next(folder for folder in (_HERE / "migrations", _HERE.parent / "mi
 SQLITE_BUSY_SECONDS = 30
 # PostgreSQL advisory locks, each taken per schema (the second key is the schema's): see Database.lock.
 MIGRATION_LOCK = 36_001
+SEALING = "sealing"  # set in a migration's configuration where the store will seal what the migration leaves
 ACTS_LOCK = 36_002
 
 
@@ -146,12 +147,16 @@ class Database:
                 if self.sqlite:
                     connection.connection.driver_connection.execute("PRAGMA foreign_keys=ON")  # type: ignore[union-attr]
 
-    def migrate(self, connection: Connection) -> None:
+    def migrate(self, connection: Connection) -> str | None:
         """Bring the database to the latest schema (``alembic upgrade head``) in ``connection``'s transaction
-        (one of :meth:`migration`)."""
+        (one of :meth:`migration`), for :meth:`Store.upgrade`, which seals what it finds unsealed; the revision
+        it was at before (None: a new database)."""
+        before = MigrationContext.configure(connection).get_current_revision()
         config = self.alembic()
         config.attributes["connection"] = connection
+        config.attributes[SEALING] = True
         command.upgrade(config, "head")
+        return before
 
     def schema_is_current(self) -> bool:
         """Whether the database has had every migration."""
@@ -164,3 +169,11 @@ def require_drop_allowed(what: str) -> None:
     """In a migration's downgrade: refuse, unless run with ``-x allow-drop=yes``, to drop ``what``."""
     if context.get_x_argument(as_dictionary=True).get("allow-drop") != "yes":
         raise CommandError(f"this downgrade drops {what}: run it with `-x allow-drop=yes` if that is what you mean")
+
+
+def require_sealing(unsealed: str) -> None:
+    """In a migration's upgrade: refuse, unless the store runs it (and seals what it leaves), where ``unsealed``
+    is something the database holds that it needs the store's secret to seal."""
+    if not context.config.attributes.get(SEALING):
+        raise CommandError(f"the database holds {unsealed} from before seals: upgrade it with `matchstate db "
+                           "upgrade`, which seals them with the store's secret")

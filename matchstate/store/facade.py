@@ -107,13 +107,15 @@ class Store:
         Concurrent upgrades take turns. Nothing recorded is changed: no event, ruling or hash.
         """
         with self.database.migration() as connection:
-            self.database.migrate(connection)
-            never_sealed = acts.last_seq(connection) == 0
-            if never_sealed:  # a new store, or one from before seals: its secret is made here
+            before = self.database.migrate(connection)
+            if acts.last_seq(connection) == 0:  # a new store, or one from before seals: its secret is made here
+                if before != "0001" and connection.execute(select(MatchRow.id).limit(1)).first() is not None:
+                    raise StoreError("the store has matches but no acts: they were deleted behind its back "
+                                     "(`matchstate verify` says more); it is not sealed again")
                 self.secrets.make()
             secret = self.secrets.secret()  # else it must be the very one it was sealed with: named where missing
             self.secrets.signing_key()
-            if never_sealed:  # the matches stored before seals: recorded as acts, sealed now
+            if before == "0001":  # the matches stored before seals: recorded as acts, sealed now
                 self._seal_older_matches(connection, secret)
             if keyring.has_league_key(connection):
                 return None
