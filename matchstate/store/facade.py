@@ -282,10 +282,11 @@ class Store:
         return self.secrets.public_key()
 
     def public_key_pem(self) -> str:
-        """:meth:`public_key` as PEM, with its fingerprint (a receipt's ``key``) as :func:`fingerprint` gives it."""
+        """:meth:`public_key` as PEM (SubjectPublicKeyInfo), as ``matchstate keys public`` prints it."""
         return public_pem(self.public_key())
 
     def key_fingerprint(self) -> str:
+        """The public key's fingerprint, each receipt's ``key``: the first 16 hex digits of its raw bytes' SHA-256."""
         return fingerprint(self.public_key())
 
     # -- the shared steps --------------------------------------------------------------
