@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 def _summary(event: dict[str, Any]) -> str:
     """The event's type and its telling fields, for a timeline."""
     fields = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "at", "id", "by", "reason"))
-    return f"{event['type']}" + (f" ({fields})" if fields else "") + (f" — {event['reason']}" if "reason" in event else "")
+    reason = f" — {event['reason']}" if "reason" in event else ""
+    return f"{event['type']}" + (f" ({fields})" if fields else "") + reason
 
 
 def clock_text(clock: dict[str, Any]) -> str:

@@ -8,7 +8,7 @@ from alembic import context
 from sqlalchemy import Connection
 
 from matchstate.models import Base
-from matchstate.store import database_url, make_engine
+from matchstate.store.database import Database, database_url
 
 
 def run(connection: Connection) -> None:
@@ -24,7 +24,8 @@ if context.is_offline_mode():
         context.run_migrations()
 elif "connection" in context.config.attributes:  # Store.upgrade
     run(context.config.attributes["connection"])
-else:  # the alembic command line
-    with make_engine(url).connect() as connection:
-        connection.execution_options(write=True)
+else:  # the alembic command line: one process at a time, SQLite's foreign keys off, as Store.upgrade migrates
+    database = Database(url)
+    with database.migration() as connection:
         run(connection)
+    database.close()

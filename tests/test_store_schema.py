@@ -3,6 +3,7 @@ older database is upgraded without a change to what it recorded; a downgrade tha
 concurrent first upgrades take turns."""
 
 import argparse
+import json
 import threading
 
 import pytest
@@ -14,6 +15,7 @@ from alembic.util import CommandError
 from conftest import match_log
 from sqlalchemy import inspect, text
 
+from matchstate.errors import StoreError
 from matchstate.models import Base
 from matchstate.store import MIGRATIONS, Store, hash_key
 
@@ -136,3 +138,42 @@ def test_concurrent_first_upgrades_take_turns(store_url):
     assert stores[1].role_of_key(None, hash_key(league_keys[0])) == "league"
     for store in stores:
         store.close()
+
+
+def test_the_alembic_command_line_asks_first_and_then_goes_down(store):
+    """As a developer runs it, from the repository's alembic.ini (SQLite's foreign keys off while it migrates)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    store.import_log([json.dumps(event) for event in match_log("m-1", 5)])
+    env = {**os.environ, "MATCHSTATE_DATABASE_URL": store.url.render_as_string(hide_password=False)}
+
+    def alembic_command(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "alembic", *args], cwd=Path(__file__).parent.parent, env=env,
+                              capture_output=True, text=True, timeout=120)
+
+    refused = alembic_command("downgrade", "base")
+    assert refused.returncode != 0 and "-x allow-drop=yes" in refused.stderr + refused.stdout
+    assert [summary.code for summary in store.summaries()] == ["m-1"]
+    assert alembic_command("-x", "allow-drop=yes", "downgrade", "0001").returncode == 0
+    unsealed = alembic_command("upgrade", "head")  # matches from before seals: only the store can seal them
+    assert unsealed.returncode != 0 and "upgrade it with `matchstate db upgrade`" in unsealed.stdout + unsealed.stderr
+    store.upgrade()
+    assert store.verify() == []
+    assert alembic_command("-x", "allow-drop=yes", "downgrade", "base").returncode == 0
+    assert set(inspect(store.engine).get_table_names()) <= {"alembic_version"}
+    assert alembic_command("upgrade", "head").returncode == 0
+    assert differences(store) == []
+
+
+def test_a_store_whose_acts_were_deleted_is_not_sealed_again(store):
+    store.create_match(match_log("m-1", 1)[0])
+    with store.engine.begin() as connection:
+        connection.execute(text("DELETE FROM acts"))
+    with pytest.raises(StoreError, match="the store has matches but no acts"):
+        store.upgrade()
+    assert [str(problem) for problem in store.verify()] == [
+        "the store: it has matches but no acts: it was never sealed (run `matchstate db upgrade`), or its acts were "
+        "all deleted"]

@@ -9,7 +9,9 @@ write takes the write lock as it begins (``BEGIN IMMEDIATE``).
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,6 +31,7 @@ MIGRATIONS = next(folder for folder in (_HERE / "migrations", _HERE.parent / "mi
 SQLITE_BUSY_SECONDS = 30
 # PostgreSQL advisory locks, each taken per schema (the second key is the schema's): see Database.lock.
 MIGRATION_LOCK = 36_001
+SEALING = "sealing"  # set in a migration's configuration where the store will seal what the migration leaves
 ACTS_LOCK = 36_002
 
 
@@ -50,9 +53,23 @@ def make_engine(url: URL) -> Engine:
 
 def _sqlite_connect(connection: Any, _: Any) -> None:
     connection.isolation_level = None  # transactions are begun by _sqlite_begin, not by the sqlite3 module
-    connection.execute("PRAGMA journal_mode=WAL")
+    _wal(connection)
     connection.execute("PRAGMA synchronous=FULL")  # in WAL mode, NORMAL may lose the last commits on power loss
     connection.execute("PRAGMA foreign_keys=ON")  # SQLite checks none unless told, on each connection
+
+
+def _wal(connection: sqlite3.Connection) -> None:
+    """Put the database in WAL mode. A new database's first connections race to do it, and the losers are told
+    "database is locked" at once, without the busy timeout's wait: they wait their turn here instead."""
+    deadline = time.monotonic() + SQLITE_BUSY_SECONDS
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _sqlite_begin(connection: Connection) -> None:
@@ -130,12 +147,16 @@ class Database:
                 if self.sqlite:
                     connection.connection.driver_connection.execute("PRAGMA foreign_keys=ON")  # type: ignore[union-attr]
 
-    def migrate(self, connection: Connection) -> None:
+    def migrate(self, connection: Connection) -> str | None:
         """Bring the database to the latest schema (``alembic upgrade head``) in ``connection``'s transaction
-        (one of :meth:`migration`)."""
+        (one of :meth:`migration`), for :meth:`Store.upgrade`, which seals what it finds unsealed; the revision
+        it was at before (None: a new database)."""
+        before = MigrationContext.configure(connection).get_current_revision()
         config = self.alembic()
         config.attributes["connection"] = connection
+        config.attributes[SEALING] = True
         command.upgrade(config, "head")
+        return before
 
     def schema_is_current(self) -> bool:
         """Whether the database has had every migration."""
@@ -148,3 +169,11 @@ def require_drop_allowed(what: str) -> None:
     """In a migration's downgrade: refuse, unless run with ``-x allow-drop=yes``, to drop ``what``."""
     if context.get_x_argument(as_dictionary=True).get("allow-drop") != "yes":
         raise CommandError(f"this downgrade drops {what}: run it with `-x allow-drop=yes` if that is what you mean")
+
+
+def require_sealing(unsealed: str) -> None:
+    """In a migration's upgrade: refuse, unless the store runs it (and seals what it leaves), where ``unsealed``
+    is something the database holds that it needs the store's secret to seal."""
+    if not context.config.attributes.get(SEALING):
+        raise CommandError(f"the database holds {unsealed} from before seals: upgrade it with `matchstate db "
+                           "upgrade`, which seals them with the store's secret")

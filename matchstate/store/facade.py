@@ -107,13 +107,15 @@ class Store:
         Concurrent upgrades take turns. Nothing recorded is changed: no event, ruling or hash.
         """
         with self.database.migration() as connection:
-            self.database.migrate(connection)
-            never_sealed = acts.last_seq(connection) == 0
-            if never_sealed:  # a new store, or one from before seals: its secret is made here
+            before = self.database.migrate(connection)
+            if acts.last_seq(connection) == 0:  # a new store, or one from before seals: its secret is made here
+                if before != "0001" and connection.execute(select(MatchRow.id).limit(1)).first() is not None:
+                    raise StoreError("the store has matches but no acts: they were deleted behind its back "
+                                     "(`matchstate verify` says more); it is not sealed again")
                 self.secrets.make()
             secret = self.secrets.secret()  # else it must be the very one it was sealed with: named where missing
             self.secrets.signing_key()
-            if never_sealed:  # the matches stored before seals: recorded as acts, sealed now
+            if before == "0001":  # the matches stored before seals: recorded as acts, sealed now
                 self._seal_older_matches(connection, secret)
             if keyring.has_league_key(connection):
                 return None
@@ -280,10 +282,11 @@ class Store:
         return self.secrets.public_key()
 
     def public_key_pem(self) -> str:
-        """:meth:`public_key` as PEM, with its fingerprint (a receipt's ``key``) as :func:`fingerprint` gives it."""
+        """:meth:`public_key` as PEM (SubjectPublicKeyInfo), as ``matchstate keys public`` prints it."""
         return public_pem(self.public_key())
 
     def key_fingerprint(self) -> str:
+        """The public key's fingerprint, each receipt's ``key``: the first 16 hex digits of its raw bytes' SHA-256."""
         return fingerprint(self.public_key())
 
     # -- the shared steps --------------------------------------------------------------
@@ -427,7 +430,17 @@ class Store:
             rows = connection.execute(MATCH_ROWS if code is None else MATCH_ROWS.where(MatchRow.code == code)).all()
             if code is not None and not rows:
                 raise _unknown(code)
-            ledger, act_problems = checks.walk_acts(connection.execute(ACTS), secret)
+            if code is None:
+                ledger, act_problems = checks.walk_acts(connection.execute(ACTS), secret)
+            else:  # the acts of this match alone: their chain is the whole store's to check
+                ledger = acts.Ledger()
+                for row in connection.execute(ACTS.where(ActRow.code == code)):
+                    ledger.apply(row.seq, acts.from_row(row))
+                ledger.seq = rows[0].last_act or 0
+            if secret is not None and ledger.seq == 0 and rows:
+                problems.append(Problem(None, None, "it has matches but no acts: it was never sealed (run `matchstate "
+                                                    "db upgrade`), or its acts were all deleted"))
+                secret = None  # nothing to check the seals against
             matches = []  # each row's code, its chain's code, and whether it checked out
             for row in rows:
                 events = connection.execute(CHECKED.where(EventRow.match_id == row.id).order_by(EventRow.seq))

@@ -61,7 +61,7 @@ SUMMARIES = (select(MatchRow.code, MatchRow.teams, MatchRow.score, MatchRow.stat
 # A match's row, as verify checks it; each event with its ruling and the ruling's engine version.
 MATCH_ROWS = select(MatchRow.id, MatchRow.code, MatchRow.teams, MatchRow.conditions, MatchRow.created,
                     MatchRow.last_seq, MatchRow.last_hash, MatchRow.last_at, MatchRow.state, MatchRow.score,
-                    MatchRow.seal, MatchRow.acts_seq).where(LIVE).order_by(MatchRow.code)
+                    MatchRow.seal, MatchRow.acts_seq, LAST_ACT.label("last_act")).where(LIVE).order_by(MatchRow.code)
 CHECKED = EVENTS.add_columns(RulingRow.engine_version)
 # Every key, with its match's code (none for the league's); every act, in order.
 KEYS = (select(KeyRow.id, KeyRow.match_id, MatchRow.code, KeyRow.role, KeyRow.key_hash, KeyRow.issued_at,

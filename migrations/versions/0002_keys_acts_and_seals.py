@@ -9,15 +9,15 @@ with the time it was issued and revoked; `acts` records, in a sealed chain, ever
 or removed and every key issued or revoked; `matches` gains its seal and, for an import being
 written, `importing`. Nothing recorded changes: no event, ruling or hash is touched. The seals
 themselves are written by `matchstate db upgrade` after this migration, with the store's secret,
-which no migration has.
+which no migration has: so a database that holds matches is upgraded only by it.
 """
 
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-from alembic import op
+from alembic import context, op
 
-from matchstate.store.database import require_drop_allowed
+from matchstate.store.database import require_drop_allowed, require_sealing
 
 revision: str = "0002"
 down_revision: str | None = "0001"
@@ -29,6 +29,8 @@ LIVE_LEAGUE = "match_id IS NULL AND revoked_at IS NULL"
 
 
 def upgrade() -> None:
+    if not context.is_offline_mode() and op.get_bind().execute(sa.text("SELECT 1 FROM matches LIMIT 1")).first():
+        require_sealing("matches")
     op.create_table(
         "keys",
         sa.Column("id", sa.Integer(), nullable=False),
