@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from matchstate.store import Store, hash_key
 from matchstate.web.process import ServerProcess
 
 SHOTS = os.environ.get("MATCHSTATE_SCREENSHOTS")
@@ -30,6 +31,17 @@ START: dict[str, Any] = {
 }
 
 
+LEAGUE_KEY = "the-browser-tests-league-key"  # creating a match needs the league's key
+
+
+def league_store(url: str) -> None:
+    """An empty store at ``url`` whose league key is :data:`LEAGUE_KEY`."""
+    store = Store(url)
+    store.upgrade()
+    store.set_league_key(hash_key(LEAGUE_KEY))
+    store.close()
+
+
 def post(server: ServerProcess, path: str, body: dict[str, Any], key: str | None = None) -> Any:
     request = urllib.request.Request(server.base + path, json.dumps(body).encode(), method="POST",
                                      headers={"Content-Type": "application/json",
@@ -45,7 +57,7 @@ def get(server: ServerProcess, path: str) -> Any:
 
 def create(server: ServerProcess, code: str = START["match"], **fields: Any) -> dict[str, Any]:
     """A new match (START with ``fields``), as the records page creates one; the answer has its keys."""
-    return post(server, "/api/matches", {**START, "match": code, **fields})
+    return post(server, "/api/matches", {**START, "match": code, **fields}, LEAGUE_KEY)
 
 
 def send(server: ServerProcess, code: str, event: dict[str, Any], key: str) -> dict[str, Any]:

@@ -14,8 +14,7 @@ from typing import Any
 
 import pytest
 
-from browser.browsing import TABLET, TIMEOUT_MS, Console, create
-from matchstate.store import Store
+from browser.browsing import TABLET, TIMEOUT_MS, Console, create, league_store
 from matchstate.web.process import ServerProcess
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -52,7 +51,7 @@ def browser() -> Iterator[Any]:
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
     """A server on its own SQLite database; ``server.stop()`` and ``server.start()`` take it away and back."""
     url = f"sqlite:///{tmp_path / 'browser.db'}"
-    Store(url).upgrade()
+    league_store(url)
     process = ServerProcess(url, log=tmp_path / "server.log")
     process.start()
     yield process

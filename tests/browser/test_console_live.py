@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from browser.browsing import RECONNECT_MS, START, TABLET, Console, create, get, log, post, send, shoot
-from matchstate.store import Store
+from browser.browsing import (LEAGUE_KEY, RECONNECT_MS, START, TABLET, Console, create, get, league_store, log, post,
+                              send, shoot)
 from matchstate.web.process import ServerProcess
 
 # Logged through the API before the tapping starts: a first chukker already played.
@@ -204,9 +204,9 @@ def test_an_official_confirms_a_decision_before_it_is_recorded(server: ServerPro
 
 def test_a_private_match_asks_for_its_key_and_its_links_carry_it(tmp_path: Path, new_page: Any) -> None:
     url = f"sqlite:///{tmp_path / 'private.db'}"
-    Store(url).upgrade()
+    league_store(url)
     with ServerProcess(url, log=tmp_path / "server.log", private=True) as server:
-        created = post(server, "/api/matches", START)
+        created = post(server, "/api/matches", START, LEAGUE_KEY)
         code, official_key = created["code"], created["official_key"]
         page = new_page()
         for name, key in (("review", official_key), ("console", created["scorer_key"])):

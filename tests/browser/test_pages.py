@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from browser.browsing import TABLET, create, log
+from browser.browsing import LEAGUE_KEY, TABLET, create, get, log
 from matchstate.store import Store
 from matchstate.web.app import create_app
 from matchstate.web.pages import files_version
@@ -39,6 +39,7 @@ def test_a_person_creates_a_match_on_the_records_page_and_receives_its_keys(serv
                                                                              new_page: Any) -> None:
     page = new_page(viewport=TABLET)
     page.goto(server.base + "/")
+    page.fill('#new [name="league_key"]', LEAGUE_KEY)
     page.fill('#new [name="match"]', "pilar-final")
     page.fill('#new [name="event"]', "Abierto de Pilar — Final")
     page.fill('#new [name="team1"]', "La Dolfina")
@@ -75,11 +76,45 @@ def test_a_code_already_taken_is_refused_on_the_records_page_with_the_reason(ser
     create(server, "taken")
     page = new_page(viewport=TABLET)
     page.goto(server.base + "/")
+    page.fill('#new [name="league_key"]', LEAGUE_KEY)
     page.fill('#new [name="match"]', "taken")
     page.fill('#new [name="team1"]', "Blue")
     page.fill('#new [name="team2"]', "Red")
     page.click("#new button.primary")
     page.wait_for_selector("#created .refused >> text=Not created (409)")
+
+
+@pytest.mark.parametrize("key", ["", "not-the-league-key"], ids=["no-key", "a-wrong-key"])
+def test_a_match_is_created_only_with_the_league_key_and_nothing_is_written_without_it(
+        server: ServerProcess, new_page: Any, key: str) -> None:
+    page = new_page(viewport=TABLET)
+    page.goto(server.base + "/")
+    page.fill('#new [name="league_key"]', key)
+    page.fill('#new [name="match"]', "no-league")
+    page.fill('#new [name="team1"]', "Blue")
+    page.fill('#new [name="team2"]', "Red")
+    page.click("#new button.primary")
+    if key:  # an empty key is stopped by the form itself, which marks the field required
+        page.wait_for_selector("#created .refused >> text=the league key is missing or is not this league's")
+        assert page.evaluate("document.activeElement.name") == "league_key"
+    else:
+        assert page.evaluate("document.querySelector('#new [name=league_key]').validity.valueMissing")
+    assert get(server, "/api/matches") == []
+
+
+def test_the_league_key_is_remembered_on_the_device_only_when_asked(server: ServerProcess, new_page: Any) -> None:
+    page = new_page(viewport=TABLET)
+    page.goto(server.base + "/")
+    for code, remember in (("kept-1", False), ("kept-2", True)):
+        page.fill('#new [name="league_key"]', LEAGUE_KEY)
+        page.set_checked('#new [name="remember"]', remember)
+        page.fill('#new [name="match"]', code)
+        page.fill('#new [name="team1"]', "Blue")
+        page.fill('#new [name="team2"]', "Red")
+        page.click("#new button.primary")
+        page.wait_for_selector(f"#created >> text=Match {code} created")
+        page.reload()
+        assert page.input_value('#new [name="league_key"]') == (LEAGUE_KEY if remember else "")
 
 
 def test_the_service_worker_keeps_this_version_of_the_pages_and_files(server: ServerProcess, new_page: Any) -> None:

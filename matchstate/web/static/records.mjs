@@ -75,18 +75,31 @@ function startEvent(form) {
   };
 }
 
+const LEAGUE_KEY = "matchstate:league-key";
+
+// The league key as the form gives it; kept in this browser's storage only when the person asks.
+function leagueKey(form) {
+  const key = form.elements.league_key.value.trim();
+  if (form.elements.remember.checked) localStorage.setItem(LEAGUE_KEY, key);
+  else localStorage.removeItem(LEAGUE_KEY);
+  return key;
+}
+
 async function create(e) {
   e.preventDefault();
   const out = $("created");
   let reply;
   try {
-    reply = await api("/api/matches", {method: "POST", body: startEvent(e.target)});
+    reply = await api("/api/matches", {method: "POST", body: startEvent(e.target), key: leagueKey(e.target)});
   } catch (err) {
     out.replaceChildren(el("p", {class: "refused"}, "Not created: the server does not answer. Try again when it does."));
     return;
   }
   if (reply.status !== 201) {
-    out.replaceChildren(el("p", {class: "refused"}, `Not created (${reply.status}): ${reason(reply.data)}`));
+    const why = reply.status === 401 || reply.status === 403
+      ? "the league key is missing or is not this league's" : reason(reply.data);
+    out.replaceChildren(el("p", {class: "refused"}, `Not created (${reply.status}): ${why}`));
+    if (reply.status === 401 || reply.status === 403) e.target.elements.league_key.focus();
     return;
   }
   const {code, scorer_key: scorer, official_key: officialKey, links} = reply.data;
@@ -110,5 +123,10 @@ for (const name of ["team", "event", "venue", "player", "date", "status", "state
 form.addEventListener("submit", (e) => { e.preventDefault(); search(); });
 form.addEventListener("change", search);
 $("new").addEventListener("submit", create);
+const remembered = localStorage.getItem(LEAGUE_KEY);
+if (remembered) {
+  $("new").elements.league_key.value = remembered;
+  $("new").elements.remember.checked = true;
+}
 clock.measure();
 search();
