@@ -32,6 +32,20 @@ describe("questions before logging", () => {
     assert.equal(question("match.end", {}, {awaiting_play: null, free_hit: null}), null);
   });
 
+  it("asks before a goal or an award after the horn, and not before it or for another event", () => {
+    const over = {awaiting_play: null, free_hit: null, phase: "over", chukker: 3};
+    const goal = question("goal", {team: "Blue", player: 2}, over);
+    assert.equal(goal.title, "The horn has gone");
+    assert.match(goal.text, /Chukker 3's time has run out.*flagged “after the horn”/);
+    assert.deepEqual(goal.actions.map((a) => a.id), ["confirm", "cancel"]);
+    for (const award of ["penalty.award", "knockin.award"]) {
+      assert.match(question(award, {to: "Red"}, over).text, /taken after the next chukker's start/);
+    }
+    for (const phase of ["play", "extra", "between"]) assert.equal(question("goal", {team: "Blue"}, {...over, phase}), null);
+    assert.equal(question("chukker.end", {chukker: 3}, over), null);
+    assert.equal(question("ball.out", {}, over), null);
+  });
+
   it("asks before discarding, naming what is discarded", () => {
     const one = discardQuestion([{type: "goal", team: "Blue", player: 1, at: "x", id: "y"}]);
     assert.equal(one.title, "Discard Goal?");

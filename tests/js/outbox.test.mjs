@@ -58,7 +58,7 @@ describe("sending in order", () => {
 describe("retries", () => {
   it("retries an event the server did not answer, backing off, and records it once", async () => {
     const sleeps = [];
-    const server = fakeServer(["down", "down", {status: 503, data: {detail: "busy"}}]);
+    const server = fakeServer(["down", "down", {status: 500, data: {detail: "bug"}}]);
     const {outbox} = outboxOn(server, {sleeps});
     const event = logged("goal", {team: "Red"});
     outbox.add(event, 1);
@@ -78,6 +78,31 @@ describe("retries", () => {
     outbox.add(logged("play"), 1);
     await outbox.pump();
     assert.deepEqual(seen, ["down", "failing"]);
+  });
+
+  it("sends again after Retry-After what the server has no time for now (429, 408, 503), never taking it as a refusal", async () => {
+    const sleeps = [];
+    const seen = [];
+    const server = fakeServer([
+      {status: 429, data: {detail: "too many requests"}, headers: new Headers({"Retry-After": "7"})},
+      {status: 408, data: {detail: "the body came too slowly"}, headers: new Headers()},
+      {status: 503, data: {detail: "busy"}, headers: new Headers({"Retry-After": "1"})},
+      {status: 429, data: {detail: "too many requests"},
+        headers: new Headers({"Retry-After": new Date(Date.now() + 60_000).toUTCString()})},
+    ]);
+    const outbox = new Outbox({storage: memoryStorage(), name: "o", send: server.send,
+      sleep: async (ms) => { sleeps.push(ms); seen.push([outbox.link, outbox.needsAttention]); }});
+    const event = logged("goal", {team: "Blue"});
+    outbox.add(event, 1);
+    await outbox.pump();
+    assert.equal(sleeps[0], 7000);
+    assert.equal(sleeps[1], 3000, "no Retry-After: a few seconds");
+    assert.equal(sleeps[2], 1000);
+    assert.ok(sleeps[3] > 55_000 && sleeps[3] <= 60_000, sleeps[3]);
+    assert.deepEqual(seen, Array(4).fill(["busy", false]));
+    assert.deepEqual(server.recorded.map((e) => e.id), [event.id]);
+    assert.ok(server.sent.every((body) => body.event.id === event.id && body.expected_seq === 1));
+    assert.equal(outbox.link, "up");
   });
 
   it("takes a retried send's 200 (the server had it already) as recorded", async () => {

@@ -1,19 +1,37 @@
 // Where a slip is likely, the console asks before it logs: a stroke no "Play" preceded, an official's
-// decision, the end of a match over a free hit in progress, discarding what the scorer logged.
+// decision, a goal or an award after the horn, the end of a match over a free hit in progress,
+// discarding what the scorer logged.
 // Each question is data, {title, text, items, actions}; the page shows it and answers with an action's id.
 
 import {describeEvent, describeFreeHit, label} from "./words.mjs";
 
 const CANCEL = {id: "cancel", label: "Cancel"};
+const AWARDED_AT_THE_HORN = "A foul whistled at the end of a chukker is awarded now and taken after the next "
+  + "chukker's start.";
+// What logging each type after the horn means, said before it is logged.
+const AFTER_THE_HORN = {
+  "goal": "A goal logged now counts, and is flagged “after the horn” for the officials to look at: "
+    + "was the ball through before the horn?",
+  "penalty.award": AWARDED_AT_THE_HORN,
+  "knockin.award": AWARDED_AT_THE_HORN,
+};
 
 /**
  * The question to ask before logging an event, or null to log it at once.
  * @param {string} type
  * @param {object} fields  the event's fields
- * @param {{awaiting_play: boolean|null, free_hit: object|null, options: object[]}} now  where the match
- *   stands, the provisional fold counted (options: the choice pending, as the server gave it)
+ * @param {{awaiting_play: boolean|null, free_hit: object|null, options: object[], phase?: string,
+ *   chukker?: number|null}} now  where the match stands, the provisional fold counted (options: the choice
+ *   pending, as the server gave it; phase and chukker: the chukker clock's at the event's time)
  */
 export function question(type, fields, now) {
+  if (now.phase === "over" && AFTER_THE_HORN[type]) {
+    return {
+      title: "The horn has gone",
+      text: `Chukker ${now.chukker}'s time has run out. ${AFTER_THE_HORN[type]}`,
+      actions: [{id: "confirm", label: `Log the ${type === "goal" ? "goal" : "award"} anyway`, primary: true}, CANCEL],
+    };
+  }
   if (type === "hit" && now.awaiting_play === true) {
     return {
       title: "No “Play” before this hit",

@@ -1,7 +1,7 @@
 // Talking to the server's JSON API.
 
 /**
- * Call the API; resolves to {status, data}; a network failure rejects.
+ * Call the API; resolves to {status, data, headers}; a network failure rejects.
  * @param {string} path
  * @param {{method?: string, body?: any, key?: string}} [options]  ``key``: sent as the bearer key
  */
@@ -12,7 +12,7 @@ export async function api(path, {method = "GET", body, key} = {}) {
   const response = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
   const type = response.headers.get("Content-Type") || "";
   const data = type.includes("json") ? await response.json() : await response.text();
-  return {status: response.status, data};
+  return {status: response.status, data, headers: response.headers};
 }
 
 // Why the server said no: its `detail`, which FastAPI's own validation gives as a list.

@@ -15,13 +15,27 @@ import {reason} from "./http.mjs";
 
 const RETRY_FIRST_MS = 250;
 const RETRY_MOST_MS = 2000;
+// Answers that say "not now", never "no": too many requests, a body too slow to arrive, the server
+// unavailable. The event is sent again after the answer's Retry-After (seconds, or a date).
+const NOT_NOW = new Set([408, 429, 503]);
+const RETRY_AFTER_DEFAULT_MS = 3000;
+const RETRY_AFTER_MOST_MS = 120_000;
+
+/** How long an answer asks to wait before sending again, in ms (its Retry-After, else a few seconds). */
+export function retryAfterMs(reply, now = Date.now()) {
+  const value = reply.headers && typeof reply.headers.get === "function" ? reply.headers.get("Retry-After") : null;
+  let ms = RETRY_AFTER_DEFAULT_MS;
+  if (value && /^\s*\d+\s*$/.test(value)) ms = Number(value) * 1000;
+  else if (value && !Number.isNaN(Date.parse(value))) ms = Date.parse(value) - now;
+  return Math.min(Math.max(ms, 0), RETRY_AFTER_MOST_MS);
+}
 
 export class Outbox {
   /**
    * @param {object} options
    * @param {{getItem(name: string): string|null, setItem(name: string, value: string): void}} options.storage
    * @param {string} options.name  the storage name
-   * @param {(body: {event: object, expected_seq: number}, key?: string) => Promise<{status: number, data: any}>} options.send
+   * @param {(body: {event: object, expected_seq: number}, key?: string) => Promise<{status: number, data: any, headers?: Headers}>} options.send
    *        rejects when the server cannot be reached
    * @param {() => string|null} [options.lastKnownAt]  the `at` of the last event recorded that this device knows of
    * @param {(basis: number) => number|null} [options.movedOn]  the match's seq, if this device knows it moved on
@@ -33,7 +47,8 @@ export class Outbox {
   constructor({storage, name, send, lastKnownAt = () => null, movedOn = () => null, onRecorded = () => {},
     onChange = () => {}, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))}) {
     Object.assign(this, {storage, name, send, lastKnownAt, movedOn, onRecorded, onChange, sleep});
-    this.link = "unknown";   // "up", "down" (no answer) or "failing" (the server answers 5xx), as the last send found
+    this.link = "unknown";   // "up", "down" (no answer), "failing" (the server answers 5xx) or "busy" (it asks to
+                             // wait: 408, 429, 503), as the last send found
     this.inFlight = null;    // the id of the event being sent
     this.pumping = false;
   }
@@ -202,12 +217,13 @@ export class Outbox {
         } finally {
           this.inFlight = null;
         }
-        if (this.#answered(head, reply)) {
+        const wait = this.#answered(head, reply);
+        if (wait === null) {
           delay = RETRY_FIRST_MS;
         } else {
           this.onChange();
-          await this.sleep(delay);
-          delay = Math.min(delay * 2, RETRY_MOST_MS);
+          await this.sleep(wait ?? delay);
+          if (wait === undefined) delay = Math.min(delay * 2, RETRY_MOST_MS);
         }
       }
     } finally {
@@ -216,16 +232,18 @@ export class Outbox {
     }
   }
 
-  // What an answer (null: none came) does to the item sent; whether the server answered at all.
+  // What an answer (null: none came) does to the item sent. Null where the server answered it; else the
+  // item is sent again, after the ms the server asked to wait, or (undefined) after the pump's back-off.
   #answered(item, reply) {
     const id = item.event.id;
-    if (!reply || reply.status >= 500) {
-      this.link = reply ? "failing" : "down";
+    const notNow = reply && NOT_NOW.has(reply.status);
+    if (!reply || reply.status >= 500 || notNow) {
+      this.link = notNow ? "busy" : reply ? "failing" : "down";
       this.#change((state) => {
         const found = state.items.find((other) => other.event.id === id);
         if (found) found.attempts += 1;
       });
-      return false;
+      return notNow ? retryAfterMs(reply) : undefined;
     }
     this.link = "up";
     if (reply.status === 200 || reply.status === 201) {
@@ -239,7 +257,7 @@ export class Outbox {
     } else {
       this.#refuse(id, {status: reply.status, reason: reason(reply.data)});
     }
-    return true;
+    return null;
   }
 
   #refuse(id, refused) {
