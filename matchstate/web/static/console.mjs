@@ -1,7 +1,8 @@
 // The scorer's console: a button for every event type, always in the same place (disabled where the
-// engine accepts none now), a quick form for the fields, the 20 seconds counted down and expired by
-// themselves, and the outbox, which keeps each event until the server records it or the scorer decides
-// its fate. Offline, it shows the events waiting with the score and free hit they imply (provisional).
+// engine accepts none now), a quick form for the fields, the chukker clock with its bell and horn, the
+// 20 seconds counted down and expired by themselves, and the outbox, which keeps each event until the
+// server records it or the scorer decides its fate. Offline, it shows the events waiting with the score,
+// free hit and clock they imply (provisional). Every receipt the server signs is kept on the device.
 
 import {deviceId, newEvent} from "./events.mjs";
 import {$, el} from "./dom.mjs";
@@ -16,8 +17,10 @@ import {secondsLeft, tickDue} from "./countdown.mjs";
 import {defaults, filled, formContent, missing} from "./quickform.mjs";
 import {earlier, notBefore, pageClock} from "./clock.mjs";
 import {Outbox} from "./outbox.mjs";
-import {beep, wake} from "./cue.mjs";
+import {beep, bell, horn, wake} from "./cue.mjs";
 import {fold} from "./fold.mjs";
+import {Cues, chukkerNumbers, foldClock, reading, shownClock} from "./chukker.mjs";
+import {Receipts} from "./receipts.mjs";
 import {ask} from "./dialog.mjs";
 
 // The buttons' places: a free hit's course first, then what goes wrong, then the officials' and the
@@ -25,14 +28,17 @@ import {ask} from "./dialog.mjs";
 const ORDER = [
   "penalty.award", "knockin.award", "ball.place", "play", "hit", "goal", "ball.out", "ball.stop", "whistle",
   "dribble", "approach.abort", "ball.retee", "position.improper", "player.return", "player.play", "card",
-  "tick", "void", "decide", "chukker.start", "chukker.end",
+  "tick", "void", "decide", "chukker.start", "chukker.end", "clock.stop", "clock.start", "match.end",
 ];
 const SHORTCUTS = {
   "penalty.award": "a", "knockin.award": "k", "ball.place": "b", "play": "p", "hit": "h", "goal": "g",
   "ball.stop": "s", "ball.out": "o", "dribble": "d", "approach.abort": "x", "ball.retee": "r",
   "position.improper": "i", "player.return": "n", "player.play": "y", "card": "c", "decide": "e",
   "whistle": "w", "void": "u", "tick": "t", "chukker.start": "[", "chukker.end": "]",
+  "clock.stop": ",", "clock.start": ".", "match.end": "m",
 };
+// The engine's flags, as the latest events show them: what an official should look at.
+const FLAGS = {"after-horn": "after the horn", "clock-stopped": "clock stopped", "chukker-order": "chukker order"};
 const GUARD_MS = 600;           // a second tap this soon after one is taken as the same tap, and ignored
 const CLOCK_EVERY_MS = 10 * 60 * 1000;
 const RECENT = 6;               // recorded events shown under the buttons (every waiting one is shown too)
@@ -41,6 +47,8 @@ const KEPT_ROWS = 60;           // recorded events kept on this device for a con
 const {root, code, base} = matchPage($("console"));
 const SNAPSHOT = `matchstate:console:${code}`;
 const clock = pageClock();
+const receipts = new Receipts(localStorage, `matchstate:receipts:${code}`);
+const cues = new Cues();        // the bell and the horn, each once per chukker
 const known = tracker();        // the match as the server last told it, and the stored events seen
 let forms = null;               // each event type's fields, from the API
 let rules = {};                 // Rule 36's clauses by id, for the cites
@@ -63,21 +71,23 @@ const outbox = new Outbox({
     const others = known.log.some((row) => row.seq > basis && !ours.has(row.device_id));
     return others ? known.view.seq : null;
   },
-  onRecorded: (data) => { known.seen(data.event, data.match); save(); },
+  onRecorded: (data) => { receipts.add(data.receipt); known.seen(data.event, data.match); save(); },
   onChange: () => { if (outbox.conflict) catchUp(); render(); },
 });
 
 // -- where the match stands --------------------------------------------------------------
 
-// The match as the console shows it: the server's view, with what waits in the outbox folded in.
+// The match as the console shows it: the server's view, with what waits in the outbox folded in
+// (``timing``: the chukker clock, to be read at an instant).
 function shown() {
   const view = known.view;
-  const folded = fold(view, outbox.events);
+  const waiting = outbox.events;
+  const folded = fold(view, waiting);
   let text;
   if (!folded.provisional) text = view.free_hit_text ? view.free_hit_text[lang()] : "No free hit in progress";
   else if (folded.free_hit) text = describeFreeHit(folded.free_hit);
   else text = folded.sure ? "No free hit in progress" : "Free hit: ruled when the server has the events waiting here";
-  return {...view, ...folded, text};
+  return {...view, ...folded, text, timing: foldClock(view.clock, waiting)};
 }
 
 // The last event's time this device knows of: no event is stamped before it.
@@ -133,8 +143,15 @@ function open(type) {
     log(type, {}, at);
     return;
   }
-  form = {type, values: defaults(fields), at};
+  form = {type, values: {...defaults(fields), ...prefilled(type, at)}, at};
   render();
+}
+
+// A chukker's start is the next one's; its end, the one in play.
+function prefilled(type, at) {
+  const numbers = chukkerNumbers(reading(shown().timing, Date.parse(at)));
+  if (type === "chukker.start") return {chukker: numbers.start};
+  return type === "chukker.end" ? {chukker: numbers.end} : {};
 }
 
 function openUndo(at) {
@@ -182,7 +199,8 @@ function sendForm() {
 
 // Log an event, asking first where a slip is likely.
 async function log(type, fields, at) {
-  const asked = question(type, fields, shown());
+  const now = shown();
+  const asked = question(type, fields, {...now, ...reading(now.timing, Date.parse(at))});
   if (!asked) {
     record(type, fields, at);
     return;
@@ -321,7 +339,8 @@ function status() {
   }
   if (!everUp && outbox.link === "unknown") return el("div", {class: "banner"}, "Connecting…");
   if (!online()) {
-    const why = outbox.link === "failing" ? "The server fails to record" : "Offline";
+    const why = {failing: "The server fails to record", busy: "The server asks this device to wait"}[outbox.link]
+      || "Offline";
     return el("div", {class: "banner offline"}, waiting
       ? `${why}: ${events(waiting)} kept on this device, sent when the server answers.`
       : `${why}: nothing waits here; events logged are kept on this device until the server answers.`);
@@ -357,9 +376,27 @@ function recent(now) {
       el("span", {class: "tag"}, item.refused ? "needs attention" : "pending"), ` ${time(item.event.at)} ${describeEvent(item.event)}`,
       el("div", {class: "provisional-line"}, `provisional: ${after}`));
   });
-  const recorded = known.log.slice(-RECENT).map((row) =>
-    eventItem(row, {class: known.view.void.includes(row.seq) ? "struck" : null}));
+  const recorded = known.log.slice(-RECENT).map((row) => {
+    const item = eventItem(row, {class: known.view.void.includes(row.seq) ? "struck" : null});
+    if (row.flags && row.flags.length) item.prepend(...row.flags.map((flag) => el("span", {class: "tag flag"}, FLAGS[flag] || flag)), " ");
+    return item;
+  });
   return [...pending.reverse(), ...recorded.reverse()];
+}
+
+// The chukker clock, read again from the match's clock at each render: and the bell or the horn where it
+// has just passed one.
+function renderChukkerClock(now) {
+  const box = $("chukker-clock");
+  const at = reading(now.timing, clock.now());
+  const words = shownClock(at);
+  box.dataset.phase = at.phase;
+  box.dataset.running = String(at.running);
+  box.querySelector(".chukker b").textContent = words.chukker;
+  box.querySelector(".time").textContent = words.time;
+  box.querySelector(".running").textContent = words.running;
+  box.querySelector(".phase").textContent = words.phase;
+  for (const cue of cues.due(at)) (cue === "bell" ? bell : horn)();
 }
 
 function renderCountdown(now) {
@@ -388,6 +425,7 @@ function expire(now) {
 function everyTenth() {
   if (!known.view) return;
   const now = shown();
+  renderChukkerClock(now);
   renderCountdown(now);
   expire(now);
 }
@@ -443,7 +481,26 @@ function render() {
   $("attention").replaceChildren(...needs);
   $("recent").replaceChildren(...recent(now));
   renderForm();
+  renderChukkerClock(now);
   renderCountdown(now);
+  renderReceipt();
+}
+
+// The last receipt, discreetly: its seq and the fingerprint of the key that signed it.
+function renderReceipt() {
+  const last = receipts.last;
+  $("receipt").textContent = last ? `Last receipt: #${last.seq} · key ${last.key}` : "No receipt kept on this device yet.";
+  $("download-receipts").disabled = !last;
+}
+
+// Every receipt kept for this match, as JSON Lines: what `matchstate verify --receipts FILE` reads.
+function downloadReceipts() {
+  const link = el("a", {href: URL.createObjectURL(new Blob([receipts.jsonLines()], {type: "application/jsonl"})),
+    download: `receipts-${code}.jsonl`});
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
 // -- keys, loading, following ----------------------------------------------------------------
@@ -557,6 +614,7 @@ function begin() {
     onError: () => { streamUp = false; render(); },
   });
   document.addEventListener("keydown", onKey);
+  $("download-receipts").addEventListener("click", downloadReceipts);
   document.addEventListener("pointerdown", wake, {once: true});
   // another tab of this console changed the outbox
   window.addEventListener("storage", (e) => { if (e.key === outbox.name) render(); });
