@@ -31,18 +31,23 @@ def test_no_button_moves_between_states_on_a_tablet_or_a_phone(server: ServerPro
     assert page.locator('#buttons [data-type="hit"]').is_disabled()
 
     def places() -> dict[str, Any]:
-        """Where the buttons and the countdown are, on each screen."""
+        """Where the buttons, the chukker clock and the countdown are, on each screen."""
         seen = {}
         for name, viewport in (("tablet", TABLET), ("phone", PHONE)):
             page.set_viewport_size(viewport)
-            seen[name] = {"buttons": console.boxes(), "countdown": page.locator("#countdown").bounding_box()}
+            seen[name] = {"buttons": console.boxes(), "countdown": page.locator("#countdown").bounding_box(),
+                          "clock": page.locator("#chukker-clock").bounding_box()}
         return seen
 
     first = places()
-    assert len(first["tablet"]["buttons"]) >= 21
+    assert len(first["tablet"]["buttons"]) >= 24
 
     def still(why: str) -> None:
         assert places() == first, why
+
+    console.click("chukker.start")  # pre-filled: the first
+    page.wait_for_selector('#chukker-clock[data-running="true"]')
+    still("a chukker in play, its clock running")
 
     console.click("penalty.award", penalty="2", to="Blue")
     page.wait_for_selector("#state >> text=awarded")
@@ -54,6 +59,9 @@ def test_no_button_moves_between_states_on_a_tablet_or_a_phone(server: ServerPro
     console.click("dribble")
     page.wait_for_selector("#ruling >> text=Penalty 5.a to Red")
     still("a long ruling shown")
+    console.click("clock.stop")
+    page.wait_for_selector('#chukker-clock[data-running="false"]')
+    still("the clock stopped")
 
     server.stop()
     page.wait_for_selector(".banner.offline")

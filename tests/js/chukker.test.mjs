@@ -58,9 +58,9 @@ describe("showing it", () => {
 
   it("names the phase: play, the bell, the horn, between chukkers", () => {
     const shown = shownClock({chukker: 2, played: 425, running: true, phase: "extra"});
-    assert.deepEqual(shown, {chukker: "2", time: "7:05", running: "running", phase: "bell: extra time"});
+    assert.deepEqual(shown, {chukker: "2", time: "7:05", running: "running", phase: "bell"});
     assert.equal(shownClock({chukker: null, played: 0, running: false, phase: "before"}).chukker, "–");
-    assert.match(shownClock({chukker: 2, played: 431, running: false, phase: "over"}).phase, /horn/);
+    assert.equal(shownClock({chukker: 2, played: 431, running: false, phase: "over"}).phase, "horn");
   });
 
   it("pre-fills the next chukker's number, and the one in play to end", () => {

@@ -67,8 +67,7 @@ export function minutes(seconds) {
 }
 
 const PHASES = {
-  before: "before the first chukker", play: "play", extra: "bell: extra time", over: "horn: time is up",
-  between: "between chukkers", ended: "match ended",
+  before: "not started", play: "play", extra: "bell", over: "horn", between: "between chukkers", ended: "ended",
 };
 
 /** The clock in words, for its display: {chukker, time, running, phase}. */
