@@ -37,17 +37,28 @@ def timed_server(tmp_path: Path, database: str) -> Iterator[ServerProcess]:
 
 
 def shown_clock(page: Any) -> dict[str, str]:
-    return page.evaluate("""() => {
+    shown: dict[str, str] = page.evaluate("""() => {
         const box = document.getElementById('chukker-clock');
         const text = (selector) => box.querySelector(selector).textContent;
         return {chukker: text('.chukker b'), time: text('.time'), running: text('.running'),
                 phase: text('.phase'), data_phase: box.dataset.phase};
     }""")
+    return shown
 
 
 def seconds(clock: dict[str, str]) -> int:
     minutes, secs = clock["time"].split(":")
     return int(minutes) * 60 + int(secs)
+
+
+def log_chukker(console: Console, event_type: str, number: str, shows: str) -> dict[str, str]:
+    """Log a chukker's start or end with the number its form comes with, which must be ``number``; the clock
+    once it ``shows`` (a selector)."""
+    console.tap(event_type)
+    assert console.page.input_value('#form [data-field="chukker"]') == number
+    console.page.click("#send")
+    console.page.wait_for_selector(shows)
+    return shown_clock(console.page)
 
 
 def cues(page: Any) -> list[str]:
@@ -67,11 +78,7 @@ def test_a_short_chukker_with_the_bell_and_the_horn(timed_server: ServerProcess,
     assert shown_clock(page)["phase"] == "not started"
 
     # The first chukker's start is pre-filled with its number.
-    console.tap("chukker.start")
-    assert page.input_value('#form [data-field="chukker"]') == "1"
-    page.click("#send")
-    page.wait_for_selector('#chukker-clock[data-running="true"]')
-    clock = shown_clock(page)
+    clock = log_chukker(console, "chukker.start", "1", '#chukker-clock[data-running="true"]')
     assert (clock["chukker"], clock["running"], clock["phase"]) == ("1", "running", "play")
     assert seconds(clock) <= 1
     console.click("goal", team="Blue", player=1)
@@ -123,11 +130,7 @@ def test_a_short_chukker_with_the_bell_and_the_horn(timed_server: ServerProcess,
     assert (goal["type"], goal["flags"]) == ("goal", ["after-horn"])
 
     # The chukker's end is pre-filled with the chukker in play; then the match ends.
-    console.tap("chukker.end")
-    assert page.input_value('#form [data-field="chukker"]') == "1"
-    page.click("#send")
-    page.wait_for_selector('#chukker-clock[data-phase="between"]')
-    clock = shown_clock(page)
+    clock = log_chukker(console, "chukker.end", "1", '#chukker-clock[data-phase="between"]')
     assert (clock["chukker"], clock["running"], clock["phase"]) == ("1", "stopped", "between chukkers")
     page.wait_for_selector('#buttons [data-type="match.end"]:not([disabled])')
     console.click("match.end")
