@@ -6,6 +6,7 @@ decide who may do what. With MATCHSTATE_SCREENSHOTS=DIR the run saves the README
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -35,10 +36,13 @@ CHOICE = [
 def test_scorer_logs_penalties_live_and_survives_the_server_going_away(server: ServerProcess, new_page: Any) -> None:
     created = create(server)
     code, scorer_key = created["code"], created["scorer_key"]
+    # A minute apart, the second chukker starting now: its clock is in play while the scorer taps (a chukker
+    # started days ago would be long past its horn, and the console would ask before each award).
+    started = datetime.now(UTC) - timedelta(minutes=len(EARLIER) - 1)
     for n, event in enumerate(EARLIER, 2):
+        at = (started + timedelta(minutes=n - 2)).isoformat(timespec="milliseconds")
         post(server, f"/api/matches/{code}/events",
-             {"event": {**event, "at": f"2026-11-29T15:{n:02d}:00.000Z", "id": f"setup-{n}", "by": "L. Méndez"},
-              "expected_seq": n - 1}, scorer_key)
+             {"event": {**event, "at": at, "id": f"setup-{n}", "by": "L. Méndez"}, "expected_seq": n - 1}, scorer_key)
 
     scorer_page = new_page(viewport={"width": 1280, "height": 800})
     review_page = new_page(viewport={"width": 1500, "height": 1000})
