@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import time
 import json
+import time
 import warnings
 from collections.abc import Iterator
 from urllib.parse import quote
