@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import warnings
 from collections.abc import Iterator
 from urllib.parse import quote
@@ -19,8 +20,8 @@ from conftest import BLUE, RED, stamp
 
 from matchstate.engine import Match
 from matchstate.log import MAX_LINE_BYTES
-from matchstate.store import Store
 from matchstate.records import timeline
+from matchstate.store import Store
 from matchstate.web import create_app, stats
 from matchstate.web.access import hash_key
 from matchstate.web.api import router
@@ -253,6 +254,7 @@ def test_readers_asking_at_once_share_one_verify_begun_after_they_asked(store: S
 
     def counted(code: str | None = None) -> list:
         verified.append(code)
+        time.sleep(0.5)  # a check long enough that every reader asks while the first one runs, however slow the machine
         return checked(code)
 
     monkeypatch.setattr(store, "verify", counted)
