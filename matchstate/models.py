@@ -103,7 +103,8 @@ class EventRow(Base):
 
 
 class RulingRow(Base):
-    """What the engine gave for an event: its ruling (JSON, null for none) and the state after it."""
+    """What the engine gave for an event: its ruling (JSON, null for none), the state after it, and the match
+    clock after it with the event's flags (null for an event stored before log format 1.1's engine)."""
 
     __tablename__ = "rulings"
     __table_args__ = (ForeignKeyConstraint(["match_id", "seq"], ["events.match_id", "events.seq"]),)
@@ -113,6 +114,8 @@ class RulingRow(Base):
     ruling: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     state: Mapped[str] = mapped_column(String(16))
     engine_version: Mapped[str] = mapped_column(String(32))
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    flags: Mapped[list[str] | None] = mapped_column(JSON(none_as_null=True))
 
 
 # The live key of a role: one per match and role, and one league key.

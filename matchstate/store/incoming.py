@@ -59,8 +59,11 @@ class Incoming:
         key = {"match_id": head.match_id, "seq": match.seq}
         event_row = {**key, **columns, "raw": self.raw, "role": self.role, "received_at": self.received_at,
                      "prev_hash": head.hash, "hash": digest}
-        ruling_row = {**key, "ruling": ruling_json, "state": match.state, "engine_version": self.engine_version}
+        clock, flags = match.clock_after(match.seq), list(match.flags[-1])
+        ruling_row = {**key, "ruling": ruling_json, "state": match.state, "engine_version": self.engine_version,
+                      "clock": clock, "flags": flags}
         stored = StoredEvent(seq=match.seq, raw=self.raw, ruling=ruling_json, state=match.state, role=self.role,
-                             received_at=self.received_at, prev_hash=head.hash, hash=digest, **columns)
+                             received_at=self.received_at, prev_hash=head.hash, hash=digest, clock=clock, flags=flags,
+                             **columns)
         head.hash = digest
         return event_row, ruling_row, stored

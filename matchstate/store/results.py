@@ -12,7 +12,8 @@ from .snapshot import Snapshot
 
 @dataclass(frozen=True, slots=True)
 class StoredEvent:
-    """One stored event: ``raw`` is its JSON exactly as received; ``ruling`` and ``state`` what the engine gave."""
+    """One stored event: ``raw`` is its JSON exactly as received; ``ruling``, ``state``, ``clock`` and ``flags``
+    what the engine gave (``clock`` and ``flags`` are None for an event stored before log format 1.1's engine)."""
 
     seq: int
     type: str
@@ -26,6 +27,8 @@ class StoredEvent:
     received_at: datetime
     prev_hash: str
     hash: str
+    clock: dict[str, Any] | None = None
+    flags: list[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)

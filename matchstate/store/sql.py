@@ -40,7 +40,8 @@ class HeadRow(NamedTuple):
 # Each event with its ruling, as StoredEvent's fields; outer, so that a missing ruling shows as one.
 EVENTS = select(
     EventRow.seq, EventRow.type, EventRow.at, EventRow.raw, RulingRow.ruling, RulingRow.state, EventRow.device_id,
-    EventRow.by.label("by"), EventRow.role, EventRow.received_at, EventRow.prev_hash, EventRow.hash,
+    EventRow.by.label("by"), EventRow.role, EventRow.received_at, EventRow.prev_hash, EventRow.hash, RulingRow.clock,
+    RulingRow.flags,
 ).outerjoin(RulingRow, and_(RulingRow.match_id == EventRow.match_id, RulingRow.seq == EventRow.seq))
 EVENT = EVENTS.where(EventRow.match_id == bindparam("match_id"), EventRow.seq == bindparam("seq"))
 HEAD = select(MatchRow.id, MatchRow.last_seq, MatchRow.last_hash).where(MatchRow.code == bindparam("code"))

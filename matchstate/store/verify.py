@@ -85,6 +85,10 @@ def _match_problems(row: Row[Any], events: Iterable[Row[Any]], engine_version: s
         given = ruling.to_json() if ruling is not None else None
         if (stored.ruling, stored.state) != (given, match.state):
             yield Problem(row.code, seq, _ruling_difference(stored, given, match.state, engine_version))
+        elif stored.clock is not None and (stored.clock, stored.flags) != (match.clock_after(seq),
+                                                                           list(match.flags[-1])):
+            yield Problem(row.code, seq, f"its clock and flags: stored {stored.clock} {stored.flags}, the engine "
+                                         f"gives {match.clock_after(seq)} {list(match.flags[-1])}")
         first = first or stored
         digest = stored.hash
     if first is None:

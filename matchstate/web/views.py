@@ -68,6 +68,8 @@ def event_json(stored: StoredEvent) -> dict[str, Any]:
         "at": stored.at.isoformat(),
         "event": json.loads(stored.raw),
         "ruling": {**stored.ruling, "outcome": outcome_of(stored.ruling)} if stored.ruling else None,
+        "clock": stored.clock,
+        "flags": stored.flags or [],
         "device_id": stored.device_id,
         "by": stored.by,
         "role": stored.role,
