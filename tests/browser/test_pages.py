@@ -17,17 +17,18 @@ from matchstate.web.pages import files_version
 from matchstate.web.process import ServerProcess
 
 
-@pytest.mark.parametrize("page_name", ["records", "console", "review", "sheet"])
+@pytest.mark.parametrize("page_name", ["records", "console", "review", "sheet", "scoreboard", "every scoreboard"])
 def test_every_page_loads_its_modules_with_no_javascript_error(server: ServerProcess, new_page: Any,
                                                                page_name: str) -> None:
     created = create(server, "pages-1")
     path = {"records": "/", "console": f"/matches/pages-1/console#key={created['scorer_key']}",
-            "review": f"/matches/pages-1/review#key={created['official_key']}", "sheet": "/matches/pages-1/sheet"}
+            "review": f"/matches/pages-1/review#key={created['official_key']}", "sheet": "/matches/pages-1/sheet",
+            "scoreboard": "/matches/pages-1/scoreboard", "every scoreboard": "/scoreboard"}
     page = new_page(viewport=TABLET)
     page.goto(server.base + path[page_name])
     page.wait_for_load_state("networkidle")
-    if page_name in ("console", "review"):
-        page.wait_for_selector(f"#{page_name}.ready")
+    if page_name in ("console", "review", "scoreboard", "every scoreboard"):
+        page.wait_for_selector(f"#{page_name.split()[-1]}.ready")
     if page_name == "records":
         page.wait_for_selector("#matches >> text=pages-1")
     scripts = page.eval_on_selector_all("script", "nodes => nodes.map((s) => [s.type, s.getAttribute('src')])")
@@ -126,8 +127,26 @@ def test_the_service_worker_keeps_this_version_of_the_pages_and_files(server: Se
     assert page.evaluate("caches.keys()") == [f"matchstate-{version}"]
     kept = page.evaluate(f"""async () => (await (await caches.open('matchstate-{version}')).keys())
                               .map((request) => new URL(request.url).pathname)""")
-    assert {"/", "/api/event-types", "/api/rules", "/static/console.mjs", "/static/outbox.mjs",
-            "/static/style.css"} <= set(kept)
+    assert {"/", "/scoreboard", "/api/event-types", "/api/rules", "/static/console.mjs", "/static/outbox.mjs",
+            "/static/style.css", "/static/scoreboard.mjs", "/static/scoreboard.css"} <= set(kept)
+
+
+def test_the_service_worker_keeps_a_matchs_scoreboard_and_opens_it_with_the_server_down(
+        server: ServerProcess, new_page: Any) -> None:
+    create(server, "kept-board")
+    page = new_page(viewport=TABLET)
+    page.goto(server.base + "/")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.goto(server.base + "/matches/kept-board/scoreboard")
+    page.wait_for_selector("#scoreboard.ready")
+    kept = page.evaluate("""async () => (await caches.open((await caches.keys())[0])).keys()
+                              .then((requests) => requests.map((request) => new URL(request.url).pathname))""")
+    assert "/matches/kept-board/scoreboard" in kept
+    server.stop()
+    page.reload()  # its page and files come from the worker: the board says the server does not answer
+    page.wait_for_selector("#message >> text=The server does not answer")
+    assert page.title() == "Scoreboard · kept-board"
+    server.start()
 
 
 def test_the_service_workers_version_changes_with_any_file_served(tmp_path: Path) -> None:
