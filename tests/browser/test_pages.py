@@ -72,16 +72,21 @@ def test_a_person_creates_a_match_on_the_records_page_and_receives_its_keys(serv
     assert page.errors == []
 
 
+def fill_new_match(page: Any, league_key: str, code: str) -> None:
+    """Fill the new-match form with the league's key, a code and two teams, and create it."""
+    page.fill('#new [name="league_key"]', league_key)
+    page.fill('#new [name="match"]', code)
+    page.fill('#new [name="team1"]', "Blue")
+    page.fill('#new [name="team2"]', "Red")
+    page.click("#new button.primary")
+
+
 def test_a_code_already_taken_is_refused_on_the_records_page_with_the_reason(server: ServerProcess,
                                                                               new_page: Any) -> None:
     create(server, "taken")
     page = new_page(viewport=TABLET)
     page.goto(server.base + "/")
-    page.fill('#new [name="league_key"]', LEAGUE_KEY)
-    page.fill('#new [name="match"]', "taken")
-    page.fill('#new [name="team1"]', "Blue")
-    page.fill('#new [name="team2"]', "Red")
-    page.click("#new button.primary")
+    fill_new_match(page, LEAGUE_KEY, "taken")
     page.wait_for_selector("#created .refused >> text=Not created (409)")
 
 
@@ -90,11 +95,7 @@ def test_a_match_is_created_only_with_the_league_key_and_nothing_is_written_with
         server: ServerProcess, new_page: Any, key: str) -> None:
     page = new_page(viewport=TABLET)
     page.goto(server.base + "/")
-    page.fill('#new [name="league_key"]', key)
-    page.fill('#new [name="match"]', "no-league")
-    page.fill('#new [name="team1"]', "Blue")
-    page.fill('#new [name="team2"]', "Red")
-    page.click("#new button.primary")
+    fill_new_match(page, key, "no-league")
     if key:  # an empty key is stopped by the form itself, which marks the field required
         page.wait_for_selector("#created .refused >> text=the league key is missing or is not this league's")
         assert page.evaluate("document.activeElement.name") == "league_key"
@@ -107,12 +108,8 @@ def test_the_league_key_is_remembered_on_the_device_only_when_asked(server: Serv
     page = new_page(viewport=TABLET)
     page.goto(server.base + "/")
     for code, remember in (("kept-1", False), ("kept-2", True)):
-        page.fill('#new [name="league_key"]', LEAGUE_KEY)
         page.set_checked('#new [name="remember"]', remember)
-        page.fill('#new [name="match"]', code)
-        page.fill('#new [name="team1"]', "Blue")
-        page.fill('#new [name="team2"]', "Red")
-        page.click("#new button.primary")
+        fill_new_match(page, LEAGUE_KEY, code)
         page.wait_for_selector(f"#created >> text=Match {code} created")
         page.reload()
         assert page.input_value('#new [name="league_key"]') == (LEAGUE_KEY if remember else "")

@@ -32,19 +32,20 @@ CHUKKER = [
 AFTER_HORN = {"type": "goal", "at": "2026-11-29T15:08:30Z", "team": "Blue", "player": 3}  # 8:15 of play
 
 
-def open_review(server: ServerProcess, new_page: Any, code: str, key: str) -> Any:
+def review_of_a_chukker(server: ServerProcess, new_page: Any, code: str) -> tuple[dict[str, Any], Any]:
+    """A match that has played CHUKKER, its keys, and its review open with the official key."""
+    keys = create(server, code)
+    for event in CHUKKER:
+        log_at(server, code, keys["scorer_key"], event)
     page = new_page(viewport=WIDE)
-    page.goto(f"{server.base}/matches/{code}/review#key={key}")
+    page.goto(f"{server.base}/matches/{code}/review#key={keys['official_key']}")
     page.wait_for_selector("#review.ready")
-    return page
+    return keys, page
 
 
 def test_a_goal_after_the_horn_shows_flagged_in_the_review_and_the_flagged_events_are_one_click_away(
         server: ServerProcess, new_page: Any) -> None:
-    keys = create(server, "flags-1")
-    for event in CHUKKER:
-        log_at(server, "flags-1", keys["scorer_key"], event)
-    page = open_review(server, new_page, "flags-1", keys["official_key"])
+    keys, page = review_of_a_chukker(server, new_page, "flags-1")
     page.wait_for_selector("#live.ok")
     stopped = page.locator('#timeline tr[data-seq="4"]')
     assert "flagged" in (stopped.get_attribute("class") or "")
@@ -89,10 +90,7 @@ def edit_behind_the_stores_back(server: ServerProcess, code: str, seq: int) -> N
 
 def test_the_chain_indicator_checks_again_on_demand_and_as_the_page_opens_and_names_the_bad_row(
         server: ServerProcess, new_page: Any) -> None:
-    keys = create(server, "chain-1")
-    for event in CHUKKER:
-        log_at(server, "chain-1", keys["scorer_key"], event)
-    page = open_review(server, new_page, "chain-1", keys["official_key"])
+    keys, page = review_of_a_chukker(server, new_page, "chain-1")
     page.wait_for_selector("#chain.ok >> text=Chain verified: 6 events")
 
     edit_behind_the_stores_back(server, "chain-1", 6)  # the goal by Blue, no event since
