@@ -29,10 +29,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from season import season  # noqa: E402
+from season import season
 
-from matchstate import Match  # noqa: E402
-from matchstate.log import replay  # noqa: E402
+from matchstate import Match
+from matchstate.log import replay
 
 SECTIONS: dict[str, Callable[[Bench], None]] = {}
 
@@ -98,7 +98,8 @@ class Bench:
         head = ["section", "measure", "events/s (median)", "p99 per log", "time per event"]
         rows = [head] + [row.cells() for row in self.rows]
         widths = [max(len(r[i]) for r in rows) for i in range(len(head) - 1)]
-        lines = ["  ".join(c.rjust(w) if i == 2 or i == 3 else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths)))
+        lines = ["  ".join(c.rjust(w) if i in (2, 3) else c.ljust(w)
+                           for i, (c, w) in enumerate(zip(r, widths, strict=False)))
                  + "  " + r[-1] for r in rows]
         lines.insert(1, "-" * max(map(len, lines)))
         return "\n".join(lines)
@@ -371,7 +372,7 @@ def _raw_appends(connection, rows: list[tuple], placeholder: str, begin: str | N
         if begin:
             cursor.execute(begin)
         event, ruling, head = row[:11], (*row[:2], *row[11:14]), (row[1], row[10], row[3], row[12], row[14], row[0])
-        for sql, params in zip(statements, (event, ruling, head)):
+        for sql, params in zip(statements, (event, ruling, head), strict=False):
             cursor.execute(sql, params)
         connection.commit()
         latencies.append(time.perf_counter() - begun)
@@ -576,7 +577,7 @@ def store_replay(bench: Bench) -> None:
         for _ in range(bench.repeat):
             cold = Store(url)
             for name, run in (("log.replay from memory", lambda n: full_replay(logs[n])),
-                              ("Store.match, empty cache", lambda n: cold.match(codes[n])),
+                              ("Store.match, empty cache", lambda n, cold=cold: cold.match(codes[n])),
                               ("Store.verify", lambda n: store.verify(codes[n]))):
                 seconds, latencies = timings.setdefault(name, ([], []))
                 gc.collect()

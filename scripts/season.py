@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from matchstate import Match
@@ -34,7 +34,7 @@ SCORES = {"1": 0, "2": 0.7, "3": 0.55, "4": 0.35, "5a": 0.15, "5b": 0.1, "6": 0.
 def season(matches: int, seed: int) -> list[list[str]]:
     """``matches`` match logs, the same for the same ``seed``."""
     rng = random.Random(seed)
-    start = datetime(2026, 9, 5, 17, 0, tzinfo=timezone.utc)
+    start = datetime(2026, 9, 5, 17, 0, tzinfo=UTC)
     return [MatchWriter(rng, number, start + timedelta(days=number // 4, hours=2 * (number % 4))).play()
             for number in range(matches)]
 

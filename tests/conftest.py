@@ -6,12 +6,11 @@ Keep each section separate: other suites (e.g. the store's database fixtures) ad
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from matchstate import Match
-
 
 # ---------------------------------------------------------------------------------------------
 # Engine: a scorer's device logging events into a Match (used by test_table, test_clauses,
@@ -19,7 +18,7 @@ from matchstate import Match
 # ---------------------------------------------------------------------------------------------
 
 BLUE, RED = "Blue", "Red"
-KICKOFF = datetime(2026, 11, 29, 15, 0, tzinfo=timezone.utc)
+KICKOFF = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)
 
 # How a scorer logs each free hit of Rule 36's misexecution table (the table's columns).
 FREE_HIT_AWARDS = {

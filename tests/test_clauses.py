@@ -524,7 +524,7 @@ def test_36_tee_as_it_lies_a_retee_before_play_is_refused(scorer):
     """Re-teeing before "Play" is allowed by the rule; the event means a re-tee after it."""
     scorer.award("2")
     scorer.log("ball.place")
-    with pytest.raises(RefusedEvent, match="ball.place"):
+    with pytest.raises(RefusedEvent, match=r"ball\.place"):
         scorer.log("ball.retee")
     assert scorer.match.state == "placed"
 
@@ -741,7 +741,7 @@ def test_void_while_choosing_undoes_the_choice(scorer):
 
 def test_void_of_match_start_is_refused(scorer):
     scorer.log("goal", team="Blue")
-    with pytest.raises(RefusedEvent, match="match.start"):
+    with pytest.raises(RefusedEvent, match=r"match\.start"):
         scorer.log("void", seq=1, reason="wrong match")
     assert scorer.match.score == {"Blue": 1, "Red": 0} and scorer.match.seq == 2
 

@@ -14,7 +14,7 @@ from matchstate.engine.play import DISPATCH, Play
 from matchstate.log import replay
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "scripts"))
-from season import season  # noqa: E402
+from season import season
 
 
 def names(callbacks):

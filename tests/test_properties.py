@@ -5,7 +5,7 @@ Each step asks the match which event types make sense now (``Match.accepted_type
 fills its fields with random valid values; `at` moves on by 0 to 25 seconds (often exactly 20).
 """
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -15,7 +15,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from matchstate import Match, RefusedEvent
 
 TEAMS = ["Blue", "Red"]
-KICKOFF = datetime(2026, 11, 29, 15, 0, tzinfo=timezone.utc)
+KICKOFF = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)
 ISO = "%Y-%m-%dT%H:%M:%S.%fZ"
 SPEC_STATES = {"idle", "awarded", "placed", "play_called", "live", "choosing"}
 
@@ -172,7 +172,8 @@ class RandomMatch(RuleBasedStateMachine):
         stretch = played // (len(goals) + 1)
         for kind, fields, step in [("chukker.start", {"chukker": number}, 1000),
                                    *(("goal", {"team": scorer}, stretch) for scorer in goals),
-                                   ("tick", {}, played - stretch * len(goals)), ("chukker.end", {"chukker": number}, 1)]:
+                                   ("tick", {}, played - stretch * len(goals)),
+                                   ("chukker.end", {"chukker": number}, 1)]:
             at = self._at(step)
             self._feed({"type": kind, "at": at.strftime(ISO), **fields}, at)
 

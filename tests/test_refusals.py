@@ -177,7 +177,8 @@ def test_refused_line_is_named_and_nothing_after_it_is_applied(start_match, setu
             "free_hit": match.free_hit.to_json() if match.free_hit else None} == before
 
 
-@pytest.mark.parametrize(("setup", "refused", "names", "start"), cases("not-json", "json-infinity-literal", "json-nan-literal"))
+@pytest.mark.parametrize(("setup", "refused", "names", "start"),
+                         cases("not-json", "json-infinity-literal", "json-nan-literal"))
 def test_refused_event_changes_nothing_in_the_match(start_match, setup, refused, names, start):
     scorer = start_match(**start)
     setup(scorer)

@@ -166,7 +166,8 @@ def test_replay_lang_es_gives_the_rulings_in_spanish(tmp_path, capsys, chukker):
     ("36/yellow-card-p2", "en", "a Penalty 1 shall be awarded to the fouled team"),
     ("36/yellow-card-p2", "es", "se otorgará un Penal 1 al equipo que sufrió el foul"),
     ("36/table:hit-before-play:5a", "en", "Less severe of Spot hit or Penalty 4 for defending team"),
-    ("36/table:hit-before-play:5a", "es", "El menos severo entre tiro desde el lugar o Penal 4, para el equipo defensor"),
+    ("36/table:hit-before-play:5a", "es",
+     "El menos severo entre tiro desde el lugar o Penal 4, para el equipo defensor"),
 ])
 def test_rules_prints_the_rule_in_its_language(capsys, rule_id, lang, words):
     if RULEBOOK.exists():  # the words are the rulebook's own

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 DATA = Path(__file__).parents[1] / "matchstate/data/rule36.toml"
-SOURCE = Path(os.environ.get("MATCHSTATE_RULEBOOK", Path(__file__).parents[2] / "shared/rulebook/rule-36-uspa-2026.txt"))
+SOURCE = Path(os.environ.get("MATCHSTATE_RULEBOOK",
+                            Path(__file__).parents[2] / "shared/rulebook/rule-36-uspa-2026.txt"))
 
 CLAUSE_IDS = [
     "36/one-stroke",
@@ -48,7 +49,7 @@ def table_lines(data, source):
     lines = {}
     for lang in LANGS:
         title = data["table"]["title"][lang]
-        [line] = [l for l in source.splitlines() if l.startswith(title)]
+        [line] = [text for text in source.splitlines() if text.startswith(title)]
         lines[lang] = line.removesuffix("Texto original").strip()
     return lines
 
@@ -92,7 +93,7 @@ def test_rows_rejoin_to_the_flattened_table(data, table_lines):
         for situation in situations:
             pos = line.index(situation[lang], pos)
             starts.append(pos)
-        ends = starts[1:] + [len(line)]
-        for situation, start, end in zip(situations, starts, ends):
+        ends = [*starts[1:], len(line)]
+        for situation, start, end in zip(situations, starts, ends, strict=False):
             cells = [c[lang] for c in data["cell"] if c["situation"] == situation["key"]]
             assert " ".join([situation[lang], *cells]) == line[start:end].strip(), (situation["key"], lang)

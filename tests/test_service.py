@@ -19,8 +19,8 @@ from conftest import BLUE, RED, stamp
 
 from matchstate.engine import Match
 from matchstate.log import MAX_LINE_BYTES
-from matchstate.store import Store
 from matchstate.records import timeline
+from matchstate.store import Store
 from matchstate.web import create_app, stats
 from matchstate.web.access import hash_key
 from matchstate.web.api import router

@@ -16,8 +16,8 @@ with warnings.catch_warnings():
 
 from conftest import BLUE, RED, hand_log, stored
 
-from matchstate.records.sheet import goals_text, score_sheet
 from matchstate.engine import goals_by_handicap as handicap_goals
+from matchstate.records.sheet import goals_text, score_sheet
 from matchstate.store import Store
 from matchstate.web import create_app
 from matchstate.web.pages import templates

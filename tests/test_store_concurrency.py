@@ -68,7 +68,7 @@ def test_writers_on_their_own_matches_all_commit(store):
             store.create_match(log[0])
             for seq, event in enumerate(log[1:], 1):
                 store.append(log[0]["match"], event, expected_seq=seq)
-        except BaseException as err:  # noqa: BLE001 - reported below, from the test's own thread
+        except BaseException as err:
             errors.append(err)
 
     threads = [threading.Thread(target=writer, args=(log,)) for log in logs]

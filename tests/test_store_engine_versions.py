@@ -4,9 +4,9 @@ upgrade rewrites none of them."""
 
 from __future__ import annotations
 
+from conftest import BLUE, stamp
 from sqlalchemy import text
 
-from conftest import BLUE, stamp
 from matchstate.store import Store
 from matchstate.version import ENGINE_VERSION
 

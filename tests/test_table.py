@@ -99,7 +99,7 @@ SITUATIONS = {"swing-and-miss": swing_and_miss, "hit-before-play": hit_before_pl
               "defending-position": defending_position}
 
 CELLS = [(situation, free_hit, give)
-         for situation, row in TABLE.items() for free_hit, give in zip(FREE_HITS, row)]
+         for situation, row in TABLE.items() for free_hit, give in zip(FREE_HITS, row, strict=False)]
 
 
 @pytest.mark.parametrize(("situation", "free_hit", "give"), CELLS,
@@ -119,7 +119,8 @@ def test_36_table(scorer, situation, free_hit, give):
     assert ruling is not None
     for field, value in expected.items():
         if field == "options":
-            assert [{k: option[k] for k in want} for option, want in zip(ruling["options"], value)] == value
+            options = zip(ruling["options"], value, strict=False)
+            assert [{k: option[k] for k in want} for option, want in options] == value
             assert len(ruling["options"]) == len(value)
         else:
             assert ruling[field] == value, field

@@ -84,7 +84,7 @@ def test_ball_out_and_ball_stop_are_accepted_in_idle_in_open_play_with_no_ruling
 
 def test_ball_out_and_ball_stop_are_still_refused_while_a_free_hit_awaits_its_stroke(in_play):
     in_play.award("4")
-    with pytest.raises(IllegalEvent, match="ball.out makes no sense in state awarded"):
+    with pytest.raises(IllegalEvent, match=r"ball\.out makes no sense in state awarded"):
         in_play.log("ball.out", over="sideline")
 
 
@@ -330,7 +330,8 @@ def test_a_free_hit_carried_into_the_next_chukker_is_taken_after_its_chukker_sta
 
 def test_a_match_end_while_a_chukker_is_in_play_is_refused(in_play):
     assert not in_play.match.accepts("match.end")
-    with pytest.raises(IllegalEvent, match="match.end makes no sense while chukker 1 is in play: log its chukker.end"):
+    with pytest.raises(IllegalEvent,
+                       match=r"match\.end makes no sense while chukker 1 is in play: log its chukker\.end"):
         in_play.log("match.end")
 
 

@@ -58,7 +58,8 @@ class Clock(NamedTuple):
     # -- what an event may do --------------------------------------------------
 
     def refusal(self, kind: str) -> str | None:
-        """Why the clock refuses an event of this type now, or None."""
+        """Why the clock refuses an event of this type now, or None: decided by ``started``, ``in_play`` and
+        ``ended`` alone (``Match.accepted_types`` relies on it)."""
         if self.ended and kind not in AFTER_THE_END:
             return f"{kind} makes no sense after match.end: only void, card and tick are accepted"
         if kind == "match.end" and self.in_play:

@@ -20,6 +20,9 @@ from .play import Play
 # A void refolds the log from the last checkpoint before the first event it changes, not from the
 # start: "undo last" in a long match costs at most this many events.
 CHECKPOINT_EVERY = 256
+# The event types accepted in each situation (state, and whether a chukker started, is in play, the match
+# ended): a console asks after every event, and there are few situations.
+_ACCEPTED: dict[tuple[str, bool, bool, bool], tuple[str, ...]] = {}
 _NOT_STARTED = Conditions(DEFAULT, (), 300, True, DEFAULT.clock, 6)
 
 
@@ -129,7 +132,13 @@ class Match:
 
     def accepted_types(self) -> list[str]:
         """The event types that make sense now, in the log format's order."""
-        return [kind for kind in TYPES if self.accepts(kind)]
+        if not self.info:
+            return ["match.start"]
+        clock = self.clock
+        situation = (self.state, clock.started, clock.in_play, clock.ended)  # all that accepts() reads
+        if situation not in _ACCEPTED:
+            _ACCEPTED[situation] = tuple(kind for kind in TYPES if self.accepts(kind))
+        return list(_ACCEPTED[situation])
 
     # -- feeding -----------------------------------------------------------------
 

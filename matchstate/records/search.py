@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from ..engine import struck
 from ..errors import InvalidQuery
 from .tally import FINISHED, STATUSES, status_of, winner
-from ..engine import struck
 from .timeline import END, Event
 
 

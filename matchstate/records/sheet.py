@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .tally import CHOICE, FINISHED, IN_PLAY, KNOCKIN, PENALTY_1, Award, Foul, Tally, tally
 from ..engine import roster_totals
 from ..engine.handicap import PLANNED_CHUKKERS
+from .tally import CHOICE, FINISHED, IN_PLAY, KNOCKIN, PENALTY_1, Award, Foul, Tally, tally
 from .timeline import Event
 
 # A foul's violation in a few words, by the ruling's code; an umpire's own call has none.

@@ -139,7 +139,8 @@ def receipts_key(service: ServiceDep) -> dict[str, str]:
 
 
 @router.get("/matches", tags=["matches"], responses={400: {"description": "A filter cannot be read"}, **KEY_ERRORS})
-def list_matches(service: ServiceDep, archive: ArchiveDep, key: KeyDep, team: str = "", event: str = "", venue: str = "",
+def list_matches(service: ServiceDep, archive: ArchiveDep, key: KeyDep, team: str = "", event: str = "",
+                 venue: str = "",
                  player: str = Query("", description="a name from the rosters"),
                  date: str = Query("", description="YYYY, YYYY-MM or YYYY-MM-DD"),
                  status: str = Query("", description=" or ".join(STATUSES)), state: str = "") -> list[dict[str, Any]]:

@@ -9,8 +9,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from browser.browsing import (LEAGUE_KEY, RECONNECT_MS, START, TABLET, Console, create, get, league_store, log, post,
-                              send, shoot)
+from browser.browsing import (
+    LEAGUE_KEY,
+    RECONNECT_MS,
+    START,
+    TABLET,
+    Console,
+    create,
+    get,
+    league_store,
+    log,
+    post,
+    send,
+    shoot,
+)
 from matchstate.web.process import ServerProcess
 
 # Logged through the API before the tapping starts: a first chukker already played.
