@@ -12,7 +12,7 @@ from matchstate import Match
 from matchstate.rulings import outcome_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-from season import season  # noqa: E402
+from season import season
 
 
 def test_every_rulings_outcome_is_given_back_from_its_json_in_both_languages() -> None:

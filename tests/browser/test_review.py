@@ -90,7 +90,7 @@ def edit_behind_the_stores_back(server: ServerProcess, code: str, seq: int) -> N
 
 def test_the_chain_indicator_checks_again_on_demand_and_as_the_page_opens_and_names_the_bad_row(
         server: ServerProcess, new_page: Any) -> None:
-    keys, page = review_of_a_chukker(server, new_page, "chain-1")
+    _, page = review_of_a_chukker(server, new_page, "chain-1")
     page.wait_for_selector("#chain.ok >> text=Chain verified: 6 events")
 
     edit_behind_the_stores_back(server, "chain-1", 6)  # the goal by Blue, no event since
