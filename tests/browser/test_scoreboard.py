@@ -45,7 +45,7 @@ def test_the_scoreboard_updates_live_on_a_second_page_when_a_goal_is_logged_thro
     for page in (one, every):
         page.wait_for_selector("#live.ok")
         assert sides(page, "board-1") == [("Blue", "0", ""), ("Red", "1", "1 on handicap")]
-        assert board(page, "board-1").locator(".title").inner_text() == "Copa Las Acacias — Semifinal"
+        assert board(page, "board-1").locator(".title").inner_text() == "Copa Las Acacias — Semifinal · Cancha 2, Pilar"
         assert board(page, "board-1").locator(".chukker").inner_text() == "Chukker 1"
         assert board(page, "board-1").locator(".last").inner_text() == "No ruling yet"
 

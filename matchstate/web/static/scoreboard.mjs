@@ -59,7 +59,8 @@ function render(follow) {
   const {known, board} = follow;
   const view = known.view;
   const find = (selector) => board.querySelector(selector);
-  find(".title").textContent = view.start.event || view.code;
+  // The event and the venue (a field of its own, on a day of many matches); the code where neither is given.
+  find(".title").textContent = [view.start.event, view.start.venue].filter(Boolean).join(" · ") || view.code;
   const handicap = view.start.handicap_goals || {};
   view.teams.forEach((team, i) => {
     find(`.side-${i + 1} .team`).textContent = team;
