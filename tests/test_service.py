@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import warnings
 from collections.abc import Iterator
 from urllib.parse import quote
@@ -253,6 +254,7 @@ def test_readers_asking_at_once_share_one_verify_begun_after_they_asked(store: S
 
     def counted(code: str | None = None) -> list:
         verified.append(code)
+        time.sleep(0.5)  # a check long enough that every reader asks while the first one runs, however slow the machine
         return checked(code)
 
     monkeypatch.setattr(store, "verify", counted)

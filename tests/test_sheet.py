@@ -119,6 +119,24 @@ def test_the_sheet_has_lines_to_sign(client: TestClient) -> None:
         "Umpire", "Umpire", "Referee", "Scorer", "Timekeeper"]
 
 
+def test_the_sheet_prints_the_last_events_signed_receipt_which_the_store_accepts(client: TestClient,
+                                                                                  tmp_path: Path) -> None:
+    sheet = client.get("/matches/sheet-1/sheet").text
+    printed = re.search(r'event #(\d+), received ([^,]+), whose\s+head is <code>(\w+)</code>.*?fingerprint\s+is '
+                        r'<code>(\w+)</code>: <code class="signature">([^<]+)</code>', sheet, flags=re.S)
+    assert printed, "the sheet prints the last receipt"
+    seq, received_at, head, key, signature = printed.groups()
+    store = Store(f"sqlite:///{tmp_path / 'sheet.db'}")
+    assert int(seq) == len(PLAYED) and head == store.events("sheet-1")[-1].hash and key == store.key_fingerprint()
+    receipt = {"match": "sheet-1", "seq": int(seq), "hash": head, "received_at": received_at, "key": key,
+               "signature": signature}
+    report = store.check_receipts([receipt])
+    assert report.problems == [] and report.held == 1
+    forged = store.check_receipts([{**receipt, "hash": "0" * 64}])
+    assert forged.problems
+    store.close()
+
+
 def render(events: list[dict]) -> str:
     """The sheet page for a log that the store cannot hold yet (one with match.end), rendered as the server does."""
     return templates.env.get_template("sheet.html").render(code="sheet-1", sheet=score_sheet(events), keyed="")

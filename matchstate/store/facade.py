@@ -402,6 +402,12 @@ class Store:
             row = connection.execute(EVENT, {"match_id": match_id, "seq": seq}).first()
         return None if row is None else StoredEvent(**row._mapping)
 
+    def receipt(self, code: str, seq: int) -> Receipt | None:
+        """The signed receipt of the stored event ``seq`` of match ``code`` (the one its append gave: Ed25519
+        signs alike every time); None if it has no such event."""
+        stored = self.event(code, seq)
+        return None if stored is None else self._receipt(code, stored)
+
     def summaries(self) -> list[Summary]:
         """Every match, oldest first, as the store's head of it says (no replay)."""
         with self.database.transaction() as connection:

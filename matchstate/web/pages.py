@@ -93,5 +93,6 @@ def sheet_page(request: Request, service: ServiceDep, code: str,
     service.check_read(code, key)
     # On a private server its links carry the key it was opened with, as they need it.
     keyed = f"?key={quote(key, safe='')}" if service.private and key else ""
-    return templates.TemplateResponse(request, "sheet.html", {"code": code, "sheet": service.sheet(code),
+    sheet, receipt = service.sheet(code)
+    return templates.TemplateResponse(request, "sheet.html", {"code": code, "sheet": sheet, "receipt": receipt,
                                                               "keyed": keyed})

@@ -284,9 +284,11 @@ class Service:
         rows, _ = self._log(code)
         return _Replayed(rows, list(timeline.replay([json.loads(row.raw) for row in rows])))
 
-    def sheet(self, code: str) -> ScoreSheet:
+    def sheet(self, code: str) -> tuple[ScoreSheet, dict[str, Any] | None]:
+        """The score sheet, and the signed receipt of the last event it counts (for the sheet to print)."""
         rows, _ = self._log(code)
-        return score_sheet([json.loads(row.raw) for row in rows])
+        receipt = self.store.receipt(code, rows[-1].seq) if rows else None
+        return score_sheet([json.loads(row.raw) for row in rows]), receipt.to_json() if receipt else None
 
     async def verify(self, code: str) -> dict[str, Any]:
         """Whether the match's chain holds and its rulings are the engine's; ``bad_seq`` is the first
