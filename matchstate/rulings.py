@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,9 +108,7 @@ class Wording:
 
     def award(self, free_hit: FreeHit, why: Why, kind: str = "award") -> Ruling:
         """A new free hit (``kind="rehit"``: the same free hit again)."""
-        outcome = {lang: free_hit.describe(lang) for lang in LANGUAGES}
-        if kind == "rehit":
-            outcome = {lang: phrase("outcome", "rehit", lang, free_hit=outcome[lang]) for lang in LANGUAGES}
+        outcome = _free_hit_outcome(free_hit, kind)
         return Ruling(kind, free_hit.to, free_hit, (), why.against, why.violation, why.cite,
                       self._text(outcome, why, free_hit.to), outcome)
 
@@ -118,9 +117,7 @@ class Wording:
         return Ruling("goal", to, None, (), why.against, why.violation, why.cite, self._text(outcome, why, to), outcome)
 
     def choose(self, options: tuple[Ruling, ...], why: Why) -> Ruling:
-        listed = {lang: "; ".join(f"{n}. {option.outcome[lang]}" for n, option in enumerate(options, 1))
-                  for lang in LANGUAGES}
-        outcome = {lang: phrase("outcome", "choose", lang, options=listed[lang]) for lang in LANGUAGES}
+        outcome = _choose_outcome([option.outcome for option in options])
         return Ruling("choose", options[0].to, None, options, why.against, why.violation, why.cite,
                       self._text(outcome, why, options[0].to), outcome)
 
@@ -130,3 +127,29 @@ class Wording:
             self._live[why] = Ruling("live", None, None, (), None, None, why.cite, self._text(outcome, why, None),
                                      outcome)
         return self._live[why]
+
+
+def _free_hit_outcome(free_hit: FreeHit, kind: str) -> dict[str, str]:
+    outcome = {lang: free_hit.describe(lang) for lang in LANGUAGES}
+    if kind == "rehit":
+        outcome = {lang: phrase("outcome", "rehit", lang, free_hit=outcome[lang]) for lang in LANGUAGES}
+    return outcome
+
+
+def _choose_outcome(options: list[dict[str, str]]) -> dict[str, str]:
+    listed = {lang: "; ".join(f"{n}. {option[lang]}" for n, option in enumerate(options, 1)) for lang in LANGUAGES}
+    return {lang: phrase("outcome", "choose", lang, options=listed[lang]) for lang in LANGUAGES}
+
+
+def outcome_of(ruling: Mapping[str, Any]) -> dict[str, str]:
+    """A ruling's :attr:`Ruling.outcome`, in each language, from its JSON (:meth:`Ruling.to_json`, as stored)."""
+    kind = ruling["kind"]
+    if kind in ("award", "rehit"):
+        free_hit = FreeHit(ruling["penalty"], ruling["to"], ruling["yards_to_goal"], ruling.get("from"),
+                           ruling["defended"])
+        return _free_hit_outcome(free_hit, kind)
+    if kind == "goal":
+        return phrases("outcome", "goal", team=ruling["to"])
+    if kind == "choose":
+        return _choose_outcome([outcome_of(option) for option in ruling["options"]])
+    return phrases("outcome", "live")

@@ -1,6 +1,7 @@
-"""The HTML pages: records, a match's console, review and score sheet, and the service worker that keeps
-them for a server that does not answer. All but the sheet fill themselves from the API in the browser
-(ES modules in ``static/``, loaded as they are: no build step); the sheet is rendered here, to print."""
+"""The HTML pages: records, a match's console, review, scoreboard and score sheet, the scoreboard of every
+match in play, and the service worker that keeps them for a server that does not answer. All but the sheet
+fill themselves from the API in the browser (ES modules in ``static/``, loaded as they are: no build step);
+the sheet is rendered here, to print."""
 
 from __future__ import annotations
 
@@ -22,9 +23,9 @@ from .service import Service
 router = APIRouter(include_in_schema=False)
 HERE = resources.files(__package__)
 templates = Jinja2Templates(directory=str(HERE.joinpath("templates")))
-# What the service worker keeps besides the static files: the records page and the reference data the
-# console reads (a match's own pages are kept as they are visited).
-PRECACHE = ["/", "/api/event-types", "/api/rules"]
+# What the service worker keeps besides the static files: the records page, the scoreboard of every match
+# in play and the reference data the console reads (a match's own pages are kept as they are visited).
+PRECACHE = ["/", "/scoreboard", "/api/event-types", "/api/rules"]
 
 
 def files_version(*folders: Traversable, package_version: str = __version__) -> str:
@@ -68,6 +69,17 @@ def console_page(request: Request, service: ServiceDep, code: str) -> HTMLRespon
 @router.get("/matches/{code}/review", response_class=HTMLResponse)
 def review_page(request: Request, service: ServiceDep, code: str) -> HTMLResponse:
     return _match_page(request, service, code, "review.html")
+
+
+@router.get("/matches/{code}/scoreboard", response_class=HTMLResponse)
+def scoreboard_page(request: Request, service: ServiceDep, code: str) -> HTMLResponse:
+    return _match_page(request, service, code, "scoreboard.html")
+
+
+@router.get("/scoreboard", response_class=HTMLResponse)
+def every_scoreboard_page(request: Request, service: ServiceDep) -> HTMLResponse:
+    """The scoreboard of every match in play (its data, on a private server, needs the league's key)."""
+    return templates.TemplateResponse(request, "scoreboard.html", {"code": None, "private": service.private})
 
 
 def _match_page(request: Request, service: Service, code: str, template: str) -> HTMLResponse:

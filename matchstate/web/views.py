@@ -11,6 +11,7 @@ from typing import Any
 from .. import events
 from ..events import FIELDS, REQUIRED
 from ..rulebook import CLAUSES
+from ..rulings import outcome_of
 from ..store import Snapshot, StoredEvent
 from ..words import LANGUAGES
 
@@ -59,13 +60,14 @@ def match_view(code: str, match: Snapshot) -> dict[str, Any]:
 
 
 def event_json(stored: StoredEvent) -> dict[str, Any]:
-    """One stored event as the API gives it: the event as received, its ruling, and who, when, how."""
+    """One stored event as the API gives it: the event as received, its ruling (with its ``outcome``, what it
+    gives without its reason), and who, when, how."""
     return {
         "seq": stored.seq,
         "type": stored.type,
         "at": stored.at.isoformat(),
         "event": json.loads(stored.raw),
-        "ruling": stored.ruling,
+        "ruling": {**stored.ruling, "outcome": outcome_of(stored.ruling)} if stored.ruling else None,
         "clock": stored.clock,
         "flags": stored.flags or [],
         "device_id": stored.device_id,

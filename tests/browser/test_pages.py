@@ -17,17 +17,18 @@ from matchstate.web.pages import files_version
 from matchstate.web.process import ServerProcess
 
 
-@pytest.mark.parametrize("page_name", ["records", "console", "review", "sheet"])
+@pytest.mark.parametrize("page_name", ["records", "console", "review", "sheet", "scoreboard", "every scoreboard"])
 def test_every_page_loads_its_modules_with_no_javascript_error(server: ServerProcess, new_page: Any,
                                                                page_name: str) -> None:
     created = create(server, "pages-1")
     path = {"records": "/", "console": f"/matches/pages-1/console#key={created['scorer_key']}",
-            "review": f"/matches/pages-1/review#key={created['official_key']}", "sheet": "/matches/pages-1/sheet"}
+            "review": f"/matches/pages-1/review#key={created['official_key']}", "sheet": "/matches/pages-1/sheet",
+            "scoreboard": "/matches/pages-1/scoreboard", "every scoreboard": "/scoreboard"}
     page = new_page(viewport=TABLET)
     page.goto(server.base + path[page_name])
     page.wait_for_load_state("networkidle")
-    if page_name in ("console", "review"):
-        page.wait_for_selector(f"#{page_name}.ready")
+    if page_name in ("console", "review", "scoreboard", "every scoreboard"):
+        page.wait_for_selector(f"#{page_name.split()[-1]}.ready")
     if page_name == "records":
         page.wait_for_selector("#matches >> text=pages-1")
     scripts = page.eval_on_selector_all("script", "nodes => nodes.map((s) => [s.type, s.getAttribute('src')])")
@@ -71,16 +72,21 @@ def test_a_person_creates_a_match_on_the_records_page_and_receives_its_keys(serv
     assert page.errors == []
 
 
+def fill_new_match(page: Any, league_key: str, code: str) -> None:
+    """Fill the new-match form with the league's key, a code and two teams, and create it."""
+    page.fill('#new [name="league_key"]', league_key)
+    page.fill('#new [name="match"]', code)
+    page.fill('#new [name="team1"]', "Blue")
+    page.fill('#new [name="team2"]', "Red")
+    page.click("#new button.primary")
+
+
 def test_a_code_already_taken_is_refused_on_the_records_page_with_the_reason(server: ServerProcess,
                                                                               new_page: Any) -> None:
     create(server, "taken")
     page = new_page(viewport=TABLET)
     page.goto(server.base + "/")
-    page.fill('#new [name="league_key"]', LEAGUE_KEY)
-    page.fill('#new [name="match"]', "taken")
-    page.fill('#new [name="team1"]', "Blue")
-    page.fill('#new [name="team2"]', "Red")
-    page.click("#new button.primary")
+    fill_new_match(page, LEAGUE_KEY, "taken")
     page.wait_for_selector("#created .refused >> text=Not created (409)")
 
 
@@ -89,11 +95,7 @@ def test_a_match_is_created_only_with_the_league_key_and_nothing_is_written_with
         server: ServerProcess, new_page: Any, key: str) -> None:
     page = new_page(viewport=TABLET)
     page.goto(server.base + "/")
-    page.fill('#new [name="league_key"]', key)
-    page.fill('#new [name="match"]', "no-league")
-    page.fill('#new [name="team1"]', "Blue")
-    page.fill('#new [name="team2"]', "Red")
-    page.click("#new button.primary")
+    fill_new_match(page, key, "no-league")
     if key:  # an empty key is stopped by the form itself, which marks the field required
         page.wait_for_selector("#created .refused >> text=the league key is missing or is not this league's")
         assert page.evaluate("document.activeElement.name") == "league_key"
@@ -106,12 +108,8 @@ def test_the_league_key_is_remembered_on_the_device_only_when_asked(server: Serv
     page = new_page(viewport=TABLET)
     page.goto(server.base + "/")
     for code, remember in (("kept-1", False), ("kept-2", True)):
-        page.fill('#new [name="league_key"]', LEAGUE_KEY)
         page.set_checked('#new [name="remember"]', remember)
-        page.fill('#new [name="match"]', code)
-        page.fill('#new [name="team1"]', "Blue")
-        page.fill('#new [name="team2"]', "Red")
-        page.click("#new button.primary")
+        fill_new_match(page, LEAGUE_KEY, code)
         page.wait_for_selector(f"#created >> text=Match {code} created")
         page.reload()
         assert page.input_value('#new [name="league_key"]') == (LEAGUE_KEY if remember else "")
@@ -126,8 +124,26 @@ def test_the_service_worker_keeps_this_version_of_the_pages_and_files(server: Se
     assert page.evaluate("caches.keys()") == [f"matchstate-{version}"]
     kept = page.evaluate(f"""async () => (await (await caches.open('matchstate-{version}')).keys())
                               .map((request) => new URL(request.url).pathname)""")
-    assert {"/", "/api/event-types", "/api/rules", "/static/console.mjs", "/static/outbox.mjs",
-            "/static/style.css"} <= set(kept)
+    assert {"/", "/scoreboard", "/api/event-types", "/api/rules", "/static/console.mjs", "/static/outbox.mjs",
+            "/static/style.css", "/static/scoreboard.mjs", "/static/scoreboard.css"} <= set(kept)
+
+
+def test_the_service_worker_keeps_a_matchs_scoreboard_and_opens_it_with_the_server_down(
+        server: ServerProcess, new_page: Any) -> None:
+    create(server, "kept-board")
+    page = new_page(viewport=TABLET)
+    page.goto(server.base + "/")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.goto(server.base + "/matches/kept-board/scoreboard")
+    page.wait_for_selector("#scoreboard.ready")
+    kept = page.evaluate("""async () => (await caches.open((await caches.keys())[0])).keys()
+                              .then((requests) => requests.map((request) => new URL(request.url).pathname))""")
+    assert "/matches/kept-board/scoreboard" in kept
+    server.stop()
+    page.reload()  # its page and files come from the worker: the board says the server does not answer
+    page.wait_for_selector("#message >> text=The server does not answer")
+    assert page.title() == "Scoreboard · kept-board"
+    server.start()
 
 
 def test_the_service_workers_version_changes_with_any_file_served(tmp_path: Path) -> None:

@@ -39,6 +39,7 @@ function row(match) {
     el("td", {}, standing(match), el("span", {class: "quiet"}, ` · ${match.state.replace("_", " ")} · ${match.events} events`)),
     el("td", {class: "links"},
       el("a", {href: `${path}/console`}, "console"), el("a", {href: `${path}/review`}, "review"),
+      el("a", {href: `${path}/scoreboard`}, "scoreboard"),
       el("a", {href: `${path}/sheet`}, "score sheet"), el("a", {href: `${apiPath}/log.jsonl`}, "JSONL"),
       el("a", {href: `${apiPath}/log.csv`}, "CSV")));
 }

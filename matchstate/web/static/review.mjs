@@ -1,6 +1,7 @@
-// The officials' review: the timeline, live; a ruling's chain of events and its clauses in both languages;
-// deciding a pending choice (after a confirmation) and voiding an event with the official key; whether
-// the hash chain verifies.
+// The officials' review: the timeline, live, each event with the clock and its flags; the flagged events
+// alone, one click away; a ruling's chain of events and its clauses in both languages; deciding a pending
+// choice (after a confirmation) and voiding an event with the official key; whether the hash chain
+// verifies, checked as the page opens and on demand, naming the first bad row.
 
 import {$, el} from "./dom.mjs";
 import {api, denied, reason} from "./http.mjs";
@@ -13,12 +14,16 @@ import {newEvent} from "./events.mjs";
 import {pageClock} from "./clock.mjs";
 import {question} from "./asks.mjs";
 import {ask} from "./dialog.mjs";
+import {clockLabel} from "./chukkerclock.mjs";
+import {flagMeaning} from "./flags.mjs";
 
 const {root, code, base} = matchPage($("review"));
 const clock = pageClock();
 const known = tracker();
 let selected = null;      // the explanation of the selected ruling
 let verifyTimer = null;
+let flaggedOnly = false;  // the timeline shows the flagged events alone
+let badSeq = null;        // the first row the chain check found wrong
 
 async function official(type, fields) {
   const event = newEvent(type, fields, clock.stamp(known.lastAt()));
@@ -68,18 +73,58 @@ function scheduleVerify() {
   verifyTimer = setTimeout(verify, 500);
 }
 
+// Ask the server to check the chain again (it does on every request), and name the first bad row.
 async function verify() {
   const box = $("chain");
+  box.className = "chain checking";
+  $("chain-text").textContent = "Chain: checking…";
+  let reply;
   try {
-    const reply = await api(`${base}/verify`, {key: key(code)});
-    box.className = reply.data.ok ? "chain ok" : "chain bad";
-    box.textContent = reply.data.ok
-      ? `Chain verified: ${reply.data.events} events, every ruling as the engine gives it`
-      : `Chain does not verify: ${reply.data.problems.join("; ")}`;
+    reply = await api(`${base}/verify`, {key: key(code)});
   } catch (err) {
     box.className = "chain";
-    box.textContent = "Chain: not checked (server unreachable)";
+    $("chain-text").textContent = "Chain: not checked (server unreachable)";
+    return;
   }
+  if (reply.status !== 200) {
+    box.className = "chain";
+    $("chain-text").textContent = `Chain: not checked (${reason(reply.data)})`;
+    return;
+  }
+  const {ok, events, problems, bad_seq: bad} = reply.data;
+  badSeq = ok ? null : bad;
+  box.className = ok ? "chain ok" : "chain bad";
+  const badRow = bad === null ? null
+    : el("a", {href: `#seq-${bad}`, class: "bad-row", onclick: (e) => { e.preventDefault(); show(bad); }}, `row #${bad}`);
+  $("chain-text").replaceChildren(...(ok
+    ? [`Chain verified: ${events} events, every ruling as the engine gives it`]
+    : ["Chain does not verify", badRow ? " at " : "", badRow || "", `: ${problems.join("; ")}`]));
+  if (known.view) render();
+}
+
+// Bring an event's row into view and select it (the whole timeline shown, if it was filtered).
+function show(seq) {
+  flaggedOnly = false;
+  render();
+  const row = document.querySelector(`#timeline tr[data-seq="${seq}"]`);
+  if (row) row.scrollIntoView({block: "center"});
+  select(seq);
+}
+
+const isFlagged = (row) => row.flags.length > 0;
+
+function flagList(flags, language) {
+  return el("ul", {class: "flags"}, flags.map((flag) => el("li", {class: "flag", dataset: {flag}, lang: language},
+    flagMeaning(flag, language))));
+}
+
+// The filter's button: how many events are flagged, and whether the timeline shows them alone.
+function flagFilter() {
+  const count = known.log.filter(isFlagged).length;
+  const button = $("flagged");
+  button.textContent = flaggedOnly ? `Show every event (${known.log.length})` : `Flagged events: ${count}`;
+  button.setAttribute("aria-pressed", String(flaggedOnly));
+  button.classList.toggle("has-flags", count > 0);
 }
 
 function rulingCell(ruling) {
@@ -89,15 +134,21 @@ function rulingCell(ruling) {
 }
 
 function timeline() {
-  return known.log.map((row) => el("tr", {
+  const rows = flaggedOnly ? known.log.filter(isFlagged) : known.log;
+  if (!rows.length) return [el("tr", {}, el("td", {colspan: 7, class: "quiet"}, "No event is flagged."))];
+  return rows.map((row) => el("tr", {
     class: [known.view.void.includes(row.seq) ? "struck" : "", row.ruling ? "has-ruling" : "",
+      isFlagged(row) ? "flagged" : "", row.seq === badSeq ? "bad" : "",
       selected && selected.event.seq === row.seq ? "selected" : ""].join(" "),
     dataset: {seq: row.seq},
-    onclick: (e) => { if (!e.target.closest("button")) select(row.seq); },
+    id: `seq-${row.seq}`,
+    onclick: (e) => { if (!e.target.closest("button, a")) select(row.seq); },
   },
   el("td", {class: "seq"}, `#${row.seq}`),
   el("td", {class: "at"}, time(row.at)),
-  el("td", {}, el("strong", {}, row.type), " ", el("span", {class: "quiet"}, details(row.event))),
+  el("td", {class: "clock"}, row.clock ? clockLabel(row.clock) : "—"),
+  el("td", {}, el("strong", {}, row.type), " ", el("span", {class: "quiet"}, details(row.event)),
+    isFlagged(row) ? flagList(row.flags, lang()) : null),
   rulingCell(row.ruling),
   el("td", {class: "who"}, row.by || "—", el("br"), el("span", {class: "quiet"},
     `${row.role || "no role"} · ${row.received_at ? time(row.received_at) : "—"}`)),
@@ -113,6 +164,8 @@ function detail() {
     el("h2", {}, `#${event.seq} ${event.type}`),
     ruling ? el("div", {class: "both"}, el("p", {lang: "en"}, ruling.text.en), el("p", {lang: "es"}, ruling.text.es))
       : el("p", {class: "quiet"}, "This event gave no ruling."),
+    event.flags.length ? el("div", {class: "both flagged-detail"}, flagList(event.flags, "en"), flagList(event.flags, "es"))
+      : null,
     el("h3", {}, "Events that led to it"),
     el("ol", {class: "chain-of-events"}, ledTo.map((row) => eventItem(row))),
     el("h3", {}, "Rules cited"),
@@ -138,6 +191,7 @@ function render() {
   const pane = $("pane");
   const following = pane.scrollTop + pane.clientHeight >= pane.scrollHeight - 8;  // at the bottom: stay there
   $("timeline").replaceChildren(...timeline());
+  flagFilter();
   if (following) pane.scrollTop = pane.scrollHeight;
   $("detail").replaceChildren(...detail());
 }
@@ -176,6 +230,11 @@ function begin() {
   onLang(render);
   root.classList.add("ready");
 }
+
+$("recheck").addEventListener("click", verify);
+$("flagged").addEventListener("click", () => { flaggedOnly = !flaggedOnly; render(); });
+// A page brought back from the browser's cache has not been checked since it was left.
+addEventListener("pageshow", (e) => { if (e.persisted && known.view) verify(); });
 
 takeKeyFromLink(code);
 keyLinks(code);

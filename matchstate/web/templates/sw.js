@@ -1,4 +1,4 @@
-// matchstate's service worker: it keeps the console, review and records pages, their files and the
+// matchstate's service worker: it keeps the console, review, scoreboard and records pages, their files and the
 // reference data they read, so a reload or a new tab opens them while the server does not answer.
 // Network first (the server's answer is the truth), the kept copy when none comes. Each version of
 // the pages and files has its own cache, named by their hash: a new version served installs itself
@@ -6,7 +6,7 @@
 const VERSION = {{ version|tojson }};
 const CACHE = `matchstate-${VERSION}`;
 const PRECACHE = {{ precache|tojson }};
-const PAGE = /^\/(matches\/[^/]+\/(console|review))?$/;
+const PAGE = /^\/(scoreboard|matches\/[^/]+\/(console|review|scoreboard))?$/;
 const NETWORK_WAIT_MS = 3000;
 
 self.addEventListener("install", (event) => {

@@ -1,0 +1,109 @@
+"""The officials' review as an official reads it: each flagged event marked with its meaning in English and
+Spanish, the flagged events alone one click away (live, as a goal after the horn arrives), and the chain
+indicator checked as the page opens and on demand, naming the row edited behind the store's back."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from browser.browsing import create, get, log, post
+from matchstate.web.process import ServerProcess
+
+WIDE = {"width": 1500, "height": 1000}
+
+
+def log_at(server: ServerProcess, code: str, key: str, event: dict[str, Any]) -> dict[str, Any]:
+    """Log ``event`` with its own ``at``, as a device whose events were stamped then."""
+    seq = get(server, f"/api/matches/{code}")["seq"]
+    return post(server, f"/api/matches/{code}/events",
+                {"event": {**event, "id": f"review-{code}-{seq + 1}"}, "expected_seq": seq}, key)
+
+
+# A first chukker (USPA outdoor: the bell after 7:00 of play, the horn 30 s later, at 15:07:35 if the clock
+# never stopped): a goal while the clock is stopped by a whistle, then an ordinary goal.
+CHUKKER = [
+    {"type": "chukker.start", "at": "2026-11-29T15:00:05Z", "chukker": 1},
+    {"type": "whistle", "at": "2026-11-29T15:01:00Z"},
+    {"type": "goal", "at": "2026-11-29T15:01:05Z", "team": "Red", "player": 2},
+    {"type": "clock.start", "at": "2026-11-29T15:01:10Z"},
+    {"type": "goal", "at": "2026-11-29T15:02:00Z", "team": "Blue", "player": 1},
+]
+AFTER_HORN = {"type": "goal", "at": "2026-11-29T15:08:30Z", "team": "Blue", "player": 3}  # 8:15 of play
+
+
+def review_of_a_chukker(server: ServerProcess, new_page: Any, code: str) -> tuple[dict[str, Any], Any]:
+    """A match that has played CHUKKER, its keys, and its review open with the official key."""
+    keys = create(server, code)
+    for event in CHUKKER:
+        log_at(server, code, keys["scorer_key"], event)
+    page = new_page(viewport=WIDE)
+    page.goto(f"{server.base}/matches/{code}/review#key={keys['official_key']}")
+    page.wait_for_selector("#review.ready")
+    return keys, page
+
+
+def test_a_goal_after_the_horn_shows_flagged_in_the_review_and_the_flagged_events_are_one_click_away(
+        server: ServerProcess, new_page: Any) -> None:
+    keys, page = review_of_a_chukker(server, new_page, "flags-1")
+    page.wait_for_selector("#live.ok")
+    stopped = page.locator('#timeline tr[data-seq="4"]')
+    assert "flagged" in (stopped.get_attribute("class") or "")
+    assert stopped.locator(".flag").inner_text() == (
+        "Clock stopped: logged while the clock was stopped, before play resumed")
+    assert page.inner_text("#flagged") == "Flagged events: 1"
+
+    log_at(server, "flags-1", keys["scorer_key"], AFTER_HORN)  # arrives live
+    horn = page.locator('#timeline tr.flagged[data-seq="7"]')
+    horn.wait_for()
+    assert horn.locator('.flag[data-flag="after-horn"]').inner_text() == (
+        "After the horn: the chukker's time had already run out")
+    assert horn.locator(".clock").inner_text() == "1 · 8:15.000"
+    assert page.inner_text("#flagged") == "Flagged events: 2"
+    assert "flagged" not in (page.get_attribute('#timeline tr[data-seq="6"]', "class") or "")  # the goal in time
+
+    page.click("#lang")  # the language toggle: the meanings in Spanish
+    assert horn.locator(".flag").inner_text() == "Después de la bocina: el tiempo del chukker ya se había cumplido"
+    page.click("#lang")
+
+    page.click("#flagged")  # one click: the flagged events alone
+    assert page.eval_on_selector_all("#timeline tr", "rows => rows.map((r) => r.dataset.seq)") == ["4", "7"]
+    assert page.get_attribute("#flagged", "aria-pressed") == "true"
+    page.click('#timeline tr[data-seq="7"]')  # its detail gives the meaning in both languages side by side
+    page.wait_for_selector("#detail .flagged-detail")
+    detail = page.inner_text("#detail .flagged-detail")
+    assert "After the horn" in detail and "Después de la bocina" in detail
+    page.click("#flagged")  # and back to every event
+    assert page.locator("#timeline tr").count() == len(log(server, "flags-1")) == 7
+    assert page.errors == []
+
+
+def edit_behind_the_stores_back(server: ServerProcess, code: str, seq: int) -> None:
+    """Change a stored event's text in the database itself, as an intruder with the file would."""
+    path = server.url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as connection:
+        changed = connection.execute(
+            "UPDATE events SET raw = replace(raw, '\"Blue\"', '\"Red\"') WHERE seq = ? AND match_id = "
+            "(SELECT id FROM matches WHERE code = ?)", (seq, code)).rowcount
+    assert changed == 1
+
+
+def test_the_chain_indicator_checks_again_on_demand_and_as_the_page_opens_and_names_the_bad_row(
+        server: ServerProcess, new_page: Any) -> None:
+    _, page = review_of_a_chukker(server, new_page, "chain-1")
+    page.wait_for_selector("#chain.ok >> text=Chain verified: 6 events")
+
+    edit_behind_the_stores_back(server, "chain-1", 6)  # the goal by Blue, no event since
+    page.click("#recheck")
+    page.wait_for_selector("#chain.bad")
+    assert page.inner_text("#chain .bad-row") == "row #6"
+    assert "seq 6" in page.inner_text("#chain-text")
+    assert "bad" in (page.get_attribute('#timeline tr[data-seq="6"]', "class") or "").split()
+
+    page.reload()  # opened again: checked again, still bad
+    page.wait_for_selector("#review.ready")
+    page.wait_for_selector("#chain.bad")
+    assert page.inner_text("#chain .bad-row") == "row #6"
+    page.click("#chain .bad-row")  # the link selects that row
+    page.wait_for_selector('#timeline tr.selected[data-seq="6"]')
+    assert page.errors == []

@@ -1,0 +1,78 @@
+// The scoreboard's clock: the view's clock read at its last event, run on to now, through the bell and the horn.
+import assert from "node:assert/strict";
+import {describe, it} from "node:test";
+
+import {clockLabel, face, minutes, playedAt, reading} from "../../matchstate/web/static/chukkerclock.mjs";
+
+const AT = "2026-11-29T15:03:00.000Z";
+const at = (seconds) => Date.parse(AT) + seconds * 1000;
+const clock = (fields) => ({chukker: 2, played: 100, running: true, phase: "play", at: AT,
+  chukker_seconds: 420, extra_seconds: 30, chukkers: 6, ...fields});
+
+describe("playing time", () => {
+  it("is the reading at the last event plus, while running, the time since", () => {
+    assert.equal(playedAt(clock(), at(0)), 100);
+    assert.equal(playedAt(clock(), at(12.5)), 112.5);
+  });
+
+  it("stands still while the clock is stopped", () => {
+    assert.equal(playedAt(clock({running: false}), at(60)), 100);
+  });
+
+  it("never runs backwards when this device's clock is behind the event", () => {
+    assert.equal(playedAt(clock(), at(-5)), 100);
+  });
+});
+
+describe("the phase as time passes", () => {
+  it("turns to extra at the bell and to over at the horn while running", () => {
+    assert.equal(reading(clock(), at(319.999)).phase, "play");
+    assert.equal(reading(clock(), at(320)).phase, "extra");
+    assert.equal(reading(clock(), at(349.999)).phase, "extra");
+    assert.equal(reading(clock(), at(350)).phase, "over");
+  });
+
+  it("has no extra time where the match gives none: the bell is the horn", () => {
+    assert.equal(reading(clock({extra_seconds: 0, chukker_seconds: 450}), at(350)).phase, "over");
+  });
+
+  it("keeps the phase the events gave when the clock is stopped, ended early, or outside a chukker", () => {
+    assert.equal(reading(clock({running: false}), at(1000)).phase, "play");
+    assert.equal(reading(clock({phase: "over", played: 430}), at(5)).phase, "over");  // extra time ended by a goal
+    for (const phase of ["before", "between", "ended"]) {
+      assert.equal(reading(clock({phase, running: false}), at(100)).phase, phase);
+    }
+  });
+});
+
+describe("what a spectator reads", () => {
+  it("counts the time left in the chukker down, 7:00 as it starts and 0:01 in its last second", () => {
+    assert.equal(face(clock({played: 0}), at(0)).time, "7:00");
+    assert.equal(face(clock({played: 0}), at(0.2)).time, "7:00");
+    assert.equal(face(clock(), at(0)).time, "5:20");
+    assert.equal(face(clock(), at(319.5)).time, "0:01");
+  });
+
+  it("shows the extra time played after the bell, and 0:00 at the horn", () => {
+    const bell = face(clock(), at(332.7));
+    assert.deepEqual([bell.time, bell.phase, bell.caption.en], ["+0:12", "extra", "Bell: extra time"]);
+    const horn = face(clock(), at(400));
+    assert.deepEqual([horn.time, horn.caption.es], ["0:00", "Bocina: fin del chukker"]);
+  });
+
+  it("says when the clock is stopped, between chukkers and at the end, in both languages", () => {
+    assert.deepEqual(face(clock({running: false}), at(30)).caption, {en: "Clock stopped", es: "Reloj detenido"});
+    assert.equal(face(clock({running: false}), at(30)).time, "5:20");
+    assert.equal(face(clock({phase: "between", running: false}), at(0)).caption.en, "Between chukkers");
+    assert.equal(face(clock({phase: "ended", running: false}), at(0)).caption.es, "Final");
+    assert.equal(face(clock({phase: "before", chukker: null, played: 0, running: false}), at(0)).time, "7:00");
+  });
+});
+
+describe("the clock beside an event", () => {
+  it("reads as the command line's timeline", () => {
+    assert.equal(clockLabel({chukker: 2, played: 418.25}), "2 · 6:58.250");
+    assert.equal(clockLabel({chukker: null, played: 0}), "- · 0:00.000");
+    assert.equal(minutes(65.0004, true), "1:05.000");
+  });
+});
