@@ -2,7 +2,10 @@
 import assert from "node:assert/strict";
 import {describe, it} from "node:test";
 
-import {clockLabel, face, minutes, playedAt, reading} from "../../matchstate/web/static/chukkerclock.mjs";
+import {minutes, reading} from "../../matchstate/web/static/chukker.mjs";
+import {clockLabel, face} from "../../matchstate/web/static/chukkerclock.mjs";
+
+const playedAt = (clock, now) => reading(clock, now).played;
 
 const AT = "2026-11-29T15:03:00.000Z";
 const at = (seconds) => Date.parse(AT) + seconds * 1000;

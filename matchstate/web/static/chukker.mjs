@@ -1,4 +1,4 @@
-// The chukker clock the console shows: read from the match's own clock (its reading at the last event,
+// The chukker clock the pages show (the console; the scoreboard and the review through chukkerclock.mjs): read from the match's own clock (its reading at the last event,
 // GET /api/matches/{code} "clock") plus, while it runs, the server's time since that event. Never a
 // timer of its own: every reading is worked out again from the events, so it cannot drift from them.
 // Nothing here touches the page, so Node's test runner drives it.
@@ -60,10 +60,12 @@ export function foldClock(clock, events) {
   return c;
 }
 
-/** Playing time as the clock shows it: whole seconds, "m:ss". */
-export function minutes(seconds) {
-  const whole = Math.floor(seconds);
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+/** Playing time as a clock shows it: whole seconds, "m:ss"; ``exact`` adds the milliseconds ("4:05.250"). */
+export function minutes(seconds, exact = false) {
+  const ms = Math.round(seconds * 1000);
+  const whole = Math.floor(ms / 1000);
+  const text = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+  return exact ? `${text}.${String(ms % 1000).padStart(3, "0")}` : text;
 }
 
 const PHASES = {

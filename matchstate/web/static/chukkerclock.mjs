@@ -1,29 +1,7 @@
-// The chukker clock a page shows: the match view's clock, read at its last event, run on to now; and
-// how it reads to a spectator (time left, the bell's extra time, the horn) and beside an event.
+// How the chukker clock reads to a spectator (time left, the bell's extra time, the horn) and beside an event;
+// the reading itself, run on to now, is chukker.mjs's.
 
-/** Playing time in seconds at ``nowMs``: the reading at the last event, plus, while it runs, the time since. */
-export function playedAt(clock, nowMs) {
-  return clock.played + (clock.running ? Math.max(0, nowMs - Date.parse(clock.at)) / 1000 : 0);
-}
-
-/** The clock at ``nowMs``: its chukker, playing time and phase (while it runs the bell and the horn pass). */
-export function reading(clock, nowMs) {
-  const played = playedAt(clock, nowMs);
-  let phase = clock.phase;
-  if (clock.running && (phase === "play" || phase === "extra")) {
-    const bell = clock.chukker_seconds;
-    phase = played < bell ? "play" : played < bell + clock.extra_seconds ? "extra" : "over";
-  }
-  return {chukker: clock.chukker, played, phase, running: clock.running};
-}
-
-/** Seconds as m:ss ("4:05"); ``exact`` adds the milliseconds ("4:05.250"). */
-export function minutes(seconds, exact = false) {
-  const ms = Math.round(seconds * 1000);
-  const whole = Math.floor(ms / 1000);
-  const text = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-  return exact ? `${text}.${String(ms % 1000).padStart(3, "0")}` : text;
-}
+import {minutes, reading} from "./chukker.mjs";
 
 /** The clock beside an event, as the command line's timeline shows it: "2 · 6:58.250" ("- · 0:00.000" before). */
 export const clockLabel = (clock) => `${clock.chukker ?? "-"} · ${minutes(clock.played, true)}`;

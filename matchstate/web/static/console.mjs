@@ -22,6 +22,7 @@ import {fold} from "./fold.mjs";
 import {Cues, chukkerNumbers, foldClock, reading, shownClock} from "./chukker.mjs";
 import {Receipts} from "./receipts.mjs";
 import {ask} from "./dialog.mjs";
+import {flagLabel, flagMeaning} from "./flags.mjs";
 
 // The buttons' places: a free hit's course first, then what goes wrong, then the officials' and the
 // match's own events; a type the server adds later goes after these, so no button ever moves.
@@ -38,7 +39,6 @@ const SHORTCUTS = {
   "clock.stop": ",", "clock.start": ".", "match.end": "m",
 };
 // The engine's flags, as the latest events show them: what an official should look at.
-const FLAGS = {"after-horn": "after the horn", "clock-stopped": "clock stopped", "chukker-order": "chukker order"};
 const GUARD_MS = 600;           // a second tap this soon after one is taken as the same tap, and ignored
 const CLOCK_EVERY_MS = 10 * 60 * 1000;
 const RECENT = 6;               // recorded events shown under the buttons (every waiting one is shown too)
@@ -378,7 +378,7 @@ function recent(now) {
   });
   const recorded = known.log.slice(-RECENT).map((row) => {
     const item = eventItem(row, {class: known.view.void.includes(row.seq) ? "struck" : null});
-    if (row.flags && row.flags.length) item.prepend(...row.flags.map((flag) => el("span", {class: "tag flag"}, FLAGS[flag] || flag)), " ");
+    if (row.flags && row.flags.length) item.prepend(...row.flags.map((flag) => el("span", {class: "tag flag", title: flagMeaning(flag, lang())}, flagLabel(flag, lang()))), " ");
     return item;
   });
   return [...pending.reverse(), ...recorded.reverse()];
