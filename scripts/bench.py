@@ -275,9 +275,9 @@ def live_fanout(bench: Bench) -> None:
     _latency(f"fan-out to {FANOUT_STREAMS} streams", delays)
 
 
-async def _fan_out(base: str, start: dict, lines: list[str], streams: int) -> list[float]:
-    """Open ``streams`` streams on a new match, append ``lines`` one by one, each once all streams got
-    the one before; the delay of each event to its last receipt."""
+async def _fan_out(base: str, start: dict, lines: list[str], streams: int, read_base: str | None = None) -> list[float]:
+    """Open ``streams`` streams on a new match (on the server at ``read_base``, else the same), append ``lines``
+    one by one, each once all streams got the one before; the delay of each event to its last receipt."""
     import asyncio
 
     import httpx
@@ -294,10 +294,11 @@ async def _fan_out(base: str, start: dict, lines: list[str], streams: int) -> li
                                  limits=httpx.Limits(max_connections=streams + 4)) as client:
         key = (await client.post("/api/matches", json=start, headers=LEAGUE)).json()["official_key"]
         code = start["match"]
+        stream_url = f"{read_base or base}/api/matches/{code}/stream"
 
         async def listen() -> None:
             nonlocal connected
-            async with client.stream("GET", f"/api/matches/{code}/stream", params={"after_seq": 1}) as stream:
+            async with client.stream("GET", stream_url, params={"after_seq": 1}) as stream:
                 async for line in stream.aiter_lines():
                     if line.startswith("retry:"):  # the stream's first line: it is open
                         connected += 1
@@ -324,6 +325,63 @@ async def _fan_out(base: str, start: dict, lines: list[str], streams: int) -> li
             listener.cancel()
         await asyncio.gather(*listeners, return_exceptions=True)
     return delays
+
+
+@section
+def live_across_servers(bench: Bench) -> None:
+    """Two server processes on one database: each event appended through server A, the delay to its receipt
+    by a review stream on server B, against a stream on A itself (the append's own process) in the same run;
+each append once the stream got the one before, over the season's longest match.
+    PostgreSQL (LISTEN/NOTIFY; skipped where no server answers) and SQLite (the change check's poll)."""
+    import asyncio
+    import tempfile
+    import uuid
+
+    import psycopg
+    from sqlalchemy import make_url
+
+    from matchstate.web.process import ServerProcess
+
+    start, lines = max(_matches_for(bench.logs, 1), key=lambda match: len(match[1]))
+    urls: dict[str, str] = {}
+    admin = None
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        urls["SQLite"] = f"sqlite:///{folder}/across.db"
+        try:
+            admin = psycopg.connect(make_url(POSTGRES_URL).set(drivername="postgresql")
+                                    .render_as_string(hide_password=False), autocommit=True, connect_timeout=3)
+        except psycopg.OperationalError as err:
+            print(f"  live_across_servers: PostgreSQL skipped, no server answers: {err}", file=sys.stderr)
+        schema = f"bench_{uuid.uuid4().hex[:8]}_across"
+        if admin is not None:
+            admin.execute(f"CREATE SCHEMA {schema}")
+            urls["PostgreSQL"] = make_url(POSTGRES_URL).update_query_dict(
+                {"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+        saved = os.environ.get("MATCHSTATE_SECRET_FILE")
+        os.environ["MATCHSTATE_SECRET_FILE"] = f"{folder}/across.secret"  # the servers' too
+        try:
+            for kind, url in urls.items():
+                _served_store(url)
+                with ServerProcess(url, options=UNLIMITED) as one, ServerProcess(url, options=UNLIMITED) as two:
+                    timings: dict[str, tuple[list[float], list[float]]] = {"A": ([], []), "B": ([], [])}
+                    for repetition in range(bench.repeat):
+                        for name, reader in (("A", one), ("B", two)):
+                            began = time.perf_counter()
+                            timings[name][1].extend(asyncio.run(_fan_out(
+                                one.base, _renamed(start, repetition * 2 + (name == "B")), lines, 1, reader.base)))
+                            timings[name][0].append(time.perf_counter() - began)
+                baseline = bench.record(f"{kind}: append through A to a stream on A", len(lines), *timings["A"])
+                _latency(f"{kind}, stream on the appending server", timings["A"][1])
+                bench.record(f"{kind}: append through A to a stream on B", len(lines), *timings["B"], baseline)
+                _latency(f"{kind}, stream on another server", timings["B"][1])
+        finally:
+            if saved is None:
+                os.environ.pop("MATCHSTATE_SECRET_FILE")
+            else:
+                os.environ["MATCHSTATE_SECRET_FILE"] = saved
+            if admin is not None:
+                admin.execute(f"DROP SCHEMA {schema} CASCADE")
+                admin.close()
 
 
 # -- the store: Store.append against its raw driver writing the same rows, and replay from the store ---------
