@@ -653,6 +653,107 @@ def store_replay(bench: Bench) -> None:
         baseline = baseline or row
 
 
+LIST_MATCHES = 50_000
+LIST_PAGES = 20  # pages timed per measure and repetition
+
+
+@section
+def match_list(bench: Bench) -> None:
+    """A page of the match list (Archive.matches, as `GET /api/matches` asks it) at 50,000 matches, on SQLite
+    and PostgreSQL (skipped where no server answers): the first page, a deep one, a filtered one, newest
+    first; against every match read and filtered in Python, as the list was before (its replays cached)."""
+    import tempfile
+    import uuid
+
+    import psycopg
+    from sqlalchemy import make_url
+
+    from matchstate.records.archive import Archive, _listed
+    from matchstate.records.search import Filters, find
+    from matchstate.store import Store
+
+    pages: dict[str, Callable[[Archive], object]] = {
+        "every match, filtered in Python (the list before)":
+            lambda archive: find([_listed(summary) for summary in archive.store.summaries()],
+                                 Filters(team="blue", status="finished"))[:100],
+        "first page of 100": lambda archive: archive.matches(limit=100),
+        "page at offset 49,900": lambda archive: archive.matches(limit=100, offset=LIST_MATCHES - 100),
+        "team and standing, a page": lambda archive: archive.matches(Filters(team="blue", status="finished"),
+                                                                     limit=100),
+        "newest first, a page": lambda archive: archive.matches(sort="-created", limit=100),
+    }
+    urls: dict[str, str] = {}
+    admin, schema = None, f"bench_{uuid.uuid4().hex[:8]}_list"
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        urls["SQLite"] = f"sqlite:///{folder}/list.db"
+        try:
+            admin = psycopg.connect(make_url(POSTGRES_URL).set(drivername="postgresql")
+                                    .render_as_string(hide_password=False), autocommit=True, connect_timeout=3)
+            admin.execute(f"CREATE SCHEMA {schema}")
+            urls["PostgreSQL"] = make_url(POSTGRES_URL).update_query_dict(
+                {"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+        except psycopg.OperationalError as err:
+            print(f"  match_list: PostgreSQL skipped, no server answers: {err}", file=sys.stderr)
+        try:
+            for kind, url in urls.items():
+                store = Store(url, secret_file=f"{folder}/{kind}.secret")
+                store.upgrade()
+                began = time.perf_counter()
+                _insert_matches(store, LIST_MATCHES)
+                print(f"  match_list: {kind}: {LIST_MATCHES:,} matches inserted in {time.perf_counter() - began:.1f} s",
+                      file=sys.stderr)
+                archive = Archive(store)
+                baseline = None
+                for name, read in pages.items():
+                    seconds, latencies = [], []
+                    for _ in range(bench.repeat):
+                        for _ in range(LIST_PAGES):
+                            begun = time.perf_counter()
+                            read(archive)
+                            latencies.append(time.perf_counter() - begun)
+                        seconds.append(sum(latencies[-LIST_PAGES:]))
+                    row = bench.record(f"{kind}: {name}", LIST_PAGES, seconds, latencies, baseline)
+                    baseline = baseline or row
+                    _latency(f"{kind}, {name}", latencies)
+                store.close()
+        finally:
+            if admin is not None:
+                admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+                admin.close()
+
+
+def _insert_matches(store: Any, count: int) -> None:
+    """``count`` matches of a season written straight into the tables (their match.start only, a tenth
+    finished, a third in play), as fast as the database takes them: not through the engine."""
+    from sqlalchemy import insert
+
+    from matchstate.models import EventRow, MatchRow
+    from matchstate.records.search import fold
+
+    first = datetime(2025, 3, 1, 15, tzinfo=UTC)
+    teams = ["Blue", "Red", "La Dolfina", "Ellerstina", "Los Álamos", "Gold", "Cría Yatay", "La Natividad"]
+    for begin in range(0, count, 5000):
+        matches, events = [], []
+        for n in range(begin, min(begin + 5000, count)):
+            at = first + timedelta(hours=n)
+            pair = [teams[n % 8], teams[(n * 3 + 1) % 8 if (n * 3 + 1) % 8 != n % 8 else (n + 1) % 8]]
+            start = {"type": "match.start", "at": at.isoformat(), "match": f"list-{n:06}", "teams": pair,
+                     "event": f"Copa {n % 40}", "venue": f"Cancha {n % 9}"}
+            status = "finished" if n % 10 == 0 else "in_play" if n % 3 == 0 else "scheduled"
+            matches.append({"id": n + 1, "code": start["match"], "teams": pair, "conditions": {}, "created": at,
+                            "last_seq": 1, "last_hash": "0" * 64, "last_at": at, "state": "idle",
+                            "score": {pair[0]: n % 5, pair[1]: n % 4}, "status": status,
+                            "day": at.date().isoformat(), "team_1": fold(pair[0]), "team_2": fold(pair[1])})
+            events.append({"match_id": n + 1, "seq": 1, "type": "match.start", "at": at, "raw": json.dumps(start),
+                           "device_id": None, "by": None, "role": None, "received_at": at,
+                           "prev_hash": "0" * 64, "hash": "0" * 64})
+        with store.database.transaction(write=True) as connection:
+            connection.execute(insert(MatchRow), matches)
+            connection.execute(insert(EventRow), events)
+    with store.database.transaction(write=True) as connection:
+        connection.exec_driver_sql("ANALYZE")  # as a database that grew by appends would have its statistics
+
+
 def main(argv: list[str] | None = None) -> int:
     args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     args.add_argument("--matches", type=int, default=1000, help="matches in the season (default 1000)")
