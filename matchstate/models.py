@@ -63,6 +63,11 @@ class MatchRow(Base):
     """
 
     __tablename__ = "matches"
+    __table_args__ = (
+        Index("ix_matches_created_code", "created", "code"),  # the list's order
+        Index("ix_matches_status_created", "status", "created"),
+        Index("ix_matches_day", "day"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     code: Mapped[str] = mapped_column(String(64), unique=True)
@@ -77,6 +82,12 @@ class MatchRow(Base):
     seal: Mapped[str | None] = mapped_column(String(HASH_LENGTH))
     acts_seq: Mapped[int | None]
     importing: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # For the match list's query (migration 0005): the standing (scheduled, in_play, finished), the day its
+    # match.start's `at` writes, and each team's name as search compares it (case folded, accents dropped).
+    status: Mapped[str | None] = mapped_column(String(16))
+    day: Mapped[str | None] = mapped_column(String(10))
+    team_1: Mapped[str | None] = mapped_column(Text)
+    team_2: Mapped[str | None] = mapped_column(Text)
 
 
 class EventRow(Base):

@@ -275,9 +275,9 @@ def live_fanout(bench: Bench) -> None:
     _latency(f"fan-out to {FANOUT_STREAMS} streams", delays)
 
 
-async def _fan_out(base: str, start: dict, lines: list[str], streams: int) -> list[float]:
-    """Open ``streams`` streams on a new match, append ``lines`` one by one, each once all streams got
-    the one before; the delay of each event to its last receipt."""
+async def _fan_out(base: str, start: dict, lines: list[str], streams: int, read_base: str | None = None) -> list[float]:
+    """Open ``streams`` streams on a new match (on the server at ``read_base``, else the same), append ``lines``
+    one by one, each once all streams got the one before; the delay of each event to its last receipt."""
     import asyncio
 
     import httpx
@@ -294,10 +294,11 @@ async def _fan_out(base: str, start: dict, lines: list[str], streams: int) -> li
                                  limits=httpx.Limits(max_connections=streams + 4)) as client:
         key = (await client.post("/api/matches", json=start, headers=LEAGUE)).json()["official_key"]
         code = start["match"]
+        stream_url = f"{read_base or base}/api/matches/{code}/stream"
 
         async def listen() -> None:
             nonlocal connected
-            async with client.stream("GET", f"/api/matches/{code}/stream", params={"after_seq": 1}) as stream:
+            async with client.stream("GET", stream_url, params={"after_seq": 1}) as stream:
                 async for line in stream.aiter_lines():
                     if line.startswith("retry:"):  # the stream's first line: it is open
                         connected += 1
@@ -324,6 +325,63 @@ async def _fan_out(base: str, start: dict, lines: list[str], streams: int) -> li
             listener.cancel()
         await asyncio.gather(*listeners, return_exceptions=True)
     return delays
+
+
+@section
+def live_across_servers(bench: Bench) -> None:
+    """Two server processes on one database: each event appended through server A, the delay to its receipt
+    by a review stream on server B, against a stream on A itself (the append's own process) in the same run;
+each append once the stream got the one before, over the season's longest match.
+    PostgreSQL (LISTEN/NOTIFY; skipped where no server answers) and SQLite (the change check's poll)."""
+    import asyncio
+    import tempfile
+    import uuid
+
+    import psycopg
+    from sqlalchemy import make_url
+
+    from matchstate.web.process import ServerProcess
+
+    start, lines = max(_matches_for(bench.logs, 1), key=lambda match: len(match[1]))
+    urls: dict[str, str] = {}
+    admin = None
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        urls["SQLite"] = f"sqlite:///{folder}/across.db"
+        try:
+            admin = psycopg.connect(make_url(POSTGRES_URL).set(drivername="postgresql")
+                                    .render_as_string(hide_password=False), autocommit=True, connect_timeout=3)
+        except psycopg.OperationalError as err:
+            print(f"  live_across_servers: PostgreSQL skipped, no server answers: {err}", file=sys.stderr)
+        schema = f"bench_{uuid.uuid4().hex[:8]}_across"
+        if admin is not None:
+            admin.execute(f"CREATE SCHEMA {schema}")
+            urls["PostgreSQL"] = make_url(POSTGRES_URL).update_query_dict(
+                {"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+        saved = os.environ.get("MATCHSTATE_SECRET_FILE")
+        os.environ["MATCHSTATE_SECRET_FILE"] = f"{folder}/across.secret"  # the servers' too
+        try:
+            for kind, url in urls.items():
+                _served_store(url)
+                with ServerProcess(url, options=UNLIMITED) as one, ServerProcess(url, options=UNLIMITED) as two:
+                    timings: dict[str, tuple[list[float], list[float]]] = {"A": ([], []), "B": ([], [])}
+                    for repetition in range(bench.repeat):
+                        for name, reader in (("A", one), ("B", two)):
+                            began = time.perf_counter()
+                            timings[name][1].extend(asyncio.run(_fan_out(
+                                one.base, _renamed(start, repetition * 2 + (name == "B")), lines, 1, reader.base)))
+                            timings[name][0].append(time.perf_counter() - began)
+                baseline = bench.record(f"{kind}: append through A to a stream on A", len(lines), *timings["A"])
+                _latency(f"{kind}, stream on the appending server", timings["A"][1])
+                bench.record(f"{kind}: append through A to a stream on B", len(lines), *timings["B"], baseline)
+                _latency(f"{kind}, stream on another server", timings["B"][1])
+        finally:
+            if saved is None:
+                os.environ.pop("MATCHSTATE_SECRET_FILE")
+            else:
+                os.environ["MATCHSTATE_SECRET_FILE"] = saved
+            if admin is not None:
+                admin.execute(f"DROP SCHEMA {schema} CASCADE")
+                admin.close()
 
 
 # -- the store: Store.append against its raw driver writing the same rows, and replay from the store ---------
@@ -593,6 +651,107 @@ def store_replay(bench: Bench) -> None:
     for name, (seconds, latencies) in timings.items():
         row = bench.record(name, events, seconds, latencies, baseline)
         baseline = baseline or row
+
+
+LIST_MATCHES = 50_000
+LIST_PAGES = 20  # pages timed per measure and repetition
+
+
+@section
+def match_list(bench: Bench) -> None:
+    """A page of the match list (Archive.matches, as `GET /api/matches` asks it) at 50,000 matches, on SQLite
+    and PostgreSQL (skipped where no server answers): the first page, a deep one, a filtered one, newest
+    first; against every match read and filtered in Python, as the list was before (its replays cached)."""
+    import tempfile
+    import uuid
+
+    import psycopg
+    from sqlalchemy import make_url
+
+    from matchstate.records.archive import Archive, _listed
+    from matchstate.records.search import Filters, find
+    from matchstate.store import Store
+
+    pages: dict[str, Callable[[Archive], object]] = {
+        "every match, filtered in Python (the list before)":
+            lambda archive: find([_listed(summary) for summary in archive.store.summaries()],
+                                 Filters(team="blue", status="finished"))[:100],
+        "first page of 100": lambda archive: archive.matches(limit=100),
+        "page at offset 49,900": lambda archive: archive.matches(limit=100, offset=LIST_MATCHES - 100),
+        "team and standing, a page": lambda archive: archive.matches(Filters(team="blue", status="finished"),
+                                                                     limit=100),
+        "newest first, a page": lambda archive: archive.matches(sort="-created", limit=100),
+    }
+    urls: dict[str, str] = {}
+    admin, schema = None, f"bench_{uuid.uuid4().hex[:8]}_list"
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        urls["SQLite"] = f"sqlite:///{folder}/list.db"
+        try:
+            admin = psycopg.connect(make_url(POSTGRES_URL).set(drivername="postgresql")
+                                    .render_as_string(hide_password=False), autocommit=True, connect_timeout=3)
+            admin.execute(f"CREATE SCHEMA {schema}")
+            urls["PostgreSQL"] = make_url(POSTGRES_URL).update_query_dict(
+                {"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+        except psycopg.OperationalError as err:
+            print(f"  match_list: PostgreSQL skipped, no server answers: {err}", file=sys.stderr)
+        try:
+            for kind, url in urls.items():
+                store = Store(url, secret_file=f"{folder}/{kind}.secret")
+                store.upgrade()
+                began = time.perf_counter()
+                _insert_matches(store, LIST_MATCHES)
+                print(f"  match_list: {kind}: {LIST_MATCHES:,} matches inserted in {time.perf_counter() - began:.1f} s",
+                      file=sys.stderr)
+                archive = Archive(store)
+                baseline = None
+                for name, read in pages.items():
+                    seconds, latencies = [], []
+                    for _ in range(bench.repeat):
+                        for _ in range(LIST_PAGES):
+                            begun = time.perf_counter()
+                            read(archive)
+                            latencies.append(time.perf_counter() - begun)
+                        seconds.append(sum(latencies[-LIST_PAGES:]))
+                    row = bench.record(f"{kind}: {name}", LIST_PAGES, seconds, latencies, baseline)
+                    baseline = baseline or row
+                    _latency(f"{kind}, {name}", latencies)
+                store.close()
+        finally:
+            if admin is not None:
+                admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+                admin.close()
+
+
+def _insert_matches(store: Any, count: int) -> None:
+    """``count`` matches of a season written straight into the tables (their match.start only, a tenth
+    finished, a third in play), as fast as the database takes them: not through the engine."""
+    from sqlalchemy import insert
+
+    from matchstate.models import EventRow, MatchRow
+    from matchstate.records.search import fold
+
+    first = datetime(2025, 3, 1, 15, tzinfo=UTC)
+    teams = ["Blue", "Red", "La Dolfina", "Ellerstina", "Los Álamos", "Gold", "Cría Yatay", "La Natividad"]
+    for begin in range(0, count, 5000):
+        matches, events = [], []
+        for n in range(begin, min(begin + 5000, count)):
+            at = first + timedelta(hours=n)
+            pair = [teams[n % 8], teams[(n * 3 + 1) % 8 if (n * 3 + 1) % 8 != n % 8 else (n + 1) % 8]]
+            start = {"type": "match.start", "at": at.isoformat(), "match": f"list-{n:06}", "teams": pair,
+                     "event": f"Copa {n % 40}", "venue": f"Cancha {n % 9}"}
+            status = "finished" if n % 10 == 0 else "in_play" if n % 3 == 0 else "scheduled"
+            matches.append({"id": n + 1, "code": start["match"], "teams": pair, "conditions": {}, "created": at,
+                            "last_seq": 1, "last_hash": "0" * 64, "last_at": at, "state": "idle",
+                            "score": {pair[0]: n % 5, pair[1]: n % 4}, "status": status,
+                            "day": at.date().isoformat(), "team_1": fold(pair[0]), "team_2": fold(pair[1])})
+            events.append({"match_id": n + 1, "seq": 1, "type": "match.start", "at": at, "raw": json.dumps(start),
+                           "device_id": None, "by": None, "role": None, "received_at": at,
+                           "prev_hash": "0" * 64, "hash": "0" * 64})
+        with store.database.transaction(write=True) as connection:
+            connection.execute(insert(MatchRow), matches)
+            connection.execute(insert(EventRow), events)
+    with store.database.transaction(write=True) as connection:
+        connection.exec_driver_sql("ANALYZE")  # as a database that grew by appends would have its statistics
 
 
 def main(argv: list[str] | None = None) -> int:

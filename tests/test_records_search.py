@@ -16,9 +16,11 @@ with warnings.catch_warnings():
 
 from conftest import BLUE, RED, hand_log, stored
 
+from matchstate.engine import Match
 from matchstate.errors import InvalidQuery
-from matchstate.records.search import Filters, Listed, find, standing_status
+from matchstate.records.search import Filters, Listed, find
 from matchstate.store import Store
+from matchstate.store.sql import standing
 from matchstate.web import create_app
 
 CHUKKER = {"type": "chukker.start", "chukker": 1}
@@ -88,16 +90,19 @@ def test_the_list_follows_the_matches_as_they_move(client: TestClient, store: St
 
 
 def listed(events: list[dict], score: dict[str, float]) -> Listed:
-    start = events[0]
+    start, match = events[0], Match()
+    for event in events:
+        match.feed(event)
     return Listed(start["match"], start, score, "idle", len(events), datetime(2026, 11, 29, tzinfo=UTC),
-                  standing_status(events))
+                  standing(match))
 
 
 def test_a_finished_match_is_listed_with_its_winner() -> None:
-    end = {"type": "match.end", "at": "2026-11-29T17:00:00Z"}
-    won = listed([*FINAL, end], {BLUE: 0, RED: 1})
-    tied = listed([*hand_log("tied", "2026-11-29", CHUKKER), end], {BLUE: 2, RED: 2})
-    reopened = listed([*FINAL, end, {"type": "void", "seq": len(FINAL) + 1, "reason": "x",
+    end = [{"type": "chukker.end", "chukker": 1, "at": "2026-11-29T16:59:00Z"},
+           {"type": "match.end", "at": "2026-11-29T17:00:00Z"}]
+    won = listed([*FINAL, *end], {BLUE: 0, RED: 1})
+    tied = listed([*hand_log("tied", "2026-11-29", CHUKKER), *end], {BLUE: 2, RED: 2})
+    reopened = listed([*FINAL, *end, {"type": "void", "seq": len(FINAL) + 2, "reason": "x",
                                      "at": "2026-11-29T17:01:00Z"}], {BLUE: 0, RED: 1})
     assert (won.status, won.winner) == ("finished", RED) and won.to_json()["winner"] == RED
     assert (tied.status, tied.winner) == ("finished", None)

@@ -1,23 +1,25 @@
-"""A store's matches as records: each match's listing and tally, read once and kept until its next event.
+"""A store's matches as records: the match list, read off the store's head of each match, and each match's
+tally, counted once and kept until its next event.
 
-The store's head of each match (its last seq) says whether what is kept still holds, so a list or
-the statistics of a season read only the matches that moved since they were last asked for (each
-log once), and appends made by another process are seen.
+The store's head of each match (its last seq) says whether a kept tally still holds, so the
+statistics of a season read only the matches that moved since they were last asked for (each log
+once), and appends made by another process are seen.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from .search import Filters, Listed, find, standing_status
+from .search import Filters, Listed, find, fold
 from .stats import Scope, Stats, statistics
 from .tally import Tally, tally
 from .timeline import Event
 
 if TYPE_CHECKING:
     from ..store import Store, Summary
+    from ..store.results import Sort
 
 
 @dataclass(slots=True)
@@ -34,10 +36,24 @@ class Archive:
         self.store = store
         self._records: dict[str, _Record] = {}
 
-    def matches(self, filters: Filters | None = None) -> list[Listed]:
-        """Every match, oldest first, or those ``filters`` find."""
-        listed = [self._record(summary).listed for summary in self.store.summaries()]
-        return listed if filters is None else find(listed, filters)
+    def matches(self, filters: Filters | None = None, *, sort: Sort = "created", limit: int | None = None,
+                offset: int = 0) -> list[Listed]:
+        """The matches ``filters`` find (every match without), in ``sort``'s order (see
+        :data:`~matchstate.store.SORTS`), ``limit`` of them after the first ``offset``.
+
+        Team, date, standing and state are filtered, sorted and paged in the store's query; the text
+        searches by event, venue and player (case- and accent-insensitive, in the match.start's JSON)
+        in Python, over every match the query finds."""
+        from ..store import MatchQuery
+
+        filters = filters or Filters()
+        query = MatchQuery(tuple(fold(filters.team).split()), filters.date, filters.status, filters.state, sort,
+                           limit, offset)
+        if not (filters.event or filters.venue or filters.player):
+            return [_listed(summary) for summary in self.store.summaries(query)]
+        found = find([_listed(summary) for summary in self.store.summaries(replace(query, limit=None, offset=0))],
+                     filters)
+        return found[offset:None if limit is None else offset + limit]
 
     def stats(self, scope: Scope) -> Stats:
         """The statistics of the matches ``scope`` covers."""
@@ -48,16 +64,19 @@ class Archive:
     def _record(self, summary: Summary, counting: Scope | None = None) -> _Record:
         """The match's record as of ``summary``; tallied too if ``counting`` covers it."""
         record = self._records.get(summary.code)
-        events = None
         if record is None or record.listed.events != summary.last_seq:
-            events = self._log(summary.code, summary.last_seq)
-            record = _Record(Listed(summary.code, events[0], dict(summary.score), summary.state, summary.last_seq,
-                                    summary.started or summary.created, standing_status(events)))
+            record = _Record(_listed(summary))
             self._records[summary.code] = record
         if counting is not None and record.tally is None and counting.covers(record.listed.start):
-            record.tally = tally(events if events is not None else self._log(summary.code, summary.last_seq))
+            record.tally = tally(self._log(summary.code, summary.last_seq))
         return record
 
     def _log(self, code: str, events: int) -> list[Event]:
         """The match's first ``events`` events, the log as its summary saw it (a log only grows)."""
         return [json.loads(stored.raw) for stored in self.store.events(code)[:events]]
+
+
+def _listed(summary: Summary) -> Listed:
+    """A match as listed, from the store's head of it (no replay)."""
+    return Listed(summary.code, json.loads(summary.start), dict(summary.score), summary.state, summary.last_seq,
+                  summary.started or summary.created, summary.status)

@@ -8,15 +8,14 @@ by its start (``2026``, ``2026-11``, ``2026-11-29``), in the match.start's own `
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from ..engine import struck
 from ..errors import InvalidQuery
-from .tally import FINISHED, STATUSES, status_of, winner
-from .timeline import END, Event
+from .tally import FINISHED, STATUSES, winner
+from .timeline import Event
 
 
 def fold(text: str) -> str:
@@ -28,13 +27,6 @@ def fold(text: str) -> str:
 def match_date(start: Event) -> date:
     """The day a match starts, as its match.start's ``at`` writes it (the venue's own day)."""
     return datetime.fromisoformat(start["at"]).date()
-
-
-def standing_status(events: Sequence[Event]) -> str:
-    """Scheduled, in play or finished, from the log's standing chukker.start and match.end (no replay)."""
-    struck_out = struck(events)
-    kinds = {event["type"] for seq, event in enumerate(events, 1) if seq not in struck_out}
-    return status_of("chukker.start" in kinds, END in kinds)
 
 
 @dataclass(frozen=True, slots=True)

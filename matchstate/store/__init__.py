@@ -28,7 +28,7 @@ from .database import MIGRATIONS, database_url, make_engine
 from .facade import Store
 from .keys import LEAGUE, OFFICIAL, ROLES, SCORER, hash_key, new_key
 from .receipts import Receipt
-from .results import Appended, StoredEvent, Summary
+from .results import SORTS, Appended, MatchQuery, StoredEvent, Summary
 from .snapshot import Snapshot
 from .verify import Problem, ReceiptReport
 
@@ -39,8 +39,10 @@ __all__ = [
     "OFFICIAL",
     "ROLES",
     "SCORER",
+    "SORTS",
     "Act",
     "Appended",
+    "MatchQuery",
     "Problem",
     "Receipt",
     "ReceiptReport",

@@ -27,7 +27,7 @@ from .chain import GENESIS, canonical
 from .database import ACTS_LOCK, Database, database_url
 from .incoming import Incoming
 from .receipts import Receipt, fingerprint, public_pem, sign
-from .results import Appended, StoredEvent, Summary
+from .results import Appended, MatchQuery, StoredEvent, Summary
 from .seals import head_seal
 from .secretfiles import SecretFiles, secret_path
 from .snapshot import Snapshot
@@ -41,10 +41,11 @@ from .sql import (
     LIVE,
     MATCH_ROWS,
     ORPHANS,
-    SUMMARIES,
     AppendStatements,
     HeadRow,
+    listing,
     match_columns,
+    standing,
 )
 from .verify import Problem, ReceiptReport
 
@@ -333,7 +334,7 @@ class Store:
         statements.insert_ruling.run(connection, ruling_row)
         statements.advance.run(connection, {
             "match_id": head.match_id, "last_seq": match.seq, "last_hash": stored.hash, "last_at": stored.at,
-            "state": match.state, "score": match.score, "acts_seq": acts_seq,
+            "state": match.state, "score": match.score, "status": standing(match), "acts_seq": acts_seq,
             "seal": head_seal(secret, match.info["match"], match.seq, stored.hash, acts_seq)})
         return stored
 
@@ -408,10 +409,18 @@ class Store:
         stored = self.event(code, seq)
         return None if stored is None else self._receipt(code, stored)
 
-    def summaries(self) -> list[Summary]:
-        """Every match, oldest first, as the store's head of it says (no replay)."""
+    def last_seqs(self, codes: Iterable[str]) -> dict[str, int]:
+        """The seq of the last event of each of the matches ``codes`` there are (one cheap read)."""
         with self.database.transaction() as connection:
-            return [Summary(**row._mapping) for row in connection.execute(SUMMARIES)]
+            found = connection.execute(select(MatchRow.code, MatchRow.last_seq).where(
+                MatchRow.code.in_(list(codes)), LIVE))
+            return {code: last_seq for code, last_seq in found}
+
+    def summaries(self, query: MatchQuery | None = None) -> list[Summary]:
+        """Every match, oldest first, or those ``query`` finds in its order and page, as the store's head of each
+        says (no replay)."""
+        with self.database.transaction() as connection:
+            return [Summary(**row._mapping) for row in connection.execute(listing(query or MatchQuery()))]
 
     # -- verifying -------------------------------------------------------------------
 

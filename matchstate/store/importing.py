@@ -26,6 +26,7 @@ from ..models import EventRow, MatchRow, RulingRow
 from ..rulings import Ruling
 from .cache import Head
 from .incoming import Incoming
+from .sql import standing
 
 if TYPE_CHECKING:
     from .facade import Store
@@ -118,7 +119,7 @@ class Import:
             connection.execute(insert(RulingRow), self.rulings)
             connection.execute(update(MatchRow).where(MatchRow.id == head.match_id).values(
                 last_seq=last["seq"], last_hash=last["hash"], last_at=last["at"], state=match.state,
-                score=match.score, importing=self.store.clock()))
+                score=match.score, status=standing(match), importing=self.store.clock()))
         self.events, self.rulings = [], []
 
 

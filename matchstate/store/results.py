@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, get_args
 
 from .receipts import Receipt
 from .snapshot import Snapshot
@@ -55,3 +55,28 @@ class Summary:
     started: datetime | None
     last_at: datetime
     last_seq: int
+    status: str
+    start: str  # its match.start, as received
+
+
+# The list's orders: when the store got the match, or its code; "-" reverses ("-created": newest first).
+Sort = Literal["created", "-created", "code", "-code"]
+SORTS: tuple[str, ...] = get_args(Sort)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchQuery:
+    """Which matches to list, in which order, which page: filters the store's SQL can apply.
+
+    ``team`` words must all be found in one team's name, as search compares them (see
+    :func:`~matchstate.records.search.fold`); ``day`` is a prefix of the match.start's day
+    (``2026``, ``2026-11``); ``status`` the standing, ``state`` the free-hit state; an empty one finds all.
+    """
+
+    team: tuple[str, ...] = ()
+    day: str = ""
+    status: str = ""
+    state: str = ""
+    sort: Sort = "created"
+    limit: int | None = None
+    offset: int = 0

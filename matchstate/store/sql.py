@@ -6,12 +6,16 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Connection, Dialect, Table, and_, bindparam, exists, func, insert, select, update
+from sqlalchemy import Connection, Dialect, Select, Table, and_, bindparam, exists, func, insert, or_, select, update
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from ..engine import Match
+from ..errors import InvalidQuery
 from ..models import ActRow, EventRow, KeyRow, MatchRow, RulingRow
+from ..records.search import fold
+from ..records.tally import status_of
+from .results import SORTS, MatchQuery
 
 CONDITIONS = ("field_length", "penalty3_defended", "handicap_goals", "chukkers")
 
@@ -26,7 +30,19 @@ def match_columns(match: Match, created: datetime) -> dict[str, Any]:
     info = match.info
     return {"code": info["match"], "teams": info["teams"], "conditions": {name: info[name] for name in CONDITIONS},
             "created": created, "last_at": event_columns(match.events[-1])["at"], "state": match.state,
-            "score": match.score}
+            "score": match.score, **listing_columns(match)}
+
+
+def listing_columns(match: Match) -> dict[str, Any]:
+    """The columns the match list's query filters on: the standing, the match.start's day, the folded teams."""
+    first, second = (fold(team) for team in match.info["teams"])
+    return {"status": standing(match), "day": match.events[0]["at"].date().isoformat(),
+            "team_1": first, "team_2": second}
+
+
+def standing(match: Match) -> str:
+    """Scheduled, in play or finished: whether a chukker.start and a match.end stand."""
+    return status_of(match.clock.started, match.ended)
 
 
 class HeadRow(NamedTuple):
@@ -56,12 +72,34 @@ LATER = (select(EventRow.seq, EventRow.raw, EventRow.prev_hash, EventRow.hash, E
          .order_by(EventRow.seq))
 # Every match, as listed: its first event's `at` is when it started.
 SUMMARIES = (select(MatchRow.code, MatchRow.teams, MatchRow.score, MatchRow.state, MatchRow.created,
-                    EventRow.at.label("started"), MatchRow.last_at, MatchRow.last_seq)
-             .outerjoin(EventRow, and_(EventRow.match_id == MatchRow.id, EventRow.seq == 1))
-             .where(LIVE).order_by(MatchRow.created, MatchRow.code))
+                    EventRow.at.label("started"), MatchRow.last_at, MatchRow.last_seq, MatchRow.status,
+                    EventRow.raw.label("start"))
+             .outerjoin(EventRow, and_(EventRow.match_id == MatchRow.id, EventRow.seq == 1)))
+
+
+def listing(query: MatchQuery) -> Select[*tuple[Any, ...]]:
+    """The matches ``query`` finds, in its order, its page: every filter in SQL, on migration 0005's indexes.
+    The page is found on the matches table alone, and only its matches are joined to their match.start."""
+    if query.sort not in SORTS:
+        raise InvalidQuery(f"sort must be one of {', '.join(SORTS)}, not {query.sort!r}")
+    page = select(MatchRow.id).where(LIVE)
+    if query.team:
+        page = page.where(or_(*(and_(*(team.contains(word, autoescape=True) for word in query.team))
+                                for team in (MatchRow.team_1, MatchRow.team_2))))
+    if query.day:
+        page = page.where(MatchRow.day.startswith(query.day, autoescape=True))
+    if query.status:
+        page = page.where(MatchRow.status == query.status)
+    if query.state:
+        page = page.where(MatchRow.state == query.state)
+    column = MatchRow.code if query.sort.lstrip("-") == "code" else MatchRow.created
+    order = (column.desc(), MatchRow.code.desc()) if query.sort.startswith("-") else (column, MatchRow.code)
+    found = page.order_by(*order).limit(query.limit).offset(query.offset or None).subquery()
+    return SUMMARIES.join(found, found.c.id == MatchRow.id).order_by(*order)
 # A match's row, as verify checks it; each event with its ruling and the ruling's engine version.
 MATCH_ROWS = select(MatchRow.id, MatchRow.code, MatchRow.teams, MatchRow.conditions, MatchRow.created,
                     MatchRow.last_seq, MatchRow.last_hash, MatchRow.last_at, MatchRow.state, MatchRow.score,
+                    MatchRow.status, MatchRow.day, MatchRow.team_1, MatchRow.team_2,
                     MatchRow.seal, MatchRow.acts_seq, LAST_ACT.label("last_act")).where(LIVE).order_by(MatchRow.code)
 CHECKED = EVENTS.add_columns(RulingRow.engine_version)
 # Every key, with its match's code (none for the league's); every act, in order.
@@ -126,6 +164,6 @@ class AppendStatements:
         self.retried = Prepared(RETRIED, dialect)
         self.insert_event = Prepared(insert(cast(Table, EventRow.__table__)), dialect)
         self.insert_ruling = Prepared(insert(cast(Table, RulingRow.__table__)), dialect)
-        head = ("last_seq", "last_hash", "last_at", "state", "score", "seal", "acts_seq")
+        head = ("last_seq", "last_hash", "last_at", "state", "score", "status", "seal", "acts_seq")
         self.advance = Prepared(update(cast(Table, MatchRow.__table__)).where(MatchRow.id == bindparam("match_id"))
                                 .values({name: bindparam(name) for name in head}), dialect)

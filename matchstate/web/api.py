@@ -17,6 +17,7 @@ from ..records import EXPORTERS
 from ..records.archive import Archive
 from ..records.search import Filters
 from ..records.tally import STATUSES
+from ..store.results import Sort
 from . import live
 from .service import MAX_SEQ, Created, Service, message
 from .views import event_forms, rules_json
@@ -30,6 +31,7 @@ READ_ERRORS: dict[int | str, dict[str, Any]] = {404: {"description": "No such ma
 LEAGUE_ERRORS: dict[int | str, dict[str, Any]] = {401: {"description": "No key given"},
                                                   403: {"description": "The key is not the league key"}}
 MAX_IMPORT_BYTES = 64 * 1024 * 1024
+LIST_LIMIT, MAX_LIST_LIMIT = 100, 500  # matches in a page of the list: by default, at most
 
 
 def get_service(request: Request) -> Service:
@@ -139,17 +141,26 @@ def receipts_key(service: ServiceDep) -> dict[str, str]:
 
 
 @router.get("/matches", tags=["matches"], responses={400: {"description": "A filter cannot be read"}, **KEY_ERRORS})
-def list_matches(service: ServiceDep, archive: ArchiveDep, key: KeyDep, team: str = "", event: str = "",
-                 venue: str = "",
+def list_matches(service: ServiceDep, archive: ArchiveDep, key: KeyDep, response: Response, team: str = "",
+                 event: str = "", venue: str = "",
                  player: str = Query("", description="a name from the rosters"),
                  date: str = Query("", description="YYYY, YYYY-MM or YYYY-MM-DD"),
-                 status: str = Query("", description=" or ".join(STATUSES)), state: str = "") -> list[dict[str, Any]]:
-    """The matches, with score, state and standing (scheduled, in play, finished with the winner); each text
-    filter finds every one of its words, whatever the case and accents; the date matches by its start.
+                 status: str = Query("", description=" or ".join(STATUSES)), state: str = "",
+                 sort: Annotated[Sort, Query(description="`created` (oldest first), `-created` (newest first), "
+                                                         "`code` or `-code`")] = "created",
+                 limit: Annotated[int, Query(ge=1, le=MAX_LIST_LIMIT, description="matches in this page")] = LIST_LIMIT,
+                 offset: Annotated[int, Query(ge=0, le=MAX_SEQ, description="matches skipped before it")] = 0,
+                 ) -> list[dict[str, Any]]:
+    """A page of the matches, with score, state and standing (scheduled, in play, finished with the winner);
+    each text filter finds every one of its words, whatever the case and accents; the date matches by its
+    start. Where more matches follow, the `X-Next-Offset` header is the `offset` of the next page.
     On a private server, for the league key only."""
     service.check_list(key)
     filters = Filters(team, event, venue, player, date, status, state)
-    return [match.to_json() for match in archive.matches(filters)]
+    found = archive.matches(filters, sort=sort, limit=limit + 1, offset=offset)
+    if len(found) > limit:
+        response.headers["X-Next-Offset"] = str(offset + limit)
+    return [match.to_json() for match in found[:limit]]
 
 
 @router.get("/matches/{code}", tags=["matches"], responses=READ_ERRORS)

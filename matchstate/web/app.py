@@ -3,7 +3,10 @@ requests (rates, streams, a body's size and nesting)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
+from collections.abc import AsyncIterator
 from importlib import resources
 
 from fastapi import FastAPI, HTTPException, Request
@@ -28,6 +31,7 @@ from ..store import Store
 from . import api, apidocs, pages, stats
 from .limits import Limits, RequestLimits
 from .service import CLOCK_TOLERANCE_SECONDS, Service
+from .watch import watch
 
 # One event as long as the log allows, with room for the {"event": ..., "expected_seq": N} around it.
 MAX_BODY_BYTES = MAX_LINE_BYTES + 1024
@@ -47,9 +51,22 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     """The service over ``store``; with ``private``, reading a match needs one of its keys. ``limits``
     caps each client's requests and streams; an event more than ``clock_tolerance`` seconds ahead of
     the server's clock is refused."""
+    service = Service(store, private=private, clock_tolerance=clock_tolerance)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        watching = asyncio.create_task(watch(service))  # the appends other server processes make
+        try:
+            yield
+        finally:
+            watching.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watching
+
     app = FastAPI(title="matchstate", version=__version__, docs_url=None, redoc_url=None,  # /docs is our own page
-                  description="Live polo match state, exact to USPA Rule 36: append events, get rulings.")
-    app.state.service = Service(store, private=private, clock_tolerance=clock_tolerance)
+                  description="Live polo match state, exact to USPA Rule 36: append events, get rulings.",
+                  lifespan=lifespan)
+    app.state.service = service
     app.state.archive = Archive(store)
     app.add_exception_handler(MatchstateError, _matchstate_error)
     app.add_exception_handler(RequestValidationError, _invalid_request)

@@ -25,9 +25,14 @@ class Hub:
     def __init__(self, queue_size: int = QUEUE_SIZE) -> None:
         self.queue_size = queue_size
         self._queues: dict[str, set[Queue]] = {}
+        # The newest seq of each match with open streams that its streams have been sent or read
+        # themselves: what a catch-up (see watch.py) reads the store after.
+        self._sent: dict[str, int] = {}
 
     def publish(self, code: str, message: Message) -> None:
         """Queue ``message`` for each stream of ``code``; drop a stream whose queue is full."""
+        if code in self._queues:
+            self._sent[code] = max(self._sent.get(code, 0), message[0])
         for queue in list(self._queues.get(code, ())):
             try:
                 queue.put_nowait(message)
@@ -61,9 +66,24 @@ class Hub:
         queues.discard(queue)
         if not queues:
             self._queues.pop(code, None)
+            self._sent.pop(code, None)
 
     def listeners(self, code: str) -> int:
         return len(self._queues.get(code, ()))
+
+    def watched(self) -> list[str]:
+        """The codes of the matches with open streams."""
+        return list(self._queues)
+
+    def sent(self, code: str) -> int | None:
+        """The newest seq of ``code`` its streams hold (sent, or read from the log); None before any is known."""
+        return self._sent.get(code)
+
+    def seen(self, code: str, seq: int) -> None:
+        """A new stream of ``code`` has read the log to ``seq``: where catching up starts, if nothing was sent yet.
+        (Never raised past what was sent: an event sent to no stream would wait for the next one.)"""
+        if code in self._queues:
+            self._sent.setdefault(code, seq)
 
 
 def sse(seq: int, data: str) -> str:
@@ -75,7 +95,8 @@ async def stream(hub: Hub, code: str, after_seq: int,
     """Every event of ``code`` after ``after_seq``, in seq order, each once, then each new one as it comes.
 
     ``backlog(code, seq)`` reads the stored messages after ``seq``: used at the start, to fill a gap
-    (two appends may publish out of order), and on each keepalive (another process may append).
+    (two appends may publish out of order, or a catch-up start late), and on each keepalive (a last
+    resort: another process's appends are published by the service's watch).
     A stream the hub drops (too far behind, or its match removed) ends here; the browser reconnects
     and resumes, or is told the match is gone.
     """
@@ -83,6 +104,7 @@ async def stream(hub: Hub, code: str, after_seq: int,
     with hub.subscribe(code) as queue, contextlib.suppress(UnknownMatch):  # removed, maybe through another server
         yield f"retry: {RETRY_MS}\n\n"
         pending = await run_in_threadpool(backlog, code, last)
+        hub.seen(code, pending[-1][0] if pending else last)
         while True:
             for seq, data in pending:
                 if seq > last:

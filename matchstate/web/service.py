@@ -251,6 +251,37 @@ class Service:
         view = self.view(code)
         return [(row["seq"], message(row, view)) for row in rows]
 
+    async def catch_up(self, code: str, seq: int | None = None) -> None:
+        """Publish to ``code``'s open streams the stored events they have not been sent, in order: after an
+        append through another server process (``seq``, its seq; None where it is not known). A match
+        that is gone ends its streams."""
+        sent = self.hub.sent(code)
+        if sent is None:
+            if seq is None or not self.hub.listeners(code):
+                return  # no stream has read the log yet: each reads what it needs itself
+            sent = seq - 1
+        elif seq is not None and seq <= sent:
+            return
+        try:
+            found = await run_in_threadpool(self.messages, code, sent)
+        except UnknownMatch:
+            self.hub.close(code)
+            return
+        for each in found:
+            self.hub.publish(code, each)
+
+    async def catch_up_all(self) -> None:
+        """:meth:`catch_up` every match with open streams, from its last seq in the store (one read)."""
+        codes = self.hub.watched()
+        if not codes:
+            return
+        last = await run_in_threadpool(self.store.last_seqs, codes)
+        for code in codes:
+            if code not in last:
+                self.hub.close(code)  # removed through another server
+            elif last[code] > (self.hub.sent(code) or last[code]):
+                await self.catch_up(code)
+
     def _log(self, code: str) -> tuple[list[StoredEvent], Snapshot]:
         """The stored log and the match it makes, read at one moment: the snapshot first, then its events
         (a log only grows, so the first ``seq`` events read after it are the ones it was made of)."""
