@@ -8,35 +8,25 @@ import json
 import queue
 import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 from conftest import match_log
 from sqlalchemy import create_engine, text
+from test_hardening_league import LEAGUE, two_servers  # noqa: F401 (its fixture, asked for by name below)
 
-from matchstate.store import Store
-from matchstate.web.access import hash_key
 from matchstate.web.process import ServerProcess
 from matchstate.web.watch import APPLICATION_NAME, channel
 
 CODE = "across-1"
-LEAGUE_KEY = "league-across-servers"
-LEAGUE = {"Authorization": f"Bearer {LEAGUE_KEY}"}
 BOUND_SECONDS = 2.0  # generous: the bench measures the real figure (live_across_servers)
 LOG = match_log(CODE, 40)
 
 
 @pytest.fixture
-def servers(store_url: str, tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess]]:
-    store = Store(store_url)
-    store.upgrade()
-    store.set_league_key(hash_key(LEAGUE_KEY))
-    store.close()
-    with ServerProcess(store_url, log=tmp_path / "a.log") as one, \
-            ServerProcess(store_url, log=tmp_path / "b.log") as two:
-        yield one, two
+def servers(two_servers: tuple[ServerProcess, ServerProcess]) -> tuple[ServerProcess, ServerProcess]:  # noqa: F811
+    """Two server processes on one database, with the league key LEAGUE opens (test_hardening_league's)."""
+    return two_servers
 
 
 class Reader:
