@@ -68,6 +68,49 @@ def send(server: ServerProcess, code: str, event: dict[str, Any], key: str) -> d
                  "expected_seq": seq}, key)
 
 
+# Every page a person opens, by name (see open_page).
+PAGES = ["records", "console", "review", "sheet", "scoreboard", "every scoreboard", "stats", "docs"]
+
+# A first chukker with goals and a penalty, so that every timeline, sheet and statistic has rows.
+EVENTS: list[dict[str, Any]] = [
+    {"type": "chukker.start", "at": "2026-11-29T15:00:05Z", "chukker": 1},
+    {"type": "goal", "at": "2026-11-29T15:01:05Z", "team": "Red", "player": 2},
+    {"type": "goal", "at": "2026-11-29T15:02:00Z", "team": "Blue", "player": 1},
+    {"type": "whistle", "at": "2026-11-29T15:03:00Z"},
+    {"type": "goal", "at": "2026-11-29T15:03:40Z", "team": "Blue", "player": 3},
+    {"type": "clock.start", "at": "2026-11-29T15:03:50Z"},
+    {"type": "penalty.award", "at": "2026-11-29T15:04:30Z", "penalty": "2", "to": "Blue"},
+    {"type": "play", "at": "2026-11-29T15:05:00Z"},
+    {"type": "dribble", "at": "2026-11-29T15:05:02Z"},  # spoils the Penalty 2: a ruling
+]
+
+
+def match_with_events(server: ServerProcess, code: str) -> dict[str, Any]:
+    """A new match that has played :data:`EVENTS`; the answer has its keys."""
+    keys = create(server, code)
+    for number, event in enumerate(EVENTS, start=1):
+        seq = get(server, f"/api/matches/{code}")["seq"]
+        post(server, f"/api/matches/{code}/events",
+             {"event": {**event, "id": f"viewport-{code}-{number}"}, "expected_seq": seq}, keys["scorer_key"])
+    return keys
+
+
+def open_page(server: ServerProcess, page: Any, page_name: str, code: str, keys: dict[str, Any]) -> None:
+    """Open ``page_name`` of match ``code`` and wait until it has drawn what it shows."""
+    path = {"records": "/", "console": f"/matches/{code}/console#key={keys['scorer_key']}",
+            "review": f"/matches/{code}/review#key={keys['official_key']}", "sheet": f"/matches/{code}/sheet",
+            "scoreboard": f"/matches/{code}/scoreboard", "every scoreboard": "/scoreboard", "stats": "/stats",
+            "docs": "/docs"}[page_name]
+    page.goto(server.base + path)
+    page.wait_for_load_state("networkidle")
+    if page_name in ("console", "review", "scoreboard", "every scoreboard"):
+        page.wait_for_selector(f"#{page_name.split()[-1]}.ready")
+    if page_name == "records":
+        page.wait_for_selector(f"#matches >> text={code}")
+    if page_name == "review":
+        page.wait_for_selector('#timeline tr[data-seq="6"]')
+
+
 def log(server: ServerProcess, code: str) -> list[dict[str, Any]]:
     return get(server, f"/api/matches/{code}/events")
 

@@ -15,6 +15,7 @@ export function onLang(f) { listeners.push(f); }
 /** Wire the toggle (#lang), where the page has one. */
 export function wireToggle(toggle) {
   if (!toggle) return;
+  document.documentElement.lang = lang();  // the language chosen before, on every page
   const show = () => { toggle.textContent = lang() === "en" ? "Español" : "English"; };
   toggle.addEventListener("click", () => { setLang(lang() === "en" ? "es" : "en"); show(); });
   show();
