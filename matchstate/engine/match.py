@@ -109,8 +109,7 @@ class Match:
 
     def clock_json(self) -> dict[str, Any]:
         """The clock as of the last event, as ``replay --json`` gives it."""
-        return self.clock.to_json(self.events[-1]["at"]) if self.events else Clock(self.rules.clock, 6).to_json(
-            datetime.min)
+        return self.clock.to_json(self.events[-1]["at"] if self.events else datetime.min)  # unstarted: no time
 
     @property
     def teams(self) -> tuple[str, ...]:
