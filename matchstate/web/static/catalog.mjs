@@ -1,0 +1,33 @@
+// The one catalog of words (data/words.toml), which every page carries in <script id="catalog">: the
+// same phrases the server renders with, in English and Spanish.
+
+import {lang} from "./lang.mjs";
+
+let CATALOG = null;
+
+function catalog() {
+  CATALOG ??= JSON.parse(document.getElementById("catalog").textContent);
+  return CATALOG;
+}
+
+/** A phrase in the language chosen, its {fields} filled in: t("outcome", "goal", {team: "Red"}). */
+export function t(section, key, fields = {}) {
+  const phrase = catalog()[section]?.[key];
+  if (!phrase) throw new Error(`no phrase ${section}.${key} in the catalog`);
+  return phrase[lang()].replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
+}
+
+/** Does the catalog have this phrase? (A state or an event type the server knows and the page may not.) */
+export const has = (section, key) => Boolean(catalog()[section]?.[key]);
+
+const ATTRIBUTES = {tLabel: "aria-label", tPlaceholder: "placeholder", tTitle: "title"};
+
+/** Put every data-t phrase under root in the language chosen: text, and the attributes named above. */
+export function translate(root = document) {
+  for (const element of root.querySelectorAll("[data-t], [data-t-label], [data-t-placeholder], [data-t-title]")) {
+    if (element.dataset.t) element.textContent = t(...element.dataset.t.split("."));
+    for (const [name, attribute] of Object.entries(ATTRIBUTES)) {
+      if (element.dataset[name]) element.setAttribute(attribute, t(...element.dataset[name].split(".")));
+    }
+  }
+}
