@@ -540,6 +540,7 @@ function nameButtons() {
 
 function render() {
   if (!known.view || !forms) return;
+  document.title = `${t("console", "title")} · ${code}`;
   const now = shown();
   const left = secondsLeft(now, clock.now(), known.view.window_seconds);
   $("score").textContent = score(known.view.teams, now.score);

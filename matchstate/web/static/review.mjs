@@ -233,6 +233,7 @@ function choice() {
 }
 
 function render() {
+  document.title = `${t("review", "title")} · ${code}`;
   showNow(known.view);
   $("choice").replaceChildren(...choice());
   $("choice").hidden = known.view.state !== "choosing";
