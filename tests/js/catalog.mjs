@@ -11,7 +11,8 @@ const catalog = execFileSync("python3", ["-c",
   "import json, sys, tomllib; print(json.dumps(tomllib.load(open(sys.argv[1], 'rb'))))", WORDS], {encoding: "utf-8"});
 
 globalThis.localStorage ??= memoryStorage();
-globalThis.document ??= {getElementById: (id) => (id === "catalog" ? {textContent: catalog} : null)};
+globalThis.document ??= {getElementById: (id) => (id === "catalog" ? {textContent: catalog} : null),
+  documentElement: {}, cookie: ""};
 
 /** Speak ``lang`` ("en", "es") from now on, as the toggle does. */
 export function speak(lang) { localStorage.setItem("matchstate:lang", lang); }

@@ -1,21 +1,15 @@
 // The pages' words: the one catalog (data/words.toml) as every page carries it, read by catalog.mjs.
 import assert from "node:assert/strict";
 import {execFileSync} from "node:child_process";
-import {before, describe, it} from "node:test";
+import {describe, it} from "node:test";
 
+import "./catalog.mjs";
 import {has, t} from "../../matchstate/web/static/catalog.mjs";
 import {setLang} from "../../matchstate/web/static/lang.mjs";
-import {memoryStorage} from "./fakes.mjs";
 
-// The catalog and a phrase filled in, as the server's matchstate.words gives them (the venv's python).
+// A phrase filled in as the server's matchstate.words fills it (the venv's python).
 const python = (code) => execFileSync(process.env.PYTHON || "python", ["-c", code], {encoding: "utf-8"});
 const FILLED = "from matchstate.words import phrase; print(phrase('outcome', 'goal', 'es', team='Club: {Blue}'))";
-
-before(() => {
-  const catalog = python("import json; from matchstate.words import catalog; print(json.dumps(catalog()))");
-  globalThis.localStorage = memoryStorage();
-  globalThis.document = {getElementById: () => ({textContent: catalog}), documentElement: {}, cookie: ""};
-});
 
 describe("a phrase from the catalog", () => {
   it("is in the language chosen, with its fields filled in as the server fills them", () => {
