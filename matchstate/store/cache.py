@@ -18,11 +18,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Select, bindparam
 
 from ..engine import CHECKPOINT_EVERY, Match
 from ..errors import RefusedEvent, TamperedStore
 from ..log import parse_line
+from ..models import EventRow
 from .chain import GENESIS
 from .checkpoints import STORED_EVERY, Checkpoints
 from .snapshot import Snapshot, frozen_info
@@ -30,6 +31,8 @@ from .sql import LATER, HeadRow
 
 CACHE_BYTES = 64 * 2**20  # the memory the cached engines may take, by their estimate (Head.nbytes)
 LOCK_STRIPES = 64
+# The events of a match up to a seq, as an engine that holds only its last events reads the rest (mid-append).
+UP_TO = LATER.where(EventRow.seq <= bindparam("last_seq"))
 HELD_EVENTS = CHECKPOINT_EVERY  # the fewest events an engine holds: "undo" that far back needs no replay
 # An engine's memory: what every match takes, and what each event it holds adds (measured on a generated season
 # with tracemalloc: tests/test_store_checkpoints.py checks the estimate, scripts/bench prints the measure).
@@ -117,6 +120,8 @@ class EngineCache:
             head = self._heads.get(code)
         # After a failed commit the cached engine is one event ahead: the check against the head finds it.
         seen: dict[str, int] = {}
+        if head is not None:
+            _lend(connection, code, head)
         if head is None or not _catch_up(connection, head, row, seen):
             head = self._resumed(connection, code, row, seen) or _replayed(connection, code, row, seen)
         self._keep(connection, code, head)
@@ -131,8 +136,8 @@ class EngineCache:
         due = stored is not None and match.seq - head.stored_seq >= STORED_EVERY and _writing(connection)
         if due and stored is not None and stored.store(connection, code, match_id, match, head.hash):
             head.stored_seq = match.seq
+        _lend(connection, code, head)
         match.keep_last(HELD_EVENTS)
-        match.earlier = lambda: _replayed(connection, code, HeadRow(match_id, match.seq, head.hash), {}).match
         self.remember(head)
 
     def _resumed(self, connection: Connection, code: str, row: HeadRow, seen: dict[str, int]) -> Head | None:
@@ -143,16 +148,26 @@ class EngineCache:
             return None
         match, digest = resumed
         head = Head(row.id, match, digest, stored_seq=match.seq)
+        _lend(connection, code, head)
         return head if _catch_up(connection, head, row, seen) else None
 
 
-def _replayed(connection: Connection, code: str, row: HeadRow, seen: dict[str, int]) -> Head:
-    """The engine of match ``code`` replayed from its start up to ``row``."""
+def _replayed(connection: Connection, code: str, row: HeadRow, seen: dict[str, int],
+              later: Select[*tuple[Any, ...]] = LATER) -> Head:
+    """The engine of match ``code`` replayed from its start up to ``row``, reading its events with ``later``."""
     head = Head(row.id, Match())
-    if not _catch_up(connection, head, row, seen):
+    if not _catch_up(connection, head, row, seen, later):
         raise TamperedStore(f"match {code}: the stored events do not chain and replay up to its head; "
                             f"run `matchstate verify {code}`")
     return head
+
+
+def _lend(connection: Connection, code: str, head: Head) -> None:
+    """Let ``head``'s engine, which may hold only its last events, replay the whole match through ``connection``
+    where a void needs the events before them (it is fed only inside ``connection``'s transaction)."""
+    match = head.match
+    match.earlier = lambda: _replayed(connection, code, HeadRow(head.match_id or 0, match.seq, head.hash), {},
+                                      UP_TO).match
 
 
 def _writing(connection: Connection) -> bool:
@@ -160,13 +175,14 @@ def _writing(connection: Connection) -> bool:
     return bool(connection.get_execution_options().get("write", False))
 
 
-def _catch_up(connection: Connection, head: Head, row: HeadRow, seen: dict[str, int]) -> bool:
+def _catch_up(connection: Connection, head: Head, row: HeadRow, seen: dict[str, int],
+              later: Select[*tuple[Any, ...]] = LATER) -> bool:
     """Feed ``head`` the stored events after its seq, noting each one's device id in ``seen``; False where they
     do not lead on from it to ``row``."""
     if head.match_id != row.id or head.match.seq > row.last_seq:
         return False
     if head.match.seq < row.last_seq:
-        for stored in connection.execute(LATER, {"match_id": row.id, "seq": head.match.seq}):
+        for stored in connection.execute(later, {"match_id": row.id, "seq": head.match.seq, "last_seq": row.last_seq}):
             if stored.seq != head.match.seq + 1 or stored.prev_hash != head.hash:
                 return False
             try:
