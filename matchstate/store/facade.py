@@ -22,8 +22,9 @@ from . import acts
 from . import keys as keyring
 from . import verify as checks
 from .acts import Act
-from .cache import EngineCache, Head
+from .cache import CACHE_BYTES, EngineCache, Head
 from .chain import GENESIS, canonical
+from .checkpoints import Checkpoints
 from .database import ACTS_LOCK, Database, database_url
 from .incoming import Incoming
 from .receipts import Receipt, fingerprint, public_pem, sign
@@ -64,11 +65,12 @@ class Store:
     ``clock`` gives the server's time for each event received (UTC); ``engine_version`` is kept with
     each ruling and covered by its hash (this engine's, :data:`~matchstate.version.ENGINE_VERSION`,
     unless a test says otherwise); ``secret_file`` is where the store's secret is, and its signing key
-    beside it (default: :func:`~matchstate.store.secretfiles.secret_path`).
+    beside it (default: :func:`~matchstate.store.secretfiles.secret_path`); ``cache_bytes`` the memory its
+    cached engines may take (:mod:`~matchstate.store.cache`).
     """
 
     def __init__(self, url: str | None = None, *, clock: Clock = utc_now, engine_version: str = ENGINE_VERSION,
-                 secret_file: str | Path | None = None) -> None:
+                 secret_file: str | Path | None = None, cache_bytes: int = CACHE_BYTES) -> None:
         self.database = Database(database_url(url))
         self.clock = clock
         self.engine_version = engine_version
@@ -76,7 +78,7 @@ class Store:
         self._secrets: SecretFiles | None = None
         self._signer: tuple[Ed25519PrivateKey, str] | None = None  # the signing key and its fingerprint
         self._statements = AppendStatements(self.engine.dialect)
-        self._cache = EngineCache()
+        self._cache = EngineCache(cache_bytes, Checkpoints(self.engine.dialect, engine_version, self._sealing_secret))
 
     @property
     def url(self) -> URL:
@@ -294,6 +296,10 @@ class Store:
 
     def _secret(self) -> bytes:
         return self.secrets.secret()
+
+    def _sealing_secret(self) -> bytes | None:
+        """The secret, where it is at hand (a store read without it replays where it would resume)."""
+        return self.secrets.secret() if self.secrets.path.exists() else None
 
     def _incoming(self, event: Mapping[str, Any] | str, role: str | None) -> Incoming:
         if role not in (None, *keyring.ROLES):
