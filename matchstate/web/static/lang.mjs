@@ -4,7 +4,8 @@
 const listeners = [];
 const KEY = "matchstate:lang";
 
-export function lang() { return localStorage.getItem(KEY) || "en"; }
+// English where there is no storage (the modules' unit tests).
+export function lang() { return globalThis.localStorage?.getItem(KEY) || "en"; }
 
 function remember(value) {
   document.cookie = `matchstate_lang=${value}; path=/; max-age=31536000; samesite=lax`;
