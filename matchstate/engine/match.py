@@ -11,10 +11,11 @@ from ..errors import IllegalEvent, RefusedEvent
 from ..events import TYPES, Context, Event, check_event
 from ..rules import DEFAULT, ClockSettings, RuleSet, find_rules
 from ..rulings import FreeHit, Ruling, Wording
+from ..words import catalog, phrases
 from .clock import Clock
 from .handicap import goals_by_handicap
 from .judges import Foul
-from .machine import ACCEPTS, QUIET, TRIGGER_OF, WHY_NOT
+from .machine import ACCEPTS, QUIET, TRIGGER_OF
 from .penalties import Conditions
 from .play import Play
 
@@ -203,10 +204,10 @@ class Match:
     def feed(self, obj: Mapping[str, Any]) -> Ruling | None:
         """Check one event, apply it and return its ruling (``None`` where it gives none)."""
         if not self.info and isinstance(obj, Mapping) and obj.get("type") != "match.start":
-            raise IllegalEvent(f"the first event must be match.start, not {obj.get('type')!r}")
+            raise IllegalEvent.said("first-start", type=repr(obj.get("type")))
         event = check_event(obj, self.context)
         if self.seq and event["at"] < self.last_at:
-            raise IllegalEvent(f"{event['type']}: 'at' {obj['at']} is earlier than the event before it")
+            raise IllegalEvent.said("earlier", kind=event["type"], at=obj["at"])
         flags: tuple[str, ...] = ()
         if event["type"] == "void":
             self._strike(event)
@@ -232,19 +233,21 @@ class Match:
             return None
         refusal = play.clock.refusal(kind)
         if refusal:
-            raise IllegalEvent(refusal)
+            raise refusal
         if kind not in ACCEPTS[play.state]:
-            why = "the Umpire must first choose with 'decide'" if play.state == "choosing" else WHY_NOT.get(kind)
-            raise IllegalEvent(f"{kind} makes no sense in state {play.state}" + (f": {why}" if why else ""))
+            why = "choosing" if play.state == "choosing" else kind
+            if why in catalog()["why-not"]:
+                raise IllegalEvent.said("no-sense-why", kind=kind, state=play.state, why=phrases("why-not", why))
+            raise IllegalEvent.said("no-sense", kind=kind, state=play.state)
         if kind == "decide" and event["option"] > len(play.options):
-            raise IllegalEvent(f"decide: option {event['option']} is not one of the {len(play.options)} offered")
+            raise IllegalEvent.said("option", option=event["option"], offered=len(play.options))
         ruling = None if kind in QUIET[play.state] else play.rule(TRIGGER_OF[kind], event)
         play.clock = play.clock.after(event, ruling, play.score)
         return ruling
 
     def _start(self, event: Event) -> None:
         if self.info:
-            raise IllegalEvent("match.start is allowed only as the first event")
+            raise IllegalEvent.said("start-twice")
         rules = find_rules(event["rules"]) if event["rules"] is not None else DEFAULT
         if event["penalty3_defended"] is None:
             event["penalty3_defended"] = rules.penalty3_defended
@@ -266,11 +269,11 @@ class Match:
         """Void an event: refold the log without it, or refuse if that breaks a later event."""
         target = event["seq"]
         if target > self.seq:
-            raise IllegalEvent(f"void: there is no event with seq {target}")
+            raise IllegalEvent.said("void-none", seq=target)
         if target == 1:
-            raise IllegalEvent("void: match.start cannot be voided")
+            raise IllegalEvent.said("void-start")
         if target in self.void:
-            raise IllegalEvent(f"void: seq {target} is void already")
+            raise IllegalEvent.said("void-twice", seq=target)
         struck_out = struck_by({**self._voids, self.seq + 1: target})
         first = min(struck_out ^ self.void)  # the first event whose standing changes
         if first < self.first:
@@ -284,7 +287,7 @@ class Match:
                 try:
                     self._apply(play, kept)
                 except RefusedEvent as err:
-                    raise IllegalEvent(f"void: without seq {target}, seq {seq} is refused ({err.reason})") from None
+                    raise IllegalEvent.said("void-breaks", target=target, seq=seq, reason=err.reason_words) from None
             if seq % CHECKPOINT_EVERY == 0:
                 checkpoints[seq] = play.copy()
         self._play, self.void, self._checkpoints = play, struck_out, checkpoints

@@ -192,8 +192,7 @@ class Store:
                 retried_seq = retried[0] if retried is not None else None
             if retried_seq is None:
                 if stale:
-                    raise ConflictError(f"match {code} is at seq {last_seq}, not {expected_seq}: reload and retry",
-                                        last_seq)
+                    raise ConflictError.said("stale", last_seq, code=code, seq=last_seq, expected=expected_seq)
                 head, retried_seq = self._cache.head(connection, code, row, device_id)
             if retried_seq is not None:
                 stored, snapshot = self._retried(connection, code, row, retried_seq, incoming)
@@ -316,7 +315,7 @@ class Store:
             match_id: int = connection.execute(insert(MatchRow).values(
                 **columns, last_seq=0, last_hash=GENESIS, importing=importing)).inserted_primary_key[0]  # type: ignore[index]
         except IntegrityError:
-            raise DuplicateMatch(f"match {match.info['match']!r} is in the store already") from None
+            raise DuplicateMatch.said("duplicate", code=repr(match.info["match"])) from None
         return match_id
 
     def _register(self, connection: Connection, secret: bytes, match_id: int, code: str, live_keys: Mapping[str, str],
@@ -354,7 +353,7 @@ class Store:
         """The stored result of event ``seq``, which has the incoming event's device ``id``: a retried send."""
         stored = StoredEvent(**connection.execute(EVENT, {"match_id": row.id, "seq": seq}).one()._mapping)
         if canonical(parse_line(stored.raw)) != canonical(incoming.event):
-            raise IllegalEvent(f"id {stored.device_id!r} is the id of seq {stored.seq} already, a different event")
+            raise IllegalEvent.said("id-taken", id=repr(stored.device_id), seq=stored.seq)
         return stored, self._cache.head(connection, code, row)[0].snapshot()
 
     def _receipt(self, code: str, stored: StoredEvent) -> Receipt:
@@ -512,7 +511,7 @@ class Store:
 
 
 def _unknown(code: str) -> UnknownMatch:
-    return UnknownMatch(f"no match {code!r} in the store")
+    return UnknownMatch.said("unknown-match", code=repr(code))
 
 
 def _check_key_role(role: str) -> None:

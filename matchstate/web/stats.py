@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse
 
 from ..errors import InvalidQuery
 from ..records.stats import Scope
+from ..words import LANGUAGES
 from .api import KEY_ERRORS, ArchiveDep, KeyDep, ServiceDep, download
 from .templating import templates
 
@@ -50,5 +51,6 @@ def stats_page(request: Request, service: ServiceDep, archive: ArchiveDep, key: 
     try:
         context["stats"] = archive.stats(Scope.of(event, season))
     except InvalidQuery as err:
-        return templates.TemplateResponse(request, "stats.html", {**context, "error": str(err)}, status_code=400)
+        words = err.worded() or dict.fromkeys(LANGUAGES, str(err))
+        return templates.TemplateResponse(request, "stats.html", {**context, "error": words}, status_code=400)
     return templates.TemplateResponse(request, "stats.html", context)

@@ -29,8 +29,36 @@ def reader_lang(request: Request) -> str:
 
 
 @pass_context
-def _t(context: Context, section: str, key: str, **fields: object) -> str:
-    return phrase(section, key, reader_lang(context["request"]), **fields)
+def _t(context: Context, section: str, key: str, /, **fields: object) -> Markup:
+    # Markup.format escapes every field but those that are markup already (a |code, say).
+    return Markup.escape(phrase(section, key, reader_lang(context["request"]))).format(**fields)
+
+
+def _fields(fields: dict[str, object]) -> Markup:
+    """The fields a page's script fills a phrase in with, when the toggle says it again."""
+    return Markup(' data-t-fields="{}"').format(orjson.dumps(fields).decode()) if fields else Markup()
+
+
+@pass_context
+def _text(context: Context, section: str, key: str, /, **fields: object) -> Markup:
+    """A phrase in a ``<span>`` that the page's script puts in the language the toggle chooses."""
+    return Markup('<span data-t="{}.{}"{}>{}</span>').format(section, key, _fields(fields),
+                                                             _t(context, section, key, **fields))
+
+
+ATTRIBUTES = {"aria-label": "label", "placeholder": "placeholder", "title": "title"}
+
+
+@pass_context
+def _attr(context: Context, name: str, section: str, key: str, /, **fields: object) -> Markup:
+    """An attribute (aria-label, placeholder, title) holding a phrase, which the toggle changes too."""
+    return Markup(' {}="{}" data-t-{}="{}.{}"{}').format(name, _t(context, section, key, **fields), ATTRIBUTES[name],
+                                                         section, key, _fields(fields))
+
+
+def _code(value: object, kind: str = "") -> Markup:
+    """A name, key or command, as code among a phrase's words (``kind``: its class)."""
+    return Markup('<code class="{}">{}</code>').format(kind, value) if kind else Markup("<code>{}</code>").format(value)
 
 
 @pass_context
@@ -45,4 +73,5 @@ def catalog_json() -> Markup:
 
 
 templates = Jinja2Templates(directory=str(resources.files(__package__).joinpath("templates")))
-templates.env.globals.update(t=_t, lang=_lang, catalog_json=catalog_json)
+templates.env.globals.update(t=_t, text=_text, attr=_attr, lang=_lang, catalog_json=catalog_json)
+templates.env.filters["code"] = _code

@@ -22,12 +22,20 @@ export const has = (section, key) => Boolean(catalog()[section]?.[key]);
 
 const ATTRIBUTES = {tLabel: "aria-label", tPlaceholder: "placeholder", tTitle: "title"};
 
+// "section.key" as an element names it (a key may hold dots itself: "event.chukker.start"), with the
+// element's data-t-fields.
+function said(element, name) {
+  const at = element.dataset[name].indexOf(".");
+  const fields = element.dataset.tFields ? JSON.parse(element.dataset.tFields) : {};
+  return t(element.dataset[name].slice(0, at), element.dataset[name].slice(at + 1), fields);
+}
+
 /** Put every data-t phrase under root in the language chosen: text, and the attributes named above. */
 export function translate(root = document) {
   for (const element of root.querySelectorAll("[data-t], [data-t-label], [data-t-placeholder], [data-t-title]")) {
-    if (element.dataset.t) element.textContent = t(...element.dataset.t.split("."));
+    if (element.dataset.t) element.textContent = said(element, "t");
     for (const [name, attribute] of Object.entries(ATTRIBUTES)) {
-      if (element.dataset[name]) element.setAttribute(attribute, t(...element.dataset[name].split(".")));
+      if (element.dataset[name]) element.setAttribute(attribute, said(element, name));
     }
   }
 }
