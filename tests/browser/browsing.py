@@ -213,18 +213,21 @@ def english_phrases() -> list[tuple[str, re.Pattern[str]]]:
 
 # Every text a person meets on the page: what is shown (text nodes of rendered elements, each node on a line
 # of its own), the words read out or shown on hover (aria-label, placeholder, title, alt), the page's title,
-# and the charts' titles and descriptions.
+# and the charts' titles and descriptions; but not what is English on purpose, marked lang="en" (the review
+# shows a ruling and its clause in both languages side by side), nor the log's own codes, marked
+# translate="no" (the review's "penalty.award" beside its name, as the JSONL an official checks has it).
 PAGE_TEXT = """() => {
   const lines = [document.title];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
-    if (parent.closest("script, style, template")) continue;
+    if (parent.closest("script, style, template, body [lang=en], [translate=no]")) continue;
     const shown = parent.closest("svg") || parent.closest("select")
       ? (parent.closest("select") || parent.closest("svg")).checkVisibility() : parent.checkVisibility();
     if (shown) lines.push(node.textContent);
   }
   for (const element of document.body.querySelectorAll("[aria-label], [placeholder], [title], [alt]")) {
+    if (element.closest("body [lang=en], [translate=no]")) continue;
     for (const name of ["aria-label", "placeholder", "title", "alt"]) {
       if (element.hasAttribute(name)) lines.push(element.getAttribute(name));
     }

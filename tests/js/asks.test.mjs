@@ -51,14 +51,14 @@ describe("questions before logging", () => {
   it("asks before discarding, naming what is discarded", () => {
     const one = discardQuestion([{type: "goal", team: "Blue", player: 1, at: "x", id: "y"}]);
     assert.equal(one.title, "Discard Goal?");
-    assert.deepEqual(one.items, ["Goal (team=Blue, player=1)"]);
+    assert.deepEqual(one.items, ["Goal (Team Blue, Player 1)"]);
     assert.equal(discardQuestion([{type: "play"}, {type: "hit"}]).title, "Discard these 2 events?");
   });
 
   it("shows the new time and id of an event logged again", () => {
     const asked = relogQuestion([{before: {type: "goal", team: "Red", at: "2026-11-29T15:00:00.000Z", id: "a"},
       after: {type: "goal", team: "Red", at: "2026-11-29T15:04:00.000Z", id: "web-b"}}]);
-    assert.match(asked.items[0], /Goal \(team=Red\): at 2026-11-29T15:04:00.000Z \(logged at 2026-11-29T15:00:00.000Z\), id web-b/);
+    assert.match(asked.items[0], /Goal \(Team Red\): at 2026-11-29T15:04:00.000Z \(logged at 2026-11-29T15:00:00.000Z\), id web-b/);
   });
 
   it("asks in the language chosen, the outcome of the Umpire's option too", () => {

@@ -9,8 +9,8 @@
 // focus stays where it is.
 
 import {el} from "./dom.mjs";
-import {has, t} from "./catalog.mjs";
-import {label} from "./words.mjs";
+import {t} from "./catalog.mjs";
+import {choiceName, fieldName, label} from "./words.mjs";
 
 /** The values a new form starts with: each field's default. */
 export function defaults(fields) {
@@ -38,9 +38,6 @@ export function filled(values) {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null && value !== ""));
 }
 
-/** A field's name as the form shows it. */
-export const fieldName = (field) => (has("form", `field-${field.name}`) ? t("form", `field-${field.name}`)
-  : field.name.replaceAll("_", " "));
 
 const PLAYERS = [1, 2, 3, 4];
 
@@ -62,7 +59,7 @@ function choices(form, field, {view, lang, freeHit}) {
   }
   if (field.kind === "flag") return [[false, t("form", "no")], [true, t("form", "yes")]];
   if (field.kind === "choice") {
-    return field.choices.map((choice) => [choice, has("form", `choice-${choice}`) ? t("form", `choice-${choice}`) : choice]);
+    return field.choices.map((choice) => [choice, choiceName(choice)]);
   }
   return null;
 }
@@ -144,7 +141,7 @@ export function showMissing(box, lacking) {
     if (lacks) control.setAttribute("aria-invalid", "true");
     else control.removeAttribute("aria-invalid");
   }
-  box.querySelector(".missing").textContent = t("form", "still-needed", {fields: lacking.map(fieldName).join(", ")});
+  box.querySelector(".missing").textContent = t("form", "still-needed", {fields: lacking.map((field) => fieldName(field.name)).join(", ")});
   stopOf(box.querySelector(`.fields [data-field="${lacking[0].name}"]`)).focus();
 }
 
@@ -173,7 +170,7 @@ export function formContent(form, fields, context) {
     const control = options ? radioGroup(form, field, options, nameId, changed) : input(form, field, changed);
     const need = el("span", {class: "need", "aria-hidden": "true"}, " *");
     parts.push({field, control, need});
-    return el(options ? "div" : "label", {class: "field"}, el("span", {class: "name", id: nameId}, fieldName(field), need),
+    return el(options ? "div" : "label", {class: "field"}, el("span", {class: "name", id: nameId}, fieldName(field.name), need),
       control);
   });
   changed();

@@ -191,12 +191,12 @@ function timeline() {
   el("td", {class: "seq"}, `#${row.seq}`),
   el("td", {class: "at"}, time(row.at)),
   el("td", {class: "clock"}, row.clock ? clockLabel(row.clock) : "—"),
-  el("td", {}, el("strong", {}, eventName(row.type)), " ", el("code", {class: "type"}, row.type), " ",
+  el("td", {}, el("strong", {}, eventName(row.type)), " ", el("code", {class: "type", translate: "no"}, row.type), " ",
     el("span", {class: "quiet"}, details(row.event)),
     isFlagged(row) ? flagList(row.flags, lang()) : null),
   rulingCell(row.ruling),
   el("td", {class: "who"}, row.by || "—", el("br"), el("span", {class: "quiet"},
-    `${row.role || t("console", "no-role")} · ${row.received_at ? time(row.received_at) : "—"}`)),
+    `${row.role ? t("review", `role-${row.role}`) : t("console", "no-role")} · ${row.received_at ? time(row.received_at) : "—"}`)),
   // One void action, the selected row's: Tab goes past the timeline, not through a button per row.
   el("td", {}, row.type === "match.start" || known.view.void.includes(row.seq)
     || !(selected && selected.event.seq === row.seq) ? null

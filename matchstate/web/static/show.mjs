@@ -3,7 +3,7 @@
 import {$, el} from "./dom.mjs";
 import {t} from "./catalog.mjs";
 import {lang} from "./lang.mjs";
-import {details, stateName} from "./words.mjs";
+import {details, eventName, stateName} from "./words.mjs";
 
 export function time(iso) {
   const d = new Date(iso);
@@ -23,6 +23,6 @@ export function showNow(view) {
 
 /** A stored event in a list: seq, time, type, its fields, and its ruling under it. */
 export function eventItem(row, attrs = {}) {
-  return el("li", attrs, `#${row.seq} ${time(row.at)} ${row.type} `, el("span", {class: "quiet"}, details(row.event)),
+  return el("li", attrs, `#${row.seq} ${time(row.at)} ${eventName(row.type)} `, el("span", {class: "quiet"}, details(row.event)),
     row.ruling ? el("div", {class: "ruling-line"}, row.ruling.text[lang()]) : null);
 }

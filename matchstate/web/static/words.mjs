@@ -27,19 +27,37 @@ export const stateName = (state) => {
   return has("state", key) ? t("state", key) : key.replace("_", " ");
 };
 
-/** An event's own fields, for a timeline: "penalty=3, to=Blue"; long values (rosters) cut short. */
+/** A field's name, as a form and a timeline show it: "Yards to goal". */
+export const fieldName = (name) => (has("form", `field-${name}`) ? t("form", `field-${name}`) : name.replaceAll("_", " "));
+
+/** A field's value among its choices, in words: "centre", "mis-hit" (a team's name is its own). */
+export const choiceName = (choice) => (has("form", `choice-${choice}`) ? t("form", `choice-${choice}`) : String(choice));
+
+// A field's value in words: a choice by its name, a roster by its players ("1 Cambiaso, 2 Pieres"), a
+// team's goals by handicap as "Red 1".
+function valueWords(value) {
+  if (typeof value === "boolean") return t("form", value ? "yes" : "no");
+  if (Array.isArray(value)) return value.map(valueWords).join(", ");
+  if (value && typeof value === "object") {
+    if ("player" in value) return [value.player, value.name].filter((part) => part != null).join(" ");
+    return Object.entries(value).map(([name, inner]) => `${name} ${valueWords(inner)}`).join("; ");
+  }
+  return choiceName(value);
+}
+
+/** An event's own fields, for a timeline: "Penalty 3, To Blue"; long values (rosters) cut short. */
 export function details(event) {
   const brief = (value) => {
-    const text = typeof value === "object" ? JSON.stringify(value) : String(value);
+    const text = valueWords(value);
     return text.length > 40 ? text.slice(0, 39) + "…" : text;
   };
   return Object.entries(event)
     .filter(([name]) => !["type", "at", "id", "by"].includes(name))
-    .map(([name, value]) => `${name}=${brief(value)}`)
+    .map(([name, value]) => `${fieldName(name)} ${brief(value)}`)
     .join(", ");
 }
 
-/** An event in a line: "Goal (team=Blue, player=1)". */
+/** An event in a line: "Goal (Team Blue, Player 1)". */
 export function describeEvent(event) {
   const fields = details(event);
   return fields ? `${eventName(event.type)} (${fields})` : eventName(event.type);
