@@ -95,10 +95,10 @@ def test_a_stream_that_falls_too_far_behind_is_dropped() -> None:
     async def run() -> None:
         hub = Hub(queue_size=2)
         events = stream(hub, CODE, 0, lambda code, seq: [])
-        assert (await anext(events)).startswith("retry:")
+        assert (await anext(events)).startswith(b"retry:")
         assert hub.listeners(CODE) == 1
         for seq in (1, 2, 3):  # nobody reads: the third finds the queue full
-            hub.publish(CODE, (seq, "{}"))
+            hub.publish(CODE, (seq, b"{}"))
         assert hub.listeners(CODE) == 0
         with pytest.raises(StopAsyncIteration):  # the stream ends; the browser reconnects with Last-Event-ID
             await anext(events)
