@@ -283,7 +283,7 @@ async def app(scope, receive, send):
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]})
     await send({"type": "http.response.body", "body": payload})
 
-serve(app, "127.0.0.1", int(sys.argv[1]), Deadlines())
+serve(lambda: app, "127.0.0.1", int(sys.argv[1]), Deadlines())
 """
 
 
@@ -510,22 +510,41 @@ async def _fan_out(base: str, start: dict, lines: list[str], streams: int,
     each message as the streams got it."""
     async with _Connection.open(base) as writer:
         path, key = await writer.create(start)
-        appends = [(f"{path}/events", _appended(line), key) for line in lines]
-        return await _broadcast(writer, read_base or base, f"{path}/stream?after_seq=1", appends, streams)
+    appends = [(f"{path}/events", _appended(line), key) for line in lines]
+    return await _broadcast(base, read_base or base, f"{path}/stream?after_seq=1", appends, streams)
 
 
 async def _broadcast_floor(base: str, messages: dict[int, bytes], streams: int) -> list[float]:
     """As :func:`_fan_out`, on the minimal peer: each of ``messages`` POSTed to it for its streams."""
-    async with _Connection.open(base) as writer:
-        appends = [("/broadcast", json.dumps([seq, messages[seq].decode()]).encode(), "") for seq in sorted(messages)]
-        delays, _ = await _broadcast(writer, base, "/stream", appends, streams)
-        return delays
+    appends = [("/broadcast", json.dumps([seq, messages[seq].decode()]).encode(), "") for seq in sorted(messages)]
+    delays, _ = await _broadcast(base, base, "/stream", appends, streams)
+    return delays
 
 
-async def _broadcast(writer: _Connection, read_base: str, stream_path: str, appends: list[tuple[str, bytes, str]],
+class _Listener(asyncio.Protocol):
+    """A stream's client end as a protocol: each line handed on as its bytes arrive, with no task to wake
+    for each message (a thousand streams in one client process: its own cost would blur the server's)."""
+
+    def __init__(self, request: bytes, line: Callable[[bytes], None]) -> None:
+        self.request, self.line, self.rest = request, line, b""
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        transport.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
+        *lines, self.rest = (self.rest + data).split(b"\n")
+        for line in lines:
+            self.line(line)
+
+
+async def _broadcast(base: str, read_base: str, stream_path: str, appends: list[tuple[str, bytes, str]],
                      streams: int) -> tuple[list[float], dict[int, bytes]]:
-    """Open ``streams`` streams at ``stream_path``, then POST each of ``appends`` (path, body, headers), whose
-    messages the streams get as seqs 2, 3...; each once every stream got the one before."""
+    """Open ``streams`` streams at ``stream_path`` on ``read_base``, then POST each of ``appends`` (path, body,
+    headers) to ``base``, whose messages the streams get as seqs 2, 3...; each once every stream got the one
+    before. The writer connects once the streams are open: the server closes a connection idle for 10 s."""
     clock = time.perf_counter
     last = len(appends) + 1
     sent = [0.0] * (last + 1)
@@ -535,44 +554,45 @@ async def _broadcast(writer: _Connection, read_base: str, stream_path: str, appe
     messages: dict[int, bytes] = {}
     opened = 0
     all_open = asyncio.Event()
+    seq = 0  # of the first stream's last id, whose data comes next
 
-    async def listen(first: bool) -> None:
-        nonlocal opened
-        async with _Connection.open(read_base) as connection:
-            connection.send("GET", stream_path)
-            status, _ = await connection.head()
-            if status != 200:
-                raise RuntimeError(f"a stream answered {status}")
-            seq, rest = 0, b""
-            while chunk := await connection.reader.read(1 << 16):
-                *lines, rest = (rest + chunk).split(b"\n")
-                for line in lines:
-                    if line.startswith(b"id: "):
-                        seq = int(line[4:])
-                        receipts[seq] += 1
-                        if receipts[seq] == streams:
-                            delays.append(clock() - sent[seq])
-                            done[seq].set()
-                    elif first and line.startswith(b"data: "):
-                        messages[seq] = line[6:]
-                    elif line.startswith(b"retry:"):  # a stream's first line: it is open
-                        opened += 1
-                        if opened == streams:
-                            all_open.set()
+    def line(text: bytes, first: bool) -> None:
+        nonlocal opened, seq
+        if text.startswith(b"id: "):
+            got = int(text[4:])
+            receipts[got] += 1
+            if receipts[got] == streams:
+                delays.append(clock() - sent[got])
+                done[got].set()
+            if first:
+                seq = got
+        elif first and text.startswith(b"data: "):
+            messages[seq] = text[6:]
+        elif text.startswith(b"retry:"):  # a stream's first line: it is open
+            opened += 1
+            if opened == streams:
+                all_open.set()
+        elif text.startswith(b"HTTP/1.1 ") and not text.startswith(b"HTTP/1.1 200"):
+            raise RuntimeError(f"a stream answered {text!r}")
 
-    listeners = [asyncio.create_task(listen(number == 0)) for number in range(streams)]
+    loop = asyncio.get_running_loop()
+    request = f"GET {stream_path} HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n".encode()
+    port = int(read_base.rsplit(":", 1)[1])
+    listeners = [await loop.create_connection(
+        lambda first=number == 0: _Listener(request, lambda text: line(text, first)), "127.0.0.1", port)
+        for number in range(streams)]
     try:
         await asyncio.wait_for(all_open.wait(), 120)
-        for seq, (path, body, headers) in enumerate(appends, 2):
-            sent[seq] = clock()
-            status, answer = await writer.request("POST", path, body, headers)
-            if status != 201:
-                raise RuntimeError(f"append answered {status}: {answer[:200]!r}")
-            await asyncio.wait_for(done[seq].wait(), 60)
+        async with _Connection.open(base) as writer:
+            for at, (path, body, headers) in enumerate(appends, 2):
+                sent[at] = clock()
+                status, answer = await writer.request("POST", path, body, headers)
+                if status != 201:
+                    raise RuntimeError(f"append answered {status}: {answer[:200]!r}")
+                await asyncio.wait_for(done[at].wait(), 60)
     finally:
-        for listener in listeners:
-            listener.cancel()
-        await asyncio.gather(*listeners, return_exceptions=True)
+        for transport, _ in listeners:
+            transport.close()
     return delays, messages
 
 
