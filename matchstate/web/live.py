@@ -136,15 +136,19 @@ async def stream(hub: Hub, code: str, after_seq: int,
                     if seq > last:
                         yield frame
                         last = seq
+                pending = []
                 quiet.sent = quiet.loop.time()
                 message = await queue.get()
                 if message is None:
                     return
+                seq, frame = message
                 if message is KEEPALIVE:
-                    yield message[1]
+                    yield frame
                     pending = await run_in_threadpool(backlog, code, last)
-                    continue
-                seq = message[0]
-                pending = [message] if seq <= last + 1 else await run_in_threadpool(backlog, code, last)
+                elif seq > last + 1:  # a gap: read from the log
+                    pending = await run_in_threadpool(backlog, code, last)
+                elif seq > last:  # the next one, sent as it is: a stream makes nothing of its own for it
+                    yield frame
+                    last = seq
         finally:
             quiet.handle.cancel()
