@@ -43,6 +43,7 @@ from .access import redact
 RESERVED_FILES = 256
 BACKLOG = 128  # connections the kernel queues, and how many the event loop accepts at a time
 
+STOPPING = {signal.SIGTERM, signal.SIGINT}  # what stops a server of several workers
 YOUNG_OBJECTS = 20_000  # allocations between the collector's young passes (Python's default: 700)
 
 log = logging.getLogger(__name__)
@@ -228,17 +229,21 @@ def serve(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadline
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    # Held while forking: a worker must not run this process's handler before it has set its own.
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
     for _ in range(workers):
         pid = os.fork()
         if pid == 0:
             os._exit(_worker(make_app, host, port, deadlines, listening))
         children.add(pid)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
     status = 0
     while children:
         pid, code = os.wait()
         children.discard(pid)
         if not stopping:
-            status = os.waitstatus_to_exitcode(code) or 1
+            status = os.waitstatus_to_exitcode(code)
+            status = 128 - status if status < 0 else status or 1  # killed by a signal: 128 + its number, as shells say
             log.error("worker %d ended (status %d): stopping the server", pid, status)
             stop()
     listening.close()
@@ -248,12 +253,13 @@ def serve(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadline
 
 def _worker(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadlines, listening: socket.socket) -> int:
     """A forked worker's life: its own app, served on the socket its parent opened; its exit status."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # uvicorn sets its own once it runs
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    for signum in STOPPING:  # uvicorn sets its own once it runs
+        signal.signal(signum, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
     try:
         _run(make_app, host, port, deadlines, [listening])
     except SystemExit as err:  # uvicorn's, where the app would not start
-        return err.code if isinstance(err.code, int) else 1
+        return err.code if isinstance(err.code, int) else int(err.code is not None)
     except Exception:  # a worker tells what stopped it; only its status goes up
         traceback.print_exc()
         return 1
