@@ -256,9 +256,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
             tolerance["clock_tolerance"] = _positive(float)(env)
         except argparse.ArgumentTypeError as err:
             raise MatchstateError(f"MATCHSTATE_CLOCK_TOLERANCE {err}") from None
-    app = create_app(open_store(cache_mb=args.cache_mb), private=args.private, limits=Limits(**options(Limits)),
-                     **tolerance)
-    serve(app, args.host, args.port, Deadlines(**options(Deadlines)))
+    limits = Limits(**options(Limits))
+    if args.workers > 1:
+        from .store.database import database_url
+
+        if database_url().get_backend_name() == "sqlite":
+            raise MatchstateError("--workers needs PostgreSQL: SQLite takes one writer at a time, so more processes "
+                                  "on one file add no throughput, and a stream would learn of another process's "
+                                  "appends only by the 0.25 s change check; serve SQLite with one worker")
+        open_store().close()  # refused here, once, if the database cannot be used; each worker opens its own
+
+    def make_app() -> Any:
+        return create_app(open_store(cache_mb=args.cache_mb), private=args.private, limits=limits, **tolerance)
+
+    serve(make_app, args.host, args.port, Deadlines(**options(Deadlines)), workers=args.workers)
     return 0
 
 
@@ -357,6 +368,8 @@ def parser() -> argparse.ArgumentParser:
     serve_cmd.add_argument("--private", action="store_true", help="reading a match needs one of its keys too")
     serve_cmd.add_argument("--cache-mb", type=_positive(float), metavar="MIB", help="memory the engines of recently "
                            "used matches may take (default 64; a typical match's takes about 50 KiB)")
+    serve_cmd.add_argument("--workers", type=_positive(int), default=1, metavar="N",
+                           help="server processes sharing the port (default 1; above 1 needs PostgreSQL)")
     guard = serve_cmd.add_argument_group("limits", "what the server allows its clients (the README's Access)")
     for flag, dest, kind, metavar, what in (
         ("--clock-tolerance", "clock_tolerance", float, "SECONDS", "refuse an event whose `at` is more than this "

@@ -13,6 +13,8 @@ To add a section, write a function ``name(bench)`` that calls ``bench.measure``
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -20,12 +22,13 @@ import platform
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -126,7 +129,9 @@ def replay_log(bench: Bench) -> None:
 # These sections import the web stack only when they run.
 
 HTTP_APPENDS = 1000  # at least this many appends per repetition
-FANOUT_STREAMS = 200
+CLIENTS = 8  # clients appending at once, each to matches of its own
+CLIENT_APPENDS = 2000  # at least this many appends per repetition, shared among the clients
+FANOUT_STREAMS = 1000
 
 
 def _matches_for(logs: list[list[str]], appends: int) -> list[tuple[dict, list[str]]]:
@@ -154,7 +159,7 @@ def _latency(name: str, latencies: list[float]) -> None:
 # Limits no single benchmark client should meet: the sections measure the server, not its refusals.
 UNLIMITED = ("--rate-anonymous", "1e9", "--rate-keyed", "1e9", "--streams-per-client", "100000")
 LEAGUE_KEY = "the-bench's-league-key"  # creating a match over HTTP needs it
-LEAGUE = {"Authorization": f"Bearer {LEAGUE_KEY}"}
+LEAGUE = f"authorization: Bearer {LEAGUE_KEY}\r\n"
 
 
 def _served_store(url: str) -> None:
@@ -166,6 +171,53 @@ def _served_store(url: str) -> None:
     store.upgrade()
     store.set_league_key(hash_key(LEAGUE_KEY))
     store.close()
+
+
+@contextlib.contextmanager
+def _postgresql(section: str) -> Iterator[Callable[[str], str] | None]:
+    """Makes the URL of a new PostgreSQL schema by name (each dropped afterwards); None where no server answers."""
+    import uuid
+
+    import psycopg
+    from sqlalchemy import make_url
+
+    try:
+        admin = psycopg.connect(make_url(POSTGRES_URL).set(drivername="postgresql")
+                                .render_as_string(hide_password=False), autocommit=True, connect_timeout=3)
+    except psycopg.OperationalError as err:
+        print(f"  {section}: PostgreSQL skipped, no server answers: {err}", file=sys.stderr)
+        yield None
+        return
+    schemas: list[str] = []
+
+    def schema(name: str) -> str:
+        schemas.append(f"bench_{uuid.uuid4().hex[:8]}_{name}")
+        admin.execute(f"CREATE SCHEMA {schemas[-1]}")
+        return make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schemas[-1]}"}) \
+            .render_as_string(hide_password=False)
+
+    try:
+        yield schema
+    finally:
+        for made in schemas:
+            admin.execute(f"DROP SCHEMA {made} CASCADE")
+        admin.close()
+
+
+@contextlib.contextmanager
+def _secret_file(path: str) -> Iterator[None]:
+    """MATCHSTATE_SECRET_FILE set to ``path`` for this process and the servers it starts meanwhile."""
+    saved = os.environ.get("MATCHSTATE_SECRET_FILE")
+    os.environ["MATCHSTATE_SECRET_FILE"] = path
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("MATCHSTATE_SECRET_FILE")
+        else:
+            os.environ["MATCHSTATE_SECRET_FILE"] = saved
+
+
 # The server as `matchstate serve` ran it before it guarded itself: uvicorn's own protocol and defaults.
 PLAIN_UVICORN = """
 import sys, uvicorn
@@ -177,28 +229,162 @@ uvicorn.run(create_app(Store(), limits=limits), host="127.0.0.1", port=int(sys.a
             log_level="warning")
 """
 
+# The minimal ASGI peer, on the same uvicorn as `matchstate serve` (its guarded protocol): a match created and
+# each event appended by Store.append (in a worker thread, as a server must), answered with its seq and hash;
+# and, for the live sections, each message POSTed to /broadcast framed once and queued to every open stream.
+# No keys, no checks, no views: the floor the HTTP sections measure matchstate's own share against.
+PEER = """
+import asyncio, sys
+import anyio, orjson
+from matchstate.store import Store
+from matchstate.web.server import Deadlines, serve
 
-@section
-def http_append(bench: Bench) -> None:
-    """Each event appended through the HTTP API (a keep-alive client, one request at a time), on the
-    server `matchstate serve` runs (uvicorn guarded: deadlines, connection cap) and on uvicorn as it
-    ran before, against the store's own append of the same events in the same run; all commit durably."""
-    import tempfile
+store = Store()
+streams = set()
 
-    import httpx
+async def app(scope, receive, send):
+    if scope["type"] == "lifespan":
+        while (await receive())["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        await send({"type": "lifespan.shutdown.complete"})
+        return
+    path, post = scope["path"], scope["method"] == "POST"
+    if path.endswith("/stream"):
+        queue = asyncio.Queue()
+        streams.add(queue)
+        try:
+            await send({"type": "http.response.start", "status": 200,
+                        "headers": [(b"content-type", b"text/event-stream")]})
+            await send({"type": "http.response.body", "body": b"retry: 1000\\n\\n", "more_body": True})
+            while True:
+                await send({"type": "http.response.body", "body": await queue.get(), "more_body": True})
+        finally:
+            streams.discard(queue)
+    body, more = b"", True
+    while more:
+        message = await receive()
+        body, more = body + message.get("body", b""), message.get("more_body", False)
+    answer = {}
+    if path == "/broadcast":
+        seq, data = orjson.loads(body)
+        frame = f"id: {seq}\\nevent: append\\ndata: {data}\\n\\n".encode()
+        for queue in streams:
+            queue.put_nowait(frame)
+    elif path == "/api/matches" and post:
+        await anyio.to_thread.run_sync(store.create_match, orjson.loads(body))
+        answer = {"official_key": ""}
+    elif path.endswith("/events") and post:
+        asked = orjson.loads(body)
+        appended = await anyio.to_thread.run_sync(store.append, path.split("/")[3], asked["event"],
+                                                  asked.get("expected_seq"))
+        answer = {"seq": appended.event.seq, "hash": appended.event.hash}
+    payload = orjson.dumps(answer)
+    await send({"type": "http.response.start", "status": 201 if post else 200,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]})
+    await send({"type": "http.response.body", "body": payload})
 
-    from matchstate.store import Store
+serve(lambda: app, "127.0.0.1", int(sys.argv[1]), Deadlines())
+"""
+
+
+def _servers() -> tuple[type, type, type]:
+    """`matchstate serve` as a child process, the minimal ASGI peer, and uvicorn as `serve` ran it before."""
     from matchstate.web.process import ServerProcess
+
+    class Peer(ServerProcess):
+        def command(self) -> list[str]:
+            return [sys.executable, "-c", PEER, str(self.port)]
 
     class PlainUvicorn(ServerProcess):
         def command(self) -> list[str]:
             return [sys.executable, "-c", PLAIN_UVICORN, str(self.port)]
 
+    return ServerProcess, Peer, PlainUvicorn
+
+
+class _Connection:
+    """A keep-alive HTTP/1.1 connection to a server on 127.0.0.1, with as little client as HTTP allows: the
+    sections measure the server, and a general client's own work would blur it (on a machine of 2 cores
+    the clients and the server share them)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @staticmethod
+    @contextlib.asynccontextmanager
+    async def open(base: str) -> AsyncIterator[_Connection]:
+        reader, writer = await asyncio.open_connection("127.0.0.1", int(base.rsplit(":", 1)[1]), limit=1 << 20)
+        try:
+            yield _Connection(reader, writer)
+        finally:
+            writer.close()
+
+    def send(self, method: str, path: str, body: bytes = b"", headers: str = "") -> None:
+        self.writer.write(f"{method} {path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+                          f"content-length: {len(body)}\r\n{headers}\r\n".encode() + body)
+
+    async def head(self) -> tuple[int, bytes]:
+        """The status and the headers (lower case) of the answer that comes next."""
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        return int(head[9:12]), head.lower()
+
+    async def request(self, method: str, path: str, body: bytes = b"", headers: str = "") -> tuple[int, bytes]:
+        self.send(method, path, body, headers)
+        status, head = await self.head()
+        at = head.index(b"content-length:") + 15
+        return status, await self.reader.readexactly(int(head[at:head.index(b"\r\n", at)]))
+
+    async def create(self, start: dict) -> tuple[str, str]:
+        """Create the match of ``start``: the path of its events and the header with its official key."""
+        status, body = await self.request("POST", "/api/matches", json.dumps(start).encode(), LEAGUE)
+        if status != 201:
+            raise RuntimeError(f"creating a match answered {status}: {body[:200]!r}")
+        key = json.loads(body)["official_key"]
+        return f"/api/matches/{quote(start['match'], safe='')}", f"authorization: Bearer {key}\r\n"
+
+
+def _appended(line: str) -> bytes:
+    return b'{"event": ' + line.encode() + b"}"
+
+
+async def _clients(base: str, shares: list[list[tuple[dict, list[str]]]]) -> list[float]:
+    """One client per share, all at once, each creating its matches and appending their events one request
+    at a time on a connection of its own; the time of each append."""
+    latencies: list[float] = []
+    clock = time.perf_counter
+
+    async def client(matches: list[tuple[dict, list[str]]]) -> None:
+        async with _Connection.open(base) as connection:
+            for start, lines in matches:
+                path, key = await connection.create(start)
+                for line in lines:
+                    begun = clock()
+                    status, body = await connection.request("POST", f"{path}/events", _appended(line), key)
+                    latencies.append(clock() - begun)
+                    if status != 201:
+                        raise RuntimeError(f"append answered {status}: {body[:200]!r}")
+
+    await asyncio.gather(*(client(share) for share in shares))
+    return latencies
+
+
+@section
+def http_append(bench: Bench) -> None:
+    """Each event appended through the HTTP API by one keep-alive client, one request at a time: on the server
+    `matchstate serve` runs (uvicorn guarded: deadlines, connection cap), on uvicorn as it ran before, and on
+    the minimal ASGI peer (Store.append on the same uvicorn), against the store's own append of the same
+    events in the same run; all on SQLite, all commit durably."""
+    import tempfile
+
+    from matchstate.store import Store
+
+    served, peer, plain = _servers()
     matches = _matches_for(bench.logs, HTTP_APPENDS)
     events = sum(len(lines) for _, lines in matches)
     clock = time.perf_counter
-    servers = {"POST /api/matches/{code}/events, uvicorn as before": PlainUvicorn,
-               "POST /api/matches/{code}/events, matchstate serve (guarded)": ServerProcess}
+    servers = {"minimal ASGI peer: Store.append on the same uvicorn": peer,
+               "POST /api/matches/{code}/events, uvicorn as before": plain,
+               "POST /api/matches/{code}/events, matchstate serve (guarded)": served}
     latencies: dict[str, list[float]] = {"Store.append, one event": [], **{name: [] for name in servers}}
     with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
         store = Store(f"sqlite:///{folder}/store.db")
@@ -220,9 +406,8 @@ def http_append(bench: Bench) -> None:
                         latencies["Store.append, one event"].append(clock() - begun)
                 turns = list(running.items())  # each server in turn, which goes first alternating
                 for name, server in turns if repetition % 2 == 0 else reversed(turns):
-                    with httpx.Client(base_url=server.base, timeout=30) as client:
-                        for start, lines in matches:
-                            _post_each(client, _renamed(start, repetition), lines, latencies[name])
+                    renamed = [(_renamed(start, repetition), lines) for start, lines in matches]
+                    latencies[name] += asyncio.run(_clients(server.base, [renamed]))
         finally:
             for server in running.values():
                 server.stop()
@@ -231,157 +416,217 @@ def http_append(bench: Bench) -> None:
     def per_repetition(timings: list[float]) -> list[float]:
         return [sum(timings[r * events:(r + 1) * events]) for r in range(bench.repeat)]
 
-    baseline = None  # each row against the one before: the HTTP API against the store, then server against server
+    rows = {name: bench.record(name, events, per_repetition(timings), timings) for name, timings in latencies.items()}
+    names = list(rows)  # the peer against the store's append; each server against the peer
+    rows[names[1]].baseline = rows[names[0]]
+    for name in names[2:]:
+        rows[name].baseline = rows[names[1]]
     for name, timings in latencies.items():
-        baseline = bench.record(name, events, per_repetition(timings), timings, baseline)
         _latency(name, timings)
 
 
-def _post_each(client: Any, start: dict, lines: list[str], latencies: list[float]) -> None:
-    """Create the match, then append its lines one by one, timing each append."""
-    key = client.post("/api/matches", json=start, headers=LEAGUE).json()["official_key"]
-    headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
-    url = f"/api/matches/{start['match']}/events"
-    for line in lines:
-        body = b'{"event": ' + line.encode() + b"}"
-        begun = time.perf_counter()
-        answer = client.post(url, content=body, headers=headers)
-        latencies.append(time.perf_counter() - begun)
-        if answer.status_code != 201:
-            raise RuntimeError(f"append answered {answer.status_code}: {answer.text}")
+@section
+def http_clients(bench: Bench) -> None:
+    """8 clients at once, each appending the events of matches of its own one request at a time, through
+    `matchstate serve` and through the minimal ASGI peer (Store.append on the same uvicorn), on SQLite and
+    on PostgreSQL (skipped where no server answers): the events per second of them all, durable; which
+    server goes first alternates, each repetition on new matches."""
+    import tempfile
+
+    served, peer, _ = _servers()
+    matches = _matches_for(bench.logs, CLIENT_APPENDS)
+    events = sum(len(lines) for _, lines in matches)
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder, _postgresql("http_clients") as schema:
+        urls: dict[str, Callable[[str], str]] = {"SQLite": lambda name: f"sqlite:///{folder}/{name}.db"}
+        if schema is not None:
+            urls["PostgreSQL"] = schema
+        for database, url in urls.items():
+            timings: dict[str, tuple[list[float], list[float]]] = {}
+            running = {}
+            try:
+                for name, kind in (("minimal ASGI peer", peer), ("matchstate serve", served)):
+                    with _secret_file(f"{folder}/{database}-{kind.__name__}.secret"):
+                        made = url(f"clients_{kind.__name__.lower()}")
+                        _served_store(made)
+                        running[name] = kind(made, options=UNLIMITED)
+                        running[name].start()
+                    timings[name] = ([], [])
+                for repetition in range(bench.repeat):
+                    renamed = [(_renamed(start, repetition), lines) for start, lines in matches]
+                    shares = [renamed[client::CLIENTS] for client in range(CLIENTS)]
+                    turns = list(running.items())
+                    for name, server in turns if repetition % 2 == 0 else reversed(turns):
+                        began = time.perf_counter()
+                        latencies = asyncio.run(_clients(server.base, shares))
+                        timings[name][0].append(time.perf_counter() - began)
+                        timings[name][1].extend(latencies)
+            finally:
+                for server in running.values():
+                    server.stop()
+            baseline = None
+            for name, (seconds, latencies) in timings.items():
+                baseline = bench.record(f"{database}: {CLIENTS} clients, {name}", events, seconds, latencies, baseline)
+                _latency(f"{database}, {CLIENTS} clients, {name}, each append", latencies)
 
 
 @section
 def live_fanout(bench: Bench) -> None:
-    """A scored match appended event by event while 200 review streams (server-sent events) are open:
-    the delay from sending each append to its receipt by the last of the streams."""
-    import asyncio
+    """A scored match appended event by event through `matchstate serve` while 1,000 review streams (server-sent
+    events) are open: the delay from sending each append to its receipt by the last of the streams; against
+    the minimal ASGI peer broadcasting the same messages to as many streams (no store, no checks) in the same
+    run. One client address: the server is run with a stream limit above 1,000 (`--streams-per-client`)."""
     import tempfile
 
-    from matchstate.web.process import ServerProcess
-
+    served, peer, _ = _servers()
     start, lines = max(_matches_for(bench.logs, 1), key=lambda match: len(match[1]))
-    delays: list[float] = []
-    seconds: list[float] = []
+    timings: dict[str, tuple[list[float], list[float]]] = {"peer": ([], []), "served": ([], [])}
+    messages: dict[int, bytes] = {}
     with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
         url = f"sqlite:///{folder}/fanout.db"
         _served_store(url)
-        with ServerProcess(url, options=UNLIMITED) as server:
+        with served(url, options=UNLIMITED) as server, peer(f"sqlite:///{folder}/peer.db") as floor:
             for repetition in range(bench.repeat):
-                began = time.perf_counter()
-                delays += asyncio.run(_fan_out(server.base, _renamed(start, repetition), lines, FANOUT_STREAMS))
-                seconds.append(time.perf_counter() - began)
-    bench.record(f"append to receipt by all {FANOUT_STREAMS} streams", len(lines), seconds, delays)
-    _latency(f"fan-out to {FANOUT_STREAMS} streams", delays)
+                # The peer sends the messages the server sent, so it needs a first run of the server.
+                for name in ("served", "peer") if repetition % 2 == 0 else ("peer", "served"):
+                    began = time.perf_counter()
+                    if name == "served":
+                        delays, messages = asyncio.run(_fan_out(server.base, _renamed(start, repetition), lines,
+                                                                FANOUT_STREAMS))
+                    else:
+                        delays = asyncio.run(_broadcast_floor(floor.base, messages, FANOUT_STREAMS))
+                    timings[name][0].append(time.perf_counter() - began)
+                    timings[name][1].extend(delays)
+    baseline = bench.record(f"minimal broadcast to {FANOUT_STREAMS} streams, the same messages", len(lines),
+                            *timings["peer"])
+    bench.record(f"append to receipt by all {FANOUT_STREAMS} streams", len(lines), *timings["served"], baseline)
+    _latency(f"minimal broadcast to {FANOUT_STREAMS} streams", timings["peer"][1])
+    _latency(f"fan-out to {FANOUT_STREAMS} streams", timings["served"][1])
 
 
-async def _fan_out(base: str, start: dict, lines: list[str], streams: int, read_base: str | None = None) -> list[float]:
+async def _fan_out(base: str, start: dict, lines: list[str], streams: int,
+                   read_base: str | None = None) -> tuple[list[float], dict[int, bytes]]:
     """Open ``streams`` streams on a new match (on the server at ``read_base``, else the same), append ``lines``
-    one by one, each once all streams got the one before; the delay of each event to its last receipt."""
-    import asyncio
+    one by one, each once all streams got the one before: the delay of each event to its last receipt, and
+    each message as the streams got it."""
+    async with _Connection.open(base) as writer:
+        path, key = await writer.create(start)
+    appends = [(f"{path}/events", _appended(line), key) for line in lines]
+    return await _broadcast(base, read_base or base, f"{path}/stream?after_seq=1", appends, streams)
 
-    import httpx
 
-    clock = time.perf_counter
-    sent: dict[int, float] = {}
-    receipts: dict[int, int] = {}
-    done: dict[int, asyncio.Event] = {seq: asyncio.Event() for seq in range(2, len(lines) + 2)}
-    delays: list[float] = []
-    connected = 0
-    all_connected = asyncio.Event()
-
-    async with httpx.AsyncClient(base_url=base, timeout=60,
-                                 limits=httpx.Limits(max_connections=streams + 4)) as client:
-        key = (await client.post("/api/matches", json=start, headers=LEAGUE)).json()["official_key"]
-        code = start["match"]
-        stream_url = f"{read_base or base}/api/matches/{code}/stream"
-
-        async def listen() -> None:
-            nonlocal connected
-            async with client.stream("GET", stream_url, params={"after_seq": 1}) as stream:
-                async for line in stream.aiter_lines():
-                    if line.startswith("retry:"):  # the stream's first line: it is open
-                        connected += 1
-                        if connected == streams:
-                            all_connected.set()
-                    elif line.startswith("id: "):
-                        seq = int(line[4:])
-                        receipts[seq] = receipts.get(seq, 0) + 1
-                        if receipts[seq] == streams:
-                            delays.append(clock() - sent[seq])
-                            done[seq].set()
-
-        listeners = [asyncio.create_task(listen()) for _ in range(streams)]
-        await all_connected.wait()
-        headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
-        for seq, line in enumerate(lines, 2):
-            sent[seq] = clock()
-            answer = await client.post(f"/api/matches/{code}/events", content=b'{"event": ' + line.encode() + b"}",
-                                       headers=headers)
-            if answer.status_code != 201:
-                raise RuntimeError(f"append answered {answer.status_code}: {answer.text}")
-            await done[seq].wait()
-        for listener in listeners:
-            listener.cancel()
-        await asyncio.gather(*listeners, return_exceptions=True)
+async def _broadcast_floor(base: str, messages: dict[int, bytes], streams: int) -> list[float]:
+    """As :func:`_fan_out`, on the minimal peer: each of ``messages`` POSTed to it for its streams."""
+    appends = [("/broadcast", json.dumps([seq, messages[seq].decode()]).encode(), "") for seq in sorted(messages)]
+    delays, _ = await _broadcast(base, base, "/stream", appends, streams)
     return delays
+
+
+class _Listener(asyncio.Protocol):
+    """A stream's client end as a protocol: each line handed on as its bytes arrive, with no task to wake
+    for each message (a thousand streams in one client process: its own cost would blur the server's)."""
+
+    def __init__(self, request: bytes, line: Callable[[bytes], None]) -> None:
+        self.request, self.line, self.rest = request, line, b""
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        transport.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
+        *lines, self.rest = (self.rest + data).split(b"\n")
+        for line in lines:
+            self.line(line)
+
+
+async def _broadcast(base: str, read_base: str, stream_path: str, appends: list[tuple[str, bytes, str]],
+                     streams: int) -> tuple[list[float], dict[int, bytes]]:
+    """Open ``streams`` streams at ``stream_path`` on ``read_base``, then POST each of ``appends`` (path, body,
+    headers) to ``base``, whose messages the streams get as seqs 2, 3...; each once every stream got the one
+    before. The writer connects once the streams are open: the server closes a connection idle for 10 s."""
+    clock = time.perf_counter
+    last = len(appends) + 1
+    sent = [0.0] * (last + 1)
+    receipts = [0] * (last + 1)
+    done = {seq: asyncio.Event() for seq in range(2, last + 1)}
+    delays: list[float] = []
+    messages: dict[int, bytes] = {}
+    opened = 0
+    all_open = asyncio.Event()
+    seq = 0  # of the first stream's last id, whose data comes next
+
+    def line(text: bytes, first: bool) -> None:
+        nonlocal opened, seq
+        if text.startswith(b"id: "):
+            got = int(text[4:])
+            receipts[got] += 1
+            if receipts[got] == streams:
+                delays.append(clock() - sent[got])
+                done[got].set()
+            if first:
+                seq = got
+        elif first and text.startswith(b"data: "):
+            messages[seq] = text[6:]
+        elif text.startswith(b"retry:"):  # a stream's first line: it is open
+            opened += 1
+            if opened == streams:
+                all_open.set()
+        elif text.startswith(b"HTTP/1.1 ") and not text.startswith(b"HTTP/1.1 200"):
+            raise RuntimeError(f"a stream answered {text!r}")
+
+    loop = asyncio.get_running_loop()
+    request = f"GET {stream_path} HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n".encode()
+    port = int(read_base.rsplit(":", 1)[1])
+    listeners = [await loop.create_connection(
+        lambda first=number == 0: _Listener(request, lambda text: line(text, first)), "127.0.0.1", port)
+        for number in range(streams)]
+    try:
+        await asyncio.wait_for(all_open.wait(), 120)
+        async with _Connection.open(base) as writer:
+            for at, (path, body, headers) in enumerate(appends, 2):
+                sent[at] = clock()
+                status, answer = await writer.request("POST", path, body, headers)
+                if status != 201:
+                    raise RuntimeError(f"append answered {status}: {answer[:200]!r}")
+                await asyncio.wait_for(done[at].wait(), 60)
+    finally:
+        for transport, _ in listeners:
+            transport.close()
+    return delays, messages
 
 
 @section
 def live_across_servers(bench: Bench) -> None:
     """Two server processes on one database: each event appended through server A, the delay to its receipt
     by a review stream on server B, against a stream on A itself (the append's own process) in the same run;
-each append once the stream got the one before, over the season's longest match.
+    each append once the stream got the one before, over the season's longest match.
     PostgreSQL (LISTEN/NOTIFY; skipped where no server answers) and SQLite (the change check's poll)."""
-    import asyncio
     import tempfile
-    import uuid
-
-    import psycopg
-    from sqlalchemy import make_url
 
     from matchstate.web.process import ServerProcess
 
     start, lines = max(_matches_for(bench.logs, 1), key=lambda match: len(match[1]))
-    urls: dict[str, str] = {}
-    admin = None
-    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
-        urls["SQLite"] = f"sqlite:///{folder}/across.db"
-        try:
-            admin = psycopg.connect(make_url(POSTGRES_URL).set(drivername="postgresql")
-                                    .render_as_string(hide_password=False), autocommit=True, connect_timeout=3)
-        except psycopg.OperationalError as err:
-            print(f"  live_across_servers: PostgreSQL skipped, no server answers: {err}", file=sys.stderr)
-        schema = f"bench_{uuid.uuid4().hex[:8]}_across"
-        if admin is not None:
-            admin.execute(f"CREATE SCHEMA {schema}")
-            urls["PostgreSQL"] = make_url(POSTGRES_URL).update_query_dict(
-                {"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
-        saved = os.environ.get("MATCHSTATE_SECRET_FILE")
-        os.environ["MATCHSTATE_SECRET_FILE"] = f"{folder}/across.secret"  # the servers' too
-        try:
-            for kind, url in urls.items():
-                _served_store(url)
-                with ServerProcess(url, options=UNLIMITED) as one, ServerProcess(url, options=UNLIMITED) as two:
-                    timings: dict[str, tuple[list[float], list[float]]] = {"A": ([], []), "B": ([], [])}
-                    for repetition in range(bench.repeat):
-                        for name, reader in (("A", one), ("B", two)):
-                            began = time.perf_counter()
-                            timings[name][1].extend(asyncio.run(_fan_out(
-                                one.base, _renamed(start, repetition * 2 + (name == "B")), lines, 1, reader.base)))
-                            timings[name][0].append(time.perf_counter() - began)
-                baseline = bench.record(f"{kind}: append through A to a stream on A", len(lines), *timings["A"])
-                _latency(f"{kind}, stream on the appending server", timings["A"][1])
-                bench.record(f"{kind}: append through A to a stream on B", len(lines), *timings["B"], baseline)
-                _latency(f"{kind}, stream on another server", timings["B"][1])
-        finally:
-            if saved is None:
-                os.environ.pop("MATCHSTATE_SECRET_FILE")
-            else:
-                os.environ["MATCHSTATE_SECRET_FILE"] = saved
-            if admin is not None:
-                admin.execute(f"DROP SCHEMA {schema} CASCADE")
-                admin.close()
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder, \
+            _postgresql("live_across_servers") as schema, _secret_file(f"{folder}/across.secret"):  # the servers' too
+        urls = {"SQLite": f"sqlite:///{folder}/across.db"}
+        if schema is not None:
+            urls["PostgreSQL"] = schema("across")
+        for kind, url in urls.items():
+            _served_store(url)
+            with ServerProcess(url, options=UNLIMITED) as one, ServerProcess(url, options=UNLIMITED) as two:
+                timings: dict[str, tuple[list[float], list[float]]] = {"A": ([], []), "B": ([], [])}
+                for repetition in range(bench.repeat):
+                    for name, reader in (("A", one), ("B", two)):
+                        began = time.perf_counter()
+                        delays, _ = asyncio.run(_fan_out(one.base, _renamed(start, repetition * 2 + (name == "B")),
+                                                         lines, 1, reader.base))
+                        timings[name][1].extend(delays)
+                        timings[name][0].append(time.perf_counter() - began)
+            baseline = bench.record(f"{kind}: append through A to a stream on A", len(lines), *timings["A"])
+            _latency(f"{kind}, stream on the appending server", timings["A"][1])
+            bench.record(f"{kind}: append through A to a stream on B", len(lines), *timings["B"], baseline)
+            _latency(f"{kind}, stream on another server", timings["B"][1])
 
 
 # -- the store: Store.append against its raw driver writing the same rows, and replay from the store ---------

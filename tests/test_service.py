@@ -356,6 +356,35 @@ def test_a_refused_event_gets_422_with_the_engines_reason_and_writes_nothing(api
     assert len(api.log()) == 1
 
 
+
+def test_an_append_is_answered_alike_however_its_request_is_written(api: Api) -> None:
+    """The plain request every console sends takes the app's short way; each other way of writing the same
+    append (a key in the query, a number as text, another spelling of JSON's media type, a body that is no
+    object) goes to the route: the answers are the same."""
+    ways = [
+        ({"Authorization": f"Bearer {api.scorer}"}, "", lambda seq: {"expected_seq": seq}),
+        ({}, f"?key={api.scorer}", lambda seq: {"expected_seq": seq}),
+        ({"Authorization": f"Bearer {api.scorer}"}, "", lambda seq: {"expected_seq": str(seq)}),
+        ({"Authorization": f"bearer   {api.scorer} ", "Content-Type": "Application/JSON; charset=utf-8"}, "",
+         lambda seq: {"expected_seq": seq, "more": "ignored"}),
+    ]
+    for number, (headers, query, rest) in enumerate(ways):
+        seq = api.log()[-1]["seq"]
+        body = json.dumps({"event": api.event(PENALTY_3[number % 2]), **rest(seq)})
+        answer = api.client.post(f"/api/matches/{CODE}/events{query}", content=body,
+                                 headers={"Content-Type": "application/json", **headers})
+        assert answer.status_code == 201, (number, answer.text)
+        assert answer.headers["content-type"] == "application/json"
+        assert answer.json()["seq"] == seq + 1 and answer.json()["receipt"]["seq"] == seq + 1
+        stale = api.client.post(f"/api/matches/{CODE}/events{query}", headers={"Content-Type": "application/json",
+                                                                                 **headers},
+                                content=json.dumps({"event": api.event(PENALTY_3[0]), **rest(seq)}))
+        assert stale.status_code == 409 and stale.json()["current_seq"] == seq + 1, (number, stale.text)
+    for body in ("[1]", '{"event": 1}', '{"event": {}, "expected_seq": -1}', "{"):
+        refused = api.client.post(f"/api/matches/{CODE}/events", content=body,
+                                  headers={"Authorization": f"Bearer {api.scorer}", "Content-Type": "application/json"})
+        assert refused.status_code in (400, 422) and "detail" in refused.json(), body
+
 def test_append_to_an_unknown_match_is_404(api: Api) -> None:
     answer = api.client.post("/api/matches/nope/events", json={"event": api.event(PENALTY_3[0])},
                              headers={"Authorization": f"Bearer {api.scorer}"})

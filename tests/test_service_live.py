@@ -12,8 +12,9 @@ import pytest
 from conftest import match_log
 
 from matchstate.store import Store
+from matchstate.web import live
 from matchstate.web.access import hash_key
-from matchstate.web.live import Hub, stream
+from matchstate.web.live import Hub, sse, stream
 from matchstate.web.process import ServerProcess
 
 CODE = "live-1"
@@ -95,12 +96,29 @@ def test_a_stream_that_falls_too_far_behind_is_dropped() -> None:
     async def run() -> None:
         hub = Hub(queue_size=2)
         events = stream(hub, CODE, 0, lambda code, seq: [])
-        assert (await anext(events)).startswith("retry:")
+        assert (await anext(events)).startswith(b"retry:")
         assert hub.listeners(CODE) == 1
         for seq in (1, 2, 3):  # nobody reads: the third finds the queue full
-            hub.publish(CODE, (seq, "{}"))
+            hub.publish(CODE, (seq, b"{}"))
         assert hub.listeners(CODE) == 0
         with pytest.raises(StopAsyncIteration):  # the stream ends; the browser reconnects with Last-Event-ID
             await anext(events)
+
+    asyncio.run(run())
+
+
+def test_a_quiet_stream_sends_a_keepalive_and_reads_the_log_for_what_no_one_told_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live, "KEEPALIVE_SECONDS", 0.05)
+
+    async def run() -> None:
+        stored: list[live.Message] = []
+        events = stream(Hub(), CODE, 0, lambda code, seq: [kept for kept in stored if kept[0] > seq])
+        assert (await anext(events)).startswith(b"retry:")
+        waiting = asyncio.ensure_future(anext(events))
+        await asyncio.sleep(0.02)  # it has read the log (nothing yet) and waits
+        stored.append((1, sse(1, b"{}")))  # appended through another server, told to no one
+        assert await asyncio.wait_for(waiting, 5) == b": keepalive\n\n"
+        assert await asyncio.wait_for(anext(events), 5) == b"id: 1\nevent: append\ndata: {}\n\n"
 
     asyncio.run(run())

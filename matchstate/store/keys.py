@@ -12,7 +12,7 @@ import hashlib
 import secrets
 from datetime import datetime
 
-from sqlalchemy import Connection, insert, or_, select, update
+from sqlalchemy import Connection, bindparam, insert, or_, select, update
 
 from ..models import KeyRow, MatchRow
 from .seals import holds, key_seal
@@ -65,14 +65,18 @@ def revoke(connection: Connection, secret: bytes, match_id: int | None, code: st
     return bool(live)
 
 
+# The live keys with a hash, the league's or match :code's. Built once: every request asks it, and building
+# a statement costs more than SQLAlchemy's compiled cache then saves.
+LIVE_KEYS = (select(KeyRow.role, KeyRow.key_hash, KeyRow.issued_at, KeyRow.seal, MatchRow.code)
+             .outerjoin(MatchRow, MatchRow.id == KeyRow.match_id)
+             .where(KeyRow.key_hash == bindparam("key_hash"), KeyRow.revoked_at.is_(None),
+                    or_(KeyRow.match_id.is_(None), MatchRow.code == bindparam("code"))))
+
+
 def role_of(connection: Connection, secret: bytes, code: str | None, key_hash: str) -> str | None:
     """The role the key whose hash is ``key_hash`` holds: :data:`LEAGUE` for the live league key (whatever the
     match), else its live role on match ``code``, else None. A key whose row's seal does not hold is none."""
-    rows = connection.execute(
-        select(KeyRow.role, KeyRow.key_hash, KeyRow.issued_at, KeyRow.seal, MatchRow.code)
-        .outerjoin(MatchRow, MatchRow.id == KeyRow.match_id)
-        .where(KeyRow.key_hash == key_hash, KeyRow.revoked_at.is_(None),
-               or_(KeyRow.match_id.is_(None), MatchRow.code == code)))
+    rows = connection.execute(LIVE_KEYS, {"key_hash": key_hash, "code": code})
     roles = {row.role for row in rows
              if holds(row.seal, key_seal(secret, row.code, row.role, row.key_hash, row.issued_at, None))}
     return next((role for role in (LEAGUE, OFFICIAL, SCORER) if role in roles), None)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -12,7 +11,7 @@ from urllib.parse import unquote_plus
 from ..errors import AccessDenied
 from ..store.keys import LEAGUE, OFFICIAL, SCORER, hash_key, new_key
 
-__all__ = ["LEAGUE", "OFFICIAL", "SCORER", "RedactKeys", "check_role", "hash_key", "new_key", "redact", "role_needed"]
+__all__ = ["LEAGUE", "OFFICIAL", "SCORER", "check_role", "hash_key", "new_key", "redact", "role_needed"]
 
 QUERY = re.compile(r"\?[^#\s\"]*")
 
@@ -30,20 +29,10 @@ def check_role(role: str, needed: str) -> None:
         raise AccessDenied.said("official-only")
 
 
-class RedactKeys(logging.Filter):
-    """Blanks the ``key`` query parameter wherever a log record holds a URL: an EventSource, and a link
-    to a private match's sheet or export, can only carry their key there (uvicorn's access log).
-    The parameter's name is matched decoded and in any case (``%6Bey``, ``KEY``), as a server may read it."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.msg, str):
-            record.msg = redact(record.msg)
-        if isinstance(record.args, tuple):
-            record.args = tuple(redact(arg) if isinstance(arg, str) else arg for arg in record.args)
-        return True
-
-
 def redact(text: str) -> str:
+    """``text`` with the value of every ``key`` query parameter in its URLs blanked: an EventSource, and a link
+    to a private match's sheet or export, can only carry their key there. The parameter's name is matched
+    decoded and in any case (``%6Bey``, ``KEY``), as a server may read it."""
     return QUERY.sub(lambda query: "&".join(_redacted(pair) for pair in query.group().split("&")), text)
 
 

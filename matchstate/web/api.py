@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
+import orjson
 from fastapi import APIRouter, Body, Depends, Header, HTTPException, Path, Query, Request, Response
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -34,18 +35,21 @@ MAX_IMPORT_BYTES = 64 * 1024 * 1024
 LIST_LIMIT, MAX_LIST_LIMIT = 100, 500  # matches in a page of the list: by default, at most
 
 
-def get_service(request: Request) -> Service:
+# The dependencies are coroutines: a plain function would be called in a worker thread, a hop that
+# costs more than reading an attribute or a header.
+
+async def get_service(request: Request) -> Service:
     service: Service = request.app.state.service
     return service
 
 
-def get_key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+async def get_key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
             key: Annotated[str | None, Query(description="The key, where no header can be sent "
                                                          "(a browser's EventSource).")] = None) -> str | None:
     return credentials.credentials if credentials else key
 
 
-def get_archive(request: Request) -> Archive:
+async def get_archive(request: Request) -> Archive:
     archive: Archive = request.app.state.archive
     return archive
 
@@ -183,23 +187,31 @@ def read_events(service: ServiceDep, key: KeyDep, code: str, after_seq: AfterSeq
     return service.events(code, after_seq)
 
 
-@router.post("/matches/{code}/events", status_code=201, tags=["events"],
-             responses={200: {"description": "A retry of an event already recorded: the same answer"},
+@router.post("/matches/{code}/events", status_code=201, tags=["events"], response_model=None,
+             responses={201: {"description": "The event is recorded: its seq, ruling, the stored event, the match "
+                                             "after it and the store's signed receipt"},
+                        200: {"description": "A retry of an event already recorded: the same answer"},
                         409: {"description": "`expected_seq` is stale; `current_seq` is the match's last seq"},
                         413: {"description": "The body is too large"},
                         422: {"description": "The engine refuses the event; `detail` says why"},
                         **READ_ERRORS})
-async def append_event(service: ServiceDep, key: KeyDep, code: str, body: AppendRequest,
-                       response: Response) -> dict[str, Any]:
+async def append_event(service: ServiceDep, key: KeyDep, code: str, body: AppendRequest) -> Response:
     """Append one event and get its ruling. Needs the scorer or official key; deciding a choice, and
     voiding an event another role recorded, need the official key."""
-    recorded = await run_in_threadpool(service.append, code, body.event, body.expected_seq, key)
-    if recorded.duplicate:
-        response.status_code = 200
-    elif service.hub.listeners(code):  # the message is made only for open streams
-        service.hub.publish(code, (recorded.event["seq"], message(recorded.event, recorded.match)))
-    return {"seq": recorded.event["seq"], "ruling": recorded.event["ruling"], "duplicate": recorded.duplicate,
-            "event": recorded.event, "match": recorded.match, "receipt": recorded.receipt}
+    return await append(service, code, body.event, body.expected_seq, key)
+
+
+async def append(service: Service, code: str, event: dict[str, Any], expected_seq: int | None,
+                 key: str | None) -> Response:
+    """The append and its answer, for the route above and for the app's short way to it (``app.PlainAppends``).
+    The answer is JSON the service made: written as it is, with no response model to check it against."""
+    recorded = await run_in_threadpool(service.append, code, event, expected_seq, key)
+    if not recorded.duplicate and service.hub.listeners(code):  # the message is made only for open streams
+        service.hub.publish(code, message(recorded.event, recorded.match))
+    answer = {"seq": recorded.event["seq"], "ruling": recorded.event["ruling"], "duplicate": recorded.duplicate,
+              "event": recorded.event, "match": recorded.match, "receipt": recorded.receipt}
+    return Response(orjson.dumps(answer), status_code=200 if recorded.duplicate else 201,
+                    media_type="application/json")
 
 
 @router.get("/matches/{code}/stream", tags=["events"], response_class=StreamingResponse,

@@ -15,8 +15,9 @@ KEEPALIVE_SECONDS = 15.0
 RETRY_MS = 1000  # how soon a browser reconnects after the server goes away
 QUEUE_SIZE = 256  # messages a stream may fall behind before it is dropped
 
-Message = tuple[int, str]  # (seq, the message's JSON), made once however many streams receive it
+Message = tuple[int, bytes]  # (seq, the server-sent event whole), framed once however many streams receive it
 Queue = asyncio.Queue[Message | None]  # None: the stream is dropped
+KEEPALIVE: Message = (0, b": keepalive\n\n")  # put in a quiet stream's queue by its timer
 
 
 class Hub:
@@ -86,12 +87,35 @@ class Hub:
             self._sent.setdefault(code, seq)
 
 
-def sse(seq: int, data: str) -> str:
-    return f"id: {seq}\nevent: append\ndata: {data}\n\n"
+def sse(seq: int, data: bytes) -> bytes:
+    """The server-sent event of an append: its seq as the id, its message's JSON as the data."""
+    return b"id: %d\nevent: append\ndata: %s\n\n" % (seq, data)
+
+
+class _Quiet:
+    """A stream's keepalive: one timer for the stream's life, which puts :data:`KEEPALIVE` in its queue once
+    :data:`KEEPALIVE_SECONDS` pass with nothing sent. A message sent costs the stream a clock reading, not
+    a timer (or, with ``asyncio.wait_for``, a task) of its own: with a thousand streams that adds up."""
+
+    __slots__ = ("handle", "loop", "queue", "sent")
+
+    def __init__(self, queue: Queue) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.queue = queue
+        self.sent = self.loop.time()
+        self.handle = self.loop.call_at(self.sent + KEEPALIVE_SECONDS, self._due)
+
+    def _due(self) -> None:
+        now = self.loop.time()
+        if now >= self.sent + KEEPALIVE_SECONDS:
+            with contextlib.suppress(asyncio.QueueFull):  # a full queue is a stream about to be dropped
+                self.queue.put_nowait(KEEPALIVE)
+            self.sent = now
+        self.handle = self.loop.call_at(self.sent + KEEPALIVE_SECONDS, self._due)
 
 
 async def stream(hub: Hub, code: str, after_seq: int,
-                 backlog: Callable[[str, int], list[Message]]) -> AsyncIterator[str]:
+                 backlog: Callable[[str, int], list[Message]]) -> AsyncIterator[bytes]:
     """Every event of ``code`` after ``after_seq``, in seq order, each once, then each new one as it comes.
 
     ``backlog(code, seq)`` reads the stored messages after ``seq``: used at the start, to fill a gap
@@ -102,21 +126,29 @@ async def stream(hub: Hub, code: str, after_seq: int,
     """
     last = after_seq
     with hub.subscribe(code) as queue, contextlib.suppress(UnknownMatch):  # removed, maybe through another server
-        yield f"retry: {RETRY_MS}\n\n"
+        yield b"retry: %d\n\n" % RETRY_MS
         pending = await run_in_threadpool(backlog, code, last)
         hub.seen(code, pending[-1][0] if pending else last)
-        while True:
-            for seq, data in pending:
-                if seq > last:
-                    yield sse(seq, data)
+        quiet = _Quiet(queue)
+        try:
+            while True:
+                for seq, frame in pending:
+                    if seq > last:
+                        yield frame
+                        last = seq
+                pending = []
+                quiet.sent = quiet.loop.time()
+                message = await queue.get()
+                if message is None:
+                    return
+                seq, frame = message
+                if message is KEEPALIVE:
+                    yield frame
+                    pending = await run_in_threadpool(backlog, code, last)
+                elif seq > last + 1:  # a gap: read from the log
+                    pending = await run_in_threadpool(backlog, code, last)
+                elif seq > last:  # the next one, sent as it is: a stream makes nothing of its own for it
+                    yield frame
                     last = seq
-            try:
-                message = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
-            except TimeoutError:
-                yield ": keepalive\n\n"
-                pending = await run_in_threadpool(backlog, code, last)
-                continue
-            if message is None:
-                return
-            seq, data = message
-            pending = [(seq, data)] if seq <= last + 1 else await run_in_threadpool(backlog, code, last)
+        finally:
+            quiet.handle.cancel()

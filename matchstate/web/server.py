@@ -7,27 +7,46 @@ and a cap) gives each request a deadline for its headers and one for its body, a
 connections under a cap set below the process's file limit: a connection over the cap takes the
 place of the one that has waited longest for its next request's headers, so a client that sends a
 whole request at once always gets in.
+
+With ``workers`` above one, the server is that many processes sharing one listening socket, each
+with its app, its database connections and its caches (see :func:`serve`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import logging
+import os
 import resource
+import signal
+import socket
+import sys
+import traceback
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
+from http import HTTPStatus
 from typing import Any, ClassVar
+from urllib.parse import quote
 
 import uvicorn
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from ..errors import MatchstateError
-from .access import RedactKeys
+from .access import redact
 
 # Files the process keeps for itself beside its connections: the database's, the listening socket,
 # the static files being served, the logs.
 RESERVED_FILES = 256
 BACKLOG = 128  # connections the kernel queues, and how many the event loop accepts at a time
+
+STOPPING = {signal.SIGTERM, signal.SIGINT}  # what stops a server of several workers
+YOUNG_OBJECTS = 20_000  # allocations between the collector's young passes (Python's default: 700)
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,13 +168,123 @@ def guarded_protocol(deadlines: Deadlines) -> type[GuardedProtocol]:
     return type("GuardedProtocol", (GuardedProtocol,), {"door": _Door(deadlines)})
 
 
-def serve(app: Any, host: str, port: int, deadlines: Deadlines) -> None:
-    """Run ``app`` on uvicorn at ``host``:``port``, guarded by ``deadlines``, until told to stop."""
-    config = uvicorn.Config(
+PHRASES = {status.value: f"{status.value} {status.phrase}" for status in HTTPStatus}
+
+
+class AccessLog:
+    """The access log: a line per request on standard output, as uvicorn's own access log writes it, with the
+    ``key`` query parameter redacted (:func:`~matchstate.web.access.redact`). Written straight to the file,
+    one write a line: uvicorn's goes through a logger, a filter and a formatter, which cost a request
+    more than all the rest of its answer's way out."""
+
+    def __init__(self, app: ASGIApp, fd: int) -> None:
+        self.app = app
+        self.fd = fd
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def logged(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                self.write(scope, message["status"])
+            await send(message)
+
+        await self.app(scope, receive, logged)
+
+    def write(self, scope: Scope, status: int) -> None:
+        path = quote(scope["path"])
+        if scope["query_string"]:
+            path = redact(f"{path}?{scope['query_string'].decode('ascii', 'replace')}")
+        client = scope.get("client")
+        line = (f'INFO:     {f"{client[0]}:{client[1]}" if client else ""} - "{scope["method"]} {path} '
+                f'HTTP/{scope["http_version"]}" {PHRASES.get(status, status)}\n')
+        with contextlib.suppress(OSError):  # a log that cannot be written stops no request
+            os.write(self.fd, line.encode("utf-8", "replace"))
+
+
+def serve(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadlines, workers: int = 1) -> None:
+    """Run the app ``make_app`` makes on uvicorn at ``host``:``port``, guarded by ``deadlines``, until told to stop.
+
+    With ``workers`` above one, the listening socket is opened here and that many worker processes are
+    forked to accept on it, each making its own app (its store's connections, its caches, its live
+    streams); this process only waits. SIGTERM or SIGINT stops them all, as one server stops; a worker
+    that ends by itself ends the server too, with its status, for the supervisor that runs it (systemd,
+    a container runtime) to start it again whole.
+    """
+    if workers == 1:
+        _run(make_app, host, port, deadlines)
+        return
+    listening = _config(None, host, port, deadlines).bind_socket()
+    children: set[int] = set()
+    stopping = False
+
+    def stop(*_: object) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    # Held while forking: a worker must not run this process's handler before it has set its own.
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
+    for _ in range(workers):
+        pid = os.fork()
+        if pid == 0:
+            os._exit(_worker(make_app, host, port, deadlines, listening))
+        children.add(pid)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
+    status = 0
+    while children:
+        pid, code = os.wait()
+        children.discard(pid)
+        if not stopping:
+            status = os.waitstatus_to_exitcode(code)
+            status = 128 - status if status < 0 else status or 1  # killed by a signal: 128 + its number, as shells say
+            log.error("worker %d ended (status %d): stopping the server", pid, status)
+            stop()
+    listening.close()
+    if status:
+        raise SystemExit(status)
+
+
+def _worker(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadlines, listening: socket.socket) -> int:
+    """A forked worker's life: its own app, served on the socket its parent opened; its exit status."""
+    for signum in STOPPING:  # uvicorn sets its own once it runs
+        signal.signal(signum, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
+    try:
+        _run(make_app, host, port, deadlines, [listening])
+    except SystemExit as err:  # uvicorn's, where the app would not start
+        return err.code if isinstance(err.code, int) else int(err.code is not None)
+    except Exception:  # a worker tells what stopped it; only its status goes up
+        traceback.print_exc()
+        return 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    return 0
+
+
+def _config(app: Any, host: str, port: int, deadlines: Deadlines) -> uvicorn.Config:
+    return uvicorn.Config(
         app, host=host, port=port, http=guarded_protocol(deadlines), ws="none", backlog=BACKLOG,
         proxy_headers=False,  # a client is its own address: a header cannot make it another one
         timeout_graceful_shutdown=2,  # open live streams would hold a shutdown forever
+        access_log=False,  # AccessLog writes it
     )
-    # After Config, which sets up uvicorn's loggers: keys in query strings stay out of the access log.
-    logging.getLogger("uvicorn.access").addFilter(RedactKeys())
-    uvicorn.Server(config).run()
+
+
+def _run(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadlines,
+         sockets: list[socket.socket] | None = None) -> None:
+    config = _config(AccessLog(make_app(), sys.stdout.fileno()), host, port, deadlines)
+    # What the imports and the app made lives as long as the process: kept out of the collector's full passes,
+    # which otherwise walk it all again and again. And a young generation large enough that what lives for one
+    # fan-out (a thousand streams' waits) is gone before it is counted old: full passes grow rare, where they
+    # came every few dozen appends with a thousand streams open, each a pause of a good part of a second.
+    gc.freeze()
+    gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])
+    uvicorn.Server(config).run(sockets=sockets)

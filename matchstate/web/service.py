@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from starlette.concurrency import run_in_threadpool
 
@@ -23,7 +24,7 @@ from ..records.sheet import ScoreSheet, score_sheet
 from ..rulebook import clause
 from ..store import Snapshot, Store, StoredEvent
 from . import access
-from .live import Hub, Message
+from .live import Hub, Message, sse
 from .views import event_json, match_view
 
 CLOCK_TOLERANCE_SECONDS = 120.0  # how far ahead of the server's clock an event's `at` may be
@@ -249,7 +250,7 @@ class Service:
         if not rows:
             return []
         view = self.view(code)
-        return [(row["seq"], message(row, view)) for row in rows]
+        return [message(row, view) for row in rows]
 
     async def catch_up(self, code: str, seq: int | None = None) -> None:
         """Publish to ``code``'s open streams the stored events they have not been sent, in order: after an
@@ -398,8 +399,9 @@ def _moment(at: Any) -> datetime | None:
         raise InvalidEvent.said("years", at=at) from None
 
 
-def message(row: dict[str, Any], view: dict[str, Any]) -> str:
-    return json.dumps({"event": row, "match": view}, ensure_ascii=False)
+def message(row: dict[str, Any], view: dict[str, Any]) -> Message:
+    """The live message of a stored event and the match after it, made once for all the match's streams."""
+    return row["seq"], sse(row["seq"], orjson.dumps({"event": row, "match": view}))
 
 
 def _decoded(lines: list[str]) -> Iterator[tuple[int, dict[str, Any]]]:
