@@ -31,6 +31,7 @@ from ..log import parse_line
 from ..models import CheckpointRow, EventRow
 from ..rules import ClockSettings
 from ..rulings import FreeHit, Ruling
+from ..words import Words
 from .seals import holds, seal
 
 FORMAT = 1  # of the blob: a checkpoint of another format is ignored
@@ -143,6 +144,8 @@ class _Writer:
             return {"tuple": [self.value(item) for item in value]}
         if kind is dict:
             return {"dict": [[self.value(key), self.value(item)] for key, item in value.items()]}
+        if kind is Words:  # a ruling's text in every language
+            return {"words": {lang: str(text) for lang, text in value.items()}}
         if VALUES.get(kind.__name__) is not kind:
             raise TypeError(f"a checkpoint cannot hold a {kind.__name__}")
         if id(value) in self._seen:
@@ -170,6 +173,8 @@ class _Reader:
             return tuple(self.value(item) for item in body)
         if tag == "dict":
             return {self.value(key): self.value(item) for key, item in body}
+        if tag == "words":
+            return Words({str(lang): str(text) for lang, text in _mapping(body).items()})
         if tag == "same":
             return self._made[body]
         made = VALUES[tag](**{name: self.value(item) for name, item in _mapping(body).items()})
