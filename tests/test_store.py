@@ -237,7 +237,9 @@ def test_an_append_costs_the_same_at_seq_10_and_200(store, monkeypatch):
     for seq in range(11, 200):
         store.append("long", log[seq - 1])
     assert statements_of_append(200) == at_10
-    assert len(at_10) == 4  # the head with the device id's event, the event, its ruling, the new head
+    # The head with the device id's event, then the event, its ruling and the new head: on PostgreSQL in
+    # one statement, a round trip of its own before the commit's.
+    assert len(at_10) == (4 if store.database.sqlite else 2)
     assert not any("ORDER BY" in statement for statement in at_10)  # no replay: not one read of the events
 
 

@@ -24,6 +24,7 @@ from . import verify as checks
 from .acts import Act
 from .cache import EngineCache, Head
 from .chain import GENESIS, canonical
+from .commits import GroupCommit
 from .database import ACTS_LOCK, Database, database_url
 from .incoming import Incoming
 from .receipts import Receipt, fingerprint, public_pem, sign
@@ -64,12 +65,14 @@ class Store:
     ``clock`` gives the server's time for each event received (UTC); ``engine_version`` is kept with
     each ruling and covered by its hash (this engine's, :data:`~matchstate.version.ENGINE_VERSION`,
     unless a test says otherwise); ``secret_file`` is where the store's secret is, and its signing key
-    beside it (default: :func:`~matchstate.store.secretfiles.secret_path`).
+    beside it (default: :func:`~matchstate.store.secretfiles.secret_path`). Concurrent appends share
+    commits (:mod:`~matchstate.store.commits`) unless ``group_commit`` is False.
     """
 
     def __init__(self, url: str | None = None, *, clock: Clock = utc_now, engine_version: str = ENGINE_VERSION,
-                 secret_file: str | Path | None = None) -> None:
+                 secret_file: str | Path | None = None, group_commit: bool = True) -> None:
         self.database = Database(database_url(url))
+        self._commits = GroupCommit(self.database, grouped=group_commit)
         self.clock = clock
         self.engine_version = engine_version
         self._secret_file = secret_file
@@ -177,29 +180,36 @@ class Store:
         """
         incoming = self._incoming(event, role)
         secret = self._secret()
+        with self._cache.lock(code):
+            stored, duplicate, snapshot = self._commits.run(
+                lambda connection: self._append(connection, code, incoming, expected_seq, secret), code)
+        return Appended(stored, duplicate, snapshot, self._receipt(code, stored))
+
+    def _append(self, connection: Connection, code: str, incoming: Incoming, expected_seq: int | None,
+                secret: bytes) -> tuple[StoredEvent, bool, Snapshot]:
+        """:meth:`append`'s work in a write transaction (maybe others' too), under the match's cache lock: the event
+        as stored, whether it was a retried send, and the match after it. Raises before it writes, or not at all."""
         device_id = incoming.event.get("id") if isinstance(incoming.event.get("id"), str) else None
-        with self._cache.lock(code), self.database.transaction(write=True) as connection:
-            found = self._statements.head.run(connection, {"code": code, "device_id": device_id})
-            if found is None:
-                raise _unknown(code)
-            match_id, last_seq, last_hash, retried_seq, acts_seq = found
-            row = HeadRow(match_id, last_seq, last_hash)
-            stale = expected_seq is not None and expected_seq != last_seq
-            if retried_seq is None and stale and device_id is not None:  # read afresh: is it a retry after all?
-                retried = self._statements.retried.run(connection, {"match_id": match_id, "device_id": device_id})
-                retried_seq = retried[0] if retried is not None else None
-            if retried_seq is None:
-                if stale:
-                    raise ConflictError(f"match {code} is at seq {last_seq}, not {expected_seq}: reload and retry",
-                                        last_seq)
-                head, retried_seq = self._cache.head(connection, code, row, device_id)
-            if retried_seq is not None:
-                stored, snapshot = self._retried(connection, code, row, retried_seq, incoming)
-            else:
-                ruling = head.match.feed(incoming.event)
-                stored = self._record(connection, secret, head, incoming, ruling, acts_seq or 0)
-                snapshot = head.snapshot()
-        return Appended(stored, retried_seq is not None, snapshot, self._receipt(code, stored))
+        found = self._statements.head.run(connection, {"code": code, "device_id": device_id})
+        if found is None:
+            raise _unknown(code)
+        match_id, last_seq, last_hash, retried_seq, acts_seq = found
+        row = HeadRow(match_id, last_seq, last_hash)
+        stale = expected_seq is not None and expected_seq != last_seq
+        if retried_seq is None and stale and device_id is not None:  # read afresh: is it a retry after all?
+            retried = self._statements.retried.run(connection, {"match_id": match_id, "device_id": device_id})
+            retried_seq = retried[0] if retried is not None else None
+        if retried_seq is None:
+            if stale:
+                raise ConflictError(f"match {code} is at seq {last_seq}, not {expected_seq}: reload and retry",
+                                    last_seq)
+            head, retried_seq = self._cache.head(connection, code, row, device_id)
+        if retried_seq is not None:
+            stored, snapshot = self._retried(connection, code, row, retried_seq, incoming)
+            return stored, True, snapshot
+        ruling = head.match.feed(incoming.event)
+        stored = self._record(connection, secret, head, incoming, ruling, acts_seq or 0)
+        return stored, False, head.snapshot()
 
     def import_log(self, lines: Iterable[str], *, keys: Mapping[str, str] | None = None,
                    by: str | None = None) -> tuple[str, int]:
@@ -329,10 +339,7 @@ class Store:
         """Write the event just fed to ``head``'s engine, its ruling, and the match's new head, sealed."""
         event_row, ruling_row, stored = incoming.rows(head, ruling)
         match = head.match
-        statements = self._statements
-        statements.insert_event.run(connection, event_row)
-        statements.insert_ruling.run(connection, ruling_row)
-        statements.advance.run(connection, {
+        self._statements.write(connection, event_row, ruling_row, {
             "match_id": head.match_id, "last_seq": match.seq, "last_hash": stored.hash, "last_at": stored.at,
             "state": match.state, "score": match.score, "status": standing(match), "acts_seq": acts_seq,
             "seal": head_seal(secret, match.info["match"], match.seq, stored.hash, acts_seq)})

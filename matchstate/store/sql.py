@@ -149,7 +149,7 @@ class Prepared:
 
 
 class AppendStatements:
-    """An append's statements, prepared for one dialect."""
+    """An append's statements, prepared for one dialect: the head read, then the writes."""
 
     def __init__(self, dialect: Dialect) -> None:
         # The match's head, locked, beside the stored event with the incoming device id and the seq of the
@@ -162,8 +162,23 @@ class AppendStatements:
             .with_for_update(of=MatchRow),  # PostgreSQL locks no row of an outer join's nullable side
             dialect)
         self.retried = Prepared(RETRIED, dialect)
-        self.insert_event = Prepared(insert(cast(Table, EventRow.__table__)), dialect)
-        self.insert_ruling = Prepared(insert(cast(Table, RulingRow.__table__)), dialect)
+        events, rulings, matches = (cast(Table, row.__table__) for row in (EventRow, RulingRow, MatchRow))
+        insert_event, insert_ruling = (insert(table).values({column: bindparam(column.key, type_=column.type)
+                                                             for column in table.columns})
+                                       for table in (events, rulings))
         head = ("last_seq", "last_hash", "last_at", "state", "score", "status", "seal", "acts_seq")
-        self.advance = Prepared(update(cast(Table, MatchRow.__table__)).where(MatchRow.id == bindparam("match_id"))
-                                .values({name: bindparam(name) for name in head}), dialect)
+        advance = update(matches).where(matches.c.id == bindparam("match_id")).values(
+            {name: bindparam(name) for name in head})
+        # PostgreSQL writes the event, its ruling and the new head in one statement, a round trip; SQLite,
+        # in the process, runs three.
+        self.writes = ([Prepared(advance.add_cte(insert_event.cte("event")).add_cte(insert_ruling.cte("ruling")),
+                                 dialect)] if dialect.name == "postgresql" else
+                       [Prepared(statement, dialect) for statement in (insert_event, insert_ruling, advance)])
+
+    def write(self, connection: Connection, event_row: Mapping[str, Any], ruling_row: Mapping[str, Any],
+              advance: Mapping[str, Any]) -> None:
+        """Write an event's row, its ruling's and its match's new head (``advance``: the head's columns and
+        ``match_id``); the ruling's ``state`` is the match's."""
+        params = {**event_row, **ruling_row, **advance}
+        for statement in self.writes:
+            statement.run(connection, params)
