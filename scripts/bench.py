@@ -399,7 +399,8 @@ WRITTEN = ("SELECT e.match_id, e.seq, e.type, e.at, e.raw, e.device_id, e.record
            "JOIN matches m ON m.id = e.match_id WHERE e.seq > 1 ORDER BY e.match_id, e.seq")
 RAW_EVENT = ("INSERT INTO events (match_id, seq, type, at, raw, device_id, recorded_by, role, received_at, prev_hash, "
              "hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-RAW_RULING = "INSERT INTO rulings (match_id, seq, ruling, state, engine_version, clock, flags) VALUES (?, ?, ?, ?, ?, ?, ?)"
+RAW_RULING = ("INSERT INTO rulings (match_id, seq, ruling, state, engine_version, clock, flags) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?)")
 RAW_HEAD = ("UPDATE matches SET last_seq = ?, last_hash = ?, last_at = ?, state = ?, score = ?, status = ?, seal = ?, "
             "acts_seq = ? WHERE id = ?")
 RAW_APPEND = (RAW_EVENT, RAW_RULING, RAW_HEAD)

@@ -1,5 +1,6 @@
 """Group commit: appends waiting at the same moment share a commit, and each is told the truth about its own."""
 
+import itertools
 import threading
 import time
 from contextlib import contextmanager
@@ -74,7 +75,7 @@ def run_all(*calls) -> list[object]:
     threads = [threading.Thread(target=run, args=(number,)) for number in range(len(calls))]
     for thread in threads:
         thread.start()
-    return [threads, results]
+    return threads, results
 
 
 def join(started) -> list[object]:
@@ -103,7 +104,7 @@ def test_writers_on_many_matches_each_get_their_own_event_durable_and_in_order(s
         stored = fresh.events(code)
         assert [event.seq for event in stored] == list(range(1, 41))
         assert [event.device_id for event in stored] == [event["id"] for event in log]
-        assert all(event.prev_hash == before.hash for before, event in zip(stored, stored[1:], strict=False))
+        assert all(event.prev_hash == before.hash for before, event in itertools.pairwise(stored))
     assert fresh.verify() == []
     fresh.close()
 
