@@ -10,6 +10,7 @@ from conftest import match_log, stamp
 
 from matchstate.errors import ConflictError, IllegalEvent
 from matchstate.store import Store
+from matchstate.store.sql import AppendStatements
 
 WRITERS = 8
 
@@ -41,11 +42,11 @@ def held_commit(store: Store, monkeypatch, code: str):
     entered, release = threading.Event(), threading.Event()
     append = Store._append
 
-    def held(self, connection, held_code, *args):
+    def held(self, connection, found, held_code, *args):
         if held_code == code and not entered.is_set():
             entered.set()
             release.wait(10)
-        return append(self, connection, held_code, *args)
+        return append(self, connection, found, held_code, *args)
 
     monkeypatch.setattr(Store, "_append", held)
 
@@ -139,14 +140,16 @@ def test_a_database_failure_of_one_append_in_a_group_loses_none_of_the_others(st
     logs = {code: match_log(code, 10) for code in ("held", "a", "full", "b")}
     for log in logs.values():
         store.create_match(log[0])
-    record = Store._record
+    with store.engine.connect() as connection:
+        full_id = connection.exec_driver_sql("SELECT id FROM matches WHERE code = 'full'").scalar()
+    write = AppendStatements.write
 
-    def full_disk(self, connection, secret, head, *args):
-        if head.match.info["match"] == "full":
+    def full_disk(self, connection, rows):
+        if any(row["match_id"] == full_id for row in rows):
             raise OSError("the disk is full")
-        return record(self, connection, secret, head, *args)
+        return write(self, connection, rows)
 
-    monkeypatch.setattr(Store, "_record", full_disk)
+    monkeypatch.setattr(AppendStatements, "write", full_disk)
     with held_commit(store, monkeypatch, "held") as queued:
         leader = run_all(lambda: store.append("held", logs["held"][1]))
         queued(0)
@@ -158,7 +161,7 @@ def test_a_database_failure_of_one_append_in_a_group_loses_none_of_the_others(st
     assert isinstance(failed, OSError)
     assert appended_a.event.seq == appended_b.event.seq == 2
     assert store.last_seqs(logs) == {"held": 2, "a": 2, "full": 1, "b": 2}
-    monkeypatch.setattr(Store, "_record", record)
+    monkeypatch.setattr(AppendStatements, "write", write)
     assert store.append("full", logs["full"][1], expected_seq=1).event.seq == 2  # its engine is right again
     assert store.verify() == []
 

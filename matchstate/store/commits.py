@@ -8,50 +8,44 @@ as soon as the one before is durable. Each append still returns only once a comm
 has returned, and each one is checked in the transaction as it would be alone (its match's head
 read and locked there), so the database keeps each match consistent across servers, not this lock.
 
-A unit of work raises a :class:`~matchstate.errors.MatchstateError` only before it writes anything:
-that is its own answer (a refused event, a conflict), and the others in its transaction go on. Any
-other failure (the database's) rolls the whole transaction back, and each of its units is done again
-alone, in a transaction of its own, so that one failing unit fails alone.
+Each unit of work (an append) is done in three steps, each the whole group's at once: its match's
+head read, locked (:meth:`~matchstate.store.sql.AppendStatements.heads`); its checks and the engine,
+which give its answer and the rows to write, or a :class:`~matchstate.errors.MatchstateError` (a
+refused event, a conflict) that is its answer alone and writes nothing; then every row written
+(:meth:`~matchstate.store.sql.AppendStatements.write`). Any other failure (the database's) rolls the
+whole transaction back, and each of its units is done again alone, in a transaction of its own, so
+that one failing unit fails alone.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import Connection
 
 from ..errors import MatchstateError, StoreError
 from .database import Database
+from .sql import AppendStatements, Wanted
 
 T = TypeVar("T")
 GROUP_LIMIT = 64  # units in one transaction at most: the last of a long queue waits no more than this many
+# A unit's work, given its head (None where no match has its code): its answer, and the rows to write if any.
+Work = Callable[[Connection, tuple[Any, ...] | None], tuple[T, dict[str, Any] | None]]
 
 
 class _Unit(Generic[T]):
     """One caller's work in a group, and its answer once the group's commit returned."""
 
-    __slots__ = ("answered", "error", "order", "turn", "value", "work")
+    __slots__ = ("answered", "error", "turn", "value", "wanted", "work")
 
-    def __init__(self, work: Callable[[Connection], T], order: str) -> None:
-        self.work, self.order = work, order
+    def __init__(self, wanted: Wanted, work: Work[T]) -> None:
+        self.wanted, self.work = wanted, work
         self.turn = threading.Event()  # set once it is answered, or once it is its turn to lead
         self.answered = False
         self.value: T | None = None
         self.error: BaseException | None = None
-
-    def run(self, connection: Connection) -> bool:
-        """Do the work in ``connection``'s transaction; False where the database failed it (the transaction is
-        in doubt). A refusal is its answer."""
-        try:
-            self.value = self.work(connection)
-        except MatchstateError as refused:
-            self.error = refused
-        except Exception as failed:  # the database's: the transaction must be rolled back
-            self.error = failed
-            return False
-        return True
 
     def result(self) -> T:
         if self.error is not None:
@@ -65,23 +59,23 @@ class GroupCommit:
     """Write transactions shared by the threads that wait at the same moment (see the module's docstring);
     ``grouped=False`` gives each unit a transaction of its own, as before group commit (for comparison)."""
 
-    def __init__(self, database: Database, *, grouped: bool = True) -> None:
+    def __init__(self, database: Database, statements: AppendStatements, *, grouped: bool = True) -> None:
         self.database = database
+        self.statements = statements
         self.grouped = grouped
         self._lock = threading.Lock()
-        self._queue: list[_Unit[object]] = []
+        self._queue: list[_Unit[Any]] = []
         self._leading = False
 
-    def run(self, work: Callable[[Connection], T], order: str = "") -> T:
-        """Do ``work`` in a write transaction, maybe with others' work, and return what it returned once the
-        transaction's commit has returned. Units of one group run in the order of ``order`` (a match's
-        code), so that servers sharing a PostgreSQL database lock matches' rows in one order."""
+    def run(self, wanted: Wanted, work: Work[T]) -> T:
+        """Do ``work`` for the match and device id ``wanted`` in a write transaction, maybe with others' work, and
+        return its answer once the transaction's commit has returned."""
+        unit: _Unit[T] = _Unit(wanted, work)
         if not self.grouped:
-            with self.database.transaction(write=True) as connection:
-                return work(connection)
-        unit: _Unit[T] = _Unit(work, order)
+            self._commit([unit])
+            return unit.result()
         with self._lock:
-            self._queue.append(unit)  # type: ignore[arg-type]
+            self._queue.append(unit)
             lead = not self._leading
             self._leading = True
         if not lead:
@@ -94,7 +88,7 @@ class GroupCommit:
         with self._lock:
             group, self._queue = self._queue[:GROUP_LIMIT], self._queue[GROUP_LIMIT:]
         try:
-            self._commit(sorted(group, key=lambda unit: unit.order))
+            self._commit(group)
         finally:
             with self._lock:
                 if self._queue:
@@ -102,31 +96,37 @@ class GroupCommit:
                 else:
                     self._leading = False
             for unit in group:
-                unit.answered = True
                 unit.turn.set()
 
-    def _commit(self, group: list[_Unit[object]]) -> None:
+    def _commit(self, group: list[_Unit[Any]]) -> None:
         try:
             self._transaction(group)
         except Exception as failed:
             if len(group) == 1:
                 group[0].error = group[0].error or failed
-                return
-            for unit in group:  # each again, alone, that wrote or would have: only one that fails fails
-                if not isinstance(unit.error, MatchstateError):
-                    unit.value, unit.error = None, None
-                    try:
-                        self._transaction([unit])
-                    except Exception as alone:
-                        unit.error = unit.error or alone
+            else:
+                for unit in group:  # each again, alone, that wrote or would have: only one that fails fails
+                    if not isinstance(unit.error, MatchstateError):
+                        unit.value, unit.error = None, None
+                        self._commit([unit])
+        for unit in group:
+            unit.answered = True
 
-    def _transaction(self, group: list[_Unit[object]]) -> None:
-        """Do each unit's work in one transaction, committed; :class:`_Failed` (rolled back) where one failed."""
+    def _transaction(self, group: list[_Unit[Any]]) -> None:
+        """Do the units' work in one transaction, committed; it raises (rolled back) where the database failed."""
         with self.database.transaction(write=True) as connection:
-            for unit in group:
-                if not unit.run(connection):
-                    raise _Failed
-
-
-class _Failed(Exception):
-    """A unit's work failed in the database: its transaction is rolled back."""
+            heads = self.statements.heads(connection, [unit.wanted for unit in group])
+            rows = []
+            for unit, head in zip(group, heads, strict=True):
+                try:
+                    unit.value, row = unit.work(connection, head)
+                except MatchstateError as refused:
+                    unit.error = refused
+                    continue
+                except Exception as failed:
+                    unit.error = failed
+                    raise
+                if row is not None:
+                    rows.append(row)
+            if rows:
+                self.statements.write(connection, rows)

@@ -72,13 +72,13 @@ class Store:
     def __init__(self, url: str | None = None, *, clock: Clock = utc_now, engine_version: str = ENGINE_VERSION,
                  secret_file: str | Path | None = None, group_commit: bool = True) -> None:
         self.database = Database(database_url(url))
-        self._commits = GroupCommit(self.database, grouped=group_commit)
         self.clock = clock
         self.engine_version = engine_version
         self._secret_file = secret_file
         self._secrets: SecretFiles | None = None
         self._signer: tuple[Ed25519PrivateKey, str] | None = None  # the signing key and its fingerprint
         self._statements = AppendStatements(self.engine.dialect)
+        self._commits = GroupCommit(self.database, self._statements, grouped=group_commit)
         self._cache = EngineCache()
 
     @property
@@ -160,7 +160,8 @@ class Store:
             head.match_id = self._insert_match(connection, head.match, incoming.received_at, GENESIS)
             acts_seq = self._register(connection, secret, head.match_id, head.match.info["match"], keys or {},
                                      incoming.received_at, by)
-            stored = self._record(connection, secret, head, incoming, ruling, acts_seq)
+            stored, written = self._rows(secret, head, incoming, ruling, acts_seq)
+            self._statements.write(connection, [written])
         code = head.match.info["match"]
         with self._cache.lock(code):
             self._cache.remember(head)
@@ -180,17 +181,18 @@ class Store:
         """
         incoming = self._incoming(event, role)
         secret = self._secret()
+        device_id = incoming.event.get("id") if isinstance(incoming.event.get("id"), str) else None
         with self._cache.lock(code):
-            stored, duplicate, snapshot = self._commits.run(
-                lambda connection: self._append(connection, code, incoming, expected_seq, secret), code)
+            stored, duplicate, snapshot = self._commits.run((code, device_id), lambda connection, found: self._append(
+                connection, found, code, device_id, incoming, expected_seq, secret))
         return Appended(stored, duplicate, snapshot, self._receipt(code, stored))
 
-    def _append(self, connection: Connection, code: str, incoming: Incoming, expected_seq: int | None,
-                secret: bytes) -> tuple[StoredEvent, bool, Snapshot]:
-        """:meth:`append`'s work in a write transaction (maybe others' too), under the match's cache lock: the event
-        as stored, whether it was a retried send, and the match after it. Raises before it writes, or not at all."""
-        device_id = incoming.event.get("id") if isinstance(incoming.event.get("id"), str) else None
-        found = self._statements.head.run(connection, {"code": code, "device_id": device_id})
+    def _append(self, connection: Connection, found: tuple[Any, ...] | None, code: str, device_id: str | None,
+                incoming: Incoming, expected_seq: int | None,
+                secret: bytes) -> tuple[tuple[StoredEvent, bool, Snapshot], dict[str, Any] | None]:
+        """:meth:`append`'s work in a write transaction (maybe others' too), under the match's cache lock, given the
+        match's head as :meth:`AppendStatements.heads` reads it: the event as stored, whether it was a retried
+        send, and the match after it; with the rows to write, if any. Raises before it writes, or not at all."""
         if found is None:
             raise _unknown(code)
         match_id, last_seq, last_hash, retried_seq, acts_seq = found
@@ -206,10 +208,10 @@ class Store:
             head, retried_seq = self._cache.head(connection, code, row, device_id)
         if retried_seq is not None:
             stored, snapshot = self._retried(connection, code, row, retried_seq, incoming)
-            return stored, True, snapshot
+            return (stored, True, snapshot), None
         ruling = head.match.feed(incoming.event)
-        stored = self._record(connection, secret, head, incoming, ruling, acts_seq or 0)
-        return stored, False, head.snapshot()
+        stored, written = self._rows(secret, head, incoming, ruling, acts_seq or 0)
+        return (stored, False, head.snapshot()), written
 
     def import_log(self, lines: Iterable[str], *, keys: Mapping[str, str] | None = None,
                    by: str | None = None) -> tuple[str, int]:
@@ -334,16 +336,16 @@ class Store:
             keyring.issue(connection, secret, match_id, code, role, key_hash, at)
         return acts_seq
 
-    def _record(self, connection: Connection, secret: bytes, head: Head, incoming: Incoming, ruling: Ruling | None,
-                acts_seq: int) -> StoredEvent:
-        """Write the event just fed to ``head``'s engine, its ruling, and the match's new head, sealed."""
+    def _rows(self, secret: bytes, head: Head, incoming: Incoming, ruling: Ruling | None,
+              acts_seq: int) -> tuple[StoredEvent, dict[str, Any]]:
+        """The event just fed to ``head``'s engine as stored, and the rows it writes (``AppendStatements.write``'s):
+        the event's, its ruling's and the match's new head, sealed."""
         event_row, ruling_row, stored = incoming.rows(head, ruling)
         match = head.match
-        self._statements.write(connection, event_row, ruling_row, {
-            "match_id": head.match_id, "last_seq": match.seq, "last_hash": stored.hash, "last_at": stored.at,
-            "state": match.state, "score": match.score, "status": standing(match), "acts_seq": acts_seq,
-            "seal": head_seal(secret, match.info["match"], match.seq, stored.hash, acts_seq)})
-        return stored
+        return stored, {**event_row, **ruling_row, "match_id": head.match_id, "last_seq": match.seq,
+                        "last_hash": stored.hash, "last_at": stored.at, "state": match.state, "score": match.score,
+                        "status": standing(match), "acts_seq": acts_seq,
+                        "seal": head_seal(secret, match.info["match"], match.seq, stored.hash, acts_seq)}
 
     def _seal_head(self, connection: Connection, secret: bytes, match_id: int, code: str, last_seq: int,
                    last_hash: str, acts_seq: int) -> None:

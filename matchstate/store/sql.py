@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Connection, Dialect, Select, Table, and_, bindparam, exists, func, insert, or_, select, update
+from sqlalchemy import (
+    Column,
+    Connection,
+    Dialect,
+    Select,
+    Table,
+    and_,
+    bindparam,
+    exists,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
@@ -136,22 +150,40 @@ class Prepared:
         self.processors = {name: process for name, bind in compiled.binds.items()
                            if (process := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None}
 
+        self.returns_rows = isinstance(statement, Select)
+
     def run(self, connection: Connection, params: dict[str, Any]) -> tuple[Any, ...] | None:
         """Execute with ``params`` in ``connection``'s transaction; the first row, if any."""
         params = {**params, **{name: process(params[name]) for name, process in self.processors.items()}}
-        cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-        try:
-            cursor.execute(self.sql, [params[name] for name in self.order] if self.order else params)
-            row: tuple[Any, ...] | None = cursor.fetchone() if cursor.description else None
-            return row
-        finally:
-            cursor.close()
+        found = execute(connection, self.sql, [params[name] for name in self.order] if self.order else params,
+                        self.returns_rows)
+        return found[0] if found else None
+
+
+def execute(connection: Connection, statement: str, params: Any, rows: bool = False) -> list[tuple[Any, ...]]:
+    """Run ``statement`` on the DB-API cursor of ``connection`` itself, in its transaction; its rows if ``rows``."""
+    cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.execute(statement, params)
+        return list(cursor.fetchall()) if rows else []
+    finally:
+        cursor.close()
+
+
+Wanted = tuple[str, str | None]  # an append's match code and its event's device id
 
 
 class AppendStatements:
-    """An append's statements, prepared for one dialect: the head read, then the writes."""
+    """The statements of a group of appends (:mod:`~matchstate.store.commits`), prepared for one dialect: the
+    matches' heads read, then the events, their rulings and the new heads written.
+
+    On PostgreSQL, each is one statement for the whole group, over arrays (``unnest``): a group costs
+    four round trips (with the BEGIN and the COMMIT) however many appends it holds. SQLite, in the
+    process, runs the statements of each append in turn.
+    """
 
     def __init__(self, dialect: Dialect) -> None:
+        self.postgresql = dialect.name == "postgresql"
         # The match's head, locked, beside the stored event with the incoming device id and the seq of the
         # store's last act (which the head's seal covers): one read.
         self.head = Prepared(
@@ -163,22 +195,78 @@ class AppendStatements:
             dialect)
         self.retried = Prepared(RETRIED, dialect)
         events, rulings, matches = (cast(Table, row.__table__) for row in (EventRow, RulingRow, MatchRow))
-        insert_event, insert_ruling = (insert(table).values({column: bindparam(column.key, type_=column.type)
-                                                             for column in table.columns})
-                                       for table in (events, rulings))
-        head = ("last_seq", "last_hash", "last_at", "state", "score", "status", "seal", "acts_seq")
-        advance = update(matches).where(matches.c.id == bindparam("match_id")).values(
-            {name: bindparam(name) for name in head})
-        # PostgreSQL writes the event, its ruling and the new head in one statement, a round trip; SQLite,
-        # in the process, runs three.
-        self.writes = ([Prepared(advance.add_cte(insert_event.cte("event")).add_cte(insert_ruling.cte("ruling")),
-                                 dialect)] if dialect.name == "postgresql" else
-                       [Prepared(statement, dialect) for statement in (insert_event, insert_ruling, advance)])
+        head = [matches.c[name] for name in ("last_seq", "last_hash", "last_at", "state", "score", "status", "seal",
+                                             "acts_seq")]
+        self.writes: list[Prepared | _Arrays]
+        if self.postgresql:
+            self.writes = [_Arrays(_UNNEST_WRITE.format(
+                events=_columns(events.columns), event_arrays=_arrays(dialect, events.columns),
+                rulings=_columns(rulings.columns), ruling_arrays=_arrays(dialect, rulings.columns),
+                head=", ".join(f"{column.name} = h.{column.name}" for column in head),
+                head_arrays=_arrays(dialect, [matches.c.id, *head]), head_columns=_columns([matches.c.id, *head])),
+                dialect, [*events.columns, *rulings.columns, *head])]
+        else:
+            self.writes = [Prepared(insert(table).values({column: bindparam(column.key, type_=column.type)
+                                                          for column in table.columns}), dialect)
+                           for table in (events, rulings)]
+            self.writes.append(Prepared(update(matches).where(matches.c.id == bindparam("match_id")).values(
+                {column.name: bindparam(column.name) for column in head}), dialect))
 
-    def write(self, connection: Connection, event_row: Mapping[str, Any], ruling_row: Mapping[str, Any],
-              advance: Mapping[str, Any]) -> None:
-        """Write an event's row, its ruling's and its match's new head (``advance``: the head's columns and
-        ``match_id``); the ruling's ``state`` is the match's."""
-        params = {**event_row, **ruling_row, **advance}
+    def heads(self, connection: Connection, wanted: list[Wanted]) -> list[tuple[Any, ...] | None]:
+        """For each (code, device id): its match's id, last seq and last hash, locked until the transaction ends,
+        the seq of its stored event with that device id, and the seq of the store's last act; None for a code
+        no match has. Matches are locked in the order of their codes, on every server alike."""
+        if not self.postgresql:
+            return [self.head.run(connection, {"code": code, "device_id": device_id}) for code, device_id in wanted]
+        found = {row[0]: row[1:] for row in execute(connection, _UNNEST_HEADS, {
+            "codes": [code for code, _ in wanted], "devices": [device_id for _, device_id in wanted]}, rows=True)}
+        return [found.get(number) for number in range(1, len(wanted) + 1)]
+
+    def write(self, connection: Connection, rows: list[dict[str, Any]]) -> None:
+        """Write each append's event, its ruling, and its match's new head; ``rows`` are each the event's and the
+        ruling's columns, the head's and ``match_id`` (the ruling's ``state`` is the match's)."""
         for statement in self.writes:
-            statement.run(connection, params)
+            if isinstance(statement, _Arrays):
+                statement.run(connection, rows)
+            else:
+                for params in rows:
+                    statement.run(connection, params)
+
+
+# The heads of a group's matches (see AppendStatements.heads), by their place in the group.
+_UNNEST_HEADS = (
+    "SELECT w.n, m.id, m.last_seq, m.last_hash, e.seq, (SELECT max(seq) FROM acts) "
+    "FROM unnest(CAST(%(codes)s AS TEXT[]), CAST(%(devices)s AS TEXT[])) WITH ORDINALITY AS w(code, device_id, n) "
+    "JOIN matches m ON m.code = w.code "
+    "LEFT OUTER JOIN events e ON e.match_id = m.id AND e.device_id = w.device_id "
+    "ORDER BY m.code FOR UPDATE OF m")
+# A group's events, rulings and new heads, in one statement.
+_UNNEST_WRITE = (
+    "WITH event AS (INSERT INTO events ({events}) SELECT * FROM unnest({event_arrays})), "
+    "ruling AS (INSERT INTO rulings ({rulings}) SELECT * FROM unnest({ruling_arrays})) "
+    "UPDATE matches SET {head} FROM unnest({head_arrays}) AS h({head_columns}) WHERE matches.id = h.id")
+
+
+def _columns(columns: Iterable[Column[Any]]) -> str:
+    return ", ".join(column.name for column in columns)
+
+
+def _arrays(dialect: Dialect, columns: Iterable[Column[Any]]) -> str:
+    """Each column's array of values, a parameter named after the column's table and key."""
+    return ", ".join(f"CAST(%({column.table.name}_{column.key})s AS {column.type.compile(dialect)}[])"
+                     for column in columns)
+
+
+class _Arrays:
+    """A statement over one array per column of the rows' values (each through its column type's bind processor),
+    and one of the rows' ``match_id``."""
+
+    def __init__(self, sql: str, dialect: Dialect, columns: list[Column[Any]]) -> None:
+        self.sql = sql
+        self.columns = [(f"{column.table.name}_{column.key}", column.key,
+                         column.type.dialect_impl(dialect).bind_processor(dialect)) for column in columns]
+        self.columns.append(("matches_id", "match_id", None))
+
+    def run(self, connection: Connection, rows: list[dict[str, Any]]) -> None:
+        execute(connection, self.sql, {name: [process(row[key]) if process else row[key] for row in rows]
+                                       for name, key, process in self.columns})
