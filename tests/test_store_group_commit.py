@@ -63,6 +63,18 @@ def held_commit(store: Store, monkeypatch, code: str):
         release.set()
 
 
+def apart(store: Store, *names: str) -> dict[str, str]:
+    """A match code for each name whose engine lock is no other's (the cache's locks are striped), so that
+    appends to them can all queue at once."""
+    codes: dict[str, str] = {}
+    for number in itertools.count():
+        if len(codes) == len(names):
+            return codes
+        code = f"{names[len(codes)]}-{number}"
+        if all(store._cache.lock(code) is not store._cache.lock(other) for other in codes.values()):
+            codes[names[len(codes)]] = code
+
+
 def run_all(*calls) -> list[object]:
     """Run each call in a thread of its own, all at once; what each returned or raised."""
     results: list[object] = [None] * len(calls)
@@ -111,18 +123,19 @@ def test_writers_on_many_matches_each_get_their_own_event_durable_and_in_order(s
 
 
 def test_appends_waiting_together_share_one_commit_and_a_refused_one_fails_alone(store, monkeypatch):
-    logs = {code: match_log(code, 10) for code in ("held", "a", "b", "late", "stale")}
+    code = apart(store, "held", "a", "b", "late", "stale")
+    logs = {name: match_log(code[name], 10) for name in code}
     for log in logs.values():
         store.create_match(log[0])
     transactions = write_transactions(store, monkeypatch)
     earlier = {**logs["late"][1], "at": stamp(-1000)}  # before the match.start: refused by the engine
-    with held_commit(store, monkeypatch, "held") as queued:
-        leader = run_all(lambda: store.append("held", logs["held"][1]))
+    with held_commit(store, monkeypatch, code["held"]) as queued:
+        leader = run_all(lambda: store.append(code["held"], logs["held"][1]))
         queued(0)
-        group = run_all(lambda: store.append("a", logs["a"][1]),
-                        lambda: store.append("late", earlier),
-                        lambda: store.append("b", logs["b"][1]),
-                        lambda: store.append("stale", logs["stale"][1], expected_seq=5))
+        group = run_all(lambda: store.append(code["a"], logs["a"][1]),
+                        lambda: store.append(code["late"], earlier),
+                        lambda: store.append(code["b"], logs["b"][1]),
+                        lambda: store.append(code["stale"], logs["stale"][1], expected_seq=5))
         queued(4)
     appended_held, = join(leader)
     appended_a, refused, appended_b, conflict = join(group)
@@ -131,17 +144,19 @@ def test_appends_waiting_together_share_one_commit_and_a_refused_one_fails_alone
     assert appended_held.event.seq == appended_a.event.seq == appended_b.event.seq == 2
     assert isinstance(refused, IllegalEvent)
     assert isinstance(conflict, ConflictError) and conflict.current_seq == 1
-    assert store.last_seqs(logs) == {"held": 2, "a": 2, "b": 2, "late": 1, "stale": 1}
+    assert store.last_seqs(code.values()) == {code["held"]: 2, code["a"]: 2, code["b"]: 2, code["late"]: 1,
+                                              code["stale"]: 1}
     assert appended_a.receipt.holds(store.public_key()) and appended_a.receipt.seq == 2
     assert store.verify() == []
 
 
 def test_a_database_failure_of_one_append_in_a_group_loses_none_of_the_others(store, monkeypatch):
-    logs = {code: match_log(code, 10) for code in ("held", "a", "full", "b")}
+    code = apart(store, "held", "a", "full", "b")
+    logs = {name: match_log(code[name], 10) for name in code}
     for log in logs.values():
         store.create_match(log[0])
     with store.engine.connect() as connection:
-        full_id = connection.exec_driver_sql("SELECT id FROM matches WHERE code = 'full'").scalar()
+        full_id = connection.exec_driver_sql(f"SELECT id FROM matches WHERE code = '{code['full']}'").scalar()
     write = AppendStatements.write
 
     def full_disk(self, connection, rows):
@@ -150,19 +165,19 @@ def test_a_database_failure_of_one_append_in_a_group_loses_none_of_the_others(st
         return write(self, connection, rows)
 
     monkeypatch.setattr(AppendStatements, "write", full_disk)
-    with held_commit(store, monkeypatch, "held") as queued:
-        leader = run_all(lambda: store.append("held", logs["held"][1]))
+    with held_commit(store, monkeypatch, code["held"]) as queued:
+        leader = run_all(lambda: store.append(code["held"], logs["held"][1]))
         queued(0)
-        group = run_all(*(lambda code=code: store.append(code, logs[code][1]) for code in ("a", "full", "b")))
+        group = run_all(*(lambda name=name: store.append(code[name], logs[name][1]) for name in ("a", "full", "b")))
         queued(3)
     join(leader)
     appended_a, failed, appended_b = join(group)
 
     assert isinstance(failed, OSError)
     assert appended_a.event.seq == appended_b.event.seq == 2
-    assert store.last_seqs(logs) == {"held": 2, "a": 2, "full": 1, "b": 2}
+    assert store.last_seqs(code.values()) == {code["held"]: 2, code["a"]: 2, code["full"]: 1, code["b"]: 2}
     monkeypatch.setattr(AppendStatements, "write", write)
-    assert store.append("full", logs["full"][1], expected_seq=1).event.seq == 2  # its engine is right again
+    assert store.append(code["full"], logs["full"][1], expected_seq=1).event.seq == 2  # its engine is right again
     assert store.verify() == []
 
 
