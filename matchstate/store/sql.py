@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, cast
 
+import orjson
 from sqlalchemy import (
     Column,
     Connection,
@@ -177,9 +178,10 @@ class AppendStatements:
     """The statements of a group of appends (:mod:`~matchstate.store.commits`), prepared for one dialect: the
     matches' heads read, then the events, their rulings and the new heads written.
 
-    On PostgreSQL, each is one statement for the whole group, over arrays (``unnest``): a group costs
-    four round trips (with the BEGIN and the COMMIT) however many appends it holds. SQLite, in the
-    process, runs the statements of each append in turn.
+    On PostgreSQL, each is one statement for the whole group, over a JSON array of its rows
+    (``json_to_recordset``: one parameter, made in one call, where an array per column costs the
+    driver more than the statement): a group costs four round trips (with the BEGIN and the COMMIT)
+    however many appends it holds. SQLite, in the process, runs the statements of each append in turn.
     """
 
     def __init__(self, dialect: Dialect) -> None:
@@ -195,16 +197,11 @@ class AppendStatements:
             dialect)
         self.retried = Prepared(RETRIED, dialect)
         events, rulings, matches = (cast(Table, row.__table__) for row in (EventRow, RulingRow, MatchRow))
-        head = [matches.c[name] for name in ("last_seq", "last_hash", "last_at", "state", "score", "status", "seal",
-                                             "acts_seq")]
-        self.writes: list[Prepared | _Arrays]
+        head = [matches.c[name] for name in HEAD_COLUMNS]
+        self.writes: list[Prepared | _Records]
         if self.postgresql:
-            self.writes = [_Arrays(_UNNEST_WRITE.format(
-                events=_columns(events.columns), event_arrays=_arrays(dialect, events.columns),
-                rulings=_columns(rulings.columns), ruling_arrays=_arrays(dialect, rulings.columns),
-                head=", ".join(f"{column.name} = h.{column.name}" for column in head),
-                head_arrays=_arrays(dialect, [matches.c.id, *head]), head_columns=_columns([matches.c.id, *head])),
-                dialect, [*events.columns, *rulings.columns, *head])]
+            self.writes = [_Records({"events": list(events.columns), "rulings": list(rulings.columns),
+                                     "heads": [matches.c.id, *head]})]
         else:
             self.writes = [Prepared(insert(table).values({column: bindparam(column.key, type_=column.type)
                                                           for column in table.columns}), dialect)
@@ -218,55 +215,51 @@ class AppendStatements:
         no match has. Matches are locked in the order of their codes, on every server alike."""
         if not self.postgresql:
             return [self.head.run(connection, {"code": code, "device_id": device_id}) for code, device_id in wanted]
-        found = {row[0]: row[1:] for row in execute(connection, _UNNEST_HEADS, {
-            "codes": [code for code, _ in wanted], "devices": [device_id for _, device_id in wanted]}, rows=True)}
-        return [found.get(number) for number in range(1, len(wanted) + 1)]
+        found = {row[0]: row[1:] for row in execute(connection, _HEADS, {"wanted": orjson.dumps(
+            [{"n": number, "code": code, "device_id": device_id}
+             for number, (code, device_id) in enumerate(wanted)]).decode()}, rows=True)}
+        return [found.get(number) for number in range(len(wanted))]
 
     def write(self, connection: Connection, rows: list[dict[str, Any]]) -> None:
         """Write each append's event, its ruling, and its match's new head; ``rows`` are each the event's and the
         ruling's columns, the head's and ``match_id`` (the ruling's ``state`` is the match's)."""
         for statement in self.writes:
-            if isinstance(statement, _Arrays):
+            if isinstance(statement, _Records):
                 statement.run(connection, rows)
             else:
                 for params in rows:
                     statement.run(connection, params)
 
 
+HEAD_COLUMNS = ("last_seq", "last_hash", "last_at", "state", "score", "status", "seal", "acts_seq")
 # The heads of a group's matches (see AppendStatements.heads), by their place in the group.
-_UNNEST_HEADS = (
-    "SELECT w.n, m.id, m.last_seq, m.last_hash, e.seq, (SELECT max(seq) FROM acts) "
-    "FROM unnest(CAST(%(codes)s AS TEXT[]), CAST(%(devices)s AS TEXT[])) WITH ORDINALITY AS w(code, device_id, n) "
-    "JOIN matches m ON m.code = w.code "
-    "LEFT OUTER JOIN events e ON e.match_id = m.id AND e.device_id = w.device_id "
-    "ORDER BY m.code FOR UPDATE OF m")
-# A group's events, rulings and new heads, in one statement.
-_UNNEST_WRITE = (
-    "WITH event AS (INSERT INTO events ({events}) SELECT * FROM unnest({event_arrays})), "
-    "ruling AS (INSERT INTO rulings ({rulings}) SELECT * FROM unnest({ruling_arrays})) "
-    "UPDATE matches SET {head} FROM unnest({head_arrays}) AS h({head_columns}) WHERE matches.id = h.id")
+# The device id's event is a subquery, not a join: the planner takes the JSON for 100 rows and would hash-join
+# every event of the store.
+_HEADS = (
+    "SELECT w.n, m.id, m.last_seq, m.last_hash, "
+    "(SELECT e.seq FROM events e WHERE e.match_id = m.id AND e.device_id = w.device_id), "
+    "(SELECT max(seq) FROM acts) "
+    "FROM json_to_recordset(CAST(%(wanted)s AS JSON)) AS w(n INTEGER, code TEXT, device_id TEXT) "
+    "JOIN matches m ON m.code = w.code ORDER BY m.code FOR UPDATE OF m")
 
 
-def _columns(columns: Iterable[Column[Any]]) -> str:
-    return ", ".join(column.name for column in columns)
+class _Records:
+    """PostgreSQL's write of a group: its events, rulings and new heads in one statement, each table's rows one
+    JSON array (``json_populate_recordset`` reads each column by its name, as its type)."""
 
-
-def _arrays(dialect: Dialect, columns: Iterable[Column[Any]]) -> str:
-    """Each column's array of values, a parameter named after the column's table and key."""
-    return ", ".join(f"CAST(%({column.table.name}_{column.key})s AS {column.type.compile(dialect)}[])"
-                     for column in columns)
-
-
-class _Arrays:
-    """A statement over one array per column of the rows' values (each through its column type's bind processor),
-    and one of the rows' ``match_id``."""
-
-    def __init__(self, sql: str, dialect: Dialect, columns: list[Column[Any]]) -> None:
-        self.sql = sql
-        self.columns = [(f"{column.table.name}_{column.key}", column.key,
-                         column.type.dialect_impl(dialect).bind_processor(dialect)) for column in columns]
-        self.columns.append(("matches_id", "match_id", None))
+    def __init__(self, tables: Mapping[str, list[Column[Any]]]) -> None:
+        self.tables = {name: [(str(column.name),  # orjson takes no str subclass, as SQLAlchemy's names are
+                               "match_id" if name == "heads" and column.key == "id" else column.key)
+                              for column in columns] for name, columns in tables.items()}
+        head = ", ".join(f"{name} = h.{name}" for name in HEAD_COLUMNS)
+        self.sql = ("WITH event AS (INSERT INTO events SELECT * FROM "
+                    "json_populate_recordset(NULL::events, CAST(%(events)s AS JSON))), "
+                    "ruling AS (INSERT INTO rulings SELECT * FROM "
+                    "json_populate_recordset(NULL::rulings, CAST(%(rulings)s AS JSON))) "
+                    f"UPDATE matches SET {head} FROM json_populate_recordset(NULL::matches, CAST(%(heads)s AS JSON)) h "
+                    "WHERE matches.id = h.id")
 
     def run(self, connection: Connection, rows: list[dict[str, Any]]) -> None:
-        execute(connection, self.sql, {name: [process(row[key]) if process else row[key] for row in rows]
-                                       for name, key, process in self.columns})
+        execute(connection, self.sql, {name: orjson.dumps([{column: row[key] for column, key in columns}
+                                                           for row in rows]).decode()
+                                       for name, columns in self.tables.items()})
