@@ -94,13 +94,14 @@ def cmd_diagram(_: argparse.Namespace) -> int:
 
 # -- the store: the database is MATCHSTATE_DATABASE_URL, else matchstate.db here ----------------
 
-def open_store(upgrading: bool = False) -> Store:
-    """The store, checked to be reachable and up to date (imported here: replay and rules need no database)."""
+def open_store(upgrading: bool = False, cache_mb: float | None = None) -> Store:
+    """The store, checked to be reachable and up to date (imported here: replay and rules need no database);
+    its engine cache takes up to ``cache_mb`` MiB (default: the store's)."""
     from sqlalchemy.exc import SQLAlchemyError
 
     from .store import Store
 
-    store = Store()
+    store = Store() if cache_mb is None else Store(cache_bytes=int(cache_mb * 2**20))
     try:
         current = store.schema_is_current()
     except SQLAlchemyError as err:
@@ -255,7 +256,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             tolerance["clock_tolerance"] = _positive(float)(env)
         except argparse.ArgumentTypeError as err:
             raise MatchstateError(f"MATCHSTATE_CLOCK_TOLERANCE {err}") from None
-    app = create_app(open_store(), private=args.private, limits=Limits(**options(Limits)), **tolerance)
+    app = create_app(open_store(cache_mb=args.cache_mb), private=args.private, limits=Limits(**options(Limits)),
+                     **tolerance)
     serve(app, args.host, args.port, Deadlines(**options(Deadlines)))
     return 0
 
@@ -353,6 +355,8 @@ def parser() -> argparse.ArgumentParser:
     serve_cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve_cmd.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     serve_cmd.add_argument("--private", action="store_true", help="reading a match needs one of its keys too")
+    serve_cmd.add_argument("--cache-mb", type=_positive(float), metavar="MIB", help="memory the engines of recently "
+                           "used matches may take (default 64; a typical match's takes about 50 KiB)")
     guard = serve_cmd.add_argument_group("limits", "what the server allows its clients (the README's Access)")
     for flag, dest, kind, metavar, what in (
         ("--clock-tolerance", "clock_tolerance", float, "SECONDS", "refuse an event whose `at` is more than this "

@@ -18,13 +18,41 @@
 Catch :class:`RefusedEvent` to handle any refusal; its subclasses tell a device whether sending the
 event again can ever help (an :class:`IllegalEvent` may make sense later, an :class:`InvalidEvent`
 never will).
+
+An error made with ``said`` speaks the catalog's [refusal] phrase: its message is the English, and
+``worded()`` gives it in every language (the API sends both, for a page to show its reader's).
 """
 
 from __future__ import annotations
 
+from typing import Any, Self
+
+from .words import Words, phrases
+
 
 class MatchstateError(Exception):
     """Base of every error matchstate raises on purpose."""
+
+    words: Words | None = None  # the message in every language, where the catalog says it
+
+    @classmethod
+    def said(cls, key: str, /, *args: Any, **fields: object) -> Self:
+        """This error, its message the [refusal] phrase ``key`` (``args`` follow the message, as the
+        error's own constructor takes them)."""
+        words = phrases("refusal", key, **fields)
+        err = cls(words["en"], *args)
+        err.words = words
+        return err
+
+    def worded(self) -> Words | None:
+        """The message in every language; None where it is not the catalog's."""
+        return self.words
+
+    def body(self) -> dict[str, object]:
+        """The API's answer: ``detail``, the message in English as clients read it, and ``words``, the
+        message in every language, where the catalog says it."""
+        words = self.worded()
+        return {"detail": str(self), **({"words": words} if words is not None else {})}
 
 
 class RefusedEvent(MatchstateError):
@@ -41,7 +69,19 @@ class RefusedEvent(MatchstateError):
 
     def at_line(self, line: int) -> RefusedEvent:
         """The same refusal, of the same class, placed at ``line`` of a log."""
-        return type(self)(self.reason, line)
+        placed = type(self)(self.reason, line)
+        placed.words = self.words
+        return placed
+
+    def worded(self) -> Words | None:
+        if self.words is None or self.line is None:
+            return self.words
+        return phrases("refusal", "line", line=self.line, reason=self.words)
+
+    @property
+    def reason_words(self) -> Words | str:
+        """The reason, in every language where the catalog says it (to quote it in another refusal)."""
+        return self.words if self.words is not None else self.reason
 
 
 class InvalidEvent(RefusedEvent):

@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 
 from .errors import InvalidEvent, UnknownRules
 from .rules import find_rules
+from .words import Words, joined, phrases
 
 MAX_ID_LENGTH = 64
 FIXED_SPOT_LIMIT = 60  # the farthest fixed spot from a goal line: Penalties 4 and 6
@@ -48,35 +49,44 @@ _QUOTE = reprlib.Repr()  # a refusal quotes a value short, however long or deep 
 _QUOTE.maxlevel, _QUOTE.maxstring, _QUOTE.maxother, _QUOTE.maxlist, _QUOTE.maxdict = 4, 80, 80, 12, 12
 
 
-def _fail(what: str, value: object) -> NoReturn:
-    raise ValueError(f"must be {what}, not {_QUOTE.repr(value)}")
+class Unfit(ValueError):
+    """What a field's check says of a value it refuses, in every language (``words``)."""
+
+    def __init__(self, words: Words) -> None:
+        super().__init__(words["en"])
+        self.words = words
+
+
+def _fail(what: str, value: object, **fields: object) -> NoReturn:
+    """Refuse ``value``: it must be the catalog's [must] ``what``."""
+    raise Unfit(phrases("refusal", "must", what=phrases("must", what, **fields), value=_QUOTE.repr(value)))
 
 
 def text(value: object, _: Context) -> str:
     if not isinstance(value, str) or not value.strip():
-        _fail("a non-empty string", value)
+        _fail("text", value)
     if "\x00" in value:
-        _fail("text without NUL characters", value)
+        _fail("no-nul", value)
     return value
 
 
 def short_text(value: object, context: Context) -> str:
     value = text(value, context)
     if len(value) > MAX_ID_LENGTH:
-        _fail(f"a string of at most {MAX_ID_LENGTH} characters", value[:MAX_ID_LENGTH] + "…")
+        _fail("short", value[:MAX_ID_LENGTH] + "…", most=MAX_ID_LENGTH)
     return value
 
 
 def flag(value: object, _: Context) -> bool:
     if not isinstance(value, bool):
-        _fail("true or false", value)
+        _fail("flag", value)
     return value
 
 
 def number(value: object, _: Context) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not -MAX_NUMBER <= value <= MAX_NUMBER:
         # NaN fails every comparison, and so do infinities and numbers too large to be yards or goals
-        _fail(f"a number from {-MAX_NUMBER} to {MAX_NUMBER}", _shown(value))
+        _fail("number", _shown(value), least=-MAX_NUMBER, most=MAX_NUMBER)
     return value
 
 
@@ -90,39 +100,39 @@ def _shown(value: object) -> object:
 def distance(value: object, context: Context) -> float:
     yards = number(value, context)
     if yards < 0:
-        _fail("a number of yards, 0 or more", value)
+        _fail("distance", value)
     return yards
 
 
 def field_length(value: object, context: Context) -> float:
     yards = number(value, context)
     if yards <= FIXED_SPOT_LIMIT:
-        _fail(f"a number of yards greater than {FIXED_SPOT_LIMIT}, so that every fixed spot is on the field", value)
+        _fail("field-length", value, least=FIXED_SPOT_LIMIT)
     return yards
 
 
 def yards_to_goal(value: object, context: Context) -> float:
     yards = number(value, context)
     if not 0 < yards < context.field_length:
-        _fail(f"a number of yards greater than 0 and less than the field length, {context.field_length}", value)
+        _fail("yards-to-goal", value, length=context.field_length)
     return yards
 
 
 def counting(value: object, _: Context) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_COUNT:
-        _fail(f"a whole number from 1 to {MAX_COUNT}", _shown(value))
+        _fail("counting", _shown(value), most=MAX_COUNT)
     return value
 
 
 def player(value: object, _: Context) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 4:
-        _fail("a player number from 1 to 4", _shown(value))
+        _fail("player", _shown(value))
     return value
 
 
 def team(value: object, context: Context) -> str:
     if not isinstance(value, str) or value not in context.teams:
-        raise ValueError(f"names an unknown team {value!r}: the teams are {' and '.join(context.teams)}")
+        raise Unfit(phrases("refusal", "unknown-team", team=repr(value), teams=joined(context.teams)))
     return value
 
 
@@ -134,32 +144,31 @@ class OneOf:
 
     def __call__(self, value: object, _: Context) -> str:
         if not isinstance(value, str) or value not in self.choices:
-            _fail("one of " + ", ".join(repr(c) for c in self.choices), value)
+            _fail("one-of", value, choices=", ".join(repr(c) for c in self.choices))
         return value
 
 
 def timestamp(value: object, _: Context) -> datetime:
-    example = "an ISO-8601 time with a UTC offset, such as 2026-11-29T15:04:05.250Z"
     if not isinstance(value, str):
-        _fail(example, value)
+        _fail("time", value)
     try:
         moment = datetime.fromisoformat(value)
         if moment.year in (1, 9999):  # where an offset can take a time out of years 1 to 9999, it has no UTC
             moment.astimezone(UTC)
     except (ValueError, OverflowError):
-        _fail(example + ", in the years 1 to 9999", value)
+        _fail("time-years", value)
     if moment.tzinfo is None:
-        _fail(example, value)
+        _fail("time", value)
     return moment
 
 
 def clock_settings(value: object, context: Context) -> dict[str, float]:
     if not isinstance(value, dict) or set(value) - {"chukker_seconds", "extra_seconds"}:
-        _fail("an object with chukker_seconds and extra_seconds", value)
+        _fail("clock", value)
     if "chukker_seconds" in value and number(value["chukker_seconds"], context) <= 0:
-        _fail("a clock whose chukker_seconds is greater than 0", value)
+        _fail("chukker-seconds", value)
     if "extra_seconds" in value and number(value["extra_seconds"], context) < 0:
-        _fail("a clock whose extra_seconds is 0 or more", value)
+        _fail("extra-seconds", value)
     return value
 
 
@@ -168,28 +177,28 @@ def rule_set(value: object, context: Context) -> str:
     try:
         find_rules(value)
     except UnknownRules as err:
-        raise ValueError(str(err)) from None
+        raise Unfit(err.words) if err.words else ValueError(str(err)) from None
     return value
 
 
 def team_names(value: object, context: Context) -> list[str]:
     if not isinstance(value, list) or len(value) != 2:
-        _fail("a list of two team names", value)
+        _fail("two-teams", value)
     names = [short_text(name, context) for name in value]
     if names[0] == names[1]:
-        _fail("two different team names", value)
+        _fail("different-teams", value)
     return names
 
 
 def names(value: object, context: Context) -> list[str]:
     if not isinstance(value, list):
-        _fail("a list of names", value)
+        _fail("names", value)
     return [text(name, context) for name in value]
 
 
 def _per_team(value: object, context: Context, check: Checker, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        _fail(f"an object of {what} by team", value)
+        _fail(f"{what}-by-team", value)
     for name, item in value.items():
         team(name, context)
         check(item, context)
@@ -200,7 +209,7 @@ def handicap_goals(value: object, context: Context) -> dict[str, float]:
     def goals(item: object, ctx: Context) -> float:
         count = number(item, ctx)
         if count < 0:
-            _fail("a number of goals, 0 or more", item)
+            _fail("goals", item)
         return count
 
     given = _per_team(value, context, goals, "goals")
@@ -210,7 +219,7 @@ def handicap_goals(value: object, context: Context) -> dict[str, float]:
 def rosters(value: object, context: Context) -> dict[str, list[dict[str, Any]]]:
     def roster(item: object, ctx: Context) -> list[dict[str, Any]]:
         if not isinstance(item, list) or not all(isinstance(entry, dict) for entry in item):
-            _fail("a list of players", item)
+            _fail("players", item)
         for entry in item:
             player(entry.get("player"), ctx)
             if "name" in entry:
@@ -295,12 +304,11 @@ _CHECKS = {kind: tuple((name, *spec) for name, spec in {**_COMMON, **fields}.ite
 def check_event(obj: Any, context: Context) -> Event:
     """Check one decoded log line against the format; return it normalised."""
     if type(obj) is not dict and not isinstance(obj, Mapping):  # a decoded line is a dict: skip the ABC's check
-        raise InvalidEvent(f"an event must be a JSON object, not {type(obj).__name__}")
+        raise InvalidEvent.said("not-object", kind=type(obj).__name__)
     kind = obj.get("type")
     checks = _CHECKS.get(kind) if isinstance(kind, str) else None
     if checks is None:
-        known = "missing field 'type'" if kind is None else f"unknown type {kind!r}"
-        raise InvalidEvent(known)
+        raise InvalidEvent.said("type-missing") if kind is None else InvalidEvent.said("type-unknown", type=repr(kind))
     event: Event = {"type": kind}
     starting = kind == "match.start"
     if starting:
@@ -309,17 +317,18 @@ def check_event(obj: Any, context: Context) -> Event:
         value = obj.get(name)
         if value is None:
             if default is REQUIRED:
-                raise InvalidEvent(f"{kind}: missing field {name!r}")
+                raise InvalidEvent.said("field-missing", kind=kind, name=repr(name))
             event[name] = default
             continue
         try:
             event[name] = check(value, context)
         except ValueError as err:
-            raise InvalidEvent(f"{kind}: field {name!r} {err}") from None
+            why = err.words if isinstance(err, Unfit) else str(err)
+            raise InvalidEvent.said("field", kind=kind, name=repr(name), why=why) from None
         if starting and name in Context.__slots__:
             setattr(context, name, event[name])
     if kind == "penalty.award" and event["yards_to_goal"] is None and needs_spot(event):
-        raise InvalidEvent(f"penalty.award: Penalty {event['penalty']} from the spot needs field 'yards_to_goal'")
+        raise InvalidEvent.said("spot-yards", penalty=event["penalty"])
     return event
 
 

@@ -56,15 +56,15 @@ def parse_line(line: str) -> dict[str, Any]:
     if len(line) > MAX_LINE_BYTES // 4:
         text = line[:-2] if line.endswith("\r\n") else line[:-1] if line.endswith("\n") else line
         if len(text.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
-            raise InvalidEvent(f"the line is longer than {MAX_LINE_BYTES} bytes")
+            raise InvalidEvent.said("line-long", bytes=MAX_LINE_BYTES)
     try:
         obj = orjson.loads(line)
     except orjson.JSONDecodeError as err:
         if "surrogate" in str(err):
-            raise InvalidEvent("a string holds a lone surrogate, which is not Unicode text") from None
-        raise InvalidEvent(f"not JSON: {err}") from None
+            raise InvalidEvent.said("surrogate") from None
+        raise InvalidEvent.said("not-json", error=err) from None
     if not isinstance(obj, dict):
-        raise InvalidEvent(f"an event must be a JSON object, not {type(obj).__name__}")
+        raise InvalidEvent.said("not-object", kind=type(obj).__name__)
     return obj
 
 
@@ -75,7 +75,7 @@ def read_lines(path: str | Path) -> Iterator[str]:
             try:
                 yield line.decode("utf-8-sig" if number == 1 else "utf-8")  # an editor's byte-order mark
             except UnicodeDecodeError as err:
-                raise InvalidEvent(f"not UTF-8 text: {err.reason} at byte {err.start}", number) from None
+                raise InvalidEvent.said("not-utf8", number, reason=err.reason, at=err.start) from None
 
 
 def read_events(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -12,6 +12,7 @@ from sqlalchemy import (
     ForeignKey,
     ForeignKeyConstraint,
     Index,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -173,4 +174,22 @@ class ActRow(Base):
     reason: Mapped[str | None] = mapped_column(Text)
     last_seq: Mapped[int | None]
     last_hash: Mapped[str | None] = mapped_column(String(HASH_LENGTH))
+    seal: Mapped[str] = mapped_column(String(HASH_LENGTH))
+
+
+class CheckpointRow(Base):
+    """A match's engine as its events up to ``seq`` (whose hash is ``hash``) left it, so that a server that has
+    not the match in memory resumes from here instead of replaying it from the start. Only a cache: never
+    trusted over the log (``verify`` replays the log), ignored unless ``engine_version`` is the reading
+    engine's, ``hash`` is the chain's at ``seq`` and ``seal`` (the store secret's HMAC of the rest) holds; see
+    :mod:`matchstate.store.checkpoints`. One per match, replaced as the match goes on."""
+
+    __tablename__ = "checkpoints"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True,
+                                          autoincrement=False)
+    seq: Mapped[int]
+    hash: Mapped[str] = mapped_column(String(HASH_LENGTH))
+    engine_version: Mapped[str] = mapped_column(String(32))
+    blob: Mapped[bytes] = mapped_column(LargeBinary)
     seal: Mapped[str] = mapped_column(String(HASH_LENGTH))

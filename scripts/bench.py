@@ -765,6 +765,124 @@ def store_replay(bench: Bench) -> None:
         baseline = baseline or row
 
 
+ROUND_ROBIN_MATCHES = 100
+ROUND_ROBIN_HELD = 64  # the budget holds this many typical matches' engines, as the cache did before (64 matches)
+ROUND_ROBIN_APPENDS = 20  # rounds: appends to each match, in turn
+COLD_EVENTS = 10_000
+
+
+def _typical_bytes(logs: list[list[str]]) -> tuple[float, float, float]:
+    """A typical match's engine in memory (tracemalloc, median), its cache estimate, and its checkpoint blob."""
+    import tracemalloc
+
+    from matchstate.log import parse_line
+    from matchstate.store.cache import Head
+    from matchstate.store.checkpoints import encode
+
+    taken, estimates, blobs = [], [], []
+    for lines in logs:
+        events = [parse_line(line) for line in lines]
+        tracemalloc.start()
+        match = Match()
+        for event in events:
+            match.feed(event)
+        taken.append(tracemalloc.get_traced_memory()[0])
+        tracemalloc.stop()
+        estimates.append(Head(1, match).estimate())
+        blobs.append(len(encode(match.checkpoint())))
+    return statistics.median(taken), statistics.median(estimates), statistics.median(blobs)
+
+
+@section
+def store_cache(bench: Bench) -> None:
+    """The engine cache on SQLite. Round robin: appends to 100 matches in turn with a budget that holds 64 typical
+    matches' engines, with stored checkpoints against without (a miss replays its match from the start, as every
+    append did with the cache of 64). Cold: an append to a 10k-event match by a store just opened, resumed from
+    its checkpoint and replayed from the start (the store connected and its statements compiled by an append to
+    another match), against a warm append to it."""
+    import tempfile
+
+    from matchstate.store import Store
+    from matchstate.store.cache import EngineCache
+
+    taken, estimate, blob = _typical_bytes(bench.logs[:200])
+    print(f"  store_cache: a typical match ({statistics.median(map(len, bench.logs)):.0f} events): its engine takes "
+          f"{taken / 1024:.1f} KiB (tracemalloc), the cache estimates {estimate / 1024:.1f} KiB, its checkpoint "
+          f"blob is {blob:,.0f} bytes", file=sys.stderr)
+    logs = bench.logs[:ROUND_ROBIN_MATCHES]
+    budget = int(ROUND_ROBIN_HELD * estimate)
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        url = f"sqlite:///{folder}/cache.db"
+        Store(url).upgrade()
+        timings: dict[str, list[float]] = {}
+        measures = (("round robin, 100 matches, misses replayed", False, budget),
+                    ("round robin, 100 matches, checkpoints", True, budget),
+                    ("round robin, 100 matches, a budget that holds them all", True, 10 * budget))
+        for repetition in range(bench.repeat):
+            for measure, (name, checkpoints, held) in enumerate(measures):
+                store = Store(url, cache_bytes=held)
+                if not checkpoints:
+                    store._cache = EngineCache(held)
+                codes = []
+                for lines in logs:
+                    start = json.loads(lines[0])
+                    code = f"{start['match']}-{repetition}-{measure}"
+                    renamed = [json.dumps({**start, "match": code}), *lines[1:len(lines) - ROUND_ROBIN_APPENDS]]
+                    store.import_log(renamed)
+                    codes.append((code, lines[len(lines) - ROUND_ROBIN_APPENDS:]))
+                store.close()
+                store = Store(url, cache_bytes=held)  # a server started on them
+                if not checkpoints:
+                    store._cache = EngineCache(held)
+                gc.collect()
+                began = time.perf_counter()
+                for turn in range(ROUND_ROBIN_APPENDS):
+                    for code, rest in codes:
+                        store.append(code, rest[turn])
+                timings.setdefault(name, []).append(time.perf_counter() - began)
+                store.close()
+        baseline = None
+        for name, seconds in timings.items():
+            row = bench.record(name, ROUND_ROBIN_APPENDS * len(logs), seconds, baseline=baseline)
+            baseline = baseline or row
+
+        url = f"sqlite:///{folder}/cold.db"
+        store = Store(url)
+        store.upgrade()
+        store.import_log(_rallies(COLD_EVENTS))
+        store.import_log(json.dumps({**json.loads(line), "match": "other"}) for line in _rallies(2))
+        store.close()
+        kickoff = datetime(2026, 11, 29, 15, tzinfo=UTC)
+        seqs = {"long": COLD_EVENTS, "other": 2}
+
+        def append(store: Store, code: str = "long") -> float:
+            seq = seqs[code] = seqs[code] + 1
+            event = {**RALLY[(seq - 1) % len(RALLY)], "id": f"{code}{seq}",
+                     "at": (kickoff + timedelta(seconds=seq)).isoformat()}
+            began = time.perf_counter()
+            store.append(code, event)
+            return time.perf_counter() - began
+
+        store = Store(url)
+        append(store)  # its first append stores its checkpoint
+        store.close()
+        cold: dict[str, list[float]] = {}
+        for _ in range(bench.repeat):
+            for name, checkpoints in (("cold append, 10k events, replayed from the start", False),
+                                      ("cold append, 10k events, resumed from its checkpoint", True)):
+                store = Store(url)
+                if not checkpoints:
+                    store._cache = EngineCache()
+                append(store, "other")  # connected, its statements compiled: only the long match is cold
+                cold.setdefault(name, []).append(append(store))
+                cold.setdefault("warm append, 10k events (its engine cached)", []).append(append(store))
+                store.close()
+    warm = bench.record("warm append, 10k events (its engine cached)",
+                        1, cold.pop("warm append, 10k events (its engine cached)"))
+    for name, seconds in cold.items():
+        bench.record(name, 1, seconds, baseline=warm)
+
+
 LIST_MATCHES = 50_000
 LIST_PAGES = 20  # pages timed per measure and repetition
 

@@ -177,6 +177,20 @@ def test_refused_line_is_named_and_nothing_after_it_is_applied(start_match, setu
             "free_hit": match.free_hit.to_json() if match.free_hit else None} == before
 
 
+@pytest.mark.parametrize(("setup", "refused", "names", "start"), cases())
+def test_every_refusal_says_its_reason_in_english_and_in_spanish(start_match, setup, refused, names, start):
+    """The same reason in each language, the English word for word the message (a page shows its reader's)."""
+    scorer = start_match(**start)
+    setup(scorer)
+    lines = [*scorer.lines(), refused(scorer)]
+    with pytest.raises(RefusedEvent) as refusal:
+        for _ in replay([text + "\n" for text in lines]):
+            pass
+    words = refusal.value.worded()
+    assert words is not None and words["en"] == str(refusal.value)
+    assert words["es"].startswith(f"línea {len(lines)}: ") and words["es"] != words["en"]
+
+
 @pytest.mark.parametrize(("setup", "refused", "names", "start"),
                          cases("not-json", "json-infinity-literal", "json-nan-literal"))
 def test_refused_event_changes_nothing_in_the_match(start_match, setup, refused, names, start):

@@ -276,7 +276,11 @@ def test_reference_endpoints_describe_the_event_forms_and_the_rules(client: Test
     assert hit["player"]["kind"] == "player" and hit["player"]["required"]
     assert hit["contact"]["choices"] == ["hit", "mishit", "miss"]
     assert hit["deliberate"] == {"name": "deliberate", "kind": "flag", "required": False, "default": False,
-                                 "choices": None}
+                                 "choices": None, "required_when": []}
+    award = {field["name"]: field for field in forms["penalty.award"]}
+    # The yards are optional, but needed where the award is from the spot: a Penalty 5.a, a Penalty 2 so given.
+    assert not award["yards_to_goal"]["required"]
+    assert {"penalty": "5a", "from": "spot"} in award["yards_to_goal"]["required_when"]
     assert forms["play"] == []
     assert client.get("/api/rules").json()["36/one-stroke"]["heading"]["es"] == "Un solo golpe al arco"
 
@@ -299,6 +303,31 @@ def test_openapi_describes_every_api_route(client: TestClient) -> None:
 
 
 # -- appending: conflicts, retries, refusals ------------------------------------------------------
+
+def test_each_refusal_a_page_shows_says_its_reason_in_english_and_in_spanish(api: Api) -> None:
+    """``detail`` stays the English clients read; ``words`` holds it in every language, for a page to show."""
+    refusals = {
+        "duplicate": api.client.post("/api/matches", json=START, headers=LEAGUE),
+        "no key": api.client.post("/api/matches", json={**START, "match": "other"}),
+        "wrong key": api.post(api.event({"type": "tick"}), key="not-a-key"),
+        "no sense": api.post(api.event({"type": "hit", "player": 1, "contact": "hit"})),
+        "ill-formed": api.post(api.event({"type": "goal", "team": "Green"})),
+        "stale": api.post(api.event({"type": "tick"}), expected_seq=7),
+        "ahead": api.post({**api.event({"type": "tick"}), "at": "2999-01-01T00:00:00Z"}),
+    }
+    spanish = {name: (answer.status_code, answer.json()["words"]["es"]) for name, answer in refusals.items()}
+    assert spanish == {
+        "duplicate": (409, f"el partido {CODE!r} ya está en el almacén"),
+        "no key": (401, "esto necesita la clave de la liga"),
+        "wrong key": (403, "la clave no es la del planillero ni la de los oficiales de este partido"),
+        "no sense": (422, "hit no tiene sentido en el estado idle: ningún tiro espera su golpe"),
+        "ill-formed": (422, "goal: el campo 'team' nombra un equipo desconocido 'Green': los equipos son Blue y Red"),
+        "stale": (409, f"el partido {CODE} está en el seq 1, no en el 7: recargue y vuelva a intentar"),
+        "ahead": (422, spanish["ahead"][1]),
+    }
+    assert spanish["ahead"][1].startswith("tick: 'at' 2999-01-01T00:00:00Z va ")
+    assert all(answer.json()["words"]["en"] == answer.json()["detail"] for answer in refusals.values())
+
 
 def test_a_stale_expected_seq_gets_409_with_the_current_seq_and_writes_nothing(api: Api) -> None:
     api.send(PENALTY_3[0])

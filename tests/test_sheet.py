@@ -15,12 +15,13 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from conftest import BLUE, RED, hand_log, stored
+from starlette.requests import Request
 
 from matchstate.engine import goals_by_handicap as handicap_goals
 from matchstate.records.sheet import goals_text, score_sheet
 from matchstate.store import Store
 from matchstate.web import create_app
-from matchstate.web.pages import templates
+from matchstate.web.templating import templates
 
 
 def roster(*handicaps: float) -> list[dict]:
@@ -139,7 +140,9 @@ def test_the_sheet_prints_the_last_events_signed_receipt_which_the_store_accepts
 
 def render(events: list[dict]) -> str:
     """The sheet page for a log that the store cannot hold yet (one with match.end), rendered as the server does."""
-    return templates.env.get_template("sheet.html").render(code="sheet-1", sheet=score_sheet(events), keyed="")
+    request = Request({"type": "http", "headers": []})  # a reader who has not chosen a language: English
+    return templates.env.get_template("sheet.html").render(request=request, code="sheet-1",
+                                                            sheet=score_sheet(events), keyed="")
 
 
 def test_an_ended_match_shows_its_final_result_and_winner() -> None:

@@ -11,6 +11,7 @@
 
 from .handicap import goals_by_handicap, roster_totals
 from .machine import STATES, diagram
-from .match import CHECKPOINT_EVERY, Match, struck
+from .match import CHECKPOINT_EVERY, Checkpoint, Match, struck
 
-__all__ = ["CHECKPOINT_EVERY", "STATES", "Match", "diagram", "goals_by_handicap", "roster_totals", "struck"]
+__all__ = ["CHECKPOINT_EVERY", "STATES", "Checkpoint", "Match", "diagram", "goals_by_handicap", "roster_totals",
+           "struck"]

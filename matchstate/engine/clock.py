@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from ..errors import IllegalEvent
 from ..events import Event
 from ..rules import ClockSettings
 from ..rulings import Ruling
@@ -57,16 +58,15 @@ class Clock(NamedTuple):
 
     # -- what an event may do --------------------------------------------------
 
-    def refusal(self, kind: str) -> str | None:
+    def refusal(self, kind: str) -> IllegalEvent | None:
         """Why the clock refuses an event of this type now, or None: decided by ``started``, ``in_play`` and
         ``ended`` alone (``Match.accepted_types`` relies on it)."""
         if self.ended and kind not in AFTER_THE_END:
-            return f"{kind} makes no sense after match.end: only void, card and tick are accepted"
+            return IllegalEvent.said("after-end", kind=kind)
         if kind == "match.end" and self.in_play:
-            return f"match.end makes no sense while chukker {self.chukker} is in play: log its chukker.end first"
+            return IllegalEvent.said("end-in-play", chukker=self.chukker)
         if kind in NOT_BETWEEN_CHUKKERS and self.started and not self.in_play:
-            return (f"{kind} makes no sense between chukkers: a free hit carried into the next chukker is taken "
-                    f"after its chukker.start")
+            return IllegalEvent.said("between", kind=kind)
         return None
 
     def flags(self, event: Event) -> tuple[str, ...]:

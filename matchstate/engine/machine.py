@@ -120,21 +120,6 @@ QUIET: dict[str, frozenset[str]] = {
 }
 assert set(TRIGGER_OF) <= set(TYPES), "every trigger is an event type of the log format"
 
-WHY_NOT = {
-    "hit": "no free hit is awaiting its stroke",
-    "play": "no free hit is awaiting “Play”",
-    "approach.abort": "no free hit is awaiting its stroke",
-    "ball.retee": "a re-tee is one after “Play” (before it, log ball.place)",
-    "ball.place": "no free hit is awaiting its ball",
-    "dribble": "no free hit is in progress",
-    "ball.stop": "a free hit awaits its stroke",
-    "ball.out": "a free hit awaits its stroke",
-    "position.improper": "no free hit is in progress",
-    "player.return": "no free hit is in progress",
-    "player.play": "no free hit is in progress",
-    "decide": "there is nothing to choose",
-}
-
 Callback = Callable[..., Any]
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -10,10 +11,11 @@ from ..errors import IllegalEvent, RefusedEvent
 from ..events import TYPES, Context, Event, check_event
 from ..rules import DEFAULT, ClockSettings, RuleSet, find_rules
 from ..rulings import FreeHit, Ruling, Wording
+from ..words import catalog, phrases
 from .clock import Clock
 from .handicap import goals_by_handicap
 from .judges import Foul
-from .machine import ACCEPTS, QUIET, TRIGGER_OF, WHY_NOT
+from .machine import ACCEPTS, QUIET, TRIGGER_OF
 from .penalties import Conditions
 from .play import Play
 
@@ -26,6 +28,17 @@ _ACCEPTED: dict[tuple[str, bool, bool, bool], tuple[str, ...]] = {}
 _NOT_STARTED = Conditions(DEFAULT, (), 300, True, DEFAULT.clock, 6)
 
 
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """A match as its events up to ``seq`` leave it, to resume from (:meth:`Match.resume`): the ``play``, the
+    last event's ``at``, and every ``void`` so far (its seq → the seq it strikes)."""
+
+    seq: int
+    last_at: datetime
+    play: Play
+    voids: Mapping[int, int]
+
+
 class Match:
     """One match: fed its log's events one at a time, it gives each event's ruling.
 
@@ -33,6 +46,10 @@ class Match:
     progress; ``score`` the score with handicap goals; ``clock`` the match clock; ``winner`` the
     team ahead once the match has ended. ``rulings``, ``clocks`` and ``flags`` are what each event
     gave, by seq, as given at the time. A refused event raises :class:`RefusedEvent` and changes nothing.
+
+    A match resumed from a :class:`Checkpoint` (or told to :meth:`keep_last` events) holds the events from
+    seq :attr:`first` on: ``events``, ``rulings``, ``clocks`` and ``flags`` start there. A void that changes an
+    event before it asks :attr:`earlier` for the whole match, replayed, and goes on from that.
     """
 
     def __init__(self) -> None:
@@ -46,13 +63,56 @@ class Match:
         self.void: set[int] = set()
         self._play = Play(_NOT_STARTED, Wording(DEFAULT), Clock(DEFAULT.clock, 6))
         self._checkpoints: dict[int, Play] = {}  # seq -> the play folded up to it
+        self.first = 1  # the seq of events[0]
+        self._last_at = datetime.min  # the `at` of the event before `first` (none: unstarted)
+        self._voids: dict[int, int] = {}  # every void: its seq -> the seq it strikes
+        self.earlier: Callable[[], Match] | None = None  # the whole match replayed, where it holds only the last events
+
+    @classmethod
+    def resume(cls, start: Mapping[str, Any], checkpoint: Checkpoint) -> Match:
+        """The match ``checkpoint`` was taken of, whose match.start is ``start``, from the checkpoint on."""
+        match = cls()
+        match.feed(start)
+        play = checkpoint.play.copy()
+        play.conditions, play.wording = match._play.conditions, match._play.wording  # the match.start's, shared
+        match._resumed(checkpoint.seq, checkpoint.last_at, play)
+        match._voids = dict(checkpoint.voids)
+        match.void = struck_by(match._voids)
+        return match
+
+    def checkpoint(self) -> Checkpoint:
+        """The match as it stands, to resume from."""
+        return Checkpoint(self.seq, self.last_at, self._play.copy(), dict(self._voids))
+
+    def keep_last(self, events: int) -> None:
+        """Drop the events before the last checkpoint that leaves at least ``events`` of them held."""
+        kept = [seq for seq in self._checkpoints if self.first <= seq <= self.seq - events]
+        if kept:
+            seq = max(kept)
+            self._resumed(seq, self.events[seq - self.first]["at"], self._checkpoints[seq])
+
+    def _resumed(self, seq: int, last_at: datetime, play: Play) -> None:
+        """Hold only what comes after event ``seq``, which left ``play`` (at ``last_at``)."""
+        drop = seq - self.first + 1
+        for held in (self.events, self.rulings, self._clocks, self.flags):
+            del held[:drop]
+        self.first, self._last_at = seq + 1, last_at
+        self._checkpoints = {at: folded for at, folded in self._checkpoints.items() if at > seq}
+        self._checkpoints[seq] = play.copy()
+        if seq == self.seq:
+            self._play = play
 
     # -- reading -----------------------------------------------------------------
 
     @property
     def seq(self) -> int:
         """The seq of the last event fed (0 before the first)."""
-        return len(self.events)
+        return self.first - 1 + len(self.events)
+
+    @property
+    def last_at(self) -> datetime:
+        """The last event's ``at`` (``datetime.min`` before the first)."""
+        return self.events[-1]["at"] if self.events else self._last_at
 
     @property
     def state(self) -> str:
@@ -87,12 +147,12 @@ class Match:
 
     def clock_after(self, seq: int) -> dict[str, Any]:
         """The clock right after the event ``seq``, as given at the time (a void does not change it)."""
-        return self._clocks[seq - 1].to_json(self.events[seq - 1]["at"])
+        return self._clocks[seq - self.first].to_json(self.events[seq - self.first]["at"])
 
     @property
     def clocks(self) -> list[dict[str, Any]]:
-        """The clock right after each event, by seq - 1."""
-        return [self.clock_after(seq) for seq in range(1, self.seq + 1)]
+        """The clock right after each event, by seq - :attr:`first`."""
+        return [self.clock_after(seq) for seq in range(self.first, self.seq + 1)]
 
     @property
     def ended(self) -> bool:
@@ -109,7 +169,7 @@ class Match:
 
     def clock_json(self) -> dict[str, Any]:
         """The clock as of the last event, as ``replay --json`` gives it."""
-        return self.clock.to_json(self.events[-1]["at"] if self.events else datetime.min)  # unstarted: no time
+        return self.clock.to_json(self.last_at)
 
     @property
     def teams(self) -> tuple[str, ...]:
@@ -144,10 +204,10 @@ class Match:
     def feed(self, obj: Mapping[str, Any]) -> Ruling | None:
         """Check one event, apply it and return its ruling (``None`` where it gives none)."""
         if not self.info and isinstance(obj, Mapping) and obj.get("type") != "match.start":
-            raise IllegalEvent(f"the first event must be match.start, not {obj.get('type')!r}")
+            raise IllegalEvent.said("first-start", type=repr(obj.get("type")))
         event = check_event(obj, self.context)
-        if self.events and event["at"] < self.events[-1]["at"]:
-            raise IllegalEvent(f"{event['type']}: 'at' {obj['at']} is earlier than the event before it")
+        if self.seq and event["at"] < self.last_at:
+            raise IllegalEvent.said("earlier", kind=event["type"], at=obj["at"])
         flags: tuple[str, ...] = ()
         if event["type"] == "void":
             self._strike(event)
@@ -159,7 +219,9 @@ class Match:
         self.rulings.append(ruling)
         self._clocks.append(self._play.clock)
         self.flags.append(flags)
-        seq = len(self.events)
+        seq = self.seq
+        if event["type"] == "void":
+            self._voids[seq] = event["seq"]
         if seq % CHECKPOINT_EVERY == 0:
             self._checkpoints[seq] = self._play.copy()
         return ruling
@@ -171,19 +233,21 @@ class Match:
             return None
         refusal = play.clock.refusal(kind)
         if refusal:
-            raise IllegalEvent(refusal)
+            raise refusal
         if kind not in ACCEPTS[play.state]:
-            why = "the Umpire must first choose with 'decide'" if play.state == "choosing" else WHY_NOT.get(kind)
-            raise IllegalEvent(f"{kind} makes no sense in state {play.state}" + (f": {why}" if why else ""))
+            why = "choosing" if play.state == "choosing" else kind
+            if why in catalog()["why-not"]:
+                raise IllegalEvent.said("no-sense-why", kind=kind, state=play.state, why=phrases("why-not", why))
+            raise IllegalEvent.said("no-sense", kind=kind, state=play.state)
         if kind == "decide" and event["option"] > len(play.options):
-            raise IllegalEvent(f"decide: option {event['option']} is not one of the {len(play.options)} offered")
+            raise IllegalEvent.said("option", option=event["option"], offered=len(play.options))
         ruling = None if kind in QUIET[play.state] else play.rule(TRIGGER_OF[kind], event)
         play.clock = play.clock.after(event, ruling, play.score)
         return ruling
 
     def _start(self, event: Event) -> None:
         if self.info:
-            raise IllegalEvent("match.start is allowed only as the first event")
+            raise IllegalEvent.said("start-twice")
         rules = find_rules(event["rules"]) if event["rules"] is not None else DEFAULT
         if event["penalty3_defended"] is None:
             event["penalty3_defended"] = rules.penalty3_defended
@@ -204,27 +268,38 @@ class Match:
     def _strike(self, event: Event) -> None:
         """Void an event: refold the log without it, or refuse if that breaks a later event."""
         target = event["seq"]
-        if target > len(self.events):
-            raise IllegalEvent(f"void: there is no event with seq {target}")
+        if target > self.seq:
+            raise IllegalEvent.said("void-none", seq=target)
         if target == 1:
-            raise IllegalEvent("void: match.start cannot be voided")
+            raise IllegalEvent.said("void-start")
         if target in self.void:
-            raise IllegalEvent(f"void: seq {target} is void already")
-        struck_out = struck([*self.events, event])
+            raise IllegalEvent.said("void-twice", seq=target)
+        struck_out = struck_by({**self._voids, self.seq + 1: target})
         first = min(struck_out ^ self.void)  # the first event whose standing changes
+        if first < self.first:
+            self._replayed_whole()
         checkpoints = {seq: folded for seq, folded in self._checkpoints.items() if seq < first}
         begin = max(checkpoints, default=0)
         play = checkpoints[begin].copy() if begin else self._started()
-        for seq in range(max(begin, 1) + 1, len(self.events) + 1):
-            kept = self.events[seq - 1]
+        for seq in range(max(begin, 1) + 1, self.seq + 1):
+            kept = self.events[seq - self.first]
             if seq not in struck_out and kept["type"] != "void":
                 try:
                     self._apply(play, kept)
                 except RefusedEvent as err:
-                    raise IllegalEvent(f"void: without seq {target}, seq {seq} is refused ({err.reason})") from None
+                    raise IllegalEvent.said("void-breaks", target=target, seq=seq, reason=err.reason_words) from None
             if seq % CHECKPOINT_EVERY == 0:
                 checkpoints[seq] = play.copy()
         self._play, self.void, self._checkpoints = play, struck_out, checkpoints
+
+    def _replayed_whole(self) -> None:
+        """Become the whole match, replayed (:attr:`earlier`), where only its last events are held."""
+        earlier = self.earlier
+        assert earlier is not None, "a match that holds only its last events is given `earlier` by its keeper"
+        whole = earlier()
+        assert (whole.seq, whole.last_at) == (self.seq, self.last_at), "`earlier` gave another match"
+        vars(self).update(vars(whole))
+        self.earlier = earlier
 
     def _started(self) -> Play:
         """The play as the match's start leaves it."""
@@ -239,9 +314,13 @@ def _settings(settings: ClockSettings) -> dict[str, float]:
 
 def struck(events: Sequence[Mapping[str, Any]]) -> set[int]:
     """The seqs struck out: a void counts unless a later void strikes it."""
+    return struck_by({seq: event["seq"] for seq, event in enumerate(events, 1) if event["type"] == "void"})
+
+
+def struck_by(voids: Mapping[int, int]) -> set[int]:
+    """The seqs struck out by ``voids`` (each void's seq → the seq it strikes)."""
     struck: set[int] = set()
-    for seq in range(len(events), 0, -1):
-        event = events[seq - 1]
-        if event["type"] == "void" and seq not in struck:
-            struck.add(event["seq"])
+    for seq in sorted(voids, reverse=True):
+        if seq not in struck:
+            struck.add(voids[seq])
     return struck

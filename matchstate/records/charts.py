@@ -25,12 +25,13 @@ class Chart:
 
 
 def bar_chart(chart_id: str, title: str, series: Sequence[str],
-              rows: Sequence[tuple[str, Sequence[float]]]) -> Chart:
-    """Horizontal bars, one per row, each stacked from the row's values in ``series`` order."""
+              rows: Sequence[tuple[str, Sequence[float]]], no_data: str = "No data") -> Chart:
+    """Horizontal bars, one per row, each stacked from the row's values in ``series`` order; ``no_data`` is
+    what a chart without rows says."""
     most = max((sum(values) for _, values in rows), default=0) or 1
     height = LEGEND + ROW * max(len(rows), 1) + 4
     desc = "; ".join(f"{label}: " + ", ".join(f"{value:g} {name}" for name, value in zip(series, values, strict=True))
-                     for label, values in rows) or "No data."
+                     for label, values in rows) or f"{no_data}."
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH} {height}" role="img" '
              f'aria-labelledby="{chart_id}-title" aria-describedby="{chart_id}-desc">',
              f'<title id="{chart_id}-title">{escape(title)}</title>',
@@ -41,7 +42,7 @@ def bar_chart(chart_id: str, title: str, series: Sequence[str],
                      f'<text x="{x + 16}" y="16" font-size="12" fill="{INK}">{escape(name)}</text>')
         x += 28 + 7 * len(name)
     if not rows:
-        parts.append(f'<text x="0" y="{LEGEND + 16}" font-size="13" fill="{INK}">No data</text>')
+        parts.append(f'<text x="0" y="{LEGEND + 16}" font-size="13" fill="{INK}">{escape(no_data)}</text>')
     for n, (label, values) in enumerate(rows):
         y = LEGEND + n * ROW
         parts.append(f'<text x="0" y="{y + 12}" font-size="13" fill="{INK}">{escape(label)}</text>')

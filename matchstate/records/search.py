@@ -70,7 +70,7 @@ class Filters:
 
     def __post_init__(self) -> None:
         if self.status and self.status not in STATUSES:
-            raise InvalidQuery(f"status must be one of {', '.join(STATUSES)}, not {self.status!r}")
+            raise InvalidQuery.said("status", statuses=", ".join(STATUSES), status=repr(self.status))
 
 
 def find(matches: Iterable[Listed], filters: Filters) -> list[Listed]:

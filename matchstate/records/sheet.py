@@ -8,19 +8,12 @@ from dataclasses import dataclass
 
 from ..engine import roster_totals
 from ..engine.handicap import PLANNED_CHUKKERS
+from ..words import catalog, phrase
 from .tally import CHOICE, FINISHED, IN_PLAY, KNOCKIN, PENALTY_1, Award, Foul, Tally, tally
 from .timeline import Event
 
-# A foul's violation in a few words, by the ruling's code; an umpire's own call has none.
-FOUL_WORDS = {
-    "hit-before-play": "hit before Play", "first-approach": "not hit on the first approach",
-    "twenty-seconds": "over 20 seconds", "dribble": "dribble", "swing-and-miss": "swing and miss",
-    "deliberate": "deliberate miss or tap", "surface-altered": "surface altered", "dismounted": "dismounted",
-    "retee": "re-tee after Play", "attacking-position": "improper position", "defending-position": "improper position",
-    "return-route": "return route", "early-play": "early play", "stops-short": "ball stopped short",
-    "yellow-card": "yellow card on a Penalty 2", "penalty-1": "foul called", None: "foul called",
-}
-PENALTY_WORDS = {KNOCKIN: "knock-in", CHOICE: "the Umpire's choice", PENALTY_1: "Penalty 1 (goal)"}
+# What a foul gave, where it is no penalty by its number: the catalog's [foul] "gave-..." phrases.
+GAVE = {KNOCKIN: "gave-knockin", CHOICE: "gave-choice", PENALTY_1: "gave-1"}
 
 
 def letter(n: int) -> str:
@@ -35,11 +28,11 @@ def goals_text(goals: float) -> str:
     return f"{whole}{half}" if whole or not half else half
 
 
-def penalty_text(penalty: str) -> str:
-    """A penalty as the rulebook names it: Penalty 5.a, knock-in."""
-    if penalty in PENALTY_WORDS:
-        return PENALTY_WORDS[penalty]
-    return "Penalty " + (f"{penalty[0]}.{penalty[1:]}" if len(penalty) > 1 else penalty)
+def penalty_text(penalty: str, lang: str = "en") -> str:
+    """A penalty as the rulebook names it, or what a foul gave besides: Penalty 5.a, knock-in."""
+    if penalty in GAVE:
+        return phrase("foul", GAVE[penalty], lang)
+    return phrase("penalty", penalty, lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +94,34 @@ class FoulLine:
     chukker: int
     team: str
     player: str  # "3 F. Aráoz", "3", or "" where the log names no one
-    what: str
-    gave: str
+    violation: str | None  # the ruling's code; None for an umpire's own call
+    gave: str  # a penalty's number, or a GAVE
+
+    def what(self, lang: str) -> str:
+        """The violation in a few words: "hit before Play"."""
+        code = "called" if self.violation in (None, "penalty-1") else self.violation
+        return phrase("foul", code, lang) if code in catalog()["foul"] else code.replace("-", " ")
+
+    def gave_text(self, lang: str) -> str:
+        return penalty_text(self.gave, lang)
+
+
+@dataclass(frozen=True, slots=True)
+class FromRosters:
+    """How goals by handicap came from the rosters' handicaps: the higher team's total less the lower's, for
+    the match's chukkers, to the lower."""
+
+    high: str
+    high_total: float
+    low: str
+    low_total: float
+    chukkers: int
+    goals: float
+
+    def text(self, lang: str) -> str:
+        return phrase("sheet", "from-rosters", lang, high=self.high, high_total=f"{self.high_total:g}", low=self.low,
+                      low_total=f"{self.low_total:g}", difference=f"{self.high_total - self.low_total:g}",
+                      chukkers=self.chukkers, goals=goals_text(self.goals))
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +133,7 @@ class ScoreSheet:
     status: str
     winner: str | None
     fouls: list[FoulLine]
-    handicap_from_rosters: str | None  # how the goals by handicap were worked out, where from the rosters
+    handicap_from_rosters: FromRosters | None  # how the goals by handicap were worked out, where from the rosters
 
     goals = staticmethod(goals_text)
     penalty = staticmethod(penalty_text)
@@ -144,7 +163,7 @@ def score_sheet(events: Sequence[Event]) -> ScoreSheet:
         numbers = sorted(set(roster) | {goal.player for goal in goals if goal.player is not None})
         players = [Player(n, roster.get(n, {}).get("name", ""), roster.get(n, {}).get("handicap")) for n in numbers]
         if any(goal.player is None for goal in goals):
-            players.append(Player(None, "Awarded / unnamed", None))
+            players.append(Player(None, "", None))  # the sheet names the row
         handicaps = [player.get("handicap") for player in roster.values()]
         total = sum(h for h in handicaps if h is not None) if roster and None not in handicaps else None
         teams.append(TeamSheet(name, players, total, counted.handicap[name], counted.score[name], goals,
@@ -164,17 +183,15 @@ def _foul_line(counted: Tally, foul: Foul) -> FoulLine:
     if foul.player is not None:
         name = counted.name(foul.team, foul.player)
         player = f"{foul.player} {name}" if name else str(foul.player)
-    what = FOUL_WORDS.get(foul.violation, (foul.violation or "").replace("-", " "))
-    return FoulLine(foul.chukker, foul.team, player, what, penalty_text(foul.gave))
+    return FoulLine(foul.chukker, foul.team, player, foul.violation, foul.gave)
 
 
-def _from_rosters(counted: Tally) -> str | None:
-    """How goals by handicap came from the rosters, in words; None where match.start gave them."""
+def _from_rosters(counted: Tally) -> FromRosters | None:
+    """How goals by handicap came from the rosters; None where match.start gave them."""
     start = counted.start
     totals = roster_totals(start)
     if start.get("handicap_goals") is not None or totals is None:
         return None
     low, high = sorted(totals, key=lambda team: totals[team])
-    chukkers = start.get("chukkers") or PLANNED_CHUKKERS
-    return (f"from the rosters: {high} {totals[high]:g} − {low} {totals[low]:g} = {totals[high] - totals[low]:g}, "
-            f"× {chukkers} chukkers ÷ 6 = {goals_text(counted.handicap[low])} to {low}")
+    return FromRosters(high, totals[high], low, totals[low], start.get("chukkers") or PLANNED_CHUKKERS,
+                       counted.handicap[low])

@@ -16,6 +16,7 @@ from datetime import date
 from typing import Any
 
 from ..errors import InvalidQuery
+from ..words import phrase
 from .charts import Chart, bar_chart
 from .csv import BOM, inert
 from .search import fold, match_date
@@ -52,7 +53,7 @@ class Scope:
         except ValueError:
             first = last = None
         if first is None or last is None or first > last:
-            raise InvalidQuery(f"season must be a year (2026) or a date range (2026-03-01..2026-09-30), not {season!r}")
+            raise InvalidQuery.said("season", season=repr(season))
         return cls(event.strip(), season, first, last)
 
     def covers(self, start: Event) -> bool:
@@ -132,30 +133,27 @@ class Stats:
             rows.append("")
         return "\n".join(rows)
 
-    def charts(self) -> list[Chart]:
-        """A chart for each statistic: per team, and per player where the player counts any."""
+    def charts(self, lang: str = "en") -> list[Chart]:
+        """A chart for each statistic, in ``lang``: per team, and per player where the player counts any."""
         scored = [line for line in self.players if line.goals]
         fouled = [line for line in self.players if line.fouls_against]
-        return [
-            bar_chart("goals-teams", "Goals by team", ("field", "penalty"),
-                      [(line.team, (line.field_goals, line.penalty_goals)) for line in self.teams]),
-            bar_chart("penalties-numbers", "Penalties awarded, by number", ("converted", "not converted"),
-                      [(penalty_text(p), (n := sum(line.converted[p] for line in self.teams),
-                                          sum(line.penalties[p] for line in self.teams) - n)) for p in PENALTIES]),
-            bar_chart("penalties-teams", "Penalties awarded, by team", ("converted", "not converted"),
-                      [(line.team, (c := sum(line.converted.values()), sum(line.penalties.values()) - c))
-                       for line in self.teams]),
-            bar_chart("knockins-teams", "Knock-ins by team", ("knock-ins",),
-                      [(line.team, (line.knockins,)) for line in self.teams]),
-            bar_chart("fouls-teams", "Fouls against, by team", ("fouls",),
-                      [(line.team, (line.fouls_against,)) for line in self.teams]),
-            bar_chart("goals-players", "Goals by player", ("field", "penalty"),
-                      [(f"{line.player} ({line.team})", (line.field_goals, line.penalty_goals))
-                       for line in sorted(scored, key=lambda line: -line.goals)]),
-            bar_chart("fouls-players", "Fouls against, by player (where the log names one)", ("fouls",),
-                      [(f"{line.player} ({line.team})", (line.fouls_against,))
-                       for line in sorted(fouled, key=lambda line: -line.fouls_against)]),
+        scoring, converting = ("field", "penalty"), ("converted", "missed")
+        charts: list[tuple[str, tuple[str, ...], list[tuple[str, tuple[float, ...]]]]] = [
+            ("goals-teams", scoring, [(line.team, (line.field_goals, line.penalty_goals)) for line in self.teams]),
+            ("penalties-numbers", converting,
+             [(penalty_text(p, lang), (n := sum(line.converted[p] for line in self.teams),
+                                       sum(line.penalties[p] for line in self.teams) - n)) for p in PENALTIES]),
+            ("penalties-teams", converting, [(line.team, (c := sum(line.converted.values()),
+                                                          sum(line.penalties.values()) - c)) for line in self.teams]),
+            ("knockins-teams", ("knockins",), [(line.team, (line.knockins,)) for line in self.teams]),
+            ("fouls-teams", ("fouls",), [(line.team, (line.fouls_against,)) for line in self.teams]),
+            ("goals-players", scoring, [(f"{line.player} ({line.team})", (line.field_goals, line.penalty_goals))
+                                        for line in sorted(scored, key=lambda line: -line.goals)]),
+            ("fouls-players", ("fouls",), [(f"{line.player} ({line.team})", (line.fouls_against,))
+                                           for line in sorted(fouled, key=lambda line: -line.fouls_against)]),
         ]
+        return [bar_chart(chart_id, phrase("chart", chart_id, lang), [phrase("chart", name, lang) for name in series],
+                          rows, phrase("chart", "no-data", lang)) for chart_id, series, rows in charts]
 
 
 CSV_COLUMNS = ("kind", "team", "player", "matches", "won", "goals", "field_goals", "penalty_goals",

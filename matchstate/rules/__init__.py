@@ -28,7 +28,7 @@ def find_rules(name: str) -> RuleSet:
         return RULE_SETS[name]
     except KeyError:
         known = ", ".join(repr(known) for known in RULE_SETS)
-        raise UnknownRules(f"no rule set is called {name!r}: the known ones are {known}") from None
+        raise UnknownRules.said("unknown-rules", name=repr(name), known=known) from None
 
 
 __all__ = ["ARENA_CLOCK", "CLUB", "DEFAULT", "OUTDOOR_CLOCK", "RULE_SETS", "USPA_2026", "ClockSettings", "FixedSpot",

@@ -25,7 +25,7 @@ def canonical(value: Mapping[str, Any]) -> bytes:
     try:
         return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
     except UnicodeEncodeError:
-        raise InvalidEvent("a string holds a lone surrogate, which is not Unicode text") from None
+        raise InvalidEvent.said("surrogate") from None
 
 
 def instant(moment: datetime) -> str:
@@ -75,5 +75,5 @@ def decode(raw: str) -> dict[str, Any]:
     try:
         _STRICT.decode(raw)
     except _RepeatedKey as repeated:
-        raise InvalidEvent(f"its JSON holds the key {repeated.key!r} twice in one object") from None
+        raise InvalidEvent.said("repeated-key", key=repr(repeated.key)) from None
     return event

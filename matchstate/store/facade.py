@@ -22,8 +22,9 @@ from . import acts
 from . import keys as keyring
 from . import verify as checks
 from .acts import Act
-from .cache import EngineCache, Head
+from .cache import CACHE_BYTES, EngineCache, Head
 from .chain import GENESIS, canonical
+from .checkpoints import Checkpoints
 from .commits import GroupCommit
 from .database import ACTS_LOCK, Database, database_url
 from .incoming import Incoming
@@ -65,12 +66,14 @@ class Store:
     ``clock`` gives the server's time for each event received (UTC); ``engine_version`` is kept with
     each ruling and covered by its hash (this engine's, :data:`~matchstate.version.ENGINE_VERSION`,
     unless a test says otherwise); ``secret_file`` is where the store's secret is, and its signing key
-    beside it (default: :func:`~matchstate.store.secretfiles.secret_path`). Concurrent appends share
-    commits (:mod:`~matchstate.store.commits`) unless ``group_commit`` is False.
+    beside it (default: :func:`~matchstate.store.secretfiles.secret_path`); ``cache_bytes`` the memory its
+    cached engines may take (:mod:`~matchstate.store.cache`). Concurrent appends share commits
+    (:mod:`~matchstate.store.commits`) unless ``group_commit`` is False.
     """
 
     def __init__(self, url: str | None = None, *, clock: Clock = utc_now, engine_version: str = ENGINE_VERSION,
-                 secret_file: str | Path | None = None, group_commit: bool = True) -> None:
+                 secret_file: str | Path | None = None, cache_bytes: int = CACHE_BYTES,
+                 group_commit: bool = True) -> None:
         self.database = Database(database_url(url))
         self.clock = clock
         self.engine_version = engine_version
@@ -79,7 +82,7 @@ class Store:
         self._signer: tuple[Ed25519PrivateKey, str] | None = None  # the signing key and its fingerprint
         self._statements = AppendStatements(self.engine.dialect)
         self._commits = GroupCommit(self.database, self._statements, grouped=group_commit)
-        self._cache = EngineCache()
+        self._cache = EngineCache(cache_bytes, Checkpoints(self.engine.dialect, engine_version, self._sealing_secret))
 
     @property
     def url(self) -> URL:
@@ -203,8 +206,7 @@ class Store:
             retried_seq = retried[0] if retried is not None else None
         if retried_seq is None:
             if stale:
-                raise ConflictError(f"match {code} is at seq {last_seq}, not {expected_seq}: reload and retry",
-                                    last_seq)
+                raise ConflictError.said("stale", last_seq, code=code, seq=last_seq, expected=expected_seq)
             head, retried_seq = self._cache.head(connection, code, row, device_id)
         if retried_seq is not None:
             stored, snapshot = self._retried(connection, code, row, retried_seq, incoming)
@@ -307,6 +309,10 @@ class Store:
     def _secret(self) -> bytes:
         return self.secrets.secret()
 
+    def _sealing_secret(self) -> bytes | None:
+        """The secret, where it is at hand (a store read without it replays where it would resume)."""
+        return self.secrets.secret() if self.secrets.path.exists() else None
+
     def _incoming(self, event: Mapping[str, Any] | str, role: str | None) -> Incoming:
         if role not in (None, *keyring.ROLES):
             raise StoreError(f"role must be one of {keyring.ROLES} or None, not {role!r}")
@@ -322,7 +328,7 @@ class Store:
             match_id: int = connection.execute(insert(MatchRow).values(
                 **columns, last_seq=0, last_hash=GENESIS, importing=importing)).inserted_primary_key[0]  # type: ignore[index]
         except IntegrityError:
-            raise DuplicateMatch(f"match {match.info['match']!r} is in the store already") from None
+            raise DuplicateMatch.said("duplicate", code=repr(match.info["match"])) from None
         return match_id
 
     def _register(self, connection: Connection, secret: bytes, match_id: int, code: str, live_keys: Mapping[str, str],
@@ -357,7 +363,7 @@ class Store:
         """The stored result of event ``seq``, which has the incoming event's device ``id``: a retried send."""
         stored = StoredEvent(**connection.execute(EVENT, {"match_id": row.id, "seq": seq}).one()._mapping)
         if canonical(parse_line(stored.raw)) != canonical(incoming.event):
-            raise IllegalEvent(f"id {stored.device_id!r} is the id of seq {stored.seq} already, a different event")
+            raise IllegalEvent.said("id-taken", id=repr(stored.device_id), seq=stored.seq)
         return stored, self._cache.head(connection, code, row)[0].snapshot()
 
     def _receipt(self, code: str, stored: StoredEvent) -> Receipt:
@@ -515,7 +521,7 @@ class Store:
 
 
 def _unknown(code: str) -> UnknownMatch:
-    return UnknownMatch(f"no match {code!r} in the store")
+    return UnknownMatch.said("unknown-match", code=repr(code))
 
 
 def _check_key_role(role: str) -> None:

@@ -59,7 +59,7 @@ class Import:
                     incoming = Incoming.decode(line, None, received_at, store.engine_version)
                     device_id = incoming.event.get("id")
                     if isinstance(device_id, str) and device_id in seq_of_id:
-                        raise IllegalEvent(f"id {device_id!r} is the id of seq {seq_of_id[device_id]} already")
+                        raise IllegalEvent.said("id-taken-import", id=repr(device_id), seq=seq_of_id[device_id])
                     if self.head is None:
                         head, ruling = self._begin(incoming)
                     else:
@@ -74,7 +74,7 @@ class Import:
                 if len(self.events) >= BATCH:
                     self._flush()
             if self.head is None:
-                raise InvalidEvent("the log has no events")
+                raise InvalidEvent.said("no-events")
             self._flush()
             head, code = self.head, self.head.match.info["match"]
             with store.database.transaction(write=True) as connection:
@@ -82,7 +82,7 @@ class Import:
                     connection.execute(update(MatchRow).where(MatchRow.id == head.match_id)
                                        .values(code=code, importing=None))
                 except IntegrityError:
-                    raise DuplicateMatch(f"match {code!r} is in the store already") from None
+                    raise DuplicateMatch.said("duplicate", code=repr(code)) from None
                 acts_seq = store._register(connection, secret, head.match_id or 0, code, self.keys, received_at,
                                            self.by, "imported")
                 store._seal_head(connection, secret, head.match_id or 0, code, head.match.seq, head.hash, acts_seq)
@@ -102,7 +102,7 @@ class Import:
         code = head.match.info["match"]
         with store.database.transaction(write=True) as connection:
             if connection.execute(select(MatchRow.id).where(MatchRow.code == code)).first() is not None:
-                raise DuplicateMatch(f"match {code!r} is in the store already")
+                raise DuplicateMatch.said("duplicate", code=repr(code))
             head.match_id = store._insert_match(connection, head.match, incoming.received_at,
                                                 f"import:{uuid.uuid4().hex}", importing=store.clock())
         self.head = head

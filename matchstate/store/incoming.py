@@ -41,12 +41,11 @@ class Incoming:
             try:
                 raw = json.dumps(event, ensure_ascii=False)
             except (TypeError, ValueError) as err:
-                raise InvalidEvent(f"not JSON: {err}") from None
+                raise InvalidEvent.said("not-json", error=err) from None
         obj = decode(raw)
         for name in TEXT_FIELDS:
             if isinstance(value := obj.get(name), str) and "\x00" in value:
-                raise InvalidEvent(f"{obj.get('type')}: field {name!r} holds a NUL character, which the store "
-                                   "cannot keep")
+                raise InvalidEvent.said("nul-field", kind=obj.get("type"), name=repr(name))
         return cls(raw, obj, role, received_at, engine_version, sealed(obj, role, received_at, engine_version))
 
     def rows(self, head: Head, ruling: Ruling | None) -> tuple[dict[str, Any], dict[str, Any], StoredEvent]:

@@ -55,7 +55,7 @@ class Snapshot:
                    score=FrozenDict(match.score), free_hit=match.free_hit, play_at=match.play_at,
                    options=tuple(match.options), accepted=tuple(match.accepted_types()), void=frozenset(match.void),
                    info=info if info is not None else frozen_info(match), rules=match.rules, waiting=match.waiting,
-                   clock=match.clock, last_at=match.events[-1]["at"], ended=match.ended, winner=match.winner)
+                   clock=match.clock, last_at=match.last_at, ended=match.ended, winner=match.winner)
 
     def clock_json(self) -> dict[str, Any]:
         """The clock as the last event left it, as ``replay --json`` gives it."""

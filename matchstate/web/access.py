@@ -27,7 +27,7 @@ def role_needed(event: Mapping[str, Any], target_role: str | None = None) -> str
 def check_role(role: str, needed: str) -> None:
     """Refuse with :class:`AccessDenied` unless ``role`` may do what needs ``needed``."""
     if needed == OFFICIAL and role != OFFICIAL:
-        raise AccessDenied("only an official may decide a choice or void an event another role recorded")
+        raise AccessDenied.said("official-only")
 
 
 class RedactKeys(logging.Filter):

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from .pages import templates
+from .templating import templates
 
 router = APIRouter(include_in_schema=False)
 METHODS = ("get", "post", "put", "patch", "delete")

@@ -83,8 +83,9 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
 
 
 async def _matchstate_error(_: Request, err: Exception) -> JSONResponse:
+    assert isinstance(err, MatchstateError)
     status = next(code for kind, code in STATUS if isinstance(err, kind))
-    body: dict[str, object] = {"detail": str(err)}  # a refusal's reason, after its line where it has one
+    body = err.body()  # a refusal's reason, after its line where it has one
     if isinstance(err, RefusedEvent) and err.line is not None:
         body["line"] = err.line
     if isinstance(err, ConflictError):
@@ -99,8 +100,8 @@ async def _invalid_request(_: Request, err: Exception) -> JSONResponse:
     assert isinstance(err, RequestValidationError)
     broken = next((e for e in err.errors() if e.get("type") == "json_invalid"), None)
     if broken is not None:
-        return JSONResponse({"detail": f"the body is not valid JSON: {broken.get('ctx', {}).get('error', '')}"},
-                            status_code=400)
+        refused = MatchstateError.said("body-json", error=broken.get("ctx", {}).get("error", ""))
+        return JSONResponse(refused.body(), status_code=400)
     return JSONResponse({"detail": [{"type": e["type"], "loc": list(e["loc"]), "msg": e["msg"]} for e in err.errors()]},
                         status_code=422)
 
@@ -122,7 +123,8 @@ class BodyLimit:
         limit = self.larger.get(scope["path"], self.limit)
         length = dict(scope["headers"]).get(b"content-length", b"0")
         if length.isdigit() and int(length) > limit:
-            await JSONResponse({"detail": f"the body is over {limit} bytes"}, status_code=413)(scope, receive, send)
+            await JSONResponse(MatchstateError.said("body-large", limit=limit).body(), status_code=413)(scope, receive,
+                                                                                                     send)
             return
         body = bytearray()
 

@@ -20,6 +20,8 @@ from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..errors import MatchstateError
+
 BURST_SECONDS = 12  # a bucket holds this many seconds of its rate: a page loading, a queue sent at once
 MAX_CLIENTS = 10_000  # buckets kept before the full ones are forgotten
 STREAM_PATH = re.compile(r"^/api/matches/[^/]+/stream$")
@@ -121,8 +123,7 @@ class RequestLimits:
             digest = hashlib.sha256(key.encode("utf-8")).hexdigest()
             waiting = self.guesses.wait(client, now) or self.keyed.take(digest, now)
         if waiting:
-            await _refuse(send, f"too many requests from this client: try again in {math.ceil(waiting)} s",
-                          waiting)
+            await _refuse(send, MatchstateError.said("too-many", seconds=math.ceil(waiting)), waiting)
             return
         if key is not None:
             send = self._charging_refused_keys(send, client)
@@ -141,7 +142,7 @@ class RequestLimits:
     async def _stream(self, scope: Scope, receive: Receive, send: Send, client: str) -> None:
         cap = self.limits.streams_per_client
         if self.streams.get(client, 0) >= cap:
-            await _refuse(send, f"this client has {cap} live streams open already: close one first", 1.0)
+            await _refuse(send, MatchstateError.said("streams", cap=cap), 1.0)
             return
         self.streams[client] = self.streams.get(client, 0) + 1
         try:
@@ -152,8 +153,8 @@ class RequestLimits:
                 del self.streams[client]
 
 
-async def _refuse(send: Send, detail: str, retry_after: float) -> None:
-    body = json.dumps({"detail": detail}).encode("utf-8")
+async def _refuse(send: Send, refusal: MatchstateError, retry_after: float) -> None:
+    body = json.dumps(refusal.body()).encode("utf-8")
     await send({"type": "http.response.start", "status": 429,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                             (b"retry-after", str(max(1, math.ceil(retry_after))).encode())]})

@@ -14,17 +14,18 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import HTMLResponse
-from fastapi.templating import Jinja2Templates
 
 from .. import __version__
 from .api import ServiceDep
 from .service import Service
+from .templating import templates
 
 router = APIRouter(include_in_schema=False)
 HERE = resources.files(__package__)
-templates = Jinja2Templates(directory=str(HERE.joinpath("templates")))
 # What the service worker keeps besides the static files: the records page, the scoreboard of every match
 # in play and the reference data the console reads (a match's own pages are kept as they are visited).
+# The catalog's words are in every page, so a change to them is a new version too.
+WORDS = resources.files("matchstate").joinpath("data")
 PRECACHE = ["/", "/scoreboard", "/api/event-types", "/api/rules"]
 
 
@@ -46,7 +47,7 @@ def static_files() -> list[str]:
 
 @cache
 def service_worker() -> str:
-    version = files_version(HERE.joinpath("static"), HERE.joinpath("templates"))
+    version = files_version(HERE.joinpath("static"), HERE.joinpath("templates"), WORDS)
     return templates.get_template("sw.js").render(version=version, precache=[*PRECACHE, *static_files()])
 
 

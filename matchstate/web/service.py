@@ -87,13 +87,13 @@ class Service:
         answers an unknown match as a known one, so that its codes cannot be found by trying.
         """
         if not key:
-            raise MissingKey("this needs the match's scorer or official key")
+            raise MissingKey.said("match-key-missing")
         _check_lookup(code)
         role = self.store.role_of_key(code, access.hash_key(key))
         if role is None:
             if not self.private:
                 self.require(code)
-            raise AccessDenied("the key is not this match's scorer or official key")
+            raise AccessDenied.said("match-key-wrong")
         if role == access.LEAGUE:
             self.store.match(code)  # the league's key opens every match, so it may be told which there are
         return role
@@ -102,9 +102,9 @@ class Service:
         """Refuse unless ``key`` is the league's: it alone creates, imports and removes matches, and
         issues and revokes their keys."""
         if not key:
-            raise MissingKey("this needs the league key")
+            raise MissingKey.said("league-key-missing")
         if self.store.role_of_key(None, access.hash_key(key)) != access.LEAGUE:
-            raise AccessDenied("the key is not the league key")
+            raise AccessDenied.said("league-key-wrong")
 
     def require(self, code: str) -> None:
         """Raise :class:`UnknownMatch` unless the match exists. On a private server this says nothing
@@ -193,7 +193,7 @@ class Service:
         """
         role = self.role(code, key)
         if role == access.LEAGUE:
-            raise AccessDenied("the league key keeps matches; a match's events need its scorer or official key")
+            raise AccessDenied.said("league-not-events")
         self._check_event(event)
         access.check_role(role, access.role_needed(event, self._target_role(code, event)))
         if role == access.OFFICIAL and event.get("type") == "void":
@@ -210,8 +210,8 @@ class Service:
             return  # the engine refuses it, naming the field
         ahead = (moment - datetime.now(UTC)).total_seconds()
         if ahead > self.clock_tolerance:
-            raise IllegalEvent(f"{event.get('type')}: 'at' {event['at']} is {ahead:.0f} s ahead of the server's "
-                               f"clock, more than the {self.clock_tolerance:g} s allowed: check the device's clock")
+            raise IllegalEvent.said("ahead", kind=event.get("type"), at=event["at"], ahead=f"{ahead:.0f}",
+                                    tolerance=f"{self.clock_tolerance:g}")
 
     def _stamped_after_newest(self, code: str, void: dict[str, Any]) -> dict[str, Any]:
         moment = _moment(void.get("at"))
@@ -368,15 +368,15 @@ def plain_json(value: Any) -> None:
     a NUL character in a text or a name, a number that is not finite, an integer beyond ±2^53."""
     if isinstance(value, str):
         if "\x00" in value:
-            raise InvalidEvent(f"the text {value[:40]!r} holds a NUL character, which no event may hold")
+            raise InvalidEvent.said("nul-text", text=repr(value[:40]))
     elif isinstance(value, bool) or value is None:
         return
     elif isinstance(value, int):
         if abs(value) > MAX_INTEGER:
-            raise InvalidEvent(f"the number {str(value)[:24]}… is beyond ±2^53, where JSON readers disagree on it")
+            raise InvalidEvent.said("beyond", number=str(value)[:24])
     elif isinstance(value, float):
         if not math.isfinite(value):
-            raise InvalidEvent(f"the number {value} is not a finite number")
+            raise InvalidEvent.said("not-finite", number=value)
     elif isinstance(value, dict):
         for name, item in value.items():
             plain_json(name)
@@ -395,7 +395,7 @@ def _moment(at: Any) -> datetime | None:
     try:
         return moment.astimezone(UTC)
     except OverflowError:
-        raise InvalidEvent(f"'at' {at} is outside the years 1 to 9999 once in UTC, where times are kept") from None
+        raise InvalidEvent.said("years", at=at) from None
 
 
 def message(row: dict[str, Any], view: dict[str, Any]) -> str:
@@ -420,12 +420,11 @@ def _new_keys() -> dict[str, str]:
 def _check_lookup(code: str) -> None:
     """Raise :class:`UnknownMatch` for a code no match can have: with a NUL (PostgreSQL cannot compare it)."""
     if "\x00" in code:
-        raise UnknownMatch(f"no match {code!r} in the store")
+        raise UnknownMatch.said("unknown-match", code=repr(code))
 
 
 def _check_code(code: object) -> None:
     """Refuse a code that cannot name a match in a URL: a path segment never holds `/` (not even as
     %2F, which the server decodes before routing), and browsers resolve `.` and `..` away."""
     if isinstance(code, str) and ("/" in code or code in {".", ".."}):
-        raise RefusedEvent(f"match.start: field 'match' {code!r} cannot name a match in a URL: a code may hold "
-                           "any character but '/', and may not be '.' or '..'")
+        raise RefusedEvent.said("code-url", code=repr(code))

@@ -5,20 +5,19 @@ Like the match list, they read every match: a private server closes them.
 
 from __future__ import annotations
 
-from importlib import resources
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse
-from fastapi.templating import Jinja2Templates
 
 from ..errors import InvalidQuery
 from ..records.stats import Scope
+from ..words import LANGUAGES
 from .api import KEY_ERRORS, ArchiveDep, KeyDep, ServiceDep, download
+from .templating import templates
 
 api = APIRouter(prefix="/api", tags=["records"])
 pages = APIRouter(include_in_schema=False)
-templates = Jinja2Templates(directory=str(resources.files(__package__).joinpath("templates")))
 
 Event = Annotated[str, Query(description="a tournament: match.start's `event`, whatever the case and accents")]
 Season = Annotated[str, Query(description="a year (`2026`) or a date range (`2026-03-01..2026-09-30`)")]
@@ -52,5 +51,6 @@ def stats_page(request: Request, service: ServiceDep, archive: ArchiveDep, key: 
     try:
         context["stats"] = archive.stats(Scope.of(event, season))
     except InvalidQuery as err:
-        return templates.TemplateResponse(request, "stats.html", {**context, "error": str(err)}, status_code=400)
+        words = err.worded() or dict.fromkeys(LANGUAGES, str(err))
+        return templates.TemplateResponse(request, "stats.html", {**context, "error": words}, status_code=400)
     return templates.TemplateResponse(request, "stats.html", context)

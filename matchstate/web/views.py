@@ -80,16 +80,31 @@ def event_json(stored: StoredEvent) -> dict[str, Any]:
 
 @cache
 def event_forms() -> dict[str, list[dict[str, Any]]]:
-    """Each event type's fields, for building its quick form: name, kind, required, default, choices."""
-    return {kind: [_field(name, check, default) for name, (check, default) in fields.items()]
-            for kind, fields in FIELDS.items()}
+    """Each event type's fields, for building its quick form: name, kind, required, default, choices, and
+    ``required_when``: the values of the other fields that make an optional one needed."""
+    forms = {kind: [_field(name, check, default) for name, (check, default) in fields.items()]
+             for kind, fields in FIELDS.items()}
+    for field in forms["penalty.award"]:
+        if field["name"] == "yards_to_goal":
+            field["required_when"] = _spot_awards()
+    return forms
+
+
+def _spot_awards() -> list[dict[str, str]]:
+    """The penalties and places an award needs its yards for (:func:`events.needs_spot`, asked of each)."""
+    def choices(name: str) -> tuple[str, ...]:
+        check = FIELDS["penalty.award"][name][0]
+        return tuple(check.choices) if isinstance(check, events.OneOf) else ()
+
+    return [{"penalty": penalty, "from": place} for penalty in choices("penalty") for place in choices("from")
+            if events.needs_spot({"penalty": penalty, "from": place})]
 
 
 def _field(name: str, check: Any, default: Any) -> dict[str, Any]:
     choices = check.choices if isinstance(check, events.OneOf) else None
     return {"name": name, "kind": "choice" if choices else FIELD_KINDS.get(check, "text"),
             "required": default is REQUIRED, "default": None if default is REQUIRED else default,
-            "choices": list(choices) if choices else None}
+            "choices": list(choices) if choices else None, "required_when": []}
 
 
 @cache

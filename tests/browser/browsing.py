@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 
 from matchstate.store import Store, hash_key
 from matchstate.web.process import ServerProcess
+from matchstate.words import catalog
 
 SHOTS = os.environ.get("MATCHSTATE_SCREENSHOTS")
 TIMEOUT_MS = 10_000
@@ -111,6 +113,15 @@ def open_page(server: ServerProcess, page: Any, page_name: str, code: str, keys:
         page.wait_for_selector('#timeline tr[data-seq="6"]')
 
 
+def fill_new_match(page: Any, league_key: str, code: str) -> None:
+    """Fill the new-match form with the league's key, a code and two teams, and create it."""
+    page.fill('#new [name="league_key"]', league_key)
+    page.fill('#new [name="match"]', code)
+    page.fill('#new [name="team1"]', "Blue")
+    page.fill('#new [name="team2"]', "Red")
+    page.click("#new button.primary")
+
+
 def log(server: ServerProcess, code: str) -> list[dict[str, Any]]:
     return get(server, f"/api/matches/{code}/events")
 
@@ -178,3 +189,71 @@ class Console:
     def wait_until_sent(self) -> None:
         self.page.wait_for_selector(".banner.ok", timeout=RECONNECT_MS)
         assert self.outbox() == []
+
+
+def english_phrases() -> list[tuple[str, re.Pattern[str]]]:
+    """Every phrase of the catalog whose English is not its Spanish, as a pattern of its fixed words in
+    order (a {field} may be any text between them), by ``section.key``. A phrase of nothing but fields,
+    spaces and signs says nothing English and is left out."""
+    found = []
+    for section, phrases in catalog().items():
+        for key, said in phrases.items():
+            if said["en"] == said["es"]:
+                continue
+            parts = [" ".join(part.split()) for part in re.split(r"\{\w+\}", said["en"])]
+            parts = [part for part in parts if part.strip()]
+            if not re.search(r"[A-Za-z]{2}", "".join(parts)):
+                continue
+            words = r".{0,300}?".join(re.escape(part) for part in parts)
+            before = r"(?<!\w)" if re.match(r"\w", parts[0]) else ""
+            after = r"(?!\w)" if re.search(r"\w$", parts[-1]) else ""
+            found.append((f"{section}.{key}", re.compile(before + words + after, re.S)))
+    return found
+
+
+# Every text a person meets on the page: what is shown (text nodes of rendered elements, each node on a line
+# of its own), the words read out or shown on hover (aria-label, placeholder, title, alt), the page's title,
+# and the charts' titles and descriptions.
+PAGE_TEXT = """() => {
+  const lines = [document.title];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (parent.closest("script, style, template")) continue;
+    const shown = parent.closest("svg") || parent.closest("select")
+      ? (parent.closest("select") || parent.closest("svg")).checkVisibility() : parent.checkVisibility();
+    if (shown) lines.push(node.textContent);
+  }
+  for (const element of document.body.querySelectorAll("[aria-label], [placeholder], [title], [alt]")) {
+    for (const name of ["aria-label", "placeholder", "title", "alt"]) {
+      if (element.hasAttribute(name)) lines.push(element.getAttribute(name));
+    }
+  }
+  return lines.map((line) => line.split(/\\s+/).join(" ")).join("\\n");
+}"""
+
+
+def english_left(page: Any) -> list[str]:
+    """The catalog's English phrases the page shows, each as ``section.key: the text found``."""
+    text = page.evaluate(PAGE_TEXT)
+    return [f"{name}: {found.group(0)!r}" for name, pattern in english_phrases() if (found := pattern.search(text))]
+
+
+def assert_no_english(page: Any) -> None:
+    """The page, in Spanish, shows no phrase of the catalog's English."""
+    left = english_left(page)
+    assert not left, "English left in the Spanish view:\n" + "\n".join(left)
+
+
+def to_spanish(page: Any) -> None:
+    """Tap the language toggle as a person would, once, and wait until the page speaks Spanish (a page the
+    server words is rendered again)."""
+    toggle = page.locator("#lang")
+    assert toggle.inner_text() == "Español"
+    if page.get_attribute("body", "data-rendered") == "server":
+        with page.expect_navigation():
+            toggle.click()
+        page.wait_for_load_state("networkidle")
+    else:
+        toggle.click()
+    page.wait_for_selector("html[lang=es] #lang >> text=English")

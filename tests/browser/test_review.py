@@ -107,3 +107,38 @@ def test_the_chain_indicator_checks_again_on_demand_and_as_the_page_opens_and_na
     page.click("#chain .bad-row")  # the link selects that row
     page.wait_for_selector('#timeline tr.selected[data-seq="6"]')
     assert page.errors == []
+
+
+def test_an_official_selects_and_voids_a_row_with_the_keyboard_alone(server: ServerProcess, new_page: Any) -> None:
+    _, page = review_of_a_chukker(server, new_page, "rows-1")
+    page.wait_for_selector("#chain.ok")
+    # One void action, the selected row's: Tab never walks through a button per row.
+    assert page.locator("#timeline button").count() == 0
+    page.keyboard.press("Tab")  # the brand
+    page.keyboard.press("Tab")  # the skip link, straight to the timeline
+    assert page.evaluate("() => document.activeElement.id") == "skip"
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.dataset.seq") == "6"  # the last row
+    assert page.locator('#timeline tr[tabindex="0"]').count() == 1
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Enter")  # the goal by Red, while the clock was stopped
+    page.wait_for_selector('#timeline tr.selected[data-seq="4"][aria-current="true"]')
+    page.wait_for_selector("#detail h2 >> text=#4")
+    assert page.evaluate("() => document.activeElement.dataset.seq") == "4"  # still on its row, drawn again
+    assert page.locator("#timeline button").count() == 1
+    page.keyboard.press("Home")
+    assert page.evaluate("() => document.activeElement.dataset.seq") == "1"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Tab")  # from the timeline to the selected row's void
+    assert page.evaluate("() => document.activeElement.textContent") == "Void #4…"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#void[open]")
+    page.keyboard.type("the whistle had not gone")
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#timeline tr.struck[data-seq="4"]')
+    last = log(server, "rows-1")[-1]["event"]
+    assert (last["type"], last["seq"], last["reason"]) == ("void", 4, "the whistle had not gone")
+    assert page.errors == []

@@ -2,6 +2,8 @@
 import assert from "node:assert/strict";
 import {describe, it} from "node:test";
 
+import {speak} from "./catalog.mjs";
+
 import {discardQuestion, question, relogQuestion} from "../../matchstate/web/static/asks.mjs";
 import {secondsLeft, tickDue} from "../../matchstate/web/static/countdown.mjs";
 
@@ -57,6 +59,19 @@ describe("questions before logging", () => {
     const asked = relogQuestion([{before: {type: "goal", team: "Red", at: "2026-11-29T15:00:00.000Z", id: "a"},
       after: {type: "goal", team: "Red", at: "2026-11-29T15:04:00.000Z", id: "web-b"}}]);
     assert.match(asked.items[0], /Goal \(team=Red\): at 2026-11-29T15:04:00.000Z \(logged at 2026-11-29T15:00:00.000Z\), id web-b/);
+  });
+
+  it("asks in the language chosen, the outcome of the Umpire's option too", () => {
+    speak("es");
+    try {
+      const options = [{outcome: {en: "Penalty 2 again", es: "Penal 2 otra vez"}}];
+      const asked = question("decide", {option: 1}, {awaiting_play: null, free_hit: null, options});
+      assert.match(asked.text, /opción 1: Penal 2 otra vez/);
+      assert.equal(question("goal", {team: "Blue"}, {phase: "over", chukker: 3}).title, "Sonó la bocina");
+      assert.equal(discardQuestion([{type: "play"}, {type: "hit"}]).actions[1].label, "Conservarlos");
+    } finally {
+      speak("en");
+    }
   });
 });
 

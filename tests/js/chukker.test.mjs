@@ -2,6 +2,8 @@
 import assert from "node:assert/strict";
 import {describe, it} from "node:test";
 
+import "./catalog.mjs";
+
 import {Cues, chukkerNumbers, foldClock, minutes, reading, shownClock} from "../../matchstate/web/static/chukker.mjs";
 
 const AT = "2026-11-29T15:10:00.000Z";

@@ -1,20 +1,16 @@
 // Where a slip is likely, the console asks before it logs: a stroke no "Play" preceded, an official's
 // decision, a goal or an award after the horn, the end of a match over a free hit in progress,
 // discarding what the scorer logged.
-// Each question is data, {title, text, items, actions}; the page shows it and answers with an action's id.
+// Each question is data, {title, text, items, actions}, in the language chosen; the page shows it and
+// answers with an action's id.
 
+import {t} from "./catalog.mjs";
+import {lang} from "./lang.mjs";
 import {describeEvent, describeFreeHit, label} from "./words.mjs";
 
-const CANCEL = {id: "cancel", label: "Cancel"};
-const AWARDED_AT_THE_HORN = "A foul whistled at the end of a chukker is awarded now and taken after the next "
-  + "chukker's start.";
+const cancel = () => ({id: "cancel", label: t("form", "cancel")});
 // What logging each type after the horn means, said before it is logged.
-const AFTER_THE_HORN = {
-  "goal": "A goal logged now counts, and is flagged “after the horn” for the officials to look at: "
-    + "was the ball through before the horn?",
-  "penalty.award": AWARDED_AT_THE_HORN,
-  "knockin.award": AWARDED_AT_THE_HORN,
-};
+const AFTER_THE_HORN = {"goal": "horn-goal", "penalty.award": "horn-award", "knockin.award": "horn-award"};
 
 /**
  * The question to ask before logging an event, or null to log it at once.
@@ -27,35 +23,34 @@ const AFTER_THE_HORN = {
 export function question(type, fields, now) {
   if (now.phase === "over" && AFTER_THE_HORN[type]) {
     return {
-      title: "The horn has gone",
-      text: `Chukker ${now.chukker}'s time has run out. ${AFTER_THE_HORN[type]}`,
-      actions: [{id: "confirm", label: `Log the ${type === "goal" ? "goal" : "award"} anyway`, primary: true}, CANCEL],
+      title: t("console", "horn-title"),
+      text: t("console", "horn-text", {chukker: now.chukker, what: t("console", AFTER_THE_HORN[type])}),
+      actions: [{id: "confirm", label: t("console", type === "goal" ? "horn-goal-anyway" : "horn-award-anyway"),
+        primary: true}, cancel()],
     };
   }
   if (type === "hit" && now.awaiting_play === true) {
     return {
-      title: "No “Play” before this hit",
-      text: "No “Play” was logged for this free hit. Logged as it is, the hit is ruled a hit before “Play”, "
-        + "a failure of the hitting team.",
-      actions: [{id: "play-first", label: "Log “Play”, then the hit", primary: true},
-        {id: "anyway", label: "Log a hit before “Play”"}, CANCEL],
+      title: t("console", "no-play-title"),
+      text: t("console", "no-play-text"),
+      actions: [{id: "play-first", label: t("console", "play-first"), primary: true},
+        {id: "anyway", label: t("console", "hit-anyway")}, cancel()],
     };
   }
   if (type === "decide") {
     const option = (now.options || [])[fields.option - 1];
-    const outcome = option ? `: ${option.outcome.en}` : "";
     return {
-      title: "The Umpire's choice",
-      text: `Record option ${fields.option}${outcome}? It is ruled at once.`,
-      actions: [{id: "confirm", label: `Record option ${fields.option}`, primary: true}, CANCEL],
+      title: t("console", "decide-title"),
+      text: t("console", option ? "decide-text-outcome" : "decide-text",
+        {option: fields.option, outcome: option ? option.outcome[lang()] : ""}),
+      actions: [{id: "confirm", label: t("console", "decide-confirm", {option: fields.option}), primary: true}, cancel()],
     };
   }
   if (type === "match.end" && now.free_hit) {
     return {
-      title: "A free hit is in progress",
-      text: `${describeFreeHit(now.free_hit)} is in progress. Ending the match closes it with no ruling, `
-        + "and any violation waiting on it lapses.",
-      actions: [{id: "confirm", label: "End the match", danger: true}, CANCEL],
+      title: t("console", "end-title"),
+      text: t("console", "end-text", {free_hit: describeFreeHit(now.free_hit)}),
+      actions: [{id: "confirm", label: t("console", "end-confirm"), danger: true}, cancel()],
     };
   }
   return null;
@@ -65,21 +60,23 @@ export function question(type, fields, now) {
 export function discardQuestion(events) {
   const one = events.length === 1;
   return {
-    title: one ? `Discard ${label(events[0].type)}?` : `Discard these ${events.length} events?`,
-    text: `${one ? "It" : "They"} will not be recorded, and this cannot be undone.`,
+    title: one ? t("console", "discard-title-one", {event: label(events[0].type)})
+      : t("console", "discard-title-many", {count: events.length}),
+    text: t("console", one ? "discard-text-one" : "discard-text-many"),
     items: events.map(describeEvent),
-    actions: [{id: "confirm", label: one ? "Discard it" : "Discard them", danger: true},
-      {id: "cancel", label: one ? "Keep it" : "Keep them"}],
+    actions: [{id: "confirm", label: t("console", one ? "discard-it" : "discard-them"), danger: true},
+      {id: "cancel", label: t("console", one ? "keep-it" : "keep-them")}],
   };
 }
 
 /** Before logging refused events again, re-timed: what will be sent, with its new time and id. */
 export function relogQuestion(plan) {
   return {
-    title: plan.length === 1 ? `Log ${label(plan[0].after.type)} again now?` : `Log these ${plan.length} events again now?`,
-    text: "The server takes no event earlier than the one before it, so each is sent with the time now "
-      + "(the engine judges the 20 seconds from these times):",
-    items: plan.map(({before, after}) => `${describeEvent(after)}: at ${after.at} (logged at ${before.at}), id ${after.id}`),
-    actions: [{id: "confirm", label: plan.length === 1 ? "Send it" : "Send them", primary: true}, CANCEL],
+    title: plan.length === 1 ? t("console", "relog-title-one", {event: label(plan[0].after.type)})
+      : t("console", "relog-title-many", {count: plan.length}),
+    text: t("console", "relog-text"),
+    items: plan.map(({before, after}) => t("console", "relog-item",
+      {event: describeEvent(after), at: after.at, before: before.at, id: after.id})),
+    actions: [{id: "confirm", label: t("console", plan.length === 1 ? "send-it" : "send-them"), primary: true}, cancel()],
   };
 }

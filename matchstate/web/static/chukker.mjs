@@ -1,11 +1,13 @@
 // The chukker clock the pages show (the console; the scoreboard and the review through chukkerclock.mjs): read from the match's own clock (its reading at the last event,
 // GET /api/matches/{code} "clock") plus, while it runs, the server's time since that event. Never a
 // timer of its own: every reading is worked out again from the events, so it cannot drift from them.
-// Nothing here touches the page, so Node's test runner drives it.
+// Nothing here touches the page but the catalog of words (catalog.mjs), so Node's test runner drives it.
 //
 // A clock, as the server gives it: {chukker, played, running, phase, at, chukker_seconds, extra_seconds,
 // chukkers}; ``played`` is the reading at ``at`` (seconds), ``phase`` one of before, play, extra, over,
 // between, ended (log format 1.1, "Playing time").
+
+import {has, t} from "./catalog.mjs";
 
 const IN_CHUKKER = new Set(["play", "extra", "over"]);
 const BEFORE = {chukker: null, played: 0, running: false, phase: "before", at: null,
@@ -68,17 +70,13 @@ export function minutes(seconds, exact = false) {
   return exact ? `${text}.${String(ms % 1000).padStart(3, "0")}` : text;
 }
 
-const PHASES = {
-  before: "not started", play: "play", extra: "bell", over: "horn", between: "between chukkers", ended: "ended",
-};
-
-/** The clock in words, for its display: {chukker, time, running, phase}. */
+/** The clock in words, in the language chosen, for its display: {chukker, time, running, phase}. */
 export function shownClock(now) {
   return {
     chukker: now.chukker === null ? "–" : String(now.chukker),
     time: minutes(now.played),
-    running: now.running ? "running" : "stopped",
-    phase: PHASES[now.phase] || now.phase,
+    running: t("console", now.running ? "clock-running" : "clock-stopped"),
+    phase: has("console", `phase-${now.phase}`) ? t("console", `phase-${now.phase}`) : now.phase,
   };
 }
 

@@ -6,15 +6,17 @@
 
 import {deviceId, newEvent} from "./events.mjs";
 import {$, el} from "./dom.mjs";
-import {api, denied, reason} from "./http.mjs";
+import {api, denied} from "./http.mjs";
 import {key, keyLinks, setKey, takeKeyFromLink} from "./keys.mjs";
 import {lang, onLang} from "./lang.mjs";
+import {has, t} from "./catalog.mjs";
+import {refusal} from "./refusal.mjs";
 import {matchPage, listen, tracker} from "./live.mjs";
 import {eventItem, score, time} from "./show.mjs";
 import {describeEvent, describeFreeHit, events, label, stateName} from "./words.mjs";
 import {discardQuestion, question, relogQuestion} from "./asks.mjs";
 import {secondsLeft, tickDue} from "./countdown.mjs";
-import {defaults, filled, formContent, missing} from "./quickform.mjs";
+import {defaults, filled, focusFirst, formContent, formKeys, missing, showMissing} from "./quickform.mjs";
 import {earlier, notBefore, pageClock} from "./clock.mjs";
 import {Outbox} from "./outbox.mjs";
 import {beep, bell, horn, wake} from "./cue.mjs";
@@ -60,6 +62,8 @@ let form = null;                // the quick form open: {type, values, at, ...}
 let guardUntil = 0;
 let tickedFor = null;           // the "Play" whose 20 seconds the console has expired itself
 let catchingUp = false;
+let returnTo = null;            // the button whose form is open: the focus goes back to it
+let keyRefused = false;         // the server refuses the key held
 
 const outbox = new Outbox({
   storage: localStorage,
@@ -84,9 +88,9 @@ function shown() {
   const waiting = outbox.events;
   const folded = fold(view, waiting);
   let text;
-  if (!folded.provisional) text = view.free_hit_text ? view.free_hit_text[lang()] : "No free hit in progress";
+  if (!folded.provisional) text = view.free_hit_text ? view.free_hit_text[lang()] : t("console", "no-free-hit");
   else if (folded.free_hit) text = describeFreeHit(folded.free_hit);
-  else text = folded.sure ? "No free hit in progress" : "Free hit: ruled when the server has the events waiting here";
+  else text = t("console", folded.sure ? "no-free-hit" : "free-hit-on-arrival");
   return {...view, ...folded, text, timing: foldClock(view.clock, waiting)};
 }
 
@@ -118,8 +122,9 @@ function enabled(type) {
 
 // -- logging -----------------------------------------------------------------------------
 
-function tap(type) {
-  if (Date.now() < guardUntil || !enabled(type)) return;
+// A tap, or a shortcut (``keyed``: a key held down repeats, and is ignored, so the guard is the pointer's).
+function tap(type, keyed = false) {
+  if ((!keyed && Date.now() < guardUntil) || !enabled(type)) return;
   guard();
   wake();
   open(type);
@@ -135,6 +140,7 @@ function guard() {
 
 function open(type) {
   notice = null;
+  returnTo = type;
   const at = clock.stamp(floor());  // the moment of the tap, not of the "Log" after the form
   if (type === "void") return openUndo(at);
   const fields = forms[type] || [];
@@ -145,6 +151,22 @@ function open(type) {
   }
   form = {type, values: {...defaults(fields), ...prefilled(type, at)}, at};
   render();
+  focusFirst($("form"));
+}
+
+// The form closes (logged, or cancelled): the focus goes back to the button that opened it.
+function closeForm() {
+  form = null;
+  render();
+  focusButton(returnTo);
+}
+
+// Focus an event's button, or where it is disabled the next one enabled after it (the free hit's course).
+function focusButton(type) {
+  const buttons = [...$("buttons").children];
+  const from = Math.max(0, buttons.findIndex((button) => button.dataset.type === type));
+  const next = [...buttons.slice(from), ...buttons.slice(0, from)].find((button) => !button.disabled);
+  if (next) next.focus();
 }
 
 // A chukker's start is the next one's; its end, the one in play.
@@ -158,42 +180,58 @@ function openUndo(at) {
   const waiting = outbox.items;
   if (waiting.length) {
     const last = waiting[waiting.length - 1].event;
-    form = {type: "void", takeBack: last, values: {}, at, action: "Take it back",
-      note: `Take back ${describeEvent(last)}, logged ${time(last.at)}: it has not reached the server, so it `
-        + "simply leaves this device's outbox."};
+    form = {type: "void", takeBack: last, values: {}, at, action: t("console", "take-back"),
+      note: t("console", "take-back-note", {event: describeEvent(last), time: time(last.at)})};
   } else {
     const last = lastUndoable();
     if (!last) {
       form = null;
-      notice = role === "official" ? "Nothing to undo." : "Nothing to undo: no standing event was recorded by the "
-        + "scorer (an official voids the others, in the review).";
+      notice = t("console", role === "official" ? "nothing-to-undo" : "nothing-to-undo-scorer");
       render();
       return;
     }
-    form = {type: "void", values: {seq: last.seq, reason: "logged in error"}, at,
-      note: `Void #${last.seq} ${describeEvent(last.event)}: it stays in the log, struck out.`};
+    form = {type: "void", values: {seq: last.seq, reason: t("console", "void-reason")}, at,
+      action: t("console", "undo-named", {what: brief(last.event)}),
+      note: t("console", "void-note", {seq: last.seq, event: describeEvent(last.event)})};
   }
   render();
+  focusFirst($("form"));
+}
+
+// An event in a few words, for the undo that takes it back: "Goal, Blue #3", "Penalty 3, Red".
+function brief(event) {
+  const team = event.team ?? event.to;
+  const player = event.player ? `#${event.player}` : null;
+  const who = [team, player].filter(Boolean).join(" ");
+  return [event.penalty ? t("penalty", event.penalty) : label(event.type), who].filter(Boolean).join(", ");
+}
+
+// What "Undo" would take back now: the last event waiting here, else the last this key may void.
+function undoLabel() {
+  const waiting = outbox.events;
+  if (waiting.length) return t("console", "take-back-named", {what: brief(waiting[waiting.length - 1])});
+  const last = lastUndoable();
+  return last ? t("console", "undo-named", {what: brief(last.event)}) : label("void");
 }
 
 function sendForm() {
+  if (!form) return;
   if (form.takeBack) {
     const taken = form.takeBack;
-    form = null;
-    notice = outbox.takeBack(taken.id) ? `Taken back: ${describeEvent(taken)}.`
-      : `${label(taken.type)} is on its way to the server: once it is recorded, undo it again to void it.`;
-    render();
+    notice = outbox.takeBack(taken.id) ? t("console", "taken-back", {event: describeEvent(taken)})
+      : t("console", "on-its-way", {event: label(taken.type)});
+    closeForm();
     return;
   }
   const fields = forms[form.type];
   const lacking = missing(fields, form.values);
   if (lacking.length) {
-    $("form").querySelector(".missing").textContent = "Still needed: " + lacking.map((f) => f.name).join(", ");
+    showMissing($("form"), lacking);  // nothing is lost: the form stays as it was, with what is missing
     return;
   }
   const {type, values, at} = form;
-  form = null;
   guard();
+  closeForm();
   log(type, filled(values), at);
 }
 
@@ -255,7 +293,7 @@ async function relog() {
     outbox.relog(plan);
     notice = null;
   } catch (err) {
-    notice = "What waits here changed while you looked: nothing was logged again; look again.";
+    notice = t("console", "relog-changed");
   }
   render();
   outbox.pump();
@@ -265,23 +303,23 @@ async function discard(events, drop) {
   const {action} = await ask(discardQuestion(events));
   if (action !== "confirm") return;
   drop();
-  notice = `Discarded, not recorded: ${events.map(describeEvent).join("; ")}.`;
+  notice = t("console", "discarded", {events: events.map(describeEvent).join("; ")});
   render();
   outbox.pump();
 }
 
 async function handOver(item) {
   const {action, value} = await ask({
-    title: "Hand it to an official",
-    text: `An official enters the official key here to record ${describeEvent(item.event)} with it. `
-      + "The key is used for this event only and is not kept on this device.",
-    input: {label: "Official key", type: "password"},
-    actions: [{id: "confirm", label: "Record it with this key", primary: true}, {id: "cancel", label: "Cancel"}],
+    title: t("console", "hand-over-title"),
+    text: t("console", "hand-over-text", {event: describeEvent(item.event)}),
+    input: {label: t("console", "official-key"), type: "password"},
+    actions: [{id: "confirm", label: t("console", "hand-over-confirm"), primary: true},
+      {id: "cancel", label: t("form", "cancel")}],
   });
   if (action !== "confirm" || !value) return;
   const reply = await outbox.handOver(item.event.id, value);
   notice = reply && (reply.status === 200 || reply.status === 201)
-    ? `Recorded by an official: #${reply.data.seq} ${describeEvent(item.event)}.` : null;
+    ? t("console", "recorded-by-official", {seq: reply.data.seq, event: describeEvent(item.event)}) : null;
   render();
   outbox.pump();
 }
@@ -294,18 +332,19 @@ function attention() {
     const moved = known.log.filter((row) => row.seq > basis);
     const early = waiting.length && known.lastAt() && earlier(waiting[0].event.at, known.lastAt());
     return [
-      el("h2", {}, "The match moved on"),
-      el("p", {}, `While ${events(waiting.length)} waited here, the match moved on to #${conflict.current_seq}`
-        + (moved.length ? ":" : ".")),
+      el("h2", {}, t("console", "moved-on")),
+      el("p", {}, t("console", moved.length ? "moved-on-by" : "moved-on-to",
+        {events: events(waiting.length), seq: conflict.current_seq})),
       el("ul", {class: "moved"}, moved.map((row) => el("li", {}, `#${row.seq} ${time(row.at)} ${describeEvent(row.event)}`
-        + ` (${row.role || "no role"}${row.by ? `, ${row.by}` : ""})`))),
-      early ? el("p", {}, "What waits here was logged before it, and the log takes no event earlier than the one before it.") : null,
+        + ` (${row.role || t("console", "no-role")}${row.by ? `, ${row.by}` : ""})`))),
+      early ? el("p", {}, t("console", "moved-on-early")) : null,
       el("div", {class: "actions"},
-        early ? el("button", {type: "button", class: "big primary", dataset: {act: "relog"}, onclick: relog}, "Log them again now, after it…")
+        early ? el("button", {type: "button", class: "big primary", dataset: {act: "relog"}, onclick: relog},
+          t("console", "relog-all"))
           : el("button", {type: "button", class: "big primary", dataset: {act: "send-after"},
-            onclick: () => { outbox.sendAfter(conflict.current_seq); outbox.pump(); }}, "Send them after it"),
+            onclick: () => { outbox.sendAfter(conflict.current_seq); outbox.pump(); }}, t("console", "send-after")),
         el("button", {type: "button", class: "big danger", dataset: {act: "discard"},
-          onclick: () => discard(outbox.events, () => outbox.discardAll())}, "Discard them…")),
+          onclick: () => discard(outbox.events, () => outbox.discardAll())}, t("console", "discard-all"))),
     ];
   }
   const held = outbox.held;
@@ -313,19 +352,21 @@ function attention() {
   const byKey = held.refused.status === 401 || held.refused.status === 403;
   const behind = waiting.length - 1;
   return [
-    el("h2", {}, "Needs your attention"),
-    el("p", {class: "what"}, `Not recorded: ${describeEvent(held.event)}, logged ${time(held.event.at)}.`),
-    el("p", {class: "reason"}, `The ${held.refused.status === "early" ? "console" : "server"} says: ${held.refused.reason}.`),
-    behind ? el("p", {}, `${events(behind)} logged after it ${behind === 1 ? "waits" : "wait"} behind it.`) : null,
-    byKey ? el("p", {class: "quiet"}, "A wrong key: enter the right one under “Key and name”, then send it again.") : null,
+    el("h2", {}, t("console", "needs-attention")),
+    el("p", {class: "what"}, t("console", "not-recorded", {event: describeEvent(held.event), time: time(held.event.at)})),
+    el("p", {class: "reason"}, held.refused.status === "early"
+      ? t("console", "says-console", {reason: t("console", "refused-early", {at: held.event.at, last: known.lastAt()})})
+      : t("console", "says-server", {reason: held.refused.words?.[lang()] ?? held.refused.reason})),
+    behind ? el("p", {}, t("console", behind === 1 ? "behind-one" : "behind-many", {events: events(behind)})) : null,
+    byKey ? el("p", {class: "quiet"}, t("console", "wrong-key")) : null,
     el("div", {class: "actions"},
       byKey ? el("button", {type: "button", class: "big primary", dataset: {act: "retry"},
-        onclick: () => { outbox.retry(held.event.id); outbox.pump(); }}, "Send it again")
-        : el("button", {type: "button", class: "big primary", dataset: {act: "relog"}, onclick: relog}, "Log it again now…"),
+        onclick: () => { outbox.retry(held.event.id); outbox.pump(); }}, t("console", "send-again"))
+        : el("button", {type: "button", class: "big primary", dataset: {act: "relog"}, onclick: relog}, t("console", "relog-one")),
       byKey ? el("button", {type: "button", class: "big", dataset: {act: "hand-over"}, onclick: () => handOver(held)},
-        "Hand it to an official…") : null,
+        t("console", "hand-over")) : null,
       el("button", {type: "button", class: "big danger", dataset: {act: "discard"},
-        onclick: () => discard([held.event], () => outbox.discard(held.event.id))}, "Discard it…")),
+        onclick: () => discard([held.event], () => outbox.discard(held.event.id))}, t("console", "discard-one"))),
   ];
 }
 
@@ -334,24 +375,42 @@ function attention() {
 function status() {
   const waiting = outbox.items.length;
   if (outbox.needsAttention) {
-    return el("div", {class: "banner warn"}, `${outbox.conflict ? "The match moved on" : "Not recorded"}: `
-      + `needs your attention (${events(waiting)} here). `, el("a", {href: "#attention"}, "See below"));
+    return el("div", {class: "banner warn"}, t("console", outbox.conflict ? "banner-moved-on" : "banner-not-recorded",
+      {events: events(waiting)}), " ", el("a", {href: "#attention"}, t("console", "see-below")));
   }
-  if (!everUp && outbox.link === "unknown") return el("div", {class: "banner"}, "Connecting…");
+  if (!everUp && outbox.link === "unknown") return el("div", {class: "banner"}, t("console", "connecting"));
   if (!online()) {
-    const why = {failing: "The server fails to record", busy: "The server asks this device to wait"}[outbox.link]
-      || "Offline";
+    const why = t("console", {failing: "link-failing", busy: "link-busy"}[outbox.link] || "link-offline");
     return el("div", {class: "banner offline"}, waiting
-      ? `${why}: ${events(waiting)} kept on this device, sent when the server answers.`
-      : `${why}: nothing waits here; events logged are kept on this device until the server answers.`);
+      ? t("console", "offline-kept", {why, events: events(waiting)}) : t("console", "offline-empty", {why}));
   }
-  if (waiting) return el("div", {class: "banner"}, `Sending ${waiting}…`);
-  return el("div", {class: "banner ok"}, "Online: every event recorded.");
+  if (waiting) return el("div", {class: "banner"}, t("console", "sending", {count: waiting}));
+  return el("div", {class: "banner ok"}, t("console", "online"));
+}
+
+// The defending team's violations that wait for the free hit to close (the engine rules on them then).
+function waitingFouls() {
+  return (known.view.waiting || []).map((foul) => el("p", {class: "waiting-foul"}, t("console", "waiting", {
+    violation: (has("reason", foul.code) ? t("reason", foul.code, {against: foul.team}) : `${foul.team}: ${foul.code}`)
+      + (foul.prevented_goal ? t("ruling", "goal_prevented") : ""),
+  })));
+}
+
+// Where the free hit in progress began (its award, or the ruling that awarded it): the ruling panel shows
+// nothing from before it. Null while none is in progress: the panel shows the last ruling, which closed one.
+function freeHitSince() {
+  if (!known.view.free_hit) return null;
+  const standing = known.log.filter((row) => !known.view.void.includes(row.seq));
+  const began = standing.filter((row) => row.type === "penalty.award" || row.type === "knockin.award"
+    || (row.ruling && (row.ruling.kind === "award" || row.ruling.kind === "rehit"))).pop();
+  return began ? began.seq : null;
 }
 
 // The latest ruling that stands, with its rule; under it, the last thing done.
 function rulingPanel() {
-  const ruled = known.log.filter((row) => row.ruling && !known.view.void.includes(row.seq)).pop();
+  const since = freeHitSince();
+  const ruled = known.log.filter((row) => row.ruling && !known.view.void.includes(row.seq)
+    && (since === null || row.seq >= since)).pop();
   const parts = [];
   if (notice) parts.push(el("p", {class: "notice"}, notice));
   if (ruled) {
@@ -361,7 +420,7 @@ function rulingPanel() {
         el("summary", {}, rules[id] ? `${id} · ${rules[id].heading[lang()]}` : id),
         rules[id] ? el("p", {}, rules[id].text[lang()]) : null)));
   } else {
-    parts.push(el("p", {class: "quiet"}, "Rulings appear here as soon as the server gives them."));
+    parts.push(el("p", {class: "quiet"}, t("console", since === null ? "no-ruling" : "no-ruling-yet")));
   }
   return parts;
 }
@@ -373,12 +432,21 @@ function recent(now) {
     const where = row.free_hit && row.sure ? [stateName(row.state), describeFreeHit(row.free_hit)] : [stateName(row.sure ? row.state : null)];
     const after = [score(known.view.teams, row.score), ...where].join(" · ");
     return el("li", {class: item.refused ? "waiting held" : "waiting pending", dataset: {id: item.event.id}},
-      el("span", {class: "tag"}, item.refused ? "needs attention" : "pending"), ` ${time(item.event.at)} ${describeEvent(item.event)}`,
-      el("div", {class: "provisional-line"}, `provisional: ${after}`));
+      el("span", {class: "tag"}, t("console", item.refused ? "tag-held" : "tag-pending")),
+      ` ${time(item.event.at)} ${describeEvent(item.event)}`,
+      el("div", {class: "provisional-line"}, t("console", "provisional-line", {after})));
   });
   const recorded = known.log.slice(-RECENT).map((row) => {
-    const item = eventItem(row, {class: known.view.void.includes(row.seq) ? "struck" : null});
+    const voided = known.view.void.includes(row.seq);
+    const item = eventItem(row, {class: voided ? "struck" : null});
     if (row.flags && row.flags.length) item.prepend(...row.flags.map((flag) => el("span", {class: "tag flag", title: flagMeaning(flag, lang())}, flagLabel(flag, lang()))), " ");
+    // A void is what it is, whoever logged it: the official's said so, never the scorer's "Undo".
+    if (row.type === "void") {
+      item.prepend(el("span", {class: "tag void"}, t("console", row.role === "official" ? "tag-void-official"
+        : "tag-void", {seq: row.event.seq})), " ");
+    } else if (voided) {
+      item.prepend(el("span", {class: "tag void"}, t("console", "tag-voided")), " ");
+    }
     return item;
   });
   return [...pending.reverse(), ...recorded.reverse()];
@@ -406,8 +474,8 @@ function renderCountdown(now) {
   box.classList.toggle("late", left !== null && left <= 0);
   box.classList.toggle("hurry", left !== null && left > 0 && left <= 5);
   box.querySelector(".seconds").textContent = left === null ? "20.0" : left > 0 ? left.toFixed(1) : "0.0";
-  box.querySelector(".note").textContent = left === null ? "no 20 seconds running"
-    : left > 0 ? "seconds to hit" : "20 seconds are up: the clock check is logged";
+  box.querySelector(".note").textContent = t("console", left === null ? "countdown-idle"
+    : left > 0 ? "countdown-running" : "countdown-up");
   box.querySelector(".bar i").style.width = `${left === null ? 0 : Math.max(0, left / known.view.window_seconds) * 100}%`;
 }
 
@@ -418,7 +486,7 @@ function expire(now) {
     || !tickDue(now, clock.now(), known.view.window_seconds)) return;
   tickedFor = now.play_at;
   beep();
-  notice = "The 20 seconds ran out: a clock check was logged, and the ruling follows.";
+  notice = t("console", "ticked");
   record("tick", {}, clock.stamp(floor()));
 }
 
@@ -444,8 +512,8 @@ function renderForm(force = false) {
     return;
   }
   const fields = form.takeBack ? [] : forms[form.type];
-  box.replaceChildren(...formContent(form, fields, {view: known.view, lang: lang(), onSend: sendForm,
-    onCancel: () => { form = null; render(); }, rerender: () => renderForm(true)}));
+  box.replaceChildren(...formContent(form, fields, {view: known.view, lang: lang(), freeHit: shown().free_hit,
+    onSend: sendForm, onCancel: closeForm}));
 }
 
 // One button per event type the log format has, in ORDER; built again only if the server's types change
@@ -456,25 +524,41 @@ function buildButtons() {
   const built = [...$("buttons").children].map((button) => button.dataset.type);
   if (built.join() === types.join()) return;
   $("buttons").replaceChildren(...types.map((type) => el("button", {
-    type: "button", class: "big event", dataset: {type},
-    title: SHORTCUTS[type] ? `key: ${SHORTCUTS[type]}` : null, onclick: () => tap(type),
-  }, label(type), SHORTCUTS[type] ? el("kbd", {}, SHORTCUTS[type]) : null)));
+    type: "button", class: "big event", dataset: {type}, onclick: () => tap(type),
+  }, el("span", {class: "what"}, label(type)), SHORTCUTS[type] ? el("kbd", {}, SHORTCUTS[type]) : null)));
+  nameButtons();
+}
+
+// The buttons' words, in the language chosen; the undo's names what it would take back.
+function nameButtons() {
+  for (const button of $("buttons").children) {
+    const type = button.dataset.type;
+    button.querySelector(".what").textContent = type === "void" ? undoLabel() : label(type);
+    button.title = SHORTCUTS[type] ? t("console", "shortcut", {key: SHORTCUTS[type]}) : "";
+  }
 }
 
 function render() {
   if (!known.view || !forms) return;
+  document.title = `${t("console", "title")} · ${code}`;
   const now = shown();
   const left = secondsLeft(now, clock.now(), known.view.window_seconds);
   $("score").textContent = score(known.view.teams, now.score);
   $("state").textContent = stateName(now.state);
   $("provisional").hidden = !now.provisional;
   $("freehit").textContent = now.text;
+  $("waiting").replaceChildren(...waitingFouls());
   $("link").replaceChildren(status());
+  renderKeyBox();
   $("ruling").replaceChildren(...rulingPanel());
+  const focused = document.activeElement;
   for (const button of $("buttons").children) {
     button.disabled = !enabled(button.dataset.type);
     button.classList.toggle("primary", button.dataset.type === "tick" && left !== null && left <= 0);
   }
+  nameButtons();
+  // A button the keyboard was on that the engine no longer accepts: the focus goes on to the next.
+  if (focused && focused.disabled && focused.parentElement === $("buttons")) focusButton(focused.dataset.type);
   $("choosing").hidden = !(now.state === "choosing" && role !== "official");
   const needs = attention().filter(Boolean);
   $("attention").hidden = !needs.length;
@@ -489,7 +573,7 @@ function render() {
 // The last receipt, discreetly: its seq and the fingerprint of the key that signed it.
 function renderReceipt() {
   const last = receipts.last;
-  $("receipt").textContent = last ? `Last receipt: #${last.seq} · key ${last.key}` : "No receipt kept on this device yet.";
+  $("receipt").textContent = last ? t("console", "receipt", {seq: last.seq, key: last.key}) : t("console", "no-receipt");
   $("download-receipts").disabled = !last;
 }
 
@@ -505,16 +589,16 @@ function downloadReceipts() {
 
 // -- keys, loading, following ----------------------------------------------------------------
 
+// The shortcuts, outside the form (whose keys are its own, see quickform.mjs) and any field.
 function onKey(e) {
-  if (document.querySelector("dialog[open]")) return;
-  if (e.target.matches("input, textarea") || e.ctrlKey || e.metaKey || e.altKey) {
-    if (form && e.key === "Enter") sendForm();
-    return;
+  if (document.querySelector("dialog[open]") || e.target.closest("#form, input, textarea")
+    || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (form && e.key === "Escape") { closeForm(); return; }
+  const type = Object.keys(SHORTCUTS).find((shortcut) => SHORTCUTS[shortcut] === e.key);
+  if (type && forms[type]) {
+    e.preventDefault();
+    if (!e.repeat) tap(type, true);
   }
-  if (form && e.key === "Escape") { form = null; render(); return; }
-  if (form && e.key === "Enter") { e.preventDefault(); sendForm(); return; }
-  const type = Object.keys(SHORTCUTS).find((t) => SHORTCUTS[t] === e.key);
-  if (type && forms[type]) { e.preventDefault(); tap(type); }
 }
 
 function settings() {
@@ -527,6 +611,7 @@ function settings() {
       load();
       return;
     }
+    renderKeyBox();
     learnRole();
     const held = outbox.held;
     if (held && (held.refused.status === 401 || held.refused.status === 403)) outbox.retry(held.event.id);
@@ -544,6 +629,7 @@ async function learnRole() {
   } else {
     const reply = await api(`${base}/role`, {key: key(code)}).catch(() => null);
     if (reply) role = reply.status === 200 ? reply.data.role : null;
+    keyRefused = Boolean(reply && denied(reply));
   }
   save();
   render();
@@ -551,9 +637,25 @@ async function learnRole() {
 
 // A private server's match needs a key even to be read: ask for it; setting it loads the match.
 function askKey(why) {
-  $("link").replaceChildren(el("div", {class: "banner warn"}, `${why}: enter the match's key below.`));
-  root.querySelector(".settings").open = true;
+  keyRefused = true;
+  renderKeyBox(why);
   $("key").focus();
+}
+
+// With no key held, or one the server refuses, the key's field is at the top, open, with why: nothing
+// logged could be recorded. Once a key is taken, it goes back under "Key and name".
+function renderKeyBox(why = null) {
+  const box = $("keybox");
+  const field = $("key").closest("label");
+  const wanted = !key(code) || keyRefused;
+  box.hidden = !wanted;
+  if (wanted) {
+    $("keybox-why").textContent = why ? t("console", "key-refused-because", {why})
+      : t("console", key(code) ? "key-refused" : "no-key");
+    if (field.parentElement !== box) box.append(field);
+  } else if (field.parentElement === box) {
+    root.querySelector(".settings .fields").prepend(field);
+  }
 }
 
 // What this device knew of the match, for a console opened while the server does not answer.
@@ -579,15 +681,14 @@ async function load() {
       api(`${base}/events`, {key: key(code)})]);
   } catch (err) {
     if (!root.classList.contains("ready")) {
-      $("link").replaceChildren(el("div", {class: "banner offline"},
-        "The server does not answer, and this device keeps nothing of this match yet: trying again…"));
+      $("link").replaceChildren(el("div", {class: "banner offline"}, t("console", "nothing-kept")));
     }
     setTimeout(load, 2000);
     return;
   }
   const [formsReply, rulesReply, viewReply, logReply] = replies;
   if (denied(viewReply)) {
-    askKey(reason(viewReply.data));
+    askKey(refusal(viewReply.data));
     return;
   }
   forms = formsReply.data;
@@ -614,11 +715,13 @@ function begin() {
     onError: () => { streamUp = false; render(); },
   });
   document.addEventListener("keydown", onKey);
+  formKeys($("form"), {onSend: sendForm, onCancel: closeForm});
   $("download-receipts").addEventListener("click", downloadReceipts);
   document.addEventListener("pointerdown", wake, {once: true});
   // another tab of this console changed the outbox
   window.addEventListener("storage", (e) => { if (e.key === outbox.name) render(); });
   onLang(() => { render(); renderForm(true); });
+  if (!key(code)) $("key").focus();
   setInterval(everyTenth, 100);
   setInterval(() => clock.measure(), CLOCK_EVERY_MS);
   root.classList.add("ready");

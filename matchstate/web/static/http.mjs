@@ -1,5 +1,7 @@
 // Talking to the server's JSON API.
 
+import {lang} from "./lang.mjs";
+
 /**
  * Call the API; resolves to {status, data, headers}; a network failure rejects.
  * @param {string} path
@@ -15,8 +17,10 @@ export async function api(path, {method = "GET", body, key} = {}) {
   return {status: response.status, data, headers: response.headers};
 }
 
-// Why the server said no: its `detail`, which FastAPI's own validation gives as a list.
+// Why the server said no, in the language chosen where the refusal carries its `words`; else its `detail`,
+// which FastAPI's own validation gives as a list.
 export function reason(data) {
+  if (data && data.words && data.words[lang()]) return data.words[lang()];
   if (data && typeof data.detail === "string") return data.detail;
   return JSON.stringify(data && data.detail !== undefined ? data.detail : data);
 }

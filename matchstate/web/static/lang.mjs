@@ -1,22 +1,42 @@
-// The language the rulings are shown in, chosen by the toggle at the top of every page.
+// The language the pages speak, chosen by the toggle at the top of every page: kept on this device and
+// in a cookie, so the server renders the same language (the score sheet and the statistics are its own).
 
 const listeners = [];
+const KEY = "matchstate:lang";
 
-export function lang() { return localStorage.getItem("matchstate:lang") || "en"; }
+export function lang() { return localStorage.getItem(KEY) || "en"; }
+
+function remember(value) {
+  document.cookie = `matchstate_lang=${value}; path=/; max-age=31536000; samesite=lax`;
+}
 
 export function setLang(value) {
-  localStorage.setItem("matchstate:lang", value);
+  localStorage.setItem(KEY, value);
+  remember(value);
   document.documentElement.lang = value;
   listeners.forEach((f) => f(value));
 }
 
+/** Call f with the language each time the toggle changes it. */
 export function onLang(f) { listeners.push(f); }
 
-/** Wire the toggle (#lang), where the page has one. */
-export function wireToggle(toggle) {
+const serverWords = () => document.body.dataset.rendered === "server";
+
+/** Wire the toggle (#lang): a page the server rendered in another language than the one chosen on this
+ * device is rendered again; a page's own words follow each change (see catalog.mjs). */
+export function wireToggle(toggle, translate) {
+  remember(lang());
+  const rendered = document.documentElement.lang;
+  document.documentElement.lang = lang();
+  // Only when the cookie took, or a browser that refuses cookies would reload for ever.
+  if (serverWords() && rendered !== lang() && document.cookie.includes(`matchstate_lang=${lang()}`)) {
+    location.reload();
+  }
+  translate();
+  onLang(translate);
   if (!toggle) return;
-  document.documentElement.lang = lang();  // the language chosen before, on every page
-  const show = () => { toggle.textContent = lang() === "en" ? "Español" : "English"; };
-  toggle.addEventListener("click", () => { setLang(lang() === "en" ? "es" : "en"); show(); });
-  show();
+  toggle.addEventListener("click", () => {
+    setLang(lang() === "en" ? "es" : "en");
+    if (serverWords()) location.reload();
+  });
 }

@@ -5,7 +5,8 @@
 // Kept in storage under one name, as JSON: {basis, items, conflict}
 //   basis     the seq the match is expected at before the first item (item i is sent with basis + i)
 //   items     [{event, attempts, refused}] in the order logged; refused is null, or why the server (or the
-//             outbox, for an event timed before the last one recorded) will not take it: {status, reason}
+//             outbox, for an event timed before the last one recorded) will not take it: {status, reason},
+//             and the server's {words} in each language where it gives them
 //   conflict  null, or {current_seq} when the match moved on while events waited here
 // Storage is the truth: each operation reads it first, so two tabs of one console stay in step.
 // The first item that is refused holds the ones behind it, since they were logged after it.
@@ -255,7 +256,9 @@ export class Outbox {
     } else if (reply.status === 409 && reply.data && reply.data.current_seq !== undefined) {
       this.#change((state) => { state.conflict = {current_seq: reply.data.current_seq}; });
     } else {
-      this.#refuse(id, {status: reply.status, reason: reason(reply.data)});
+      // The server's words for it in each language, where it gives them (the page shows the one chosen).
+      const words = reply.data && reply.data.words ? {words: reply.data.words} : {};
+      this.#refuse(id, {status: reply.status, reason: reason(reply.data), ...words});
     }
     return null;
   }

@@ -2,9 +2,10 @@
 // records pages for a server that does not answer.
 
 import {$} from "./dom.mjs";
+import {translate} from "./catalog.mjs";
 import {wireToggle} from "./lang.mjs";
 
-wireToggle($("lang"));
+wireToggle($("lang"), () => translate());
 
 if ("serviceWorker" in navigator) {
   // updateViaCache "none": every check for a new version asks the server, not the browser's cache.

@@ -1,8 +1,15 @@
 // The console's quick form for an event's fields, built from the log format's field list
-// (GET /api/event-types): a row of big choices for a team, a player, a flag or a choice; a number pad
-// for yards. Its "Log" button stays in view: the form is a sheet pinned to the bottom of the screen.
+// (GET /api/event-types): a radio group of big choices for a team, a player (named from the match's
+// rosters), a flag or a choice; a number pad for yards. Its "Log" button stays in view: the form is a
+// sheet pinned to the bottom of the screen.
+//
+// Keyboard: a choice group is one Tab stop, its arrow keys move and select; Space selects (or clears an
+// optional choice); Enter logs the event only when every field needed is given, else it says what is
+// still needed and goes to the first of them; Escape cancels. Choosing never redraws the form, so the
+// focus stays where it is.
 
 import {el} from "./dom.mjs";
+import {has, t} from "./catalog.mjs";
 import {label} from "./words.mjs";
 
 /** The values a new form starts with: each field's default. */
@@ -14,9 +21,16 @@ export function defaults(fields) {
   return values;
 }
 
-/** The required fields still empty. */
+/** Whether a field must be given, with the values chosen so far: it is required, or one of its
+ * ``required_when`` (say, a Penalty 5.a's yards) holds. */
+export function needed(field, values) {
+  return field.required || (field.required_when || [])
+    .some((when) => Object.entries(when).every(([name, value]) => values[name] === value));
+}
+
+/** The fields needed that are still empty. */
 export function missing(fields, values) {
-  return fields.filter((f) => f.required && (values[f.name] ?? "") === "");
+  return fields.filter((f) => needed(f, values) && (values[f.name] ?? "") === "");
 }
 
 /** The fields to log: those given a value. */
@@ -24,35 +38,114 @@ export function filled(values) {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null && value !== ""));
 }
 
-function choices(type, field, view, lang) {
-  if (type === "decide") return view.options.map((option, i) => [i + 1, `${i + 1}. ${option.outcome[lang]}`]);
+/** A field's name as the form shows it. */
+export const fieldName = (field) => (has("form", `field-${field.name}`) ? t("form", `field-${field.name}`)
+  : field.name.replaceAll("_", " "));
+
+const PLAYERS = [1, 2, 3, 4];
+
+// The team whose player a field names: the one chosen in the form, else (a hit) the free hit's.
+const teamOf = (type, values, freeHit) => values.team ?? values.to ?? (type === "hit" && freeHit ? freeHit.to : null);
+
+function playerText(view, team, n) {
+  const roster = team && view.start && view.start.rosters ? view.start.rosters[team] || [] : [];
+  const found = roster.find((entry) => entry.player === n);
+  return found && found.name ? t("form", "player-named", {number: n, name: found.name}) : String(n);
+}
+
+function choices(form, field, {view, lang, freeHit}) {
+  if (form.type === "decide") return view.options.map((option, i) => [i + 1, `${i + 1}. ${option.outcome[lang]}`]);
   if (field.kind === "team") return view.teams.map((team) => [team, team]);
-  if (field.kind === "player") return [1, 2, 3, 4].map((n) => [n, String(n)]);
-  if (field.kind === "flag") return [[false, "no"], [true, "yes"]];
-  if (field.kind === "choice") return field.choices.map((choice) => [choice, choice]);
+  if (field.kind === "player") {
+    const team = teamOf(form.type, form.values, freeHit);
+    return PLAYERS.map((n) => [n, playerText(view, team, n)]);
+  }
+  if (field.kind === "flag") return [[false, t("form", "no")], [true, t("form", "yes")]];
+  if (field.kind === "choice") {
+    return field.choices.map((choice) => [choice, has("form", `choice-${choice}`) ? t("form", `choice-${choice}`) : choice]);
+  }
   return null;
 }
 
-function control(form, field, view, lang, rerender) {
-  const options = choices(form.type, field, view, lang);
-  if (options) {
-    return el("div", {class: "choices", dataset: {field: field.name}},
-      options.map(([value, text]) => el("button", {
-        type: "button", class: form.values[field.name] === value ? "choice on" : "choice",
-        dataset: {value: String(value)},
-        onclick: () => {
-          const again = form.values[field.name] === value && !field.required && field.default === null;
-          form.values[field.name] = again ? null : value;
-          rerender();
-        },
-      }, text)));
-  }
+const KEYS_BACK = new Set(["ArrowLeft", "ArrowUp"]);
+const KEYS_ON = new Set(["ArrowRight", "ArrowDown"]);
+
+// A radio group: one Tab stop (the chosen option, or the first), arrows move and select.
+function radioGroup(form, field, options, nameId, changed) {
+  const radios = options.map(([value, text]) => {
+    const radio = el("button", {type: "button", role: "radio", class: "choice", dataset: {value: String(value)}}, text);
+    radio.choice = value;
+    return radio;
+  });
+  const box = el("div", {class: "choices", role: "radiogroup", "aria-labelledby": nameId, dataset: {field: field.name}},
+    radios);
+  const mark = () => {
+    const chosen = radios.findIndex((radio) => form.values[field.name] === radio.choice);
+    radios.forEach((radio, i) => {
+      radio.setAttribute("aria-checked", String(i === chosen));
+      radio.classList.toggle("on", i === chosen);
+      radio.tabIndex = i === chosen || (chosen < 0 && i === 0) ? 0 : -1;
+    });
+  };
+  const choose = (radio, toggle) => {
+    const again = toggle && form.values[field.name] === radio.choice && !field.required && field.default === null;
+    form.values[field.name] = again ? null : radio.choice;
+    mark();
+    changed();
+  };
+  for (const radio of radios) radio.addEventListener("click", () => choose(radio, true));
+  box.addEventListener("keydown", (e) => {
+    const i = radios.indexOf(e.target);
+    if (i < 0) return;
+    let next = null;
+    if (KEYS_BACK.has(e.key)) next = (i - 1 + radios.length) % radios.length;
+    else if (KEYS_ON.has(e.key)) next = (i + 1) % radios.length;
+    else if (e.key === "Home") next = 0;
+    else if (e.key === "End") next = radios.length - 1;
+    if (next === null) return;
+    e.preventDefault();
+    radios[next].focus();
+    choose(radios[next], false);
+  });
+  mark();
+  // The players' names follow the team chosen: relabelled in place, never rebuilt.
+  box.relabel = (context) => {
+    const fresh = choices(form, field, context);
+    radios.forEach((radio, i) => { radio.textContent = fresh[i][1]; });
+  };
+  return box;
+}
+
+function input(form, field, changed) {
   const numeric = ["yards", "count", "number"].includes(field.kind);
   return el("input", {
     type: numeric ? "number" : "text", inputmode: numeric ? "decimal" : null, dataset: {field: field.name},
-    value: form.values[field.name] ?? "",
-    oninput: (e) => { form.values[field.name] = numeric && e.target.value !== "" ? Number(e.target.value) : e.target.value; },
+    value: form.values[field.name] ?? "", "aria-labelledby": `field-${field.name}-name`,
+    oninput: (e) => {
+      form.values[field.name] = numeric && e.target.value !== "" ? Number(e.target.value) : e.target.value;
+      changed();
+    },
   });
+}
+
+/** Where the focus goes in a form: a field's own stop (its chosen option, or its input). */
+const stopOf = (control) => (control.matches("input") ? control : control.querySelector('[tabindex="0"]'));
+
+/** Put the focus on the form's first field, or (no fields) its Log button. */
+export function focusFirst(box) {
+  const first = box.querySelector(".fields [data-field]");
+  (first ? stopOf(first) : box.querySelector("#send")).focus();
+}
+
+/** Say which needed fields are still empty, mark them, and go to the first; what was entered stays. */
+export function showMissing(box, lacking) {
+  for (const control of box.querySelectorAll(".fields [data-field]")) {
+    const lacks = lacking.some((field) => field.name === control.dataset.field);
+    if (lacks) control.setAttribute("aria-invalid", "true");
+    else control.removeAttribute("aria-invalid");
+  }
+  box.querySelector(".missing").textContent = t("form", "still-needed", {fields: lacking.map(fieldName).join(", ")});
+  stopOf(box.querySelector(`.fields [data-field="${lacking[0].name}"]`)).focus();
 }
 
 /**
@@ -60,18 +153,54 @@ function control(form, field, view, lang, rerender) {
  * @param {{type: string, values: object, note?: string, action?: string}} form  ``note``: a line under the
  *   heading; ``action``: the Log button's words
  * @param {object[]} fields
- * @param {{view: object, lang: string, onSend: () => void, onCancel: () => void, rerender: () => void}} context
+ * @param {{view: object, lang: string, freeHit: object|null, onSend: () => void, onCancel: () => void}} context
+ *   ``freeHit``: the free hit in progress, as the console shows it (whose team hits)
  */
-export function formContent(form, fields, {view, lang, onSend, onCancel, rerender}) {
-  return [
-    el("h2", {}, label(form.type)),
+export function formContent(form, fields, context) {
+  const {onSend, onCancel} = context;
+  const parts = [];
+  const changed = () => {
+    for (const {field, control, need} of parts) {
+      const must = needed(field, form.values);
+      need.hidden = !must;
+      control.setAttribute("aria-required", String(must));
+      if (control.relabel && field.kind === "player") control.relabel(context);
+    }
+  };
+  const rows = fields.map((field) => {
+    const nameId = `field-${field.name}-name`;
+    const options = choices(form, field, context);
+    const control = options ? radioGroup(form, field, options, nameId, changed) : input(form, field, changed);
+    const need = el("span", {class: "need", "aria-hidden": "true"}, " *");
+    parts.push({field, control, need});
+    return el(options ? "div" : "label", {class: "field"}, el("span", {class: "name", id: nameId}, fieldName(field), need),
+      control);
+  });
+  changed();
+  const content = [
+    el("h2", {id: "form-title"}, label(form.type)),
     form.note ? el("p", {class: "note"}, form.note) : null,
-    el("div", {class: "fields"}, fields.map((field) => el("label", {class: "field"},
-      el("span", {class: "name"}, field.name.replaceAll("_", " "), field.required ? " *" : ""),
-      control(form, field, view, lang, rerender)))),
+    el("div", {class: "fields"}, rows),
     el("div", {class: "actions"},
-      el("p", {class: "missing"}),
-      el("button", {type: "button", id: "send", class: "big primary", onclick: onSend}, form.action || `Log ${label(form.type)}`),
-      el("button", {type: "button", class: "big", onclick: onCancel}, "Cancel")),
+      el("p", {class: "missing", role: "alert"}),
+      el("button", {type: "button", id: "send", class: "big primary", onclick: onSend},
+        form.action || t("form", "log", {event: label(form.type)})),
+      el("button", {type: "button", class: "big", dataset: {act: "cancel"}, onclick: onCancel}, t("form", "cancel")),
+      fields.length ? el("p", {class: "legend quiet"}, t("form", "legend")) : null),
   ].filter(Boolean);
+  return content;
+}
+
+/** The form's own keys: Enter logs (from a field or a choice; a button's Enter is its own), Escape cancels. */
+export function formKeys(box, {onSend, onCancel}) {
+  box.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === "Escape") {
+      e.preventDefault();
+      onCancel();
+    } else if (e.key === "Enter" && (e.target.matches("input") || e.target.getAttribute("role") === "radio")) {
+      e.preventDefault();
+      onSend();
+    }
+  });
 }

@@ -2,30 +2,34 @@
 // keys, once.
 
 import {$, el} from "./dom.mjs";
+import {t} from "./catalog.mjs";
 import {api, reason} from "./http.mjs";
+import {onLang} from "./lang.mjs";
 import {withKey} from "./keys.mjs";
 import {deviceId} from "./events.mjs";
 import {pageClock} from "./clock.mjs";
+import {events, stateName} from "./words.mjs";
 
 const clock = pageClock();
+// What the list and the new match's panel show, drawn again in the other language when the toggle changes.
+const drawn = {list: () => {}, created: () => {}};
 
 async function search() {
   const params = new URLSearchParams(new FormData($("search")));
   history.replaceState(null, "", `?${params}`);
   const list = $("matches");
+  const line = (attrs, text) => el("tr", {}, el("td", {colspan: 6, ...attrs}, text));
   let reply;
   try {
     reply = await api(`/api/matches?${params}`);
   } catch (err) {
-    list.replaceChildren(el("tr", {}, el("td", {colspan: 6, class: "refused"}, "The server does not answer: no match list.")));
-    return;
+    reply = null;
   }
-  if (reply.status !== 200) {
-    list.replaceChildren(el("tr", {}, el("td", {colspan: 6}, reason(reply.data))));
-    return;
-  }
-  list.replaceChildren(...(reply.data.length ? reply.data.map(row)
-    : [el("tr", {}, el("td", {colspan: 6, class: "quiet"}, "No match found."))]));
+  drawn.list = () => list.replaceChildren(...(
+    reply === null ? [line({class: "refused"}, t("records", "unanswered"))]
+      : reply.status !== 200 ? [line({}, reason(reply.data))]
+        : reply.data.length ? reply.data.map(row) : [line({class: "quiet"}, t("records", "none"))]));
+  drawn.list();
 }
 
 function row(match) {
@@ -34,19 +38,19 @@ function row(match) {
   return el("tr", {},
     el("td", {}, el("a", {href: `${path}/review`}, match.code)),
     el("td", {}, match.date),
-    el("td", {}, match.teams.join(" v ")),
+    el("td", {}, t("common", "versus", {one: match.teams[0], two: match.teams[1]})),
     el("td", {class: "num"}, match.teams.map((team) => match.score[team]).join(" – ")),
-    el("td", {}, standing(match), el("span", {class: "quiet"}, ` · ${match.state.replace("_", " ")} · ${match.events} events`)),
+    el("td", {}, standing(match), el("span", {class: "quiet"}, ` · ${stateName(match.state)} · ${events(match.events)}`)),
     el("td", {class: "links"},
-      el("a", {href: `${path}/console`}, "console"), el("a", {href: `${path}/review`}, "review"),
-      el("a", {href: `${path}/scoreboard`}, "scoreboard"),
-      el("a", {href: `${path}/sheet`}, "score sheet"), el("a", {href: `${apiPath}/log.jsonl`}, "JSONL"),
+      el("a", {href: `${path}/console`}, t("common", "console")), el("a", {href: `${path}/review`}, t("common", "review")),
+      el("a", {href: `${path}/scoreboard`}, t("common", "scoreboard")),
+      el("a", {href: `${path}/sheet`}, t("common", "sheet")), el("a", {href: `${apiPath}/log.jsonl`}, "JSONL"),
       el("a", {href: `${apiPath}/log.csv`}, "CSV")));
 }
 
 function standing(match) {
-  if (match.status !== "finished") return match.status.replace("_", " ");
-  return match.winner ? `finished · ${match.winner} won` : "finished · tied";
+  if (match.status !== "finished") return t("standing", match.status);
+  return match.winner ? t("standing", "won", {team: match.winner}) : t("standing", "tied");
 }
 
 function startEvent(form) {
@@ -93,27 +97,34 @@ async function create(e) {
   try {
     reply = await api("/api/matches", {method: "POST", body: startEvent(e.target), key: leagueKey(e.target)});
   } catch (err) {
-    out.replaceChildren(el("p", {class: "refused"}, "Not created: the server does not answer. Try again when it does."));
+    drawn.created = () => out.replaceChildren(el("p", {class: "refused"}, t("records", "not-sent")));
+    drawn.created();
     return;
   }
   if (reply.status !== 201) {
-    const why = reply.status === 401 || reply.status === 403
-      ? "the league key is missing or is not this league's" : reason(reply.data);
-    out.replaceChildren(el("p", {class: "refused"}, `Not created (${reply.status}): ${why}`));
-    if (reply.status === 401 || reply.status === 403) e.target.elements.league_key.focus();
+    const keyless = reply.status === 401 || reply.status === 403;
+    drawn.created = () => out.replaceChildren(el("p", {class: "refused"}, t("records", "not-created",
+      {status: reply.status, why: keyless ? t("records", "league-refused") : reason(reply.data)})));
+    drawn.created();
+    if (keyless) e.target.elements.league_key.focus();
     return;
   }
-  const {code, scorer_key: scorer, official_key: officialKey, links} = reply.data;
-  out.replaceChildren(el("div", {class: "keys"},
-    el("h3", {}, `Match ${code} created`),
-    el("p", {}, "These keys are shown only now: copy them or open the links (each carries its key)."),
-    el("dl", {}, el("dt", {}, "Scorer key"), el("dd", {}, el("code", {class: "scorer-key"}, scorer)),
-      el("dt", {}, "Official key"), el("dd", {}, el("code", {class: "official-key"}, officialKey))),
-    el("p", {class: "links"},
-      el("a", {href: `${links.console}#key=${encodeURIComponent(scorer)}`}, "Open the scorer's console"),
-      el("a", {href: `${links.review}#key=${encodeURIComponent(officialKey)}`}, "Open the officials' review"),
-      el("a", {href: withKey(links.sheet, officialKey)}, "Score sheet"))));
+  drawn.created = () => out.replaceChildren(keys(reply.data));
+  drawn.created();
   search();
+}
+
+// A new match's keys, shown once, with the links that carry them.
+function keys({code, scorer_key: scorer, official_key: officialKey, links}) {
+  return el("div", {class: "keys"},
+    el("h3", {}, t("records", "created", {code})),
+    el("p", {}, t("records", "keys-once")),
+    el("dl", {}, el("dt", {}, t("records", "scorer-key")), el("dd", {}, el("code", {class: "scorer-key"}, scorer)),
+      el("dt", {}, t("records", "official-key")), el("dd", {}, el("code", {class: "official-key"}, officialKey))),
+    el("p", {class: "links"},
+      el("a", {href: `${links.console}#key=${encodeURIComponent(scorer)}`}, t("records", "open-console")),
+      el("a", {href: `${links.review}#key=${encodeURIComponent(officialKey)}`}, t("records", "open-review")),
+      el("a", {href: withKey(links.sheet, officialKey)}, t("records", "open-sheet"))));
 }
 
 const form = $("search");
@@ -124,6 +135,7 @@ for (const name of ["team", "event", "venue", "player", "date", "status", "state
 form.addEventListener("submit", (e) => { e.preventDefault(); search(); });
 form.addEventListener("change", search);
 $("new").addEventListener("submit", create);
+onLang(() => { drawn.list(); drawn.created(); });
 const remembered = localStorage.getItem(LEAGUE_KEY);
 if (remembered) {
   $("new").elements.league_key.value = remembered;

@@ -3,6 +3,7 @@
 // words, live over the match's stream. On a private server it asks for a key like every other page.
 
 import {$, el} from "./dom.mjs";
+import {t} from "./catalog.mjs";
 import {api, denied, reason} from "./http.mjs";
 import {key, setKey, takeKeyFromLink} from "./keys.mjs";
 import {lang, onLang} from "./lang.mjs";
@@ -17,16 +18,6 @@ const LIST_EVERY_MS = 20_000;           // how often the list of matches in play
 const clock = pageClock();
 const follows = new Map();              // code -> {known, source, board}
 
-const WORDS = {
-  chukker: {en: "Chukker", es: "Chukker"},
-  handicap: {en: "on handicap", es: "por hándicap"},
-  last: {en: "Last ruling", es: "Último fallo"},
-  none: {en: "No ruling yet", es: "Sin fallos todavía"},
-  won: {en: "won", es: "ganó"},
-  tied: {en: "Tied", es: "Empate"},
-  nothing: {en: "No match is being played now.", es: "No se juega ningún partido ahora."},
-};
-const word = (name) => WORDS[name][lang()];
 
 /** Goals as a scoreboard writes them: a half goal by handicap is "½" ("3½"). */
 function goals(n) {
@@ -34,7 +25,12 @@ function goals(n) {
   return n === whole ? String(n) : `${whole || ""}½`;
 }
 
-function say(text) { $("message").textContent = text; }
+// The message shown: a function giving it in the language chosen, for the toggle to say it again.
+let message = () => "";
+function say(words) {
+  message = words;
+  $("message").textContent = words();
+}
 
 function newBoard(code) {
   const part = (name) => el("div", {class: name});
@@ -65,11 +61,11 @@ function render(follow) {
   view.teams.forEach((team, i) => {
     find(`.side-${i + 1} .team`).textContent = team;
     find(`.side-${i + 1} .goals`).textContent = goals(view.score[team]);
-    find(`.side-${i + 1} .hcp`).textContent = handicap[team] ? `${goals(handicap[team])} ${word("handicap")}` : "";
+    find(`.side-${i + 1} .hcp`).textContent = handicap[team] ? t("scoreboard", "handicap", {goals: goals(handicap[team])}) : "";
   });
   const ruling = lastRuling(known);
-  find(".last .label").textContent = ruling ? `${word("last")}:` : "";
-  find(".last .outcome").textContent = ruling ? ruling.outcome[lang()] : word("none");
+  find(".last .label").textContent = ruling ? t("scoreboard", "last") : "";
+  find(".last .outcome").textContent = ruling ? ruling.outcome[lang()] : t("scoreboard", "none");
   tick(follow);
 }
 
@@ -78,10 +74,10 @@ function tick({known, board}) {
   const view = known.view;
   const now = face(view.clock, clock.now());
   const find = (selector) => board.querySelector(selector);
-  find(".chukker").textContent = now.chukker === null ? "" : `${word("chukker")} ${now.chukker}`;
+  find(".chukker").textContent = now.chukker === null ? "" : t("scoreboard", "chukker", {n: now.chukker});
   find(".time").textContent = now.time;
-  find(".caption").textContent = now.phase === "ended"
-    ? `${now.caption[lang()]} · ${view.winner ? `${view.winner} ${word("won")}` : word("tied")}` : now.caption[lang()];
+  const result = view.winner ? t("common", "won", {team: view.winner}) : t("scoreboard", "tied");
+  find(".caption").textContent = now.phase === "ended" ? `${now.caption[lang()]} · ${result}` : now.caption[lang()];
   board.dataset.phase = now.phase;
 }
 
@@ -89,7 +85,7 @@ function liveState() {
   const sources = [...follows.values()].map((follow) => follow.source);
   const pill = $("live");
   const open = sources.length > 0 && sources.every((source) => source.readyState === EventSource.OPEN);
-  pill.textContent = open ? "live" : sources.length ? "reconnecting…" : "waiting";
+  pill.textContent = t("common", open ? "live" : sources.length ? "reconnecting" : "waiting");
   pill.className = open ? "pill ok" : "pill warn";
 }
 
@@ -99,7 +95,7 @@ async function follow(code) {
   const [viewReply, logReply] = await Promise.all([api(base, {key: key(KEYED)}), api(`${base}/events`, {key: key(KEYED)})]);
   if (denied(viewReply)) return false;
   if (viewReply.status !== 200) {
-    say(reason(viewReply.data));
+    say(() => reason(viewReply.data));
     return true;
   }
   const known = tracker();
@@ -122,18 +118,18 @@ function unfollow(code) {
   follows.delete(code);
 }
 
-function askForKey(text) {
+function askForKey(words) {
   $("keyform").hidden = false;
-  say(text);
+  say(words);
   $("key").focus();
 }
 
 async function openOne() {
   try {
-    if (!(await follow(single))) askForKey("This server is private: enter one of the match's keys.");
-    else { $("keyform").hidden = true; say(""); }
+    if (!(await follow(single))) askForKey(() => t("scoreboard", "private-match"));
+    else { $("keyform").hidden = true; say(() => ""); }
   } catch (err) {
-    say("The server does not answer: trying again…");
+    say(() => t("common", "no-answer"));
     setTimeout(openOne, 2000);
   }
 }
@@ -144,12 +140,12 @@ async function openAll() {
   try {
     reply = await api("/api/matches?status=in_play", {key: key(KEYED)});
   } catch (err) {
-    say("The server does not answer: trying again…");
+    say(() => t("common", "no-answer"));
     setTimeout(openAll, 2000);
     return;
   }
   if (denied(reply)) {
-    askForKey("This server is private: enter the league's key.");
+    askForKey(() => t("scoreboard", "private-league"));
     return;
   }
   $("keyform").hidden = true;
@@ -157,7 +153,7 @@ async function openAll() {
   for (const code of [...follows.keys()]) if (!playing.has(code)) unfollow(code);
   for (const code of playing) if (!follows.has(code)) await follow(code);
   root.dataset.count = follows.size;
-  say(follows.size ? "" : word("nothing"));
+  say(() => (follows.size ? "" : t("scoreboard", "nothing")));
   liveState();
   setTimeout(openAll, LIST_EVERY_MS);
 }
@@ -171,7 +167,8 @@ $("keyform").addEventListener("submit", (e) => {
 });
 onLang(() => {
   follows.forEach(render);
-  if (!single && !follows.size && $("keyform").hidden) say(word("nothing"));
+  say(message);
+  liveState();
 });
 setInterval(() => follows.forEach(tick), 250);
 clock.measure();

@@ -1,8 +1,9 @@
 // Showing a match: times, the score, the "now" strip every match page has, a stored event in a list.
 
 import {$, el} from "./dom.mjs";
+import {t} from "./catalog.mjs";
 import {lang} from "./lang.mjs";
-import {details} from "./words.mjs";
+import {details, stateName} from "./words.mjs";
 
 export function time(iso) {
   const d = new Date(iso);
@@ -16,8 +17,8 @@ export function score(teams, goals) {
 /** The match now, as every match page shows it at the top: score, state, free hit. */
 export function showNow(view) {
   $("score").textContent = score(view.teams, view.score);
-  $("state").textContent = view.state.replace("_", " ");
-  $("freehit").textContent = view.free_hit_text ? view.free_hit_text[lang()] : "No free hit in progress";
+  $("state").textContent = stateName(view.state);
+  $("freehit").textContent = view.free_hit_text ? view.free_hit_text[lang()] : t("common", "no-free-hit");
 }
 
 /** A stored event in a list: seq, time, type, its fields, and its ruling under it. */

@@ -1,0 +1,41 @@
+// The one catalog of words (data/words.toml), which every page carries in <script id="catalog">: the
+// same phrases the server renders with, in English and Spanish.
+
+import {lang} from "./lang.mjs";
+
+let CATALOG = null;
+
+function catalog() {
+  CATALOG ??= JSON.parse(document.getElementById("catalog").textContent);
+  return CATALOG;
+}
+
+/** A phrase in the language chosen, its {fields} filled in: t("outcome", "goal", {team: "Red"}). */
+export function t(section, key, fields = {}) {
+  const phrase = catalog()[section]?.[key];
+  if (!phrase) throw new Error(`no phrase ${section}.${key} in the catalog`);
+  return phrase[lang()].replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
+}
+
+/** Does the catalog have this phrase? (A state or an event type the server knows and the page may not.) */
+export const has = (section, key) => Boolean(catalog()[section]?.[key]);
+
+const ATTRIBUTES = {tLabel: "aria-label", tPlaceholder: "placeholder", tTitle: "title"};
+
+// "section.key" as an element names it (a key may hold dots itself: "event.chukker.start"), with the
+// element's data-t-fields.
+function said(element, name) {
+  const at = element.dataset[name].indexOf(".");
+  const fields = element.dataset.tFields ? JSON.parse(element.dataset.tFields) : {};
+  return t(element.dataset[name].slice(0, at), element.dataset[name].slice(at + 1), fields);
+}
+
+/** Put every data-t phrase under root in the language chosen: text, and the attributes named above. */
+export function translate(root = document) {
+  for (const element of root.querySelectorAll("[data-t], [data-t-label], [data-t-placeholder], [data-t-title]")) {
+    if (element.dataset.t) element.textContent = said(element, "t");
+    for (const [name, attribute] of Object.entries(ATTRIBUTES)) {
+      if (element.dataset[name]) element.setAttribute(attribute, said(element, name));
+    }
+  }
+}

@@ -1,0 +1,77 @@
+"""The pages' templates, in the reader's language.
+
+``t(section, key, **fields)`` in a template is a phrase of the one catalog (``data/words.toml``) in the
+language the toggle chose, which it keeps in a cookie so the server renders that language too. Every page
+carries the catalog itself, so its scripts (``static/catalog.mjs``) speak the same words, offline as well.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+import orjson
+from fastapi import Request
+from fastapi.templating import Jinja2Templates
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
+
+from ..words import LANGUAGES, catalog, phrase
+
+LANG_COOKIE = "matchstate_lang"
+
+
+def reader_lang(request: Request) -> str:
+    """The language the reader chose with the toggle; English until they do."""
+    value = request.cookies.get(LANG_COOKIE, "en")
+    return value if value in LANGUAGES else "en"
+
+
+@pass_context
+def _t(context: Context, section: str, key: str, /, **fields: object) -> Markup:
+    # Markup.format escapes every field but those that are markup already (a |code, say).
+    return Markup.escape(phrase(section, key, reader_lang(context["request"]))).format(**fields)
+
+
+def _fields(fields: dict[str, object]) -> Markup:
+    """The fields a page's script fills a phrase in with, when the toggle says it again."""
+    return Markup(' data-t-fields="{}"').format(orjson.dumps(fields).decode()) if fields else Markup()
+
+
+@pass_context
+def _text(context: Context, section: str, key: str, /, **fields: object) -> Markup:
+    """A phrase in a ``<span>`` that the page's script puts in the language the toggle chooses."""
+    return Markup('<span data-t="{}.{}"{}>{}</span>').format(section, key, _fields(fields),
+                                                             _t(context, section, key, **fields))
+
+
+ATTRIBUTES = {"aria-label": "label", "placeholder": "placeholder", "title": "title"}
+
+
+@pass_context
+def _attr(context: Context, name: str, section: str, key: str, /, **fields: object) -> Markup:
+    """An attribute (aria-label, placeholder, title) holding a phrase, which the toggle changes too."""
+    return Markup(' {}="{}" data-t-{}="{}.{}"{}').format(name, _t(context, section, key, **fields), ATTRIBUTES[name],
+                                                         section, key, _fields(fields))
+
+
+def _code(value: object, kind: str = "") -> Markup:
+    """A name, key or command, as code among a phrase's words (``kind``: its class)."""
+    return Markup('<code class="{}">{}</code>').format(kind, value) if kind else Markup("<code>{}</code>").format(value)
+
+
+@pass_context
+def _lang(context: Context) -> str:
+    return reader_lang(context["request"])
+
+
+@cache
+def catalog_json() -> Markup:
+    """The whole catalog as JSON that is safe inside a ``<script>`` element (no ``</`` can close it)."""
+    return Markup(orjson.dumps(catalog()).decode().replace("<", "\\u003c"))
+
+
+templates = Jinja2Templates(directory=str(resources.files(__package__).joinpath("templates")))
+templates.env.globals.update(t=_t, text=_text, attr=_attr, lang=_lang, catalog_json=catalog_json)
+templates.env.filters["code"] = _code

@@ -1,0 +1,174 @@
+"""The console with the keyboard alone, as a scorer who cannot (or would rather not) tap: a whole penalty
+scored from the award to the goal, every choice a real radio group a screen reader names, the focus going
+into each form and back to its button, Enter logging only a form that is complete."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from browser.browsing import Console, log, send
+from matchstate.web.process import ServerProcess
+
+
+def focused(page: Any) -> dict[str, Any]:
+    """Where the keyboard is: the field and value of a choice or input, or the type of an event button."""
+    found: dict[str, Any] = page.evaluate("""() => {
+        const e = document.activeElement;
+        const field = e.closest('[data-field]');
+        return {field: field ? field.dataset.field : null, value: e.dataset.value ?? null,
+                type: e.dataset.type ?? null, role: e.getAttribute('role'), tag: e.tagName,
+                checked: e.getAttribute('aria-checked'), disabled: e.disabled === true};
+    }""")
+    return found
+
+
+def logged_types(server: ServerProcess, code: str) -> list[str]:
+    return [row["type"] for row in log(server, code)]
+
+
+def wait_logged(server: ServerProcess, console: Console, count: int) -> list[dict[str, Any]]:
+    """Wait until the server holds ``count`` events, all sent from the console."""
+    console.page.wait_for_function(f"() => document.querySelectorAll('#recent li').length >= {min(count, 6)}")
+    console.wait_until_sent()
+    rows = log(server, console.code)
+    assert len(rows) == count, [row["type"] for row in rows]
+    return rows
+
+
+def test_a_whole_penalty_scored_with_the_keyboard_alone(server: ServerProcess,
+                                                        scorer: Callable[..., Console]) -> None:
+    console = scorer("keys-1")
+    page = console.page
+    send(server, "keys-1", {"type": "chukker.start", "chukker": 1}, console.keys["scorer_key"])
+    page.wait_for_selector("#chukker-clock[data-phase=play]")
+    assert page.inner_text("#chukker-clock .chukker b") == "1"
+
+    # The award: its shortcut opens the form, and the keyboard is on its first choice at once.
+    page.keyboard.press("a")
+    page.wait_for_selector("#form:not([hidden])")
+    assert focused(page) == {"field": "penalty", "value": "1", "type": None, "role": "radio", "tag": "BUTTON",
+                             "checked": "false", "disabled": False}
+    # A screen reader hears a group named for its field, each choice named by its own label.
+    group = page.get_by_role("radiogroup", name="Penalty")
+    assert group.get_attribute("aria-required") == "true"
+    assert [r.inner_text() for r in group.get_by_role("radio").all()] == ["1", "2", "3", "4", "5.a", "5.b", "6"]
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert group.get_by_role("radio", name="3", checked=True).count() == 1
+    # Space keeps the choice, and the form is not drawn again under the keyboard: the same element has it.
+    page.evaluate("() => { document.activeElement.dataset.kept = 'yes'; }")
+    page.keyboard.press("Space")
+    assert page.evaluate("() => document.activeElement.dataset.kept") == "yes"
+    assert focused(page)["value"] == "3" and focused(page)["checked"] == "true"
+
+    # Enter before the team is chosen logs nothing: it says what is missing and goes there.
+    page.keyboard.press("Enter")
+    assert page.inner_text("#form .missing") == "Still needed: To"
+    assert focused(page)["field"] == "to"
+    assert page.locator("#form").is_visible() and console.outbox() == []
+    page.keyboard.press("Space")  # Blue, the first team
+    page.keyboard.press("Enter")  # complete: logged
+    page.wait_for_selector("#form", state="hidden")
+    rows = wait_logged(server, console, 3)
+    assert {k: rows[-1]["event"][k] for k in ("penalty", "to")} == {"penalty": "3", "to": "Blue"}
+    # The keyboard is back on the button that opened the form.
+    assert focused(page)["type"] == "penalty.award"
+
+    # Ball placed: its flags start as "no", so Enter logs it at once; Play has no fields at all.
+    page.keyboard.press("b")
+    page.wait_for_selector("#form:not([hidden])")
+    assert focused(page)["field"] == "surface_altered"
+    page.keyboard.press("Enter")
+    wait_logged(server, console, 4)
+    page.keyboard.press("p")
+    wait_logged(server, console, 5)
+    page.wait_for_selector("#countdown:not(.idle)")
+
+    # The hit: the players are Blue's, named from the roster.
+    page.keyboard.press("h")
+    page.wait_for_selector("#form:not([hidden])")
+    players = page.get_by_role("radiogroup", name="Player")
+    assert players.get_by_role("radio").all_inner_texts() == [
+        "1 · T. Irigoyen", "2 · B. Larrañaga", "3 · F. Aráoz", "4 · J. Ocampo"]
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert players.get_by_role("radio", name="3 · F. Aráoz", checked=True).count() == 1
+    page.keyboard.press("Tab")
+    assert focused(page)["field"] == "contact"
+    page.keyboard.press("Space")  # hit
+    page.keyboard.press("Enter")
+    wait_logged(server, console, 6)
+    page.wait_for_selector("#ruling >> text=Ball in play")
+
+    # The goal: the team chosen names the players.
+    page.keyboard.press("g")
+    page.wait_for_selector("#form:not([hidden])")
+    page.keyboard.press("Space")  # Blue
+    page.keyboard.press("Tab")
+    page.keyboard.press("End")    # the last player: Blue's #4, then back to #3
+    page.keyboard.press("ArrowLeft")
+    assert focused(page)["value"] == "3"
+    page.keyboard.press("Enter")
+    rows = wait_logged(server, console, 7)
+    assert [row["type"] for row in rows[2:]] == ["penalty.award", "ball.place", "play", "hit", "goal"]
+    assert {k: rows[-1]["event"][k] for k in ("team", "player")} == {"team": "Blue", "player": 3}
+    assert rows[-2]["event"]["player"] == 3
+    page.wait_for_selector("#score >> text=Blue 1")
+    # The undo says what it would take back.
+    page.wait_for_selector('#buttons [data-type="void"] >> text=Undo: Goal, Blue #3')
+
+    # Escape cancels a form, and the keyboard goes back to the button that opened it.
+    page.keyboard.press("k")
+    page.wait_for_selector("#form:not([hidden])")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#form", state="hidden")
+    assert focused(page)["type"] == "knockin.award"
+    assert page.errors == []
+
+
+def test_a_penalty_5a_says_it_needs_its_yards_and_keeps_what_was_entered(
+        server: ServerProcess, scorer: Callable[..., Console]) -> None:
+    console = scorer("yards-1")
+    page = console.page
+    send(server, "yards-1", {"type": "chukker.start", "chukker": 1}, console.keys["scorer_key"])
+    console.tap("penalty.award")
+    yards = page.locator('#form input[data-field="yards_to_goal"]')
+    mark = page.locator("#form .field:has([data-field=yards_to_goal]) .need")
+    assert yards.get_attribute("aria-required") == "false" and mark.is_hidden()
+    page.click('#form [data-field="penalty"] [data-value="5a"]')
+    # Needed now, and marked so, for the eye and the screen reader alike.
+    assert yards.get_attribute("aria-required") == "true" and mark.is_visible()
+    page.click('#form [data-field="to"] [data-value="Red"]')
+    page.click("#send")
+    assert page.inner_text("#form .missing") == "Still needed: Yards to goal"
+    assert focused(page)["field"] == "yards_to_goal"
+    assert page.get_attribute('#form [data-value="5a"]', "aria-checked") == "true"
+    assert page.get_attribute('#form [data-value="Red"]', "aria-checked") == "true"
+    assert console.outbox() == []
+    page.keyboard.type("40")
+    page.keyboard.press("Enter")
+    rows = wait_logged(server, console, 3)
+    assert {k: rows[-1]["event"][k] for k in ("penalty", "to", "yards_to_goal")} == {
+        "penalty": "5a", "to": "Red", "yards_to_goal": 40}
+    assert page.errors == []
+
+
+def test_with_no_key_held_the_key_box_is_open_at_the_top_and_has_the_focus(
+        server: ServerProcess, scorer: Callable[..., Console], new_page: Callable[..., Any]) -> None:
+    keys = scorer("nokey-1").keys
+    page = new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{server.base}/matches/nokey-1/console")
+    page.wait_for_selector("#console.ready")
+    box = page.locator("#keybox")
+    assert box.is_visible() and "No key is held on this device" in box.inner_text()
+    assert page.evaluate("() => document.activeElement.id") == "key"
+    assert page.evaluate("() => document.getElementById('key').getBoundingClientRect().bottom") <= 844
+    page.keyboard.type("not-this-matchs-key")
+    page.keyboard.press("Tab")
+    page.wait_for_selector("#keybox >> text=does not accept this key")
+    page.fill("#key", keys["scorer_key"])
+    page.press("#key", "Tab")
+    page.wait_for_selector("#keybox", state="hidden")
+    assert page.locator(".settings #key").count() == 1  # back under "Key and name"
+    assert [error for error in page.errors if "403 (Forbidden)" not in error] == []  # the wrong key's answer

@@ -1,0 +1,47 @@
+"""What the scorer needs on the console's screen: the violation that waits for the free hit to close, a
+ruling panel that belongs to the free hit in progress, an official's void shown as a void and the undo
+naming what it would take back; on a phone as on a tablet. With MATCHSTATE_SCREENSHOTS=DIR it saves the
+phone console (``scripts/screenshots``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from browser.browsing import PHONE, Console, get, send, shoot
+from matchstate.web.process import ServerProcess
+
+
+def test_the_console_shows_what_waits_the_free_hits_own_ruling_and_an_officials_void(
+        server: ServerProcess, scorer: Callable[..., Console]) -> None:
+    console = scorer("screen-1", viewport=PHONE)
+    page = console.page
+    scorer_key, official_key = console.keys["scorer_key"], console.keys["official_key"]
+    for event in [{"type": "chukker.start", "chukker": 1}, {"type": "penalty.award", "penalty": "2", "to": "Blue"},
+                  {"type": "play"}, {"type": "dribble"}]:
+        send(server, "screen-1", event, scorer_key)
+    # The dribble's ruling began the free hit in progress, a Penalty 5.a: the panel shows it.
+    page.wait_for_selector("#ruling >> text=Penalty 5.a to Red")
+    console.click("ball.place")
+    console.click("play")
+    console.click("position.improper", team="Blue")
+    page.wait_for_selector("#waiting >> text=Waiting for the free hit to close: Blue was improperly positioned")
+    assert page.inner_text("#chukker-clock .chukker b") == "1"
+    shoot(page, "console-phone.png", full_page=False)
+    console.click("hit", player=2, contact="hit")
+    page.wait_for_selector("#ruling >> text=Ball in play")
+
+    # A new free hit: the panel is its own, with nothing of the one before.
+    console.click("penalty.award", penalty="3", to="Blue")
+    page.wait_for_selector("#ruling >> text=No ruling yet on this free hit.")
+    assert "Ball in play" not in page.inner_text("#ruling")
+    page.wait_for_selector('#buttons [data-type="void"] >> text=Undo: Penalty 3, Blue')
+
+    # An official voids the award from the review: the console shows a void, and the undo moves on.
+    award = get(server, "/api/matches/screen-1")["seq"]
+    send(server, "screen-1", {"type": "void", "seq": award, "reason": "wrong penalty"}, official_key)
+    page.wait_for_selector(f"#recent >> text=void of #{award}, by an official")
+    assert page.locator("#recent li.struck .tag.void").text_content() == "voided"
+    page.wait_for_selector('#buttons [data-type="void"] >> text=Undo: Hit, #2')
+    # The page fits the phone.
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    assert page.errors == []

@@ -1,0 +1,28 @@
+// The pages' words: the one catalog (data/words.toml) as every page carries it, read by catalog.mjs.
+import assert from "node:assert/strict";
+import {execFileSync} from "node:child_process";
+import {describe, it} from "node:test";
+
+import "./catalog.mjs";
+import {has, t} from "../../matchstate/web/static/catalog.mjs";
+import {setLang} from "../../matchstate/web/static/lang.mjs";
+
+// A phrase filled in as the server's matchstate.words fills it (the venv's python).
+const python = (code) => execFileSync(process.env.PYTHON || "python", ["-c", code], {encoding: "utf-8"});
+const FILLED = "from matchstate.words import phrase; print(phrase('outcome', 'goal', 'es', team='Club: {Blue}'))";
+
+describe("a phrase from the catalog", () => {
+  it("is in the language chosen, with its fields filled in as the server fills them", () => {
+    setLang("en");
+    assert.equal(t("outcome", "goal", {team: "Red"}), "Goal to Red");
+    setLang("es");
+    assert.equal(t("outcome", "goal", {team: "Club: {Blue}"}), python(FILLED).trim());
+    assert.equal(document.cookie, "matchstate_lang=es; path=/; max-age=31536000; samesite=lax", "the server is told");
+  });
+
+  it("names a phrase that is not in the catalog, rather than showing nothing", () => {
+    assert.equal(has("outcome", "goal"), true);
+    assert.equal(has("outcome", "nothing"), false);
+    assert.throws(() => t("outcome", "nothing"), /no phrase outcome\.nothing/);
+  });
+});

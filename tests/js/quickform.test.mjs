@@ -1,0 +1,33 @@
+// The quick form's fields: which are needed with the values chosen so far (a Penalty 5.a needs its yards),
+// and what a form logs.
+import assert from "node:assert/strict";
+import {describe, it} from "node:test";
+
+import "./catalog.mjs";
+import {defaults, filled, missing, needed} from "../../matchstate/web/static/quickform.mjs";
+
+// penalty.award's fields as GET /api/event-types gives them.
+const AWARD = [
+  {name: "penalty", kind: "choice", required: true, default: null, choices: ["1", "2", "3", "4", "5a", "5b", "6"]},
+  {name: "to", kind: "team", required: true, default: null, choices: null},
+  {name: "from", kind: "choice", required: false, default: "center", choices: ["center", "spot"]},
+  {name: "yards_to_goal", kind: "yards", required: false, default: null, choices: null,
+    required_when: [{penalty: "2", from: "spot"}, {penalty: "5a", from: "center"}, {penalty: "5a", from: "spot"}]},
+];
+const yards = AWARD[3];
+
+describe("the quick form", () => {
+  it("needs a Penalty 5.a's yards, and a Penalty 2's only from the spot", () => {
+    assert.equal(needed(yards, {...defaults(AWARD), penalty: "3"}), false);
+    assert.equal(needed(yards, {...defaults(AWARD), penalty: "5a"}), true);
+    assert.equal(needed(yards, {...defaults(AWARD), penalty: "2"}), false);
+    assert.equal(needed(yards, {...defaults(AWARD), penalty: "2", from: "spot"}), true);
+  });
+
+  it("says what is still missing, and logs only the fields given", () => {
+    const values = {...defaults(AWARD), penalty: "5a", to: "Red"};
+    assert.deepEqual(missing(AWARD, values).map((f) => f.name), ["yards_to_goal"]);
+    assert.deepEqual(missing(AWARD, {...values, yards_to_goal: 40}), []);
+    assert.deepEqual(filled({...values, yards_to_goal: ""}), {penalty: "5a", to: "Red", from: "center"});
+  });
+});
