@@ -635,17 +635,29 @@ def live_across_servers(bench: Bench) -> None:
 STORE_APPENDS = 2000  # at least this many appends per repetition
 REPLAY_MATCHES = 200
 POSTGRES_URL = os.environ.get("MATCHSTATE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
-# What the store wrote for each event after a match.start, in order: the rows the raw driver writes again.
+# What the store wrote for each event after a match.start, in order: the rows the raw driver writes again, every
+# column (the match's head as it ends, each head as long as the one it stands for).
 WRITTEN = ("SELECT e.match_id, e.seq, e.type, e.at, e.raw, e.device_id, e.recorded_by, e.role, e.received_at, "
-           "e.prev_hash, e.hash, CAST(r.ruling AS TEXT), r.state, r.engine_version, CAST(m.score AS TEXT) "
+           "e.prev_hash, e.hash, CAST(r.ruling AS TEXT), r.state, r.engine_version, CAST(r.clock AS TEXT), "
+           "CAST(r.flags AS TEXT), CAST(m.score AS TEXT), m.status, m.seal, m.acts_seq "
            "FROM events e JOIN rulings r ON r.match_id = e.match_id AND r.seq = e.seq "
            "JOIN matches m ON m.id = e.match_id WHERE e.seq > 1 ORDER BY e.match_id, e.seq")
-RAW_APPEND = (
-    "INSERT INTO events (match_id, seq, type, at, raw, device_id, recorded_by, role, received_at, prev_hash, hash) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    "INSERT INTO rulings (match_id, seq, ruling, state, engine_version) VALUES (?, ?, ?, ?, ?)",
-    "UPDATE matches SET last_seq = ?, last_hash = ?, last_at = ?, state = ?, score = ? WHERE id = ?",
-)
+RAW_EVENT = ("INSERT INTO events (match_id, seq, type, at, raw, device_id, recorded_by, role, received_at, prev_hash, "
+             "hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+RAW_RULING = ("INSERT INTO rulings (match_id, seq, ruling, state, engine_version, clock, flags) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?)")
+RAW_HEAD = ("UPDATE matches SET last_seq = ?, last_hash = ?, last_at = ?, state = ?, score = ?, status = ?, seal = ?, "
+            "acts_seq = ? WHERE id = ?")
+RAW_APPEND = (RAW_EVENT, RAW_RULING, RAW_HEAD)
+# The same three as one statement, PostgreSQL's fewest round trips.
+RAW_CTE = (f"WITH event AS ({RAW_EVENT}), ruling AS ({RAW_RULING}) {RAW_HEAD}",)
+
+
+def _raw_params(row: tuple) -> tuple[tuple, ...]:
+    """A WRITTEN row as the parameters of the event's, the ruling's and the head's statements."""
+    event, ruling = row[:11], (*row[:2], *row[11:16])
+    head = (row[1], row[10], row[3], row[12], *row[16:20], row[0])
+    return event, ruling, head
 
 
 def _store_appends(url: str, matches: list[tuple[dict, list[str]]]) -> list[float]:
@@ -665,45 +677,52 @@ def _store_appends(url: str, matches: list[tuple[dict, list[str]]]) -> list[floa
     return latencies
 
 
-def _raw_appends(connection, rows: list[tuple], placeholder: str, begin: str | None) -> list[float]:
+def _raw_appends(connection, rows: list[tuple], placeholder: str, begin: str | None,
+                 statements: tuple[str, ...] = RAW_APPEND) -> list[float]:
     """Each event's rows written through the DB-API ``connection``, one transaction each; the time of each."""
-    statements = [sql.replace("?", placeholder) for sql in RAW_APPEND]
+    statements = tuple(sql.replace("?", placeholder) for sql in statements)
     cursor = connection.cursor()
     latencies = []
     for row in rows:
+        params = _raw_params(row)
         begun = time.perf_counter()
         if begin:
             cursor.execute(begin)
-        event, ruling, head = row[:11], (*row[:2], *row[11:14]), (row[1], row[10], row[3], row[12], row[14], row[0])
-        for sql, params in zip(statements, (event, ruling, head), strict=False):
-            cursor.execute(sql, params)
+        if len(statements) == 1:
+            cursor.execute(statements[0], tuple(value for group in params for value in group))
+        else:
+            for sql, values in zip(statements, params, strict=True):
+                cursor.execute(sql, values)
         connection.commit()
         latencies.append(time.perf_counter() - begun)
     return latencies
 
 
 def _append_against_raw(bench: Bench, driver: str, url: Callable[[str], str], connect: Callable[[str], Any],
-                        placeholder: str, begin: str | None) -> None:
-    """Store.append of the season's first events, against ``driver`` writing the rows the store wrote."""
+                        placeholder: str, begin: str | None, ways: dict[str, tuple[str, ...]]) -> None:
+    """Store.append of the season's first events, against ``driver`` writing the rows the store wrote in each of
+    ``ways`` (a name: its statements); the store's row is against the last of them."""
     matches = _matches_for(bench.logs, STORE_APPENDS)
     events = sum(len(lines) for _, lines in matches)
-    store_latencies: list[float] = []
-    raw_latencies: list[float] = []
-    store_seconds, raw_seconds = [], []
+    timings: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in (*ways, "store")}
     for repetition in range(bench.repeat):
-        store_url, raw_url = url(f"store{repetition}"), url(f"raw{repetition}")
+        store_url = url(f"store{repetition}")
         latencies = _store_appends(store_url, matches)
-        store_latencies += latencies
-        store_seconds.append(sum(latencies))
-        _store_appends(raw_url, [(start, []) for start, _ in matches])  # the schema and each match.start
-        with closing(connect(store_url)) as written, closing(connect(raw_url)) as raw:
-            latencies = _raw_appends(raw, written.execute(WRITTEN).fetchall(), placeholder, begin)
-        raw_latencies += latencies
-        raw_seconds.append(sum(latencies))
-    baseline = bench.record(f"raw {driver}, the same rows, one transaction each", events, raw_seconds, raw_latencies)
-    bench.record("Store.append, one event", events, store_seconds, store_latencies, baseline)
-    _latency(f"raw {driver}", raw_latencies)
-    _latency("Store.append", store_latencies)
+        timings["store"][0].append(sum(latencies))
+        timings["store"][1].extend(latencies)
+        for number, (name, statements) in enumerate(ways.items()):
+            raw_url = url(f"raw{repetition}w{number}")
+            _store_appends(raw_url, [(start, []) for start, _ in matches])  # the schema and each match.start
+            with closing(connect(store_url)) as written, closing(connect(raw_url)) as raw:
+                latencies = _raw_appends(raw, written.execute(WRITTEN).fetchall(), placeholder, begin, statements)
+            timings[name][0].append(sum(latencies))
+            timings[name][1].extend(latencies)
+    baseline = None
+    for name in ways:
+        baseline = bench.record(f"raw {driver}, the same rows, {name}, one transaction each", events, *timings[name])
+        _latency(f"raw {driver}, {name}", timings[name][1])
+    bench.record("Store.append, one event", events, *timings["store"], baseline=baseline)
+    _latency("Store.append", timings["store"][1])
 
 
 @section
@@ -723,13 +742,14 @@ def store_append_sqlite(bench: Bench) -> None:
 
     with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
         _append_against_raw(bench, "sqlite3", lambda name: f"sqlite:///{folder}/{name}.db", connect, "?",
-                            "BEGIN IMMEDIATE")
+                            "BEGIN IMMEDIATE", {"three statements": RAW_APPEND})
 
 
 @section
 def store_append_postgresql(bench: Bench) -> None:
     """Each event appended with Store.append to PostgreSQL (MATCHSTATE_TEST_POSTGRES_URL, default the test
-    server), against raw psycopg writing the same rows, one commit each; skipped where no server answers."""
+    server), against raw psycopg writing the same rows, one commit each, as three statements and as one CTE
+    (the fewest round trips); skipped where no server answers."""
     import uuid
 
     import psycopg
@@ -752,7 +772,8 @@ def store_append_postgresql(bench: Bench) -> None:
             .render_as_string(hide_password=False)
 
     try:
-        _append_against_raw(bench, "psycopg", url, lambda url: psycopg.connect(conninfo(url)), "%s", None)
+        _append_against_raw(bench, "psycopg", url, lambda url: psycopg.connect(conninfo(url)), "%s", None,
+                            {"three statements": RAW_APPEND, "one CTE statement": RAW_CTE})
     finally:
         for schema in schemas:
             admin.execute(f"DROP SCHEMA {schema} CASCADE")
@@ -789,6 +810,97 @@ def store_append_sealing(bench: Bench) -> None:
     bench.record("Store.append, sealed, with its signed receipt", events, *timings["with"], baseline=baseline)
     _latency("Store.append without seals and receipts", timings["without"][1])
     _latency("Store.append, sealed, with its receipt", timings["with"][1])
+
+
+CONCURRENT_WRITERS = 8
+
+
+@section
+def store_append_concurrent(bench: Bench) -> None:
+    """8 threads, each appending the events of a match of its own through one Store, durably: with group commit
+    (the appends waiting at a moment share a commit) against without (a transaction each), repetitions
+    alternating, each on a new database; SQLite and PostgreSQL (skipped where no server answers)."""
+    import tempfile
+    import uuid
+
+    import psycopg
+    from sqlalchemy import make_url
+
+    matches = [(json.loads(lines[0]), lines[1:]) for lines in bench.logs[:CONCURRENT_WRITERS]]
+    events = sum(len(lines) for _, lines in matches)
+    urls: dict[str, Callable[[str], str]] = {}
+    admin, schemas = None, []
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        urls["SQLite"] = lambda name: f"sqlite:///{folder}/{name}.db"
+        try:
+            admin = psycopg.connect(make_url(POSTGRES_URL).set(drivername="postgresql")
+                                    .render_as_string(hide_password=False), autocommit=True, connect_timeout=3)
+
+            def postgresql(name: str) -> str:
+                schemas.append(f"bench_{uuid.uuid4().hex[:8]}_{name}")
+                admin.execute(f"CREATE SCHEMA {schemas[-1]}")
+                return make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schemas[-1]}"}) \
+                    .render_as_string(hide_password=False)
+
+            urls["PostgreSQL"] = postgresql
+        except psycopg.OperationalError as err:
+            print(f"  store_append_concurrent: PostgreSQL skipped, no server answers: {err}", file=sys.stderr)
+        try:
+            for kind, url in urls.items():
+                timings: dict[bool, tuple[list[float], list[float]]] = {False: ([], []), True: ([], [])}
+                for repetition in range(bench.repeat):
+                    for grouped in (False, True) if repetition % 2 == 0 else (True, False):
+                        seconds, latencies = _concurrent_appends(url(f"c{repetition}{grouped:d}"), matches, grouped,
+                                                                 f"{folder}/{kind}.secret")
+                        timings[grouped][0].append(seconds)
+                        timings[grouped][1].extend(latencies)
+                baseline = bench.record(f"{kind}: {CONCURRENT_WRITERS} threads, a transaction each", events,
+                                        *timings[False])
+                _latency(f"{kind}, {CONCURRENT_WRITERS} threads without group commit", timings[False][1])
+                bench.record(f"{kind}: {CONCURRENT_WRITERS} threads, group commit", events, *timings[True],
+                             baseline=baseline)
+                _latency(f"{kind}, {CONCURRENT_WRITERS} threads with group commit", timings[True][1])
+        finally:
+            if admin is not None:
+                for schema in schemas:
+                    admin.execute(f"DROP SCHEMA {schema} CASCADE")
+                admin.close()
+
+
+def _concurrent_appends(url: str, matches: list[tuple[dict, list[str]]], grouped: bool,
+                        secret_file: str) -> tuple[float, list[float]]:
+    """A new store at ``url`` with the matches created, then each match's events appended by a thread of its own,
+    all at once; the wall time of all, and the time of each append."""
+    import threading
+
+    from matchstate.store import Store
+
+    store = Store(url, secret_file=secret_file, group_commit=grouped)
+    store.upgrade()
+    for start, _ in matches:
+        store.create_match(start)
+    latencies: list[float] = []
+    ready = threading.Barrier(len(matches) + 1)
+
+    def writer(code: str, lines: list[str]) -> None:
+        ready.wait()
+        own = []
+        for line in lines:
+            begun = time.perf_counter()
+            store.append(code, line)
+            own.append(time.perf_counter() - begun)
+        latencies.extend(own)
+
+    threads = [threading.Thread(target=writer, args=(start["match"], lines)) for start, lines in matches]
+    for thread in threads:
+        thread.start()
+    ready.wait()
+    began = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    seconds = time.perf_counter() - began
+    store.close()
+    return seconds, latencies
 
 
 IMPORT_SIZES = (10_000, 40_000)

@@ -6,6 +6,7 @@ link in the match's chain. The package, by idea:
 - :mod:`~matchstate.store.chain`: canonical JSON and the hashes, the tamper contract;
 - :mod:`~matchstate.store.database`: which database, durable transactions, the schema's migrations;
 - :mod:`~matchstate.store.sql`: what the rows hold and the statements that read and write them;
+- :mod:`~matchstate.store.commits`: group commit, the appends waiting at one moment in one transaction;
 - :mod:`~matchstate.store.cache`: one engine per recently used match, fed up to its stored head;
 - :mod:`~matchstate.store.snapshot`: :class:`Snapshot`, the frozen match a caller reads;
 - :mod:`~matchstate.store.verify`: the pure checks of stored rows against the chain and a replay;

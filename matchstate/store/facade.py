@@ -25,6 +25,7 @@ from .acts import Act
 from .cache import CACHE_BYTES, EngineCache, Head
 from .chain import GENESIS, canonical
 from .checkpoints import Checkpoints
+from .commits import GroupCommit
 from .database import ACTS_LOCK, Database, database_url
 from .incoming import Incoming
 from .receipts import Receipt, fingerprint, public_pem, sign
@@ -66,11 +67,13 @@ class Store:
     each ruling and covered by its hash (this engine's, :data:`~matchstate.version.ENGINE_VERSION`,
     unless a test says otherwise); ``secret_file`` is where the store's secret is, and its signing key
     beside it (default: :func:`~matchstate.store.secretfiles.secret_path`); ``cache_bytes`` the memory its
-    cached engines may take (:mod:`~matchstate.store.cache`).
+    cached engines may take (:mod:`~matchstate.store.cache`). Concurrent appends share commits
+    (:mod:`~matchstate.store.commits`) unless ``group_commit`` is False.
     """
 
     def __init__(self, url: str | None = None, *, clock: Clock = utc_now, engine_version: str = ENGINE_VERSION,
-                 secret_file: str | Path | None = None, cache_bytes: int = CACHE_BYTES) -> None:
+                 secret_file: str | Path | None = None, cache_bytes: int = CACHE_BYTES,
+                 group_commit: bool = True) -> None:
         self.database = Database(database_url(url))
         self.clock = clock
         self.engine_version = engine_version
@@ -78,6 +81,7 @@ class Store:
         self._secrets: SecretFiles | None = None
         self._signer: tuple[Ed25519PrivateKey, str] | None = None  # the signing key and its fingerprint
         self._statements = AppendStatements(self.engine.dialect)
+        self._commits = GroupCommit(self.database, self._statements, grouped=group_commit)
         self._cache = EngineCache(cache_bytes, Checkpoints(self.engine.dialect, engine_version, self._sealing_secret))
 
     @property
@@ -159,7 +163,8 @@ class Store:
             head.match_id = self._insert_match(connection, head.match, incoming.received_at, GENESIS)
             acts_seq = self._register(connection, secret, head.match_id, head.match.info["match"], keys or {},
                                      incoming.received_at, by)
-            stored = self._record(connection, secret, head, incoming, ruling, acts_seq)
+            stored, written = self._rows(secret, head, incoming, ruling, acts_seq)
+            self._statements.write(connection, [written])
         code = head.match.info["match"]
         with self._cache.lock(code):
             self._cache.remember(head)
@@ -180,27 +185,35 @@ class Store:
         incoming = self._incoming(event, role)
         secret = self._secret()
         device_id = incoming.event.get("id") if isinstance(incoming.event.get("id"), str) else None
-        with self._cache.lock(code), self.database.transaction(write=True) as connection:
-            found = self._statements.head.run(connection, {"code": code, "device_id": device_id})
-            if found is None:
-                raise _unknown(code)
-            match_id, last_seq, last_hash, retried_seq, acts_seq = found
-            row = HeadRow(match_id, last_seq, last_hash)
-            stale = expected_seq is not None and expected_seq != last_seq
-            if retried_seq is None and stale and device_id is not None:  # read afresh: is it a retry after all?
-                retried = self._statements.retried.run(connection, {"match_id": match_id, "device_id": device_id})
-                retried_seq = retried[0] if retried is not None else None
-            if retried_seq is None:
-                if stale:
-                    raise ConflictError.said("stale", last_seq, code=code, seq=last_seq, expected=expected_seq)
-                head, retried_seq = self._cache.head(connection, code, row, device_id)
-            if retried_seq is not None:
-                stored, snapshot = self._retried(connection, code, row, retried_seq, incoming)
-            else:
-                ruling = head.match.feed(incoming.event)
-                stored = self._record(connection, secret, head, incoming, ruling, acts_seq or 0)
-                snapshot = head.snapshot()
-        return Appended(stored, retried_seq is not None, snapshot, self._receipt(code, stored))
+        with self._cache.lock(code):
+            stored, duplicate, snapshot = self._commits.run((code, device_id), lambda connection, found: self._append(
+                connection, found, code, device_id, incoming, expected_seq, secret))
+        return Appended(stored, duplicate, snapshot, self._receipt(code, stored))
+
+    def _append(self, connection: Connection, found: tuple[Any, ...] | None, code: str, device_id: str | None,
+                incoming: Incoming, expected_seq: int | None,
+                secret: bytes) -> tuple[tuple[StoredEvent, bool, Snapshot], dict[str, Any] | None]:
+        """:meth:`append`'s work in a write transaction (maybe others' too), under the match's cache lock, given the
+        match's head as :meth:`AppendStatements.heads` reads it: the event as stored, whether it was a retried
+        send, and the match after it; with the rows to write, if any. Raises before it writes, or not at all."""
+        if found is None:
+            raise _unknown(code)
+        match_id, last_seq, last_hash, retried_seq, acts_seq = found
+        row = HeadRow(match_id, last_seq, last_hash)
+        stale = expected_seq is not None and expected_seq != last_seq
+        if retried_seq is None and stale and device_id is not None:  # read afresh: is it a retry after all?
+            retried = self._statements.retried.run(connection, {"match_id": match_id, "device_id": device_id})
+            retried_seq = retried[0] if retried is not None else None
+        if retried_seq is None:
+            if stale:
+                raise ConflictError.said("stale", last_seq, code=code, seq=last_seq, expected=expected_seq)
+            head, retried_seq = self._cache.head(connection, code, row, device_id)
+        if retried_seq is not None:
+            stored, snapshot = self._retried(connection, code, row, retried_seq, incoming)
+            return (stored, True, snapshot), None
+        ruling = head.match.feed(incoming.event)
+        stored, written = self._rows(secret, head, incoming, ruling, acts_seq or 0)
+        return (stored, False, head.snapshot()), written
 
     def import_log(self, lines: Iterable[str], *, keys: Mapping[str, str] | None = None,
                    by: str | None = None) -> tuple[str, int]:
@@ -329,19 +342,16 @@ class Store:
             keyring.issue(connection, secret, match_id, code, role, key_hash, at)
         return acts_seq
 
-    def _record(self, connection: Connection, secret: bytes, head: Head, incoming: Incoming, ruling: Ruling | None,
-                acts_seq: int) -> StoredEvent:
-        """Write the event just fed to ``head``'s engine, its ruling, and the match's new head, sealed."""
+    def _rows(self, secret: bytes, head: Head, incoming: Incoming, ruling: Ruling | None,
+              acts_seq: int) -> tuple[StoredEvent, dict[str, Any]]:
+        """The event just fed to ``head``'s engine as stored, and the rows it writes (``AppendStatements.write``'s):
+        the event's, its ruling's and the match's new head, sealed."""
         event_row, ruling_row, stored = incoming.rows(head, ruling)
         match = head.match
-        statements = self._statements
-        statements.insert_event.run(connection, event_row)
-        statements.insert_ruling.run(connection, ruling_row)
-        statements.advance.run(connection, {
-            "match_id": head.match_id, "last_seq": match.seq, "last_hash": stored.hash, "last_at": stored.at,
-            "state": match.state, "score": match.score, "status": standing(match), "acts_seq": acts_seq,
-            "seal": head_seal(secret, match.info["match"], match.seq, stored.hash, acts_seq)})
-        return stored
+        return stored, {**event_row, **ruling_row, "match_id": head.match_id, "last_seq": match.seq,
+                        "last_hash": stored.hash, "last_at": stored.at, "state": match.state, "score": match.score,
+                        "status": standing(match), "acts_seq": acts_seq,
+                        "seal": head_seal(secret, match.info["match"], match.seq, stored.hash, acts_seq)}
 
     def _seal_head(self, connection: Connection, secret: bytes, match_id: int, code: str, last_seq: int,
                    last_hash: str, acts_seq: int) -> None:

@@ -6,7 +6,22 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Connection, Dialect, Select, Table, and_, bindparam, exists, func, insert, or_, select, update
+import orjson
+from sqlalchemy import (
+    Column,
+    Connection,
+    Dialect,
+    Select,
+    Table,
+    and_,
+    bindparam,
+    exists,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
@@ -136,22 +151,41 @@ class Prepared:
         self.processors = {name: process for name, bind in compiled.binds.items()
                            if (process := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None}
 
+        self.returns_rows = isinstance(statement, Select)
+
     def run(self, connection: Connection, params: dict[str, Any]) -> tuple[Any, ...] | None:
         """Execute with ``params`` in ``connection``'s transaction; the first row, if any."""
         params = {**params, **{name: process(params[name]) for name, process in self.processors.items()}}
-        cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-        try:
-            cursor.execute(self.sql, [params[name] for name in self.order] if self.order else params)
-            row: tuple[Any, ...] | None = cursor.fetchone() if cursor.description else None
-            return row
-        finally:
-            cursor.close()
+        found = execute(connection, self.sql, [params[name] for name in self.order] if self.order else params,
+                        self.returns_rows)
+        return found[0] if found else None
+
+
+def execute(connection: Connection, statement: str, params: Any, rows: bool = False) -> list[tuple[Any, ...]]:
+    """Run ``statement`` on the DB-API cursor of ``connection`` itself, in its transaction; its rows if ``rows``."""
+    cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.execute(statement, params)
+        return list(cursor.fetchall()) if rows else []
+    finally:
+        cursor.close()
+
+
+Wanted = tuple[str, str | None]  # an append's match code and its event's device id
 
 
 class AppendStatements:
-    """An append's statements, prepared for one dialect."""
+    """The statements of a group of appends (:mod:`~matchstate.store.commits`), prepared for one dialect: the
+    matches' heads read, then the events, their rulings and the new heads written.
+
+    On PostgreSQL, each is one statement for the whole group, over a JSON array of its rows
+    (``json_to_recordset``: one parameter, made in one call, where an array per column costs the
+    driver more than the statement): a group costs four round trips (with the BEGIN and the COMMIT)
+    however many appends it holds. SQLite, in the process, runs the statements of each append in turn.
+    """
 
     def __init__(self, dialect: Dialect) -> None:
+        self.postgresql = dialect.name == "postgresql"
         # The match's head, locked, beside the stored event with the incoming device id and the seq of the
         # store's last act (which the head's seal covers): one read.
         self.head = Prepared(
@@ -162,8 +196,70 @@ class AppendStatements:
             .with_for_update(of=MatchRow),  # PostgreSQL locks no row of an outer join's nullable side
             dialect)
         self.retried = Prepared(RETRIED, dialect)
-        self.insert_event = Prepared(insert(cast(Table, EventRow.__table__)), dialect)
-        self.insert_ruling = Prepared(insert(cast(Table, RulingRow.__table__)), dialect)
-        head = ("last_seq", "last_hash", "last_at", "state", "score", "status", "seal", "acts_seq")
-        self.advance = Prepared(update(cast(Table, MatchRow.__table__)).where(MatchRow.id == bindparam("match_id"))
-                                .values({name: bindparam(name) for name in head}), dialect)
+        events, rulings, matches = (cast(Table, row.__table__) for row in (EventRow, RulingRow, MatchRow))
+        head = [matches.c[name] for name in HEAD_COLUMNS]
+        self.writes: list[Prepared | _Records]
+        if self.postgresql:
+            self.writes = [_Records({"events": list(events.columns), "rulings": list(rulings.columns),
+                                     "heads": [matches.c.id, *head]})]
+        else:
+            self.writes = [Prepared(insert(table).values({column: bindparam(column.key, type_=column.type)
+                                                          for column in table.columns}), dialect)
+                           for table in (events, rulings)]
+            self.writes.append(Prepared(update(matches).where(matches.c.id == bindparam("match_id")).values(
+                {column.name: bindparam(column.name) for column in head}), dialect))
+
+    def heads(self, connection: Connection, wanted: list[Wanted]) -> list[tuple[Any, ...] | None]:
+        """For each (code, device id): its match's id, last seq and last hash, locked until the transaction ends,
+        the seq of its stored event with that device id, and the seq of the store's last act; None for a code
+        no match has. Matches are locked in the order of their codes, on every server alike."""
+        if not self.postgresql:
+            return [self.head.run(connection, {"code": code, "device_id": device_id}) for code, device_id in wanted]
+        found = {row[0]: row[1:] for row in execute(connection, _HEADS, {"wanted": orjson.dumps(
+            [{"n": number, "code": code, "device_id": device_id}
+             for number, (code, device_id) in enumerate(wanted)]).decode()}, rows=True)}
+        return [found.get(number) for number in range(len(wanted))]
+
+    def write(self, connection: Connection, rows: list[dict[str, Any]]) -> None:
+        """Write each append's event, its ruling, and its match's new head; ``rows`` are each the event's and the
+        ruling's columns, the head's and ``match_id`` (the ruling's ``state`` is the match's)."""
+        for statement in self.writes:
+            if isinstance(statement, _Records):
+                statement.run(connection, rows)
+            else:
+                for params in rows:
+                    statement.run(connection, params)
+
+
+HEAD_COLUMNS = ("last_seq", "last_hash", "last_at", "state", "score", "status", "seal", "acts_seq")
+# The heads of a group's matches (see AppendStatements.heads), by their place in the group.
+# The device id's event is a subquery, not a join: the planner takes the JSON for 100 rows and would hash-join
+# every event of the store.
+_HEADS = (
+    "SELECT w.n, m.id, m.last_seq, m.last_hash, "
+    "(SELECT e.seq FROM events e WHERE e.match_id = m.id AND e.device_id = w.device_id), "
+    "(SELECT max(seq) FROM acts) "
+    "FROM json_to_recordset(CAST(%(wanted)s AS JSON)) AS w(n INTEGER, code TEXT, device_id TEXT) "
+    "JOIN matches m ON m.code = w.code ORDER BY m.code FOR UPDATE OF m")
+
+
+class _Records:
+    """PostgreSQL's write of a group: its events, rulings and new heads in one statement, each table's rows one
+    JSON array (``json_populate_recordset`` reads each column by its name, as its type)."""
+
+    def __init__(self, tables: Mapping[str, list[Column[Any]]]) -> None:
+        self.tables = {name: [(str(column.name),  # orjson takes no str subclass, as SQLAlchemy's names are
+                               "match_id" if name == "heads" and column.key == "id" else column.key)
+                              for column in columns] for name, columns in tables.items()}
+        head = ", ".join(f"{name} = h.{name}" for name in HEAD_COLUMNS)
+        self.sql = ("WITH event AS (INSERT INTO events SELECT * FROM "
+                    "json_populate_recordset(NULL::events, CAST(%(events)s AS JSON))), "
+                    "ruling AS (INSERT INTO rulings SELECT * FROM "
+                    "json_populate_recordset(NULL::rulings, CAST(%(rulings)s AS JSON))) "
+                    f"UPDATE matches SET {head} FROM json_populate_recordset(NULL::matches, CAST(%(heads)s AS JSON)) h "
+                    "WHERE matches.id = h.id")
+
+    def run(self, connection: Connection, rows: list[dict[str, Any]]) -> None:
+        execute(connection, self.sql, {name: orjson.dumps([{column: row[key] for column, key in columns}
+                                                           for row in rows]).decode()
+                                       for name, columns in self.tables.items()})
