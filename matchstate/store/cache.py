@@ -138,14 +138,18 @@ class EngineCache:
         """Keep ``head``, fed up to its stored head: its checkpoint stored where one is due and ``connection``
         writes, and its engine holding only its last events, which asks for the rest where a void needs them."""
         match = head.match
-        match_id = head.match_id or 0
-        stored = self.checkpoints
-        due = stored is not None and match.seq - head.stored_seq >= STORED_EVERY and _writing(connection)
-        if due and stored is not None and stored.store(connection, code, match_id, match, head.hash):
-            head.stored_seq = match.seq
+        if match.seq - head.stored_seq >= STORED_EVERY and _writing(connection):
+            self.checkpoint(connection, code, head)
         _lend(connection, code, head)
         match.keep_last(HELD_EVENTS)
         self.remember(head)
+
+    def checkpoint(self, connection: Connection, code: str, head: Head) -> None:
+        """Store the checkpoint of ``head``'s engine, fed up to its stored head, as match ``code``'s, in
+        ``connection``'s write transaction (where there are stored checkpoints and the secret to seal them)."""
+        stored = self.checkpoints
+        if stored is not None and stored.store(connection, code, head.match_id or 0, head.match, head.hash):
+            head.stored_seq = head.match.seq
 
     def _resumed(self, connection: Connection, code: str, row: HeadRow, seen: dict[str, int]) -> Head | None:
         """The engine resumed from the match's stored checkpoint and caught up to ``row``; None where it has
