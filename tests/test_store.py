@@ -11,7 +11,7 @@ from matchstate import Match
 from matchstate.cli import main
 from matchstate.errors import ConflictError, DuplicateMatch, RefusedEvent, UnknownMatch
 from matchstate.log import MAX_LINE_BYTES
-from matchstate.store import Store, sql
+from matchstate.store import KeyCheck, Store, hash_key, sql
 from matchstate.store.sql import AppendStatements
 
 
@@ -241,6 +241,14 @@ def test_an_append_costs_the_same_at_seq_10_and_200(store, monkeypatch):
     # one statement, a round trip of its own before the commit's.
     assert len(at_10) == (4 if store.database.sqlite else 2)
     assert not any("ORDER BY events.seq" in statement for statement in at_10)  # no replay: not one read of the events
+
+    store.issue_key("long", "scorer", hash_key("scorer"))
+    held: list[str | None] = []
+    statements.clear()
+    appended = store.append("long", log[200], expected_seq=200,
+                            key=KeyCheck(hash_key("scorer"), lambda role, known: held.append(role) or "scorer"))
+    assert held == ["scorer"] and appended.event.role == "scorer"
+    assert len(statements) == len(at_10)  # the key is read in the head's own statement
 
 
 def test_appends_by_another_store_are_noticed(store, started):

@@ -127,6 +127,18 @@ def test_a_cold_append_after_a_restart_resumes_from_the_stored_checkpoint(store)
     store.close()
 
 
+def test_the_first_append_after_an_import_resumes_from_the_checkpoint_the_import_stored(store):
+    log = match_log("imported", LONG + 1)
+    store.import_log(json.dumps(event) for event in log[:-1])
+    with store.engine.connect() as connection:
+        assert connection.execute(select(CheckpointRow.seq)).scalar() == LONG
+    store = reopened(store)  # another server, or this one restarted: no engine cached
+    appended = store.append("imported", log[-1])
+    assert head(store, "imported").match.first == LONG + 1  # resumed, not replayed from seq 1
+    assert appended.match.score == replayed(log).score and store.verify() == []
+    store.close()
+
+
 def test_a_void_before_the_checkpoint_after_a_restart_is_ruled_as_the_full_replay_rules_it(store):
     log = long_match(store)
     store = reopened(store)

@@ -9,9 +9,10 @@ import pytest
 from conftest import match_log, stamp
 from test_store_concurrency import WRITERS, Race, url_of
 
-from matchstate.errors import ConflictError, IllegalEvent
-from matchstate.store import Store
+from matchstate.errors import AccessDenied, ConflictError, IllegalEvent
+from matchstate.store import Store, hash_key
 from matchstate.store.sql import AppendStatements
+from matchstate.web.service import Service
 
 
 def write_transactions(store: Store, monkeypatch) -> list[int]:
@@ -58,16 +59,9 @@ def held_commit(store: Store, monkeypatch, code: str):
         release.set()
 
 
-def apart(store: Store, *names: str) -> dict[str, str]:
-    """A match code for each name whose engine lock is no other's (the cache's locks are striped), so that
-    appends to them can all queue at once."""
-    codes: dict[str, str] = {}
-    for number in itertools.count():
-        if len(codes) == len(names):
-            return codes
-        code = f"{names[len(codes)]}-{number}"
-        if all(store._cache.lock(code) is not store._cache.lock(other) for other in codes.values()):
-            codes[names[len(codes)]] = code
+def apart(*names: str) -> dict[str, str]:
+    """A match code for each name (each match's engine lock is its own, so appends to them can all queue at once)."""
+    return {name: f"{name}-1" for name in names}
 
 
 def run_all(*calls) -> list[object]:
@@ -118,7 +112,7 @@ def test_writers_on_many_matches_each_get_their_own_event_durable_and_in_order(s
 
 
 def test_appends_waiting_together_share_one_commit_and_a_refused_one_fails_alone(store, monkeypatch):
-    code = apart(store, "held", "a", "b", "late", "stale")
+    code = apart("held", "a", "b", "late", "stale")
     logs = {name: match_log(code[name], 10) for name in code}
     for log in logs.values():
         store.create_match(log[0])
@@ -146,7 +140,7 @@ def test_appends_waiting_together_share_one_commit_and_a_refused_one_fails_alone
 
 
 def test_a_database_failure_of_one_append_in_a_group_loses_none_of_the_others(store, monkeypatch):
-    code = apart(store, "held", "a", "full", "b")
+    code = apart("held", "a", "full", "b")
     logs = {name: match_log(code[name], 10) for name in code}
     for log in logs.values():
         store.create_match(log[0])
@@ -215,3 +209,106 @@ def test_a_lone_append_commits_alone_at_once(store_url, grouped):
     assert [store.append("m-1", event).event.seq for event in log[1:]] == [2, 3]
     assert store.verify() == []
     store.close()
+
+
+def test_each_match_has_a_lock_of_its_own_that_lives_only_while_it_is_used(store):
+    locks = [store._cache.lock(f"m-{number}") for number in range(1000)]
+    assert len({id(lock) for lock in locks}) == 1000  # no two matches take turns on one lock
+    with locks[0]:
+        assert store._cache.lock("m-0") is locks[0] and not store._cache.lock("m-1").locked()
+    del locks
+    assert len(store._cache._locks) == 0  # none kept for matches no one appends to
+
+
+def before_next_write(store: Store, monkeypatch, act) -> None:
+    """Do ``act`` just before the store's next write transaction begins (that of the group queued behind a held
+    append), where it can be seen by that transaction and no earlier check."""
+    transaction = store.database.transaction
+    pending = [act]
+
+    @contextmanager
+    def acting(write: bool = False):
+        if write and pending:
+            pending.pop()()
+        with transaction(write) as connection:
+            yield connection
+
+    monkeypatch.setattr(store.database, "transaction", acting)
+
+
+def served(store: Store, names: dict[str, str]) -> tuple[Service, dict[str, dict[str, str]], dict[str, list[dict]]]:
+    """A service over ``store`` (the league key is "league"), each named match created with its keys, and logs."""
+    store.set_league_key(hash_key("league"))
+    service = Service(store)
+    logs = {name: match_log(code, 10) for name, code in names.items()}
+    keys = {}
+    for name, log in logs.items():
+        created = service.create(log[0], "league")
+        keys[name] = {"scorer": created.scorer_key, "official": created.official_key}
+    return service, keys, logs
+
+
+def test_a_key_revoked_while_its_append_waits_in_a_group_is_refused_there_and_the_others_are_appended(
+        store, monkeypatch):
+    code = apart("held", "a", "revoked", "b")
+    service, keys, logs = served(store, code)
+    other = Store(url_of(store))  # another server of the database revokes the key
+    transactions = write_transactions(store, monkeypatch)
+
+    def append(name: str, key: str | None = None):
+        return lambda: service.append(code[name], logs[name][1], 1, key or keys[name]["scorer"])
+
+    with held_commit(store, monkeypatch, code["held"]) as queued:
+        leader = run_all(append("held"))
+        queued(0)
+        group = run_all(append("a"), append("revoked"), append("b"))
+        queued(3)  # each was asked, and waits for the held append's commit
+        before_next_write(store, monkeypatch, lambda: other.revoke_key(code["revoked"], "scorer", by="test"))
+    assert join(leader)[0].event["seq"] == 2
+    appended_a, refused, appended_b = join(group)
+
+    assert isinstance(refused, AccessDenied) and refused.body() == AccessDenied.said("match-key-wrong").body()
+    assert appended_a.event["seq"] == appended_b.event["seq"] == 2 and appended_a.event["role"] == "scorer"
+    assert len(transactions) == 2  # the held append's, and the group's, which read the key as revoked
+    assert store.last_seqs(code.values()) == {code["held"]: 2, code["a"]: 2, code["revoked"]: 1, code["b"]: 2}
+    assert service.append(code["revoked"], logs["revoked"][1], 1, keys["revoked"]["official"]).event["seq"] == 2
+    other.close()
+    assert store.verify() == []
+
+
+def test_keys_refused_inside_a_group_are_refused_alone(store, monkeypatch):
+    code = apart("held", "a", "wrong", "league", "other", "decider", "unknown", "b")
+    service, keys, logs = served(store, {name: code[name] for name in code if name != "unknown"})
+    transactions = write_transactions(store, monkeypatch)
+    decide = {"type": "decide", "at": logs["a"][2]["at"], "id": "a decision", "option": 1}
+
+    def append(name: str, key: str, event: dict | None = None):
+        return lambda: service.append(code[name], event or logs[name if name in logs else "a"][1], 1, key)
+
+    with held_commit(store, monkeypatch, code["held"]) as queued:
+        leader = run_all(append("held", keys["held"]["scorer"]))
+        queued(0)
+        group = run_all(append("a", keys["a"]["official"]),
+                        append("wrong", "a guess"),
+                        append("league", "league"),
+                        append("other", keys["a"]["scorer"]),  # match a's key opens nothing on another match
+                        append("decider", keys["decider"]["scorer"], decide),  # a scorer does not decide
+                        append("unknown", "a guess"),
+                        append("b", keys["b"]["scorer"]))
+        queued(7)
+    join(leader)
+    appended_a, wrong, league, other, decided, unknown, appended_b = join(group)
+
+    assert appended_a.event["role"] == "official" and appended_b.event["role"] == "scorer"
+    assert appended_a.event["seq"] == appended_b.event["seq"] == 2
+    said = {name: AccessDenied.said(reason).body() for name, reason in (
+        ("wrong", "match-key-wrong"), ("league", "league-not-events"), ("other", "match-key-wrong"),
+        ("decided", "official-only"))}
+    for name, refused in (("wrong", wrong), ("league", league), ("other", other), ("decided", decided)):
+        assert isinstance(refused, AccessDenied) and refused.body() == said[name], name
+    assert "words" in said["wrong"]
+    assert type(unknown).__name__ == "UnknownMatch"
+    assert len(transactions) == 2
+    assert store.last_seqs(code.values()) == {code["held"]: 2, code["a"]: 2, code["wrong"]: 1, code["league"]: 1,
+                                              code["other"]: 1, code["decider"]: 1, code["b"]: 2}
+    assert store.verify() == []

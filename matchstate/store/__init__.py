@@ -27,7 +27,7 @@ from .acts import Act
 from .chain import GENESIS, canonical, chain_hash, sealed
 from .database import MIGRATIONS, database_url, make_engine
 from .facade import Store
-from .keys import LEAGUE, OFFICIAL, ROLES, SCORER, hash_key, new_key
+from .keys import LEAGUE, OFFICIAL, ROLES, SCORER, KeyCheck, hash_key, new_key
 from .receipts import Receipt
 from .results import SORTS, Appended, MatchQuery, StoredEvent, Summary
 from .snapshot import Snapshot
@@ -43,6 +43,7 @@ __all__ = [
     "SORTS",
     "Act",
     "Appended",
+    "KeyCheck",
     "MatchQuery",
     "Problem",
     "Receipt",

@@ -13,6 +13,7 @@ its checkpoint, so a match not in the cache is resumed from its checkpoint, not 
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -30,7 +31,6 @@ from .snapshot import Snapshot, frozen_info
 from .sql import LATER, HeadRow
 
 CACHE_BYTES = 64 * 2**20  # the memory the cached engines may take, by their estimate (Head.nbytes)
-LOCK_STRIPES = 64
 # The events of a match up to a seq, as an engine that holds only its last events reads the rest (mid-append).
 UP_TO = LATER.where(EventRow.seq <= bindparam("last_seq"))
 HELD_EVENTS = CHECKPOINT_EVERY  # the fewest events an engine holds: "undo" that far back needs no replay
@@ -63,10 +63,12 @@ class Head:
 
 
 class EngineCache:
-    """The cached engines, by match code, up to ``budget`` bytes of memory, and a lock per match (striped) that
-    guards each one; ``checkpoints`` the stored checkpoints they resume from (none: every miss replays).
+    """The cached engines, by match code, up to ``budget`` bytes of memory, and a lock per match that guards
+    each one; ``checkpoints`` the stored checkpoints they resume from (none: every miss replays).
 
-    Hold :meth:`lock` of a match while using its :class:`Head`: the engine in it is fed in place.
+    Hold :meth:`lock` of a match while using its :class:`Head`: the engine in it is fed in place. Each match's
+    lock is its own (two matches never wait for each other, and their appends can share a commit), and lives
+    only while someone holds or waits for it.
     """
 
     def __init__(self, budget: int = CACHE_BYTES, checkpoints: Checkpoints | None = None) -> None:
@@ -75,7 +77,7 @@ class EngineCache:
         self.nbytes = 0  # of the cached engines, by their estimates
         self._heads: OrderedDict[str, Head] = OrderedDict()
         self._heads_lock = threading.Lock()
-        self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
+        self._locks: weakref.WeakValueDictionary[str, threading.Lock] = weakref.WeakValueDictionary()
 
     def __len__(self) -> int:
         return len(self._heads)
@@ -84,7 +86,12 @@ class EngineCache:
         return code in self._heads
 
     def lock(self, code: str) -> threading.Lock:
-        return self._locks[hash(code) % LOCK_STRIPES]
+        """Match ``code``'s lock: hold on to it while holding or waiting for it (``with cache.lock(code):``)."""
+        with self._heads_lock:
+            lock = self._locks.get(code)
+            if lock is None:
+                lock = self._locks[code] = threading.Lock()
+            return lock
 
     def remember(self, head: Head) -> None:
         """Keep ``head`` as its match's engine, the most recently used; the least recently used others leave
@@ -131,14 +138,18 @@ class EngineCache:
         """Keep ``head``, fed up to its stored head: its checkpoint stored where one is due and ``connection``
         writes, and its engine holding only its last events, which asks for the rest where a void needs them."""
         match = head.match
-        match_id = head.match_id or 0
-        stored = self.checkpoints
-        due = stored is not None and match.seq - head.stored_seq >= STORED_EVERY and _writing(connection)
-        if due and stored is not None and stored.store(connection, code, match_id, match, head.hash):
-            head.stored_seq = match.seq
+        if match.seq - head.stored_seq >= STORED_EVERY and _writing(connection):
+            self.checkpoint(connection, code, head)
         _lend(connection, code, head)
         match.keep_last(HELD_EVENTS)
         self.remember(head)
+
+    def checkpoint(self, connection: Connection, code: str, head: Head) -> None:
+        """Store the checkpoint of ``head``'s engine, fed up to its stored head, as match ``code``'s, in
+        ``connection``'s write transaction (where there are stored checkpoints and the secret to seal them)."""
+        stored = self.checkpoints
+        if stored is not None and stored.store(connection, code, head.match_id or 0, head.match, head.hash):
+            head.stored_seq = head.match.seq
 
     def _resumed(self, connection: Connection, code: str, row: HeadRow, seen: dict[str, int]) -> Head | None:
         """The engine resumed from the match's stored checkpoint and caught up to ``row``; None where it has

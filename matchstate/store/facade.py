@@ -13,7 +13,7 @@ from sqlalchemy import URL, Connection, Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..engine import Match
-from ..errors import ConflictError, DuplicateMatch, IllegalEvent, StoreError, UnknownMatch
+from ..errors import ConflictError, DuplicateMatch, IllegalEvent, RefusedEvent, StoreError, UnknownMatch
 from ..log import parse_line
 from ..models import ActRow, EventRow, KeyRow, MatchRow, RulingRow
 from ..rulings import Ruling
@@ -28,6 +28,7 @@ from .checkpoints import Checkpoints
 from .commits import GroupCommit
 from .database import ACTS_LOCK, Database, database_url
 from .incoming import Incoming
+from .keys import KeyCheck
 from .receipts import Receipt, fingerprint, public_pem, sign
 from .results import Appended, MatchQuery, StoredEvent, Summary
 from .seals import head_seal
@@ -172,7 +173,7 @@ class Store:
         return Appended(stored, False, snapshot, self._receipt(code, stored))
 
     def append(self, code: str, event: Mapping[str, Any] | str, expected_seq: int | None = None, *,
-               role: str | None = None) -> Appended:
+               role: str | None = None, key: KeyCheck | None = None) -> Appended:
         """Check ``event`` with the engine and append it to match ``code``, durably.
 
         ``event`` is an event object or its JSON text. A refused event raises
@@ -181,24 +182,40 @@ class Store:
         as stored, a snapshot of the match after it and the signed receipt; an event whose device ``id``
         is stored already is a retried send: the stored event and its receipt come back, ``duplicate=True``,
         and nothing is written (also when another server stored it a moment before).
+
+        The event is recorded as sent by ``role``; or, with ``key``, as the role its ``admit`` gives for the
+        role the key holds, read in the append's own transaction with the match's head (a key revoked before
+        it opens nothing, on any server), and before anything else is checked.
         """
-        incoming = self._incoming(event, role)
+        if key is not None and role is not None:
+            raise StoreError("an append is made with a role or with a key to check, not both")
+        try:
+            incoming = self._incoming(event, role, seal=key is None)
+        except RefusedEvent:
+            if key is not None:
+                self._check_key(code, key)  # a key that opens nothing is told so before what is wrong with the event
+            raise
         secret = self._secret()
         device_id = incoming.event.get("id") if isinstance(incoming.event.get("id"), str) else None
+        wanted = (code, device_id, key.key_hash if key is not None else None)
         with self._cache.lock(code):
-            stored, duplicate, snapshot = self._commits.run((code, device_id), lambda connection, found: self._append(
-                connection, found, code, device_id, incoming, expected_seq, secret))
+            stored, duplicate, snapshot = self._commits.run(wanted, lambda connection, found: self._append(
+                connection, found, code, device_id, incoming, expected_seq, secret, key))
         return Appended(stored, duplicate, snapshot, self._receipt(code, stored))
 
     def _append(self, connection: Connection, found: tuple[Any, ...] | None, code: str, device_id: str | None,
-                incoming: Incoming, expected_seq: int | None,
-                secret: bytes) -> tuple[tuple[StoredEvent, bool, Snapshot], dict[str, Any] | None]:
+                incoming: Incoming, expected_seq: int | None, secret: bytes,
+                key: KeyCheck | None) -> tuple[tuple[StoredEvent, bool, Snapshot], dict[str, Any] | None]:
         """:meth:`append`'s work in a write transaction (maybe others' too), under the match's cache lock, given the
         match's head as :meth:`AppendStatements.heads` reads it: the event as stored, whether it was a retried
         send, and the match after it; with the rows to write, if any. Raises before it writes, or not at all."""
+        if key is not None:
+            held = (keyring.role_held(secret, code, key.key_hash, found[5]) if found is not None
+                    else keyring.role_of(connection, secret, code, key.key_hash))
+            incoming = incoming.as_role(key.admit(held, found is not None))
         if found is None:
             raise _unknown(code)
-        match_id, last_seq, last_hash, retried_seq, acts_seq = found
+        match_id, last_seq, last_hash, retried_seq, acts_seq, _ = found
         row = HeadRow(match_id, last_seq, last_hash)
         stale = expected_seq is not None and expected_seq != last_seq
         if retried_seq is None and stale and device_id is not None:  # read afresh: is it a retry after all?
@@ -313,10 +330,16 @@ class Store:
         """The secret, where it is at hand (a store read without it replays where it would resume)."""
         return self.secrets.secret() if self.secrets.path.exists() else None
 
-    def _incoming(self, event: Mapping[str, Any] | str, role: str | None) -> Incoming:
+    def _incoming(self, event: Mapping[str, Any] | str, role: str | None, seal: bool = True) -> Incoming:
         if role not in (None, *keyring.ROLES):
             raise StoreError(f"role must be one of {keyring.ROLES} or None, not {role!r}")
-        return Incoming.decode(event, role, self.clock(), self.engine_version)
+        return Incoming.decode(event, role, self.clock(), self.engine_version, seal=seal)
+
+    def _check_key(self, code: str, key: KeyCheck) -> None:
+        """Check ``key`` as an append to match ``code`` would, in a transaction of its own."""
+        with self.database.transaction() as connection:
+            known = connection.execute(HEAD, {"code": code}).first() is not None
+            key.admit(keyring.role_of(connection, self._secret(), code, key.key_hash), known)
 
     def _insert_match(self, connection: Connection, match: Match, created: datetime, code_or_staged: str,
                       importing: datetime | None = None) -> int:

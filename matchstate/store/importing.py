@@ -4,7 +4,8 @@ A long import written in one transaction would hold SQLite's write lock, and eve
 for as long as it runs (a million events: half a minute). So an import writes its events in
 batches, each a short transaction of its own, under a code no one knows and with ``importing`` set,
 which hides the match from every list, read and check; only when the whole log is in does one last
-short transaction give the match its code, its acts and its keys. A refused line, or a failure,
+short transaction give the match its code, its acts, its keys and its stored checkpoint (so that the first
+append after an import resumes the match rather than replays it). A refused line, or a failure,
 removes what was written; an import killed on the way leaves a hidden match that the next import
 removes once it has written nothing for :data:`STALE`. On PostgreSQL the batches keep an import
 linear too: one head update per batch rather than one per event on the same row.
@@ -24,7 +25,8 @@ from ..engine import Match
 from ..errors import DuplicateMatch, IllegalEvent, InvalidEvent, RefusedEvent
 from ..models import EventRow, MatchRow, RulingRow
 from ..rulings import Ruling
-from .cache import Head
+from .cache import HELD_EVENTS, Head
+from .checkpoints import STORED_EVERY
 from .incoming import Incoming
 from .sql import standing
 
@@ -86,10 +88,13 @@ class Import:
                 acts_seq = store._register(connection, secret, head.match_id or 0, code, self.keys, received_at,
                                            self.by, "imported")
                 store._seal_head(connection, secret, head.match_id or 0, code, head.match.seq, head.hash, acts_seq)
+                if head.match.seq >= STORED_EVERY:  # the first append after it resumes here, not from the start
+                    store._cache.checkpoint(connection, code, head)
         except BaseException:
             if self.head is not None and self.head.match_id is not None:
                 discard(store, self.head.match_id)
             raise
+        head.match.keep_last(HELD_EVENTS)  # as a cached engine does: the events before are read where needed
         with store._cache.lock(code):
             store._cache.remember(head)
         return code, head.match.seq

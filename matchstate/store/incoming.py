@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -32,9 +32,10 @@ class Incoming:
 
     @classmethod
     def decode(cls, event: Mapping[str, Any] | str, role: str | None, received_at: datetime,
-               engine_version: str) -> Incoming:
+               engine_version: str, *, seal: bool = True) -> Incoming:
         """A log line (its line break dropped) or an event object; refused as ``log.parse_line`` refuses, and
-        where its JSON holds a key twice in one object or a NUL in a field kept in a text column."""
+        where its JSON holds a key twice in one object or a NUL in a field kept in a text column. Without
+        ``seal``, what its hash covers is left for :meth:`as_role` (its role is not known yet)."""
         if isinstance(event, str):
             raw = event.rstrip("\r\n")
         else:
@@ -46,7 +47,12 @@ class Incoming:
         for name in TEXT_FIELDS:
             if isinstance(value := obj.get(name), str) and "\x00" in value:
                 raise InvalidEvent.said("nul-field", kind=obj.get("type"), name=repr(name))
-        return cls(raw, obj, role, received_at, engine_version, sealed(obj, role, received_at, engine_version))
+        return cls(raw, obj, role, received_at, engine_version,
+                   sealed(obj, role, received_at, engine_version) if seal else b"")
+
+    def as_role(self, role: str) -> Incoming:
+        """The event as received from ``role``, sealed."""
+        return replace(self, role=role, sealed=sealed(self.event, role, self.received_at, self.engine_version))
 
     def rows(self, head: Head, ruling: Ruling | None) -> tuple[dict[str, Any], dict[str, Any], StoredEvent]:
         """The events and rulings rows of this event, which ``head``'s engine has just taken and ruled, and

@@ -2,16 +2,21 @@
 
 A key is shown once, to whoever it is made for, and kept in the ``keys`` table as its hash, sealed
 (:func:`~matchstate.store.seals.key_seal`). Issuing a role's key revokes the one before it; which key
-a request holds is read from the database every time (:func:`role_of`), so a revocation holds at once
-on every server of the database, and a row whose seal does not hold grants nothing.
+a request holds is read from the database every time (:func:`role_of`; an append's, in its own transaction
+with the match's head: :func:`role_held`), so a revocation holds at once on every server of the database,
+and a row whose seal does not hold grants nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import datetime
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
 
+import orjson
 from sqlalchemy import Connection, bindparam, insert, or_, select, update
 
 from ..models import KeyRow, MatchRow
@@ -19,6 +24,16 @@ from .seals import holds, key_seal
 
 LEAGUE, SCORER, OFFICIAL = "league", "scorer", "official"
 ROLES = (SCORER, OFFICIAL)  # a match's roles; the league's key is above every match
+
+
+@dataclass(frozen=True, slots=True)
+class KeyCheck:
+    """A key an append is made with, checked in the append's own transaction: ``key_hash`` its hash; ``admit``,
+    given the role it holds on the match (None: none) and whether the match exists, gives the role the event is
+    recorded as, or raises a :class:`~matchstate.errors.MatchstateError` that refuses this append alone."""
+
+    key_hash: str
+    admit: Callable[[str | None, bool], str]
 
 
 def new_key() -> str:
@@ -77,6 +92,24 @@ def role_of(connection: Connection, secret: bytes, code: str | None, key_hash: s
     """The role the key whose hash is ``key_hash`` holds: :data:`LEAGUE` for the live league key (whatever the
     match), else its live role on match ``code``, else None. A key whose row's seal does not hold is none."""
     rows = connection.execute(LIVE_KEYS, {"key_hash": key_hash, "code": code})
-    roles = {row.role for row in rows
-             if holds(row.seal, key_seal(secret, row.code, row.role, row.key_hash, row.issued_at, None))}
+    return _strongest({row.role for row in rows
+                       if holds(row.seal, key_seal(secret, row.code, row.role, row.key_hash, row.issued_at, None))})
+
+
+def role_held(secret: bytes, code: str, key_hash: str, held: str | list[list[Any]] | None) -> str | None:
+    """As :func:`role_of`, from the live rows of the key that an append's read of match ``code``'s head gives
+    (:func:`~matchstate.store.sql.held_keys`: JSON text, or decoded by the driver; none where it has none)."""
+    rows = orjson.loads(held) if isinstance(held, str) else held or []
+    return _strongest({role for league_wide, role, issued_at, seal in rows
+                       if holds(seal, key_seal(secret, None if league_wide else code, role, key_hash,
+                                               _utc(issued_at), None))})
+
+
+def _strongest(roles: set[str]) -> str | None:
     return next((role for role in (LEAGUE, OFFICIAL, SCORER) if role in roles), None)
+
+
+def _utc(text: str) -> datetime:
+    """A time as JSON gives it: PostgreSQL's with its offset, SQLite's without (UTC by agreement)."""
+    moment = datetime.fromisoformat(text)
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment

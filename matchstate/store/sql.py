@@ -171,7 +171,18 @@ def execute(connection: Connection, statement: str, params: Any, rows: bool = Fa
         cursor.close()
 
 
-Wanted = tuple[str, str | None]  # an append's match code and its event's device id
+Wanted = tuple[str, str | None, str | None]  # an append's match code, its event's device id and its key's hash
+
+
+def held_keys(dialect: Dialect) -> Any:
+    """The live key rows with the hash ``:key_hash`` that count on the match of the enclosing read (its own
+    and the league's), as one JSON array of ``[league-wide, role, issued_at, seal]`` (none: empty or null)."""
+    row = (KeyRow.match_id.is_(None), KeyRow.role, KeyRow.issued_at, KeyRow.seal)
+    rows = (func.json_agg(func.json_build_array(*row)) if dialect.name == "postgresql"
+            else func.json_group_array(func.json_array(*row)))
+    return (select(rows).where(KeyRow.key_hash == bindparam("key_hash"), KeyRow.revoked_at.is_(None),
+                               or_(KeyRow.match_id.is_(None), KeyRow.match_id == MatchRow.id))
+            .scalar_subquery())
 
 
 class AppendStatements:
@@ -186,10 +197,10 @@ class AppendStatements:
 
     def __init__(self, dialect: Dialect) -> None:
         self.postgresql = dialect.name == "postgresql"
-        # The match's head, locked, beside the stored event with the incoming device id and the seq of the
-        # store's last act (which the head's seal covers): one read.
+        # The match's head, locked, beside the stored event with the incoming device id, the seq of the
+        # store's last act (which the head's seal covers) and the live rows of the append's key: one read.
         self.head = Prepared(
-            select(MatchRow.id, MatchRow.last_seq, MatchRow.last_hash, EventRow.seq, LAST_ACT)
+            select(MatchRow.id, MatchRow.last_seq, MatchRow.last_hash, EventRow.seq, LAST_ACT, held_keys(dialect))
             .select_from(MatchRow)
             .outerjoin(EventRow, and_(EventRow.match_id == MatchRow.id, EventRow.device_id == bindparam("device_id")))
             .where(MatchRow.code == bindparam("code"))
@@ -210,14 +221,16 @@ class AppendStatements:
                 {column.name: bindparam(column.name) for column in head}), dialect))
 
     def heads(self, connection: Connection, wanted: list[Wanted]) -> list[tuple[Any, ...] | None]:
-        """For each (code, device id): its match's id, last seq and last hash, locked until the transaction ends,
-        the seq of its stored event with that device id, and the seq of the store's last act; None for a code
-        no match has. Matches are locked in the order of their codes, on every server alike."""
+        """For each (code, device id, key hash): its match's id, last seq and last hash, locked until the transaction
+        ends, the seq of its stored event with that device id, the seq of the store's last act, and the live rows
+        of the key with that hash (:func:`held_keys`); None for a code no match has. Matches are locked in the
+        order of their codes, on every server alike."""
         if not self.postgresql:
-            return [self.head.run(connection, {"code": code, "device_id": device_id}) for code, device_id in wanted]
+            return [self.head.run(connection, {"code": code, "device_id": device_id, "key_hash": key_hash})
+                    for code, device_id, key_hash in wanted]
         found = {row[0]: row[1:] for row in execute(connection, _HEADS, {"wanted": orjson.dumps(
-            [{"n": number, "code": code, "device_id": device_id}
-             for number, (code, device_id) in enumerate(wanted)]).decode()}, rows=True)}
+            [{"n": number, "code": code, "device_id": device_id, "key_hash": key_hash}
+             for number, (code, device_id, key_hash) in enumerate(wanted)]).decode()}, rows=True)}
         return [found.get(number) for number in range(len(wanted))]
 
     def write(self, connection: Connection, rows: list[dict[str, Any]]) -> None:
@@ -234,12 +247,15 @@ class AppendStatements:
 HEAD_COLUMNS = ("last_seq", "last_hash", "last_at", "state", "score", "status", "seal", "acts_seq")
 # The heads of a group's matches (see AppendStatements.heads), by their place in the group.
 # The device id's event is a subquery, not a join: the planner takes the JSON for 100 rows and would hash-join
-# every event of the store.
+# every event of the store. The key's rows are read in the same statement, so that a key revoked before it
+# opens nothing, on any server.
 _HEADS = (
     "SELECT w.n, m.id, m.last_seq, m.last_hash, "
     "(SELECT e.seq FROM events e WHERE e.match_id = m.id AND e.device_id = w.device_id), "
-    "(SELECT max(seq) FROM acts) "
-    "FROM json_to_recordset(CAST(%(wanted)s AS JSON)) AS w(n INTEGER, code TEXT, device_id TEXT) "
+    "(SELECT max(seq) FROM acts), "
+    "(SELECT json_agg(json_build_array(k.match_id IS NULL, k.role, k.issued_at, k.seal)) FROM keys k "
+    "WHERE k.key_hash = w.key_hash AND k.revoked_at IS NULL AND (k.match_id IS NULL OR k.match_id = m.id)) "
+    "FROM json_to_recordset(CAST(%(wanted)s AS JSON)) AS w(n INTEGER, code TEXT, device_id TEXT, key_hash TEXT) "
     "JOIN matches m ON m.code = w.code ORDER BY m.code FOR UPDATE OF m")
 
 

@@ -22,7 +22,7 @@ from ..events import Context, timestamp
 from ..records import timeline
 from ..records.sheet import ScoreSheet, score_sheet
 from ..rulebook import clause
-from ..store import Snapshot, Store, StoredEvent
+from ..store import KeyCheck, Snapshot, Store, StoredEvent
 from . import access
 from .live import Hub, Message, sse
 from .views import event_json, match_view
@@ -60,9 +60,9 @@ class Service:
     """One store, served. ``private`` closes reading to holders of a match's keys; an event more
     than ``clock_tolerance`` seconds ahead of the server's clock is refused.
 
-    Which role a key holds is asked of the store on every request, so that a key revoked through
-    one server is refused at once by every server of the database. The store hands out frozen
-    snapshots of its matches, so the service needs no locks of its own.
+    Which role a key holds is asked of the store on every request (for an append, in the append's own
+    transaction), so that a key revoked through one server is refused at once by every server of the
+    database. The store hands out frozen snapshots of its matches, so the service needs no locks of its own.
     """
 
     def __init__(self, store: Store, *, private: bool = False,
@@ -188,20 +188,53 @@ class Service:
     def append(self, code: str, event: dict[str, Any], expected_seq: int | None, key: str | None) -> Recorded:
         """Append one event for the holder of ``key``; raises the store's errors or :class:`AccessDenied`.
 
+        The key is checked in the append's own transaction (:class:`KeyCheck`), not in one before it: a
+        void alone, whose needed role and stamp depend on the stored log, reads the key's role first too.
         An official's ``void`` stamped earlier than the match's newest event (a device clock behind
         the one that logged it) is stamped with that event's ``at`` instead, which the engine accepts:
         an official can always void the newest event.
         """
+        if not key:
+            raise MissingKey.said("match-key-missing")
+        _check_lookup(code)
+        if event.get("type") == "void":
+            role = self._event_role(code, key)
+            self._check_event(event)
+            needed = access.role_needed(event, self._target_role(code, event))
+            access.check_role(role, needed)
+            if role == access.OFFICIAL:
+                event = self._stamped_after_newest(code, event)
+        else:
+            try:
+                self._check_event(event)
+            except RefusedEvent:
+                self._event_role(code, key)  # a key that opens nothing is told so first
+                raise
+            needed = access.role_needed(event)
+        admitted = KeyCheck(access.hash_key(key), lambda role, known: self._admit(code, needed, role, known))
+        appended = self.store.append(code, event, expected_seq, key=admitted)
+        return Recorded(event_json(appended.event), match_view(code, appended.match), appended.duplicate,
+                        appended.receipt.to_json())
+
+    def _event_role(self, code: str, key: str) -> str:
+        """The role ``key`` holds on the match, read now, refused where it cannot append: as :meth:`role` does."""
         role = self.role(code, key)
         if role == access.LEAGUE:
             raise AccessDenied.said("league-not-events")
-        self._check_event(event)
-        access.check_role(role, access.role_needed(event, self._target_role(code, event)))
-        if role == access.OFFICIAL and event.get("type") == "void":
-            event = self._stamped_after_newest(code, event)
-        appended = self.store.append(code, event, expected_seq, role=role)
-        return Recorded(event_json(appended.event), match_view(code, appended.match), appended.duplicate,
-                        appended.receipt.to_json())
+        return role
+
+    def _admit(self, code: str, needed: str, role: str | None, known: bool) -> str:
+        """The role the event is recorded as, for a key that holds ``role`` on match ``code`` (``known``: it
+        exists) as the append's transaction reads it; refused as :meth:`role` refuses, and unless the role may
+        append an event that needs ``needed``."""
+        if role is None and (known or self.private):
+            raise AccessDenied.said("match-key-wrong")
+        if role is None or not known:
+            raise UnknownMatch.said("unknown-match", code=repr(code))
+        if role == access.LEAGUE:
+            raise AccessDenied.said("league-not-events")
+        access.check_role(role, needed)
+        return role
 
     def _check_event(self, event: dict[str, Any]) -> None:
         """Refuse what the store cannot keep as sent, and an event from a clock too far ahead."""
