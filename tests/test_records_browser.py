@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from browser.browsing import shoot
+
 from matchstate.examples import names
 from matchstate.examples import path as example_path
 from matchstate.log import read_lines
