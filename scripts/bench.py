@@ -750,34 +750,16 @@ def store_append_postgresql(bench: Bench) -> None:
     """Each event appended with Store.append to PostgreSQL (MATCHSTATE_TEST_POSTGRES_URL, default the test
     server), against raw psycopg writing the same rows, one commit each, as three statements and as one CTE
     (the fewest round trips); skipped where no server answers."""
-    import uuid
-
     import psycopg
     from sqlalchemy import make_url
 
     def conninfo(url: str) -> str:
         return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
-    try:
-        admin = psycopg.connect(conninfo(POSTGRES_URL), autocommit=True, connect_timeout=3)
-    except psycopg.OperationalError as err:
-        print(f"  store_append_postgresql: skipped, no PostgreSQL answers: {err}", file=sys.stderr)
-        return
-    schemas: list[str] = []
-
-    def url(name: str) -> str:
-        schemas.append(f"bench_{uuid.uuid4().hex[:8]}_{name}")
-        admin.execute(f"CREATE SCHEMA {schemas[-1]}")
-        return make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schemas[-1]}"}) \
-            .render_as_string(hide_password=False)
-
-    try:
-        _append_against_raw(bench, "psycopg", url, lambda url: psycopg.connect(conninfo(url)), "%s", None,
-                            {"three statements": RAW_APPEND, "one CTE statement": RAW_CTE})
-    finally:
-        for schema in schemas:
-            admin.execute(f"DROP SCHEMA {schema} CASCADE")
-        admin.close()
+    with _postgresql("store_append_postgresql") as url:
+        if url is not None:
+            _append_against_raw(bench, "psycopg", url, lambda url: psycopg.connect(conninfo(url)), "%s", None,
+                                {"three statements": RAW_APPEND, "one CTE statement": RAW_CTE})
 
 
 @section

@@ -21,28 +21,40 @@ def url_of(store: Store) -> str:
     return store.url.render_as_string(hide_password=False)
 
 
+class Race:
+    """Writers racing to append the next event of one match: what each was told, by device id."""
+
+    def __init__(self, code: str, log: list[dict]) -> None:
+        self.code, self.log = code, log
+        self.committed: dict[str, int] = {}  # device id -> the seq the writer was told
+        self.conflicted: list[str] = []
+        self._lock = threading.Lock()
+
+    def attempt(self, store: Store, device_id: str) -> None:
+        """Append the event after the head ``store`` sees, and keep what the store answered."""
+        seq = store.match(self.code).seq
+        event = {**self.log[seq], "id": device_id}
+        try:
+            appended = store.append(self.code, event, expected_seq=seq)
+        except ConflictError as conflict:
+            assert conflict.current_seq > seq
+            with self._lock:
+                self.conflicted.append(device_id)
+        else:
+            assert appended.event.seq == seq + 1 and not appended.duplicate
+            with self._lock:
+                self.committed[device_id] = appended.event.seq
+
+
 def test_writers_on_one_match_fork_nothing(store):
     log = match_log("m-1", 400)
     store.create_match(log[0])
-    committed: dict[str, int] = {}  # device id -> the seq the writer was told
-    conflicted: list[str] = []
-    lock = threading.Lock()
+    race = Race("m-1", log)
 
     def writer(number: int) -> None:
         own = Store(url_of(store))  # a device of its own: its own engine cache and connections
         for attempt in range(15):
-            seq = own.match("m-1").seq
-            event = {**log[seq], "id": f"writer {number}/{attempt}"}
-            try:
-                appended = own.append("m-1", event, expected_seq=seq)
-            except ConflictError as conflict:
-                assert conflict.current_seq > seq
-                with lock:
-                    conflicted.append(event["id"])
-            else:
-                assert appended.event.seq == seq + 1 and not appended.duplicate
-                with lock:
-                    committed[event["id"]] = appended.event.seq
+            race.attempt(own, f"writer {number}/{attempt}")
         own.close()
 
     threads = [threading.Thread(target=writer, args=(number,)) for number in range(WRITERS)]
@@ -53,9 +65,9 @@ def test_writers_on_one_match_fork_nothing(store):
 
     stored = store.events("m-1")
     assert [event.seq for event in stored] == list(range(1, len(stored) + 1))  # gapless
-    assert {event.device_id: event.seq for event in stored[1:]} == committed  # each told the truth, no duplicates
-    assert not set(conflicted) & set(committed)
-    assert len(committed) + len(conflicted) == WRITERS * 15
+    assert {event.device_id: event.seq for event in stored[1:]} == race.committed  # each told the truth, once
+    assert not set(race.conflicted) & set(race.committed)
+    assert len(race.committed) + len(race.conflicted) == WRITERS * 15
     assert store.verify() == []
 
 

@@ -7,16 +7,11 @@ from contextlib import contextmanager
 
 import pytest
 from conftest import match_log, stamp
+from test_store_concurrency import WRITERS, Race, url_of
 
 from matchstate.errors import ConflictError, IllegalEvent
 from matchstate.store import Store
 from matchstate.store.sql import AppendStatements
-
-WRITERS = 8
-
-
-def url_of(store: Store) -> str:
-    return store.url.render_as_string(hide_password=False)
 
 
 def write_transactions(store: Store, monkeypatch) -> list[int]:
@@ -188,26 +183,13 @@ def test_two_stores_racing_on_one_match_and_their_own_are_each_told_the_truth(st
     for log in own.values():
         store.create_match(log[0])
     servers = [Store(url_of(store)), Store(url_of(store))]  # two servers on one database
-    committed: dict[str, int] = {}  # device id -> the seq its writer was told
-    conflicted: list[str] = []
-    lock = threading.Lock()
+    race = Race("shared", shared)
 
     def writer(number: int) -> None:
         server = servers[number % 2]
         log = own[number]
         for attempt in range(1, 20):
-            seq = server.match("shared").seq
-            event = {**shared[seq], "id": f"writer {number}/{attempt}"}
-            try:
-                appended = server.append("shared", event, expected_seq=seq)
-            except ConflictError as conflict:
-                assert conflict.current_seq > seq
-                with lock:
-                    conflicted.append(event["id"])
-            else:
-                assert appended.event.seq == seq + 1 and not appended.duplicate
-                with lock:
-                    committed[event["id"]] = appended.event.seq
+            race.attempt(server, f"writer {number}/{attempt}")
             if attempt < len(log):
                 assert server.append(log[0]["match"], log[attempt], expected_seq=attempt).event.seq == attempt + 1
 
@@ -217,8 +199,8 @@ def test_two_stores_racing_on_one_match_and_their_own_are_each_told_the_truth(st
 
     stored = store.events("shared")
     assert [event.seq for event in stored] == list(range(1, len(stored) + 1))  # gapless
-    assert {event.device_id: event.seq for event in stored[1:]} == committed  # each told the truth
-    assert len(committed) + len(conflicted) == WRITERS * 19 and committed
+    assert {event.device_id: event.seq for event in stored[1:]} == race.committed  # each told the truth
+    assert len(race.committed) + len(race.conflicted) == WRITERS * 19 and race.committed
     assert store.last_seqs(f"own-{number}" for number in range(WRITERS)) == {
         f"own-{number}": 20 for number in range(WRITERS)}
     assert store.verify() == []

@@ -34,7 +34,7 @@ def test_ten_events_logged_offline_show_as_pending_with_the_score_they_imply_the
     console.tap("void")
     page.wait_for_selector("#form >> text=it has not reached the server")
     page.click("#send")
-    page.wait_for_selector("#ruling >> text=Taken back: Goal (team=Blue)")
+    page.wait_for_selector("#ruling >> text=Taken back: Goal (Team Blue)")
     queued = console.outbox()
     assert [event["type"] for event in queued] == [event_type for event_type, _ in taps[:10]]
 
@@ -123,14 +123,14 @@ def test_a_goal_logged_offline_while_an_official_voided_is_recorded_after_the_sc
     page.wait_for_selector('#attention [data-act="relog"]', timeout=RECONNECT_MS)
     attention = page.inner_text("#attention")
     assert "the match moved on to #4" in attention
-    assert "Void (seq=3, reason=awarded in error) (official)" in attention
+    assert "Void (#3, Reason awarded in error) (official)" in attention
     assert "every event recorded" not in console.status() and "needs your attention" in console.status()
     assert console.outbox() == [goal]
 
     # Logging it again shows the new time and device id before anything is sent.
     page.click('#attention [data-act="relog"]')
     question = page.inner_text("#ask")
-    assert "Goal (team=Blue, player=1)" in question and f"logged at {goal['at']}" in question
+    assert "Goal (Team Blue, Player 1)" in question and f"logged at {goal['at']}" in question
     new_id = question.split(", id ")[1].split()[0]
     assert new_id != goal["id"]
     shoot(page, "console-conflict.png", full_page=False)
@@ -155,7 +155,7 @@ def test_a_queued_event_the_engine_refuses_stays_in_front_of_the_scorer_until_th
     server.start()
 
     page.wait_for_selector("#attention >> text=no free hit is awaiting its stroke", timeout=RECONNECT_MS)
-    assert "Not recorded: Hit (deliberate=false, player=2, contact=hit)" in page.inner_text("#attention")
+    assert "Not recorded: Hit (Deliberate no, Player 2, Contact hit)" in page.inner_text("#attention")
     assert "1 event logged after it waits behind it" in page.inner_text("#attention")
     assert page.locator("#recent li.held").count() == 1
     assert "needs your attention" in console.status()

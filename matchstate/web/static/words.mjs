@@ -45,7 +45,7 @@ function valueWords(value) {
   return choiceName(value);
 }
 
-/** An event's own fields, for a timeline: "Penalty 3, To Blue"; long values (rosters) cut short. */
+/** An event's own fields, for a timeline: "Penalty 3, To Blue", a void's "#3"; long values (rosters) cut short. */
 export function details(event) {
   const brief = (value) => {
     const text = valueWords(value);
@@ -53,7 +53,7 @@ export function details(event) {
   };
   return Object.entries(event)
     .filter(([name]) => !["type", "at", "id", "by"].includes(name))
-    .map(([name, value]) => `${fieldName(name)} ${brief(value)}`)
+    .map(([name, value]) => (name === "seq" ? `#${value}` : `${fieldName(name)} ${brief(value)}`))
     .join(", ");
 }
 
