@@ -7,6 +7,7 @@
     ├── UnknownRule             no clause or table cell of Rule 36 has that id        (also a KeyError)
     ├── UnknownRules            no rule set has that name                             (also a KeyError)
     ├── InvalidQuery            a search or statistics filter that cannot be read     (also a ValueError)
+    ├── NotFound                no event has that seq, no exporter that format name   (also a LookupError)
     ├── StoreError              the database cannot be used as asked
     │   ├── UnknownMatch        no match has that code                                (also a LookupError)
     │   ├── DuplicateMatch      a match with that code exists already
@@ -110,6 +111,10 @@ class UnknownRules(MatchstateError, KeyError):
 
 class InvalidQuery(MatchstateError, ValueError):
     """A filter of the match list or the statistics that cannot be read, such as a season that is no year."""
+
+
+class NotFound(MatchstateError, LookupError):
+    """What a request names is not there: an event's seq in its match, an export format."""
 
 
 class StoreError(MatchstateError):

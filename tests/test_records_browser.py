@@ -1,7 +1,9 @@
-"""The records in Debian's Chromium, through Playwright, against `matchstate serve`: the score sheet of a
-six-chukker match printed to PDF fits one A4 page and one US Letter page; on a phone the sheet and the
-statistics fit the screen; the statistics' charts are images a screen reader names; the match list finds
-a match by a player's name."""
+"""The records in Debian's Chromium, through Playwright, against `matchstate serve` holding the bundled
+examples (a season of three matches, in three tournaments): the score sheet of a six-chukker match printed
+to PDF fits one A4 page and one US Letter page; on a phone the sheet and the statistics fit the screen; the
+statistics narrow to a tournament as asked, and their charts are images a screen reader names; the match
+list finds a match by a player's name. With MATCHSTATE_SCREENSHOTS=DIR the statistics are saved there as
+stats.png (``scripts/screenshots``)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser.browsing import shoot
 
+from matchstate.examples import names
 from matchstate.examples import path as example_path
 from matchstate.log import read_lines
 from matchstate.store import Store
@@ -30,6 +34,7 @@ if not CHROMIUM.exists() or importlib.util.find_spec("playwright") is None:
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 
 CODE = "acacias-2026-final"  # the bundled full match: six chukkers, 16 goals, 21 fouls
+FINAL = "Copa Las Acacias 2026 — Final"  # its tournament
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +43,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     url = f"sqlite:///{folder / 'sheet.db'}"
     store = Store(url)
     store.upgrade()
-    store.import_log(read_lines(example_path("full-match")))
+    for name in names():
+        store.import_log(read_lines(example_path(name)))
     store.close()
     with ServerProcess(url, log=folder / "server.log") as process:
         yield process
@@ -99,6 +105,26 @@ def test_each_chart_is_an_image_named_by_its_title(server: ServerProcess, browse
     page.close()
 
 
+def test_the_statistics_of_a_season_narrow_to_the_tournament_a_record_keeper_picks(server: ServerProcess,
+                                                                                    browser: Browser) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/stats?season=2026")
+
+    def teams() -> list[str]:
+        return page.locator(".stats table").first.locator("tbody th").all_inner_texts()
+
+    assert page.locator(".stats > p").first.inner_text().startswith("3 matches (1 finished), season 2026.")
+    assert teams() == ["Aguada Norte", "El Remanso", "La Palmera Roja", "Los Ceibos", "San Jorge", "Santa Inés"]
+    shoot(page, "stats.png")
+    page.select_option("select[name=event]", FINAL)
+    page.click(".stats form button")
+    page.wait_for_url("**/stats?event=*")
+    assert page.locator(".stats > p").first.inner_text().startswith(f"1 match (1 finished) in {FINAL}, season 2026.")
+    assert teams() == ["Aguada Norte", "La Palmera Roja"]
+    assert page.input_value("input[name=season]") == "2026"
+    page.close()
+
+
 def test_the_match_list_finds_a_match_by_a_players_name(server: ServerProcess, browser: Browser) -> None:
     page = browser.new_page()
     page.goto(server.base + "/")
@@ -106,6 +132,7 @@ def test_the_match_list_finds_a_match_by_a_players_name(server: ServerProcess, b
     page.fill("#search [name=player]", "ARAOZ")
     page.press("#search [name=player]", "Enter")
     page.wait_for_url("**/?*player=ARAOZ*")
+    page.wait_for_selector('#matches a:text("primavera-2026-r2-m4")', state="detached")  # the season's others go
     row = page.locator("#matches tr")
     assert row.count() == 1 and "finished · Aguada Norte won" in row.inner_text() and "2026-11-14" in row.inner_text()
     page.fill("#search [name=player]", "Cambiaso")

@@ -329,6 +329,49 @@ def test_each_refusal_a_page_shows_says_its_reason_in_english_and_in_spanish(api
     assert all(answer.json()["words"]["en"] == answer.json()["detail"] for answer in refusals.values())
 
 
+def test_the_refusals_of_a_request_itself_say_why_in_english_and_in_spanish(api: Api) -> None:
+    """A log that is no UTF-8, a seq or an export format not there, a body too large or too deep however it
+    comes: ``detail`` as ever, and ``words`` in both languages."""
+    scorer = {"Authorization": f"Bearer {api.scorer}", "Content-Type": "application/json"}
+
+    def streamed(*chunks: bytes) -> Iterator[bytes]:  # no Content-Length: the limits hold as the body streams in
+        yield from chunks
+
+    big = (b"y" * 1000 for _ in range(MAX_BODY_BYTES // 1000 + 1))
+    refusals = {
+        "not utf-8": api.client.post("/api/matches/import", content=b'{"type": "match.start"\xff}', headers=LEAGUE),
+        "no seq": api.client.get(f"/api/matches/{CODE}/rulings/99"),
+        "no format": api.client.get(f"/api/matches/{CODE}/log.xml"),
+        "too large": api.client.post(f"/api/matches/{CODE}/events", headers=scorer,
+                                     content=streamed(b'{"event": {"type": "goal", "by": "', *big, b'"}}')),
+        "too deep": api.client.post(f"/api/matches/{CODE}/events", headers=scorer,
+                                    content=streamed(b'{"event": {"by": ', b"[" * 40, b"]" * 40, b"}}")),
+    }
+    said = {name: (answer.status_code, answer.json()["detail"], answer.json()["words"]["es"])
+            for name, answer in refusals.items()}
+    utf8 = "'utf-8' codec can't decode byte 0xff in position 22: invalid start byte"
+    assert said == {
+        "not utf-8": (400, f"the log is not UTF-8: {utf8}", f"el registro no es UTF-8: {utf8}"),
+        "no seq": (404, "there is no event with seq 99", "no hay ningún evento con seq 99"),
+        "no format": (404, "no export format 'xml': the formats are jsonl, csv",
+                      "no hay ningún formato de exportación 'xml': los formatos son jsonl, csv"),
+        "too large": (413, f"the body is over {MAX_BODY_BYTES} bytes", f"el cuerpo supera los {MAX_BODY_BYTES} bytes"),
+        "too deep": (400, "the body's JSON nests 42 deep; no request needs more than 32",
+                     "el JSON del cuerpo anida 42 niveles; ningún pedido necesita más de 32"),
+    }
+    assert all(answer.json()["words"]["en"] == answer.json()["detail"] for answer in refusals.values())
+    assert len(api.log()) == 1
+
+
+def test_a_request_unlike_the_api_keeps_fastapis_list_and_says_which_fields_in_both_languages(api: Api) -> None:
+    answer = api.post(api.event({"type": "tick"}), expected_seq="last")
+    assert answer.status_code == 422
+    assert [(error["loc"], error["type"]) for error in answer.json()["detail"]] == [
+        (["body", "expected_seq"], "int_parsing")]
+    assert answer.json()["words"] == {"en": "the request is not as the API describes it: body.expected_seq",
+                                      "es": "el pedido no es como lo describe la API: body.expected_seq"}
+
+
 def test_a_stale_expected_seq_gets_409_with_the_current_seq_and_writes_nothing(api: Api) -> None:
     api.send(PENALTY_3[0])
     stale = api.post(api.event(PENALTY_3[1]), expected_seq=1)

@@ -8,12 +8,13 @@ from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
 import orjson
-from fastapi import APIRouter, Body, Depends, Header, HTTPException, Path, Query, Request, Response
+from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request, Response
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from ..errors import MatchstateError, NotFound
 from ..records import EXPORTERS
 from ..records.archive import Archive
 from ..records.search import Filters
@@ -99,7 +100,7 @@ async def import_match(service: ServiceDep, key: KeyDep, request: Request) -> di
     try:  # the app's body limit for this path is MAX_IMPORT_BYTES
         text = (await request.body()).decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise HTTPException(400, f"the log is not UTF-8: {err}") from None
+        raise MatchstateError.said("log-not-utf8", error=err) from None
     return _created(await run_in_threadpool(service.import_log, text, key))
 
 
@@ -234,7 +235,7 @@ async def explain_ruling(service: ServiceDep, key: KeyDep, code: str,
     await run_in_threadpool(service.check_read, code, key)
     explained = await service.explain(code, seq)
     if explained is None:
-        raise HTTPException(404, f"there is no event with seq {seq}")
+        raise NotFound.said("no-seq", seq=seq)
     return explained
 
 
@@ -255,7 +256,7 @@ def export_log(service: ServiceDep, key: KeyDep, code: str,
     """The match log, exported: `jsonl` gives each line exactly as it was received, `csv` one row per event."""
     exporter = EXPORTERS.get(format)
     if exporter is None:
-        raise HTTPException(404, f"no export format {format!r}: the formats are {', '.join(EXPORTERS)}")
+        raise NotFound.said("no-format", format=repr(format), formats=", ".join(EXPORTERS))
     service.check_read(code, key)
     return download(exporter.write(service.store.events(code)), f"{code}.{exporter.name}", exporter.media_type)
 

@@ -24,12 +24,14 @@ from ..errors import (
     DuplicateMatch,
     MatchstateError,
     MissingKey,
+    NotFound,
     RefusedEvent,
     UnknownMatch,
 )
 from ..log import MAX_LINE_BYTES
 from ..records.archive import Archive
 from ..store import Store
+from ..words import phrases
 from . import api, apidocs, pages, stats
 from .limits import Limits, RequestLimits
 from .service import CLOCK_TOLERANCE_SECONDS, MAX_SEQ, Service
@@ -43,7 +45,7 @@ MAX_BODY_DEPTH = 32
 
 # The HTTP status of each of matchstate's errors, most specific first.
 STATUS: list[tuple[type[MatchstateError], int]] = [
-    (MissingKey, 401), (AccessDenied, 403), (UnknownMatch, 404),
+    (MissingKey, 401), (AccessDenied, 403), (UnknownMatch, 404), (NotFound, 404),
     (ConflictError, 409), (DuplicateMatch, 409), (RefusedEvent, 422), (MatchstateError, 400),
 ]
 
@@ -72,6 +74,7 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.state.archive = Archive(store)
     app.add_exception_handler(MatchstateError, _matchstate_error)
     app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_exception_handler(BodyRefused, _body_refused)
     app.include_router(api.router)
     app.include_router(stats.api)
     app.include_router(pages.router)
@@ -110,8 +113,26 @@ async def _invalid_request(_: Request, err: Exception) -> JSONResponse:
     if broken is not None:
         refused = MatchstateError.said("body-json", error=broken.get("ctx", {}).get("error", ""))
         return JSONResponse(refused.body(), status_code=400)
-    return JSONResponse({"detail": [{"type": e["type"], "loc": list(e["loc"]), "msg": e["msg"]} for e in err.errors()]},
-                        status_code=422)
+    errors = [{"type": e["type"], "loc": list(e["loc"]), "msg": e["msg"]} for e in err.errors()]
+    fields = ", ".join(dict.fromkeys(".".join(map(str, e["loc"])) for e in errors))
+    return JSONResponse({"detail": errors, "words": phrases("refusal", "request", fields=fields)}, status_code=422)
+
+
+class BodyRefused(HTTPException):
+    """A body refused as it streams in, answered as matchstate's errors are (``detail`` and ``words``). An
+    HTTPException, the one kind FastAPI lets through from reading a body (it makes any other a bare 400)."""
+
+    def __init__(self, status: int, refusal: MatchstateError) -> None:
+        super().__init__(status, str(refusal))
+        self.refusal = refusal
+
+    def answer(self) -> JSONResponse:
+        return JSONResponse(self.refusal.body(), status_code=self.status_code)
+
+
+async def _body_refused(_: Request, err: Exception) -> JSONResponse:
+    assert isinstance(err, BodyRefused)
+    return err.answer()
 
 
 class BodyLimit:
@@ -131,8 +152,7 @@ class BodyLimit:
         limit = self.larger.get(scope["path"], self.limit)
         length = dict(scope["headers"]).get(b"content-length", b"0")
         if length.isdigit() and int(length) > limit:
-            await JSONResponse(MatchstateError.said("body-large", limit=limit).body(), status_code=413)(scope, receive,
-                                                                                                     send)
+            await BodyRefused(413, MatchstateError.said("body-large", limit=limit)).answer()(scope, receive, send)
             return
         body = bytearray()
 
@@ -140,10 +160,9 @@ class BodyLimit:
             message = await receive()
             body.extend(message.get("body", b""))
             if len(body) > limit:
-                raise HTTPException(413, f"the body is over {limit} bytes")
+                raise BodyRefused(413, MatchstateError.said("body-large", limit=limit))
             if not message.get("more_body", False) and (depth := nesting(bytes(body))) > MAX_BODY_DEPTH:
-                raise HTTPException(400, f"the body's JSON nests {depth} deep; no request needs more than "
-                                         f"{MAX_BODY_DEPTH}")
+                raise BodyRefused(400, MatchstateError.said("body-deep", depth=depth, most=MAX_BODY_DEPTH))
             return message
 
         await self.app(scope, limited, send)
@@ -158,7 +177,7 @@ class PlainAppends:
     FastAPI's routing, dependencies and validation, which cost more than the rest of the server's part of
     an append. Any other request to the path goes on to the route, which answers it as ever (a 422 names
     what is wrong); both answer through :func:`api.append`. Inside :class:`BodyLimit`, whose refusals of
-    the body are answered here as FastAPI answers them."""
+    the body are answered here as the routes answer them."""
 
     def __init__(self, app: ASGIApp, service: Service) -> None:
         self.app = app
@@ -176,9 +195,8 @@ class PlainAppends:
                 chunks.append(message.get("body", b""))
                 if not message.get("more_body", False):
                     break
-        except HTTPException as err:
-            await JSONResponse({"detail": err.detail}, status_code=err.status_code, headers=err.headers)(
-                scope, receive, send)
+        except BodyRefused as err:
+            await err.answer()(scope, receive, send)
             return
         body = b"".join(chunks)
         plain = _plain_append(scope, body)

@@ -19,6 +19,7 @@ from browser.browsing import (
     to_spanish,
 )
 from matchstate.web.process import ServerProcess
+from matchstate.words import catalog
 
 OWNED = ["records", "scoreboard", "every scoreboard", "sheet", "stats"]
 
@@ -29,9 +30,15 @@ def test_a_tap_on_the_toggle_puts_the_whole_page_in_spanish(server: ServerProces
     keys = match_with_events(server, "es-1")
     page = new_page(viewport=TABLET)
     open_page(server, page, page_name, "es-1", keys)
-    assert english_left(page), "the English view shows the catalog's English (else this test checks nothing)"
+    left = english_left(page)
+    assert left, "the English view shows the catalog's English (else this test checks nothing)"
+    if "scoreboard" in page_name:  # the clock's caption is the catalog's too, so the check sees it
+        assert any(found.startswith("clock.") for found in left), left
     to_spanish(page)
     assert_no_english(page)
+    if "scoreboard" in page_name:
+        captions = {said["es"] for said in catalog()["clock"].values()}
+        assert page.locator(".board .caption").first.inner_text() in captions
     assert page.errors == []
 
 

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import {describe, it} from "node:test";
 
+import {speak} from "./catalog.mjs";
 import {minutes, reading} from "../../matchstate/web/static/chukker.mjs";
 import {clockLabel, face} from "../../matchstate/web/static/chukkerclock.mjs";
 
@@ -57,18 +58,26 @@ describe("what a spectator reads", () => {
   });
 
   it("shows the extra time played after the bell, and 0:00 at the horn", () => {
+    speak("en");
     const bell = face(clock(), at(332.7));
-    assert.deepEqual([bell.time, bell.phase, bell.caption.en], ["+0:12", "extra", "Bell: extra time"]);
-    const horn = face(clock(), at(400));
-    assert.deepEqual([horn.time, horn.caption.es], ["0:00", "Bocina: fin del chukker"]);
+    assert.deepEqual([bell.time, bell.phase, bell.caption], ["+0:12", "extra", "Bell: extra time"]);
+    speak("es");
+    assert.deepEqual([face(clock(), at(400)).time, face(clock(), at(400)).caption], ["0:00", "Bocina: fin del chukker"]);
   });
 
-  it("says when the clock is stopped, between chukkers and at the end, in both languages", () => {
-    assert.deepEqual(face(clock({running: false}), at(30)).caption, {en: "Clock stopped", es: "Reloj detenido"});
+  it("says when the clock is stopped, between chukkers and at the end, in the language chosen", () => {
+    const caption = (lang, fields) => { speak(lang); return face(clock(fields), at(30)).caption; };
+    assert.deepEqual([caption("en", {running: false}), caption("es", {running: false})], ["Clock stopped", "Reloj detenido"]);
     assert.equal(face(clock({running: false}), at(30)).time, "5:20");
-    assert.equal(face(clock({phase: "between", running: false}), at(0)).caption.en, "Between chukkers");
-    assert.equal(face(clock({phase: "ended", running: false}), at(0)).caption.es, "Final");
+    assert.equal(caption("en", {phase: "between", running: false}), "Between chukkers");
+    assert.equal(caption("es", {phase: "ended", running: false}), "Final");
+    assert.equal(caption("en", {phase: "before", chukker: null, played: 0, running: false}), "Not started");
     assert.equal(face(clock({phase: "before", chukker: null, played: 0, running: false}), at(0)).time, "7:00");
+  });
+
+  it("says nothing while the clock runs in play", () => {
+    speak("en");
+    assert.equal(face(clock(), at(10)).caption, "");
   });
 });
 

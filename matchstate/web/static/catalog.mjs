@@ -10,12 +10,15 @@ function catalog() {
   return CATALOG;
 }
 
-/** A phrase in the language chosen, its {fields} filled in: t("outcome", "goal", {team: "Red"}). */
-export function t(section, key, fields = {}) {
+/** A phrase in ``language``, its {fields} filled in (where a page shows both languages side by side). */
+export function phraseIn(language, section, key, fields = {}) {
   const phrase = catalog()[section]?.[key];
   if (!phrase) throw new Error(`no phrase ${section}.${key} in the catalog`);
-  return phrase[lang()].replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
+  return phrase[language].replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
 }
+
+/** A phrase in the language chosen, its {fields} filled in: t("outcome", "goal", {team: "Red"}). */
+export const t = (section, key, fields = {}) => phraseIn(lang(), section, key, fields);
 
 /** Does the catalog have this phrase? (A state or an event type the server knows and the page may not.) */
 export const has = (section, key) => Boolean(catalog()[section]?.[key]);

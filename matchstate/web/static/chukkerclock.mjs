@@ -1,24 +1,16 @@
 // How the chukker clock reads to a spectator (time left, the bell's extra time, the horn) and beside an event;
 // the reading itself, run on to now, is chukker.mjs's.
 
+import {t} from "./catalog.mjs";
 import {minutes, reading} from "./chukker.mjs";
 
 /** The clock beside an event, as the command line's timeline shows it: "2 · 6:58.250" ("- · 0:00.000" before). */
 export const clockLabel = (clock) => `${clock.chukker ?? "-"} · ${minutes(clock.played, true)}`;
 
-const CAPTIONS = {
-  before: {en: "Not started", es: "Por comenzar"},
-  stopped: {en: "Clock stopped", es: "Reloj detenido"},
-  play: {en: "", es: ""},
-  extra: {en: "Bell: extra time", es: "Campana: tiempo adicional"},
-  over: {en: "Horn: chukker over", es: "Bocina: fin del chukker"},
-  between: {en: "Between chukkers", es: "Entre chukkers"},
-  ended: {en: "Final", es: "Final"},
-};
-
 /**
  * What a scoreboard shows of the clock at ``nowMs``: ``time`` (the time left in the chukker; after the
- * bell, the extra time played, "+0:12"), a ``caption`` in each language, and the ``phase``.
+ * bell, the extra time played, "+0:12"), a ``caption`` in the language chosen (none while the clock runs in
+ * play), and the ``phase``.
  */
 export function face(clock, nowMs) {
   const now = reading(clock, nowMs);
@@ -32,5 +24,6 @@ export function face(clock, nowMs) {
     ended: "",
   }[now.phase];
   const stopped = !now.running && (now.phase === "play" || now.phase === "extra");
-  return {time, phase: now.phase, chukker: now.chukker, caption: CAPTIONS[stopped ? "stopped" : now.phase]};
+  const caption = stopped ? t("clock", "stopped") : now.phase === "play" ? "" : t("clock", now.phase);
+  return {time, phase: now.phase, chukker: now.chukker, caption};
 }

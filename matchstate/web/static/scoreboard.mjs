@@ -77,7 +77,7 @@ function tick({known, board}) {
   find(".chukker").textContent = now.chukker === null ? "" : t("scoreboard", "chukker", {n: now.chukker});
   find(".time").textContent = now.time;
   const result = view.winner ? t("common", "won", {team: view.winner}) : t("scoreboard", "tied");
-  find(".caption").textContent = now.phase === "ended" ? `${now.caption[lang()]} · ${result}` : now.caption[lang()];
+  find(".caption").textContent = now.phase === "ended" ? `${now.caption} · ${result}` : now.caption;
   board.dataset.phase = now.phase;
 }
 
