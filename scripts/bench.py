@@ -803,50 +803,28 @@ def store_append_concurrent(bench: Bench) -> None:
     (the appends waiting at a moment share a commit) against without (a transaction each), repetitions
     alternating, each on a new database; SQLite and PostgreSQL (skipped where no server answers)."""
     import tempfile
-    import uuid
-
-    import psycopg
-    from sqlalchemy import make_url
 
     matches = [(json.loads(lines[0]), lines[1:]) for lines in bench.logs[:CONCURRENT_WRITERS]]
     events = sum(len(lines) for _, lines in matches)
-    urls: dict[str, Callable[[str], str]] = {}
-    admin, schemas = None, []
-    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
-        urls["SQLite"] = lambda name: f"sqlite:///{folder}/{name}.db"
-        try:
-            admin = psycopg.connect(make_url(POSTGRES_URL).set(drivername="postgresql")
-                                    .render_as_string(hide_password=False), autocommit=True, connect_timeout=3)
-
-            def postgresql(name: str) -> str:
-                schemas.append(f"bench_{uuid.uuid4().hex[:8]}_{name}")
-                admin.execute(f"CREATE SCHEMA {schemas[-1]}")
-                return make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schemas[-1]}"}) \
-                    .render_as_string(hide_password=False)
-
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder, \
+            _postgresql("store_append_concurrent") as postgresql:
+        urls: dict[str, Callable[[str], str]] = {"SQLite": lambda name: f"sqlite:///{folder}/{name}.db"}
+        if postgresql is not None:
             urls["PostgreSQL"] = postgresql
-        except psycopg.OperationalError as err:
-            print(f"  store_append_concurrent: PostgreSQL skipped, no server answers: {err}", file=sys.stderr)
-        try:
-            for kind, url in urls.items():
-                timings: dict[bool, tuple[list[float], list[float]]] = {False: ([], []), True: ([], [])}
-                for repetition in range(bench.repeat):
-                    for grouped in (False, True) if repetition % 2 == 0 else (True, False):
-                        seconds, latencies = _concurrent_appends(url(f"c{repetition}{grouped:d}"), matches, grouped,
-                                                                 f"{folder}/{kind}.secret")
-                        timings[grouped][0].append(seconds)
-                        timings[grouped][1].extend(latencies)
-                baseline = bench.record(f"{kind}: {CONCURRENT_WRITERS} threads, a transaction each", events,
-                                        *timings[False])
-                _latency(f"{kind}, {CONCURRENT_WRITERS} threads without group commit", timings[False][1])
-                bench.record(f"{kind}: {CONCURRENT_WRITERS} threads, group commit", events, *timings[True],
-                             baseline=baseline)
-                _latency(f"{kind}, {CONCURRENT_WRITERS} threads with group commit", timings[True][1])
-        finally:
-            if admin is not None:
-                for schema in schemas:
-                    admin.execute(f"DROP SCHEMA {schema} CASCADE")
-                admin.close()
+        for kind, url in urls.items():
+            timings: dict[bool, tuple[list[float], list[float]]] = {False: ([], []), True: ([], [])}
+            for repetition in range(bench.repeat):
+                for grouped in (False, True) if repetition % 2 == 0 else (True, False):
+                    seconds, latencies = _concurrent_appends(url(f"c{repetition}{grouped:d}"), matches, grouped,
+                                                             f"{folder}/{kind}.secret")
+                    timings[grouped][0].append(seconds)
+                    timings[grouped][1].extend(latencies)
+            baseline = bench.record(f"{kind}: {CONCURRENT_WRITERS} threads, a transaction each", events,
+                                    *timings[False])
+            _latency(f"{kind}, {CONCURRENT_WRITERS} threads without group commit", timings[False][1])
+            bench.record(f"{kind}: {CONCURRENT_WRITERS} threads, group commit", events, *timings[True],
+                         baseline=baseline)
+            _latency(f"{kind}, {CONCURRENT_WRITERS} threads with group commit", timings[True][1])
 
 
 def _concurrent_appends(url: str, matches: list[tuple[dict, list[str]]], grouped: bool,
@@ -893,52 +871,28 @@ def store_import(bench: Bench) -> None:
     """`matchstate import`'s Store.import_log of one long match, on SQLite and on PostgreSQL (where one answers),
     at two lengths: linear when the time per event stays the same."""
     import tempfile
-    import uuid
-
-    from sqlalchemy import create_engine, make_url
 
     from matchstate.store import Store
 
-    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder, _postgresql("store_import") as postgresql:
         os.environ.setdefault("MATCHSTATE_SECRET_FILE", f"{folder}/bench.secret")
-        urls = {"sqlite": lambda name: f"sqlite:///{folder}/{name}.db"}
-        admin = create_engine(POSTGRES_URL)
-        try:
-            with admin.connect():
-                pass
-            schemas: list[str] = []
-
-            def postgresql(name: str) -> str:
-                schemas.append(f"bench_{uuid.uuid4().hex[:8]}_{name}")
-                with admin.begin() as connection:
-                    connection.exec_driver_sql(f"CREATE SCHEMA {schemas[-1]}")
-                return make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schemas[-1]}"}) \
-                    .render_as_string(hide_password=False)
-
+        urls: dict[str, Callable[[str], str]] = {"sqlite": lambda name: f"sqlite:///{folder}/{name}.db"}
+        if postgresql is not None:
             urls["postgresql"] = postgresql
-        except Exception as err:  # a bench goes on without the server
-            print(f"  store_import: PostgreSQL skipped: {err}", file=sys.stderr)
-            schemas = []
-        try:
-            for database, url in urls.items():
-                baseline = None
-                for size in IMPORT_SIZES:
-                    lines = _rallies(size)
-                    seconds = []
-                    for repetition in range(bench.repeat):
-                        store = Store(url(f"import{size}r{repetition}"))
-                        store.upgrade()
-                        began = time.perf_counter()
-                        store.import_log(lines)
-                        seconds.append(time.perf_counter() - began)
-                        store.close()
-                    row = bench.record(f"{database}, {size:,} events", size, seconds, seconds, baseline)
-                    baseline = baseline or row
-        finally:
-            with admin.begin() as connection:
-                for schema in schemas:
-                    connection.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
-            admin.dispose()
+        for database, url in urls.items():
+            baseline = None
+            for size in IMPORT_SIZES:
+                lines = _rallies(size)
+                seconds = []
+                for repetition in range(bench.repeat):
+                    store = Store(url(f"import{size}r{repetition}"))
+                    store.upgrade()
+                    began = time.perf_counter()
+                    store.import_log(lines)
+                    seconds.append(time.perf_counter() - began)
+                    store.close()
+                row = bench.record(f"{database}, {size:,} events", size, seconds, seconds, baseline)
+                baseline = baseline or row
 
 
 # A free hit after another, each scored: a log as long as a measure needs.
@@ -1120,10 +1074,6 @@ def match_list(bench: Bench) -> None:
     and PostgreSQL (skipped where no server answers): the first page, a deep one, a filtered one, newest
     first; against every match read and filtered in Python, as the list was before (its replays cached)."""
     import tempfile
-    import uuid
-
-    import psycopg
-    from sqlalchemy import make_url
 
     from matchstate.records.archive import Archive, _listed
     from matchstate.records.search import Filters, find
@@ -1139,44 +1089,31 @@ def match_list(bench: Bench) -> None:
                                                                      limit=100),
         "newest first, a page": lambda archive: archive.matches(sort="-created", limit=100),
     }
-    urls: dict[str, str] = {}
-    admin, schema = None, f"bench_{uuid.uuid4().hex[:8]}_list"
-    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
-        urls["SQLite"] = f"sqlite:///{folder}/list.db"
-        try:
-            admin = psycopg.connect(make_url(POSTGRES_URL).set(drivername="postgresql")
-                                    .render_as_string(hide_password=False), autocommit=True, connect_timeout=3)
-            admin.execute(f"CREATE SCHEMA {schema}")
-            urls["PostgreSQL"] = make_url(POSTGRES_URL).update_query_dict(
-                {"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
-        except psycopg.OperationalError as err:
-            print(f"  match_list: PostgreSQL skipped, no server answers: {err}", file=sys.stderr)
-        try:
-            for kind, url in urls.items():
-                store = Store(url, secret_file=f"{folder}/{kind}.secret")
-                store.upgrade()
-                began = time.perf_counter()
-                _insert_matches(store, LIST_MATCHES)
-                print(f"  match_list: {kind}: {LIST_MATCHES:,} matches inserted in {time.perf_counter() - began:.1f} s",
-                      file=sys.stderr)
-                archive = Archive(store)
-                baseline = None
-                for name, read in pages.items():
-                    seconds, latencies = [], []
-                    for _ in range(bench.repeat):
-                        for _ in range(LIST_PAGES):
-                            begun = time.perf_counter()
-                            read(archive)
-                            latencies.append(time.perf_counter() - begun)
-                        seconds.append(sum(latencies[-LIST_PAGES:]))
-                    row = bench.record(f"{kind}: {name}", LIST_PAGES, seconds, latencies, baseline)
-                    baseline = baseline or row
-                    _latency(f"{kind}, {name}", latencies)
-                store.close()
-        finally:
-            if admin is not None:
-                admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
-                admin.close()
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder, _postgresql("match_list") as postgresql:
+        urls = {"SQLite": f"sqlite:///{folder}/list.db"}
+        if postgresql is not None:
+            urls["PostgreSQL"] = postgresql("list")
+        for kind, url in urls.items():
+            store = Store(url, secret_file=f"{folder}/{kind}.secret")
+            store.upgrade()
+            began = time.perf_counter()
+            _insert_matches(store, LIST_MATCHES)
+            print(f"  match_list: {kind}: {LIST_MATCHES:,} matches inserted in {time.perf_counter() - began:.1f} s",
+                  file=sys.stderr)
+            archive = Archive(store)
+            baseline = None
+            for name, read in pages.items():
+                seconds, latencies = [], []
+                for _ in range(bench.repeat):
+                    for _ in range(LIST_PAGES):
+                        begun = time.perf_counter()
+                        read(archive)
+                        latencies.append(time.perf_counter() - begun)
+                    seconds.append(sum(latencies[-LIST_PAGES:]))
+                row = bench.record(f"{kind}: {name}", LIST_PAGES, seconds, latencies, baseline)
+                baseline = baseline or row
+                _latency(f"{kind}, {name}", latencies)
+            store.close()
 
 
 def _insert_matches(store: Any, count: int) -> None:
