@@ -165,3 +165,23 @@ def test_the_server_tells_its_time_to_the_millisecond(tmp_path: Path) -> None:
     assert before.replace(microsecond=before.microsecond // 1000 * 1000) <= datetime.fromisoformat(now) <= after
     assert script.headers["content-type"].startswith("text/javascript")
     assert script.headers["cache-control"] == "no-cache"
+
+
+def test_handicaps_typed_in_the_rosters_give_goals_by_handicap_when_no_goals_are_typed(
+        server: ServerProcess, new_page: Any) -> None:
+    page = new_page(viewport=TABLET)
+    page.goto(server.base + "/")
+    page.fill('#new [name="league_key"]', LEAGUE_KEY)
+    page.fill('#new [name="match"]', "rosters-only")
+    page.fill('#new [name="team1"]', "Blue")
+    page.fill('#new [name="team2"]', "Red")
+    for side, handicaps in ((1, [8, 7, 6, 5]), (2, [7, 6, 5, 4])):  # 26 against 22: 4 goals over 6 chukkers
+        for n, handicap in enumerate(handicaps, start=1):
+            page.fill(f'#new [name="name{side}_{n}"]', f"Player {side}.{n}")
+            page.fill(f'#new [name="hcp{side}_{n}"]', str(handicap))
+    page.click("#new button.primary")
+    page.wait_for_selector("#created >> text=Match rosters-only created")
+    start = log(server, "rosters-only")[0]["event"]
+    assert "handicap_goals" not in start
+    assert get(server, "/api/matches/rosters-only")["score"] == {"Blue": 0, "Red": 4}
+    assert page.errors == []

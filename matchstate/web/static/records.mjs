@@ -57,11 +57,12 @@ function startEvent(form) {
   const data = new FormData(form);
   const teams = [data.get("team1").trim(), data.get("team2").trim()];
   const text = (name) => (data.get(name) || "").trim() || undefined;
-  const handicapGoals = {};
+  // Goals by handicap are given only as typed (a team's box left empty gives it none); with both boxes
+  // empty none are given, and the engine derives them from the rosters' handicaps.
+  const typed = teams.map((team, t) => [team, (data.get(`goals${t + 1}`) || "").trim()]).filter(([, goals]) => goals);
+  const handicapGoals = typed.length ? Object.fromEntries(typed.map(([team, goals]) => [team, Number(goals)])) : undefined;
   const rosters = {};
   teams.forEach((team, t) => {
-    const goals = Number(data.get(`goals${t + 1}`) || 0);
-    if (goals) handicapGoals[team] = goals;
     const players = [1, 2, 3, 4].map((n) => {
       const name = text(`name${t + 1}_${n}`);
       const handicap = data.get(`hcp${t + 1}_${n}`);
