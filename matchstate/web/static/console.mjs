@@ -25,6 +25,7 @@ import {Cues, chukkerNumbers, foldClock, reading, shownClock} from "./chukker.mj
 import {Receipts} from "./receipts.mjs";
 import {ask} from "./dialog.mjs";
 import {flagLabel, flagMeaning} from "./flags.mjs";
+import {fitText} from "./fit.mjs";
 
 // The buttons' places: a free hit's course first, then what goes wrong, then the officials' and the
 // match's own events; a type the server adds later goes after these, so no button ever moves.
@@ -45,6 +46,7 @@ const GUARD_MS = 600;           // a second tap this soon after one is taken as 
 const CLOCK_EVERY_MS = 10 * 60 * 1000;
 const RECENT = 6;               // recorded events shown under the buttons (every waiting one is shown too)
 const KEPT_ROWS = 60;           // recorded events kept on this device for a console opened offline
+const SCORE_SMALLEST_PX = 15;   // the score is made no smaller than this to fit its line; it wraps instead
 
 const {root, code, base} = matchPage($("console"));
 const SNAPSHOT = `matchstate:console:${code}`;
@@ -546,6 +548,7 @@ function render() {
   $("score").textContent = score(known.view.teams, now.score);
   $("state").textContent = stateName(now.state);
   $("provisional").hidden = !now.provisional;
+  fitText($("score"), SCORE_SMALLEST_PX);  // after the pills beside it, which take their width first
   $("freehit").textContent = now.text;
   $("waiting").replaceChildren(...waitingFouls());
   $("link").replaceChildren(status());
@@ -720,6 +723,7 @@ function begin() {
   document.addEventListener("pointerdown", wake, {once: true});
   // another tab of this console changed the outbox
   window.addEventListener("storage", (e) => { if (e.key === outbox.name) render(); });
+  window.addEventListener("resize", () => fitText($("score"), SCORE_SMALLEST_PX));
   onLang(() => { render(); renderForm(true); });
   if (!key(code)) $("key").focus();
   setInterval(everyTenth, 100);
