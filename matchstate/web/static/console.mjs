@@ -171,11 +171,15 @@ function focusButton(type) {
   if (next) next.focus();
 }
 
-// A chukker's start is the next one's; its end, the one in play.
+// What the match makes likely, so the usual case is one tap: a chukker's start is the next one's, its end
+// the one in play; a stroke is a clean hit; a goal in a free hit is the hitting team's.
 function prefilled(type, at) {
-  const numbers = chukkerNumbers(reading(shown().timing, Date.parse(at)));
+  const now = shown();
+  const numbers = chukkerNumbers(reading(now.timing, Date.parse(at)));
   if (type === "chukker.start") return {chukker: numbers.start};
-  return type === "chukker.end" ? {chukker: numbers.end} : {};
+  if (type === "chukker.end") return {chukker: numbers.end};
+  if (type === "hit") return {contact: "hit"};
+  return type === "goal" && now.free_hit ? {team: now.free_hit.to} : {};
 }
 
 function openUndo(at) {
@@ -234,7 +238,7 @@ function sendForm() {
   const {type, values, at} = form;
   guard();
   closeForm();
-  log(type, filled(values), at);
+  log(type, filled(fields, values), at);
 }
 
 // Log an event, asking first where a slip is likely.
