@@ -11,8 +11,8 @@ from matchstate.web.process import ServerProcess
 
 def checked(page: Any, field: str) -> list[str]:
     """The values chosen in a field of the open form."""
-    found: list[str] = page.eval_on_selector_all(
-        f'#form [data-field="{field}"] [role="radio"][aria-checked="true"]', "nodes => nodes.map((n) => n.dataset.value)")
+    found: list[str] = page.eval_on_selector_all(f'#form [data-field="{field}"] [role="radio"][aria-checked="true"]',
+                                                 "nodes => nodes.map((n) => n.dataset.value)")
     return found
 
 
@@ -52,6 +52,6 @@ def test_a_penalty_other_than_2_is_logged_with_no_place(server: ServerProcess, s
     page.click("#send")
     console.wait_until_sent()
     award = log(server, "taps-2")[-1]["event"]
-    assert {k: award.get(k) for k in ("type", "penalty", "to")} == {"type": "penalty.award", "penalty": "4", "to": "Red"}
+    assert (award["type"], award["penalty"], award["to"]) == ("penalty.award", "4", "Red")
     assert "from" not in award
     assert page.errors == []
