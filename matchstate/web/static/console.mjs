@@ -412,19 +412,41 @@ function freeHitSince() {
   return began ? began.seq : null;
 }
 
-// The latest ruling that stands, with its rule; under it, the last thing done.
-function rulingPanel() {
+// The ruling the panel shows: the latest that stands on the free hit in progress (from its award on); with
+// none in progress, the last event's, where that event closed one with a ruling (a Penalty 1, say), so a
+// free hit closed otherwise (a goal, a whistle) clears the panel rather than leave "Ball in play" up.
+function shownRuling() {
   const since = freeHitSince();
-  const ruled = known.log.filter((row) => row.ruling && !known.view.void.includes(row.seq)
-    && (since === null || row.seq >= since)).pop();
+  const standing = known.log.filter((row) => row.type !== "void" && !known.view.void.includes(row.seq));
+  if (since === null) {
+    const last = standing[standing.length - 1];
+    return {since, ruled: last && last.ruling ? last : null};
+  }
+  return {since, ruled: standing.filter((row) => row.ruling && row.seq >= since).pop() || null};
+}
+
+// A rule's clause as the panel and its full view show it: its id and heading, its text under them.
+function citation(id) {
+  return el("details", {class: "cite"}, el("summary", {}, rules[id] ? `${id} · ${rules[id].heading[lang()]}` : id),
+    rules[id] ? el("p", {}, rules[id].text[lang()]) : null);
+}
+
+// The ruling on a screen of its own, however long: the panel keeps its size, so no button moves.
+function readInFull(row) {
+  ask({title: `#${row.seq} ${label(row.type)}`, text: row.ruling.text[lang()],
+    items: row.ruling.cite.map((id) => (rules[id] ? `${id} · ${rules[id].heading[lang()]}: ${rules[id].text[lang()]}` : id)),
+    actions: [{id: "cancel", label: t("console", "ruling-close"), primary: true}]});
+}
+
+// The ruling, with its rule and a way to read it in full; under it, the last thing done.
+function rulingPanel() {
+  const {since, ruled} = shownRuling();
   const parts = [];
   if (notice) parts.push(el("p", {class: "notice"}, notice));
   if (ruled) {
-    parts.push(el("p", {class: "what"}, `#${ruled.seq} ${label(ruled.type)}`),
-      el("p", {class: "text"}, ruled.ruling.text[lang()]),
-      ...ruled.ruling.cite.map((id) => el("details", {class: "cite"},
-        el("summary", {}, rules[id] ? `${id} · ${rules[id].heading[lang()]}` : id),
-        rules[id] ? el("p", {}, rules[id].text[lang()]) : null)));
+    parts.push(el("p", {class: "what"}, `#${ruled.seq} ${label(ruled.type)} `,
+      el("button", {type: "button", class: "link full", onclick: () => readInFull(ruled)}, t("console", "ruling-full"))),
+    el("p", {class: "text"}, ruled.ruling.text[lang()]), ...ruled.ruling.cite.map(citation));
   } else {
     parts.push(el("p", {class: "quiet"}, t("console", since === null ? "no-ruling" : "no-ruling-yet")));
   }
