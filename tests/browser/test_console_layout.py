@@ -85,6 +85,8 @@ def test_a_second_tap_within_the_guard_is_ignored(server: ServerProcess, scorer:
     console.tap("play")
     page.click('#buttons [data-type="play"]', delay=0, force=True)
     page.wait_for_selector(".banner.ok")
+    # The ignored tap is said, not dropped silently.
+    page.wait_for_selector("#ruling .notice >> text=A second tap this soon was taken as the same tap")
 
     # Two taps on "Log": the second lands where the form was, on a button, and is ignored too.
     console.tap("goal")

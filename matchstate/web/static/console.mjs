@@ -126,7 +126,12 @@ function enabled(type) {
 
 // A tap, or a shortcut (``keyed``: a key held down repeats, and is ignored, so the guard is the pointer's).
 function tap(type, keyed = false) {
-  if ((!keyed && Date.now() < guardUntil) || !enabled(type)) return;
+  if (!keyed && Date.now() < guardUntil) {
+    notice = t("console", "tap-ignored", {event: label(type)});  // said, so a dropped tap is never a mystery
+    render();
+    return;
+  }
+  if (!enabled(type)) return;
   guard();
   wake();
   open(type);
