@@ -185,3 +185,29 @@ def test_handicaps_typed_in_the_rosters_give_goals_by_handicap_when_no_goals_are
     assert "handicap_goals" not in start
     assert get(server, "/api/matches/rosters-only")["score"] == {"Blue": 0, "Red": 4}
     assert page.errors == []
+
+
+@pytest.mark.parametrize(("preset", "own", "clock"), [
+    ("450/0", None, {"chukker_seconds": 450, "extra_seconds": 0}),
+    ("own", ("360", "0"), {"chukker_seconds": 360, "extra_seconds": 0}),
+], ids=["arena", "the club's own"])
+def test_the_timekeepers_clock_is_chosen_from_presets_or_the_clubs_own(
+        server: ServerProcess, new_page: Any, preset: str, own: tuple[str, str] | None,
+        clock: dict[str, int]) -> None:
+    page = new_page(viewport=TABLET)
+    page.goto(server.base + "/")
+    code = f"clock-{clock['chukker_seconds']}"
+    page.fill('#new [name="league_key"]', LEAGUE_KEY)
+    page.fill('#new [name="match"]', code)
+    page.fill('#new [name="team1"]', "Blue")
+    page.fill('#new [name="team2"]', "Red")
+    assert page.locator("#new .own-clock").is_hidden()
+    page.select_option('#new [name="clock"]', preset)
+    if own is not None:
+        page.fill('#new [name="chukker_seconds"]', own[0])
+        page.fill('#new [name="extra_seconds"]', own[1])
+    page.click("#new button.primary")
+    page.wait_for_selector(f"#created >> text=Match {code} created")
+    assert log(server, code)[0]["event"]["clock"] == clock
+    assert get(server, f"/api/matches/{code}")["clock"]["chukker_seconds"] == clock["chukker_seconds"]
+    assert page.errors == []

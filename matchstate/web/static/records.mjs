@@ -71,11 +71,15 @@ function startEvent(form) {
     if (players.length) rosters[team] = players;
   });
   const officials = (data.get("officials") || "").split(",").map((s) => s.trim()).filter(Boolean);
+  const preset = data.get("clock");
+  const [chukkerSeconds, extraSeconds] = preset === "own"
+    ? [data.get("chukker_seconds"), data.get("extra_seconds")] : preset.split("/");
   return {
     type: "match.start", at: clock.stamp(), id: deviceId(),
     match: data.get("match").trim(), teams, field_length: Number(data.get("field_length") || 300),
     penalty3_defended: data.get("penalty3_defended") === "on", handicap_goals: handicapGoals,
     chukkers: Number(data.get("chukkers") || 6), event: text("event"), venue: text("venue"),
+    clock: {chukker_seconds: Number(chukkerSeconds), extra_seconds: Number(extraSeconds || 0)},
     officials: officials.length ? officials : undefined,
     rosters: Object.keys(rosters).length ? rosters : undefined,
   };
@@ -136,6 +140,10 @@ for (const name of ["team", "event", "venue", "player", "date", "status", "state
 form.addEventListener("submit", (e) => { e.preventDefault(); search(); });
 form.addEventListener("change", search);
 $("new").addEventListener("submit", create);
+// The club's own clock asks for its two settings; a preset needs none.
+$("new").elements.clock.addEventListener("change", (e) => {
+  document.querySelector("#new .own-clock").hidden = e.target.value !== "own";
+});
 onLang(() => { drawn.list(); drawn.created(); });
 const remembered = localStorage.getItem(LEAGUE_KEY);
 if (remembered) {
