@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from browser.browsing import LEAGUE_KEY, TABLET, create, fill_new_match, get, log
+from browser.browsing import LEAGUE_KEY, TABLET, create, fill_new_match, get, log, send
 from matchstate.store import Store
 from matchstate.web.app import create_app
 from matchstate.web.pages import files_version
@@ -210,4 +210,43 @@ def test_the_timekeepers_clock_is_chosen_from_presets_or_the_clubs_own(
     page.wait_for_selector(f"#created >> text=Match {code} created")
     assert log(server, code)[0]["event"]["clock"] == clock
     assert get(server, f"/api/matches/{code}")["clock"]["chukker_seconds"] == clock["chukker_seconds"]
+    assert page.errors == []
+
+
+def test_a_match_not_yet_started_is_corrected_and_removed_on_the_records_page(server: ServerProcess,
+                                                                              new_page: Any) -> None:
+    created = create(server, "fix-me", teams=["Blue", "Red"], rosters={}, handicap_goals={"Red": 1})
+    send(server, "fix-me", {"type": "chukker.start", "chukker": 1}, created["scorer_key"])  # begun: kept as is
+    create(server, "typo-1", teams=["Blue", "Rde"], rosters={}, handicap_goals={"Rde": 1})
+    page = new_page(viewport=TABLET)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#matches >> text=typo-1")
+    # Removing needs the league key: without it the page says so and asks nothing.
+    page.click('#matches tr:has-text("typo-1") [data-act="remove"]')
+    page.wait_for_selector("#created >> text=Remove needs the league key")
+    assert page.locator("#ask").count() == 0
+    assert page.locator('#matches tr:has-text("fix-me") [data-act]').count() == 0  # begun: voids correct it
+
+    # Without the league key, nothing is asked and nothing changes.
+    page.click('#matches tr:has-text("typo-1") [data-act="correct"]')
+    page.wait_for_selector("#created >> text=Correcting match typo-1")
+    assert page.input_value('#new [name="team2"]') == "Rde" and page.input_value('#new [name="goals2"]') == "1"
+    page.fill('#new [name="team2"]', "Red")
+    page.click("#new button.primary")
+    assert page.evaluate("document.activeElement.name") == "league_key"
+    assert log(server, "typo-1")[0]["event"]["teams"] == ["Blue", "Rde"]
+    page.fill('#new [name="league_key"]', LEAGUE_KEY)
+    page.click("#new button.primary")
+    page.fill('#ask [name="value"]', "the second team's name was misspelt")
+    page.click('#ask [data-action="confirm"]')
+    page.wait_for_selector("#created >> text=Match typo-1 corrected; its keys are the same.")
+    assert log(server, "typo-1")[0]["event"]["teams"] == ["Blue", "Red"]
+    assert get(server, "/api/matches/typo-1")["score"] == {"Blue": 0, "Red": 1}
+
+    page.click('#matches tr:has-text("typo-1") [data-act="remove"]')
+    page.fill('#ask [name="value"]', "created twice")
+    page.click('#ask [data-action="confirm"]')
+    page.wait_for_selector("#created >> text=Match typo-1 removed.")
+    page.wait_for_selector("#matches >> text=typo-1", state="detached")
+    assert [row["code"] for row in get(server, "/api/matches")] == ["fix-me"]
     assert page.errors == []
