@@ -15,7 +15,7 @@ import {matchPage, listen, tracker} from "./live.mjs";
 import {eventItem, score, time} from "./show.mjs";
 import {describeEvent, describeFreeHit, events, label, stateName} from "./words.mjs";
 import {discardQuestion, question, relogQuestion} from "./asks.mjs";
-import {secondsLeft, tickDue} from "./countdown.mjs";
+import {OwnEvents, secondsLeft, tickDue, windowPlay} from "./countdown.mjs";
 import {defaults, filled, focusFirst, formContent, formKeys, missing, showMissing} from "./quickform.mjs";
 import {earlier, notBefore, pageClock} from "./clock.mjs";
 import {Outbox} from "./outbox.mjs";
@@ -52,6 +52,7 @@ const {root, code, base} = matchPage($("console"));
 const SNAPSHOT = `matchstate:console:${code}`;
 const clock = pageClock();
 const receipts = new Receipts(localStorage, `matchstate:receipts:${code}`);
+const own = new OwnEvents(sessionStorage, `matchstate:own:${code}`);  // what this tab logged: its "Play"s are its to time
 const cues = new Cues();        // the bell and the horn, each once per chukker
 const known = tracker();        // the match as the server last told it, and the stored events seen
 let forms = null;               // each event type's fields, from the API
@@ -77,7 +78,7 @@ const outbox = new Outbox({
     const others = known.log.some((row) => row.seq > basis && !ours.has(row.device_id));
     return others ? known.view.seq : null;
   },
-  onRecorded: (data) => { receipts.add(data.receipt); known.seen(data.event, data.match); save(); },
+  onRecorded: (data) => { own.add(data.event.device_id); receipts.add(data.receipt); known.seen(data.event, data.match); save(); },
   onChange: () => { if (outbox.conflict) catchUp(); render(); },
 });
 
@@ -267,6 +268,7 @@ async function log(type, fields, at) {
 
 function record(type, fields, at) {
   const event = newEvent(type, fields, notBefore(at, floor()));
+  own.add(event.id);
   outbox.add(event, known.view.seq);
   save();
   render();
@@ -508,14 +510,21 @@ function renderCountdown(now) {
   box.classList.toggle("hurry", left !== null && left > 0 && left <= 5);
   box.querySelector(".seconds").textContent = left === null ? "20.0" : left > 0 ? left.toFixed(1) : "0.0";
   box.querySelector(".note").textContent = t("console", left === null ? "countdown-idle"
-    : left > 0 ? "countdown-running" : "countdown-up");
+    : left > 0 ? "countdown-running" : timesWindow(now) ? "countdown-up" : "countdown-up-theirs");
   box.querySelector(".bar i").style.width = `${left === null ? 0 : Math.max(0, left / known.view.window_seconds) * 100}%`;
+}
+
+// Whether this tab times the window that runs: it logged its "Play". Another console left open knows nothing
+// of a stroke this one holds offline, so it never logs the clock check that would rule the time run out.
+function timesWindow(now) {
+  const play = windowPlay(now, known.log, outbox.events);
+  return play !== null && own.has(play.id);
 }
 
 // The 20 seconds ran out with no stroke: log the clock check at once, so the engine rules now. Not while a
 // form is open: the event being entered was tapped earlier, and goes first.
 function expire(now) {
-  if (form || document.querySelector("dialog[open]") || tickedFor === now.play_at
+  if (form || document.querySelector("dialog[open]") || tickedFor === now.play_at || !timesWindow(now)
     || !tickDue(now, clock.now(), known.view.window_seconds)) return;
   tickedFor = now.play_at;
   beep();

@@ -40,11 +40,11 @@ export function applies(field, values) {
     || field.applies_when.some((when) => Object.entries(when).every(([name, value]) => values[name] === value));
 }
 
-/** The fields to log: those given a value that have a meaning with the others. */
+/** The fields to log, in the log format's order: those given a value that have a meaning with the others. */
 export function filled(fields, values) {
-  const meant = new Set(fields.filter((field) => applies(field, values)).map((field) => field.name));
-  return Object.fromEntries(Object.entries(values)
-    .filter(([name, value]) => meant.has(name) && value !== null && value !== ""));
+  return Object.fromEntries(fields.filter((field) => applies(field, values))
+    .map((field) => [field.name, values[field.name]])
+    .filter(([, value]) => value !== undefined && value !== null && value !== ""));
 }
 
 
