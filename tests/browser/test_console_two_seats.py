@@ -64,3 +64,15 @@ def test_the_console_that_called_play_logs_the_clock_check_and_the_other_does_no
     phone_page.clock.fast_forward("00:21")
     tablet.page.wait_for_selector("#ruling >> text=took more than 20 seconds after “Play” to hit")
     assert [row["type"] for row in log(server, "two-2")].count("tick") == 1
+
+
+def test_an_idle_console_says_it_is_offline_as_soon_as_its_device_loses_the_network(
+        server: ServerProcess, scorer: Any) -> None:
+    console: Console = scorer("idle-1")
+    page = console.page
+    page.wait_for_selector(".banner.ok")
+    page.context.set_offline(True)  # nothing waits to be sent: only the device knows
+    page.wait_for_selector(".banner.offline")
+    assert "Online" not in console.status()
+    page.context.set_offline(False)
+    page.wait_for_selector(".banner.ok")

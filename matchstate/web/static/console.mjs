@@ -114,7 +114,9 @@ function lastUndoable() {
 }
 
 // Whether the server answers: its live stream is open, and what waits here is not failing to go.
-const online = () => streamUp && (!outbox.items.length || outbox.link === "up" || outbox.link === "unknown");
+// (A device that knows it has no network is offline, idle or not: its stream may not have noticed yet.)
+const online = () => navigator.onLine && streamUp
+  && (!outbox.items.length || outbox.link === "up" || outbox.link === "unknown");
 
 // The types the engine accepts now; while events wait (or the server is away) every type: it rules on arrival.
 function enabled(type) {
@@ -764,6 +766,8 @@ function begin() {
   // another tab of this console changed the outbox
   window.addEventListener("storage", (e) => { if (e.key === outbox.name) render(); });
   window.addEventListener("resize", () => fitText($("score"), SCORE_SMALLEST_PX));
+  window.addEventListener("offline", render);
+  window.addEventListener("online", () => { render(); outbox.pump(); });
   onLang(() => { render(); renderForm(true); });
   if (!key(code)) $("key").focus();
   setInterval(everyTenth, 100);
