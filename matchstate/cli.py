@@ -176,6 +176,23 @@ def cmd_matches(_: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_remove(args: argparse.Namespace) -> int:
+    open_store().remove_match(args.match, reason=args.reason, by=args.by)
+    print(f"match {args.match}: removed ({args.reason}); `matchstate verify` reports the act")
+    return 0
+
+
+def cmd_correct(args: argparse.Namespace) -> int:
+    lines = [line for line in read_lines(args.start) if line.strip()]
+    if len(lines) != 1:
+        raise MatchstateError(f"{args.start} holds {len(lines)} lines: a correction takes one match.start")
+    start = lines[0]
+    corrected = open_store().correct_match(args.match, start, reason=args.reason, by=args.by)
+    print(f"match {args.match}: its match.start is corrected ({args.reason}), its keys kept: "
+          f"{' – '.join(corrected.match.teams)}")
+    return 0
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     print_replay((stored.raw for stored in open_store().events(args.match)), args.json, args.lang)
     return 0
@@ -347,6 +364,18 @@ def parser() -> argparse.ArgumentParser:
 
     matches_cmd = commands.add_parser("matches", help="list the stored matches with score and state")
     matches_cmd.set_defaults(run=cmd_matches)
+
+    remove_cmd = commands.add_parser("remove", help="remove a match and its events, with a reason: a recorded act")
+    correct_cmd = commands.add_parser("correct", help="put a corrected match.start in place of a match's, while "
+                                                      "nothing else is logged in it: a recorded act; keys kept")
+    correct_cmd.add_argument("match", help="the match's code")
+    correct_cmd.add_argument("start", help="a file holding the corrected match.start as one JSON line")
+    remove_cmd.add_argument("match", help="the match's code")
+    for action in (remove_cmd, correct_cmd):
+        action.add_argument("--reason", required=True, help="why (kept with the store's record of the act)")
+        action.add_argument("--by", help="who does it (kept with the store's record of the act)")
+    remove_cmd.set_defaults(run=cmd_remove)
+    correct_cmd.set_defaults(run=cmd_correct)
 
     show_cmd = commands.add_parser("show", help="a stored match's timeline, as replay shows it")
     show_cmd.add_argument("match", help="the match's code")

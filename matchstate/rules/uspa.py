@@ -9,6 +9,8 @@ from .ruleset import ClockSettings, FixedSpot, RuleSet
 
 OUTDOOR_CLOCK = ClockSettings(chukker_seconds=420, extra_seconds=30)  # a bell at 7 minutes, up to 30 s more
 ARENA_CLOCK = ClockSettings(chukker_seconds=450, extra_seconds=0)
+# The timekeeper's presets a new match may take (the records page offers them, and the club's own clock).
+CLOCK_PRESETS = MappingProxyType({"outdoor": OUTDOOR_CLOCK, "arena": ARENA_CLOCK})
 
 _PROCEDURAL = "36/procedural:fouled"
 

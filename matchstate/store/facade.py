@@ -243,9 +243,10 @@ class Store:
 
         return Import(self, keys or {}, by).run(lines)
 
-    def remove_match(self, code: str, *, reason: str, by: str | None) -> None:
+    def remove_match(self, code: str, *, reason: str, by: str | None, unstarted: bool = False) -> None:
         """Remove match ``code`` with all its events: a recorded act, kept with who, when, why and the head the
-        match had, which ``verify`` reports as a removal. Its code is free again afterwards."""
+        match had, which ``verify`` reports as a removal. Its code is free again afterwards. With ``unstarted``,
+        only while it holds nothing but its match.start (:class:`ConflictError` once it holds more)."""
         if not reason.strip():
             raise StoreError("a match is removed only with a reason")
         secret = self._secret()
@@ -253,10 +254,28 @@ class Store:
             row = connection.execute(HEAD.with_for_update(), {"code": code}).first()
             if row is None:
                 raise _unknown(code)
+            if unstarted and row.last_seq > 1:  # checked under the head's lock: no append slips in before it
+                raise ConflictError.said("correct-started", row.last_seq, code=code, seq=row.last_seq)
             acts.record(connection, self.database, secret, Act(acts.REMOVE, self.clock(), code, by=by, reason=reason,
                                                                 last_seq=row.last_seq, last_hash=row.last_hash))
             self._delete_rows(connection, row.id)
             self._cache.forget(code)
+
+    def correct_match(self, code: str, start_event: Mapping[str, Any] | str, *, reason: str, role: str | None = None,
+                      by: str | None = None) -> Appended:
+        """Put a corrected match.start in the place of match ``code``'s while nothing else is logged in it: the
+        match is removed (a recorded act, with ``reason``) and created again from ``start_event`` under the same
+        code, with the live keys it had, so the links that carry them still open it. Refused, with nothing
+        changed, when the new match.start is, when it names another match, and (:class:`ConflictError`) once
+        the match holds more than its match.start: what is logged is corrected by a void, never rewritten."""
+        incoming = self._incoming(start_event, role)
+        Match().feed(incoming.event)  # a refused match.start is refused here, before anything is removed
+        if incoming.event["match"] != code:
+            raise StoreError.said("correct-code", code=code, given=incoming.event["match"])
+        scorer, official = self.key_hashes(code)
+        self.remove_match(code, reason=reason, by=by, unstarted=True)
+        keys = {role: hashed for role, hashed in ((keyring.SCORER, scorer), (keyring.OFFICIAL, official)) if hashed}
+        return self.create_match(start_event, keys=keys, role=role, by=by)
 
     def removals(self) -> list[Act]:
         """Every match removed with :meth:`remove_match`, in order."""

@@ -121,6 +121,22 @@ def remove_match(service: ServiceDep, key: KeyDep, code: str, body: RemoveReques
     return {"removed": code, "reason": body.reason}
 
 
+class CorrectRequest(BaseModel):
+    start: dict[str, Any] = Field(description="The corrected `match.start`; its `match` is the match's code.")
+    reason: str = Field(min_length=1, description="Why it is corrected: kept with the act, who and when.")
+
+
+@router.put("/matches/{code}", tags=["league"],
+            responses={404: {"description": "No such match"},
+                       409: {"description": "The match has begun: only a match not yet started is corrected"},
+                       422: {"description": "The match.start is refused; `detail` says why"}, **LEAGUE_ERRORS})
+def correct_match(service: ServiceDep, key: KeyDep, code: str, body: CorrectRequest) -> dict[str, Any]:
+    """Correct a match not yet started (nothing logged but its `match.start`), with the league key and a
+    reason: the store removes it, as a recorded act, and creates it again from the corrected `match.start`
+    under the same code and with the same keys. Once it has begun, what is wrong is voided instead."""
+    return service.correct(code, body.start, body.reason, key)
+
+
 @router.post("/matches/{code}/keys/{role}", status_code=201, tags=["league"],
              responses={404: {"description": "No such match"}, **LEAGUE_ERRORS})
 def issue_key(service: ServiceDep, key: KeyDep, code: str, role: RoleOfKey) -> dict[str, str]:

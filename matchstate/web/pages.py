@@ -16,6 +16,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import HTMLResponse
 
 from .. import __version__
+from ..rules.uspa import CLOCK_PRESETS
 from .api import ServiceDep
 from .service import Service
 from .templating import templates
@@ -59,7 +60,8 @@ def service_worker_script() -> Response:
 
 @router.get("/", response_class=HTMLResponse)
 def records_page(request: Request, service: ServiceDep) -> HTMLResponse:
-    return templates.TemplateResponse(request, "records.html", {"private": service.private})
+    presets = [(name, int(clock.chukker_seconds), int(clock.extra_seconds)) for name, clock in CLOCK_PRESETS.items()]
+    return templates.TemplateResponse(request, "records.html", {"private": service.private, "clock_presets": presets})
 
 
 @router.get("/matches/{code}/console", response_class=HTMLResponse)

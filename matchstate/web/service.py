@@ -185,6 +185,17 @@ class Service:
         plain_json(reason)
         self.store.remove_match(code, reason=reason, by=access.LEAGUE)
 
+    def correct(self, code: str, start: dict[str, Any], reason: str, key: str | None) -> dict[str, Any]:
+        """Correct the match.start of a match not yet started, for the league, with a reason: the store
+        removes the match (a recorded act) and creates it again, keeping its keys. The match as it now is."""
+        self.check_league(key)
+        _check_lookup(code)
+        self._check_event(start)
+        plain_json(reason)
+        corrected = self.store.correct_match(code, start, reason=reason, role=access.OFFICIAL, by=access.LEAGUE)
+        self.hub.close(code)  # its streams told the match before; they open again on the corrected one
+        return match_view(code, corrected.match)
+
     def append(self, code: str, event: dict[str, Any], expected_seq: int | None, key: str | None) -> Recorded:
         """Append one event for the holder of ``key``; raises the store's errors or :class:`AccessDenied`.
 

@@ -80,13 +80,16 @@ def event_json(stored: StoredEvent) -> dict[str, Any]:
 
 @cache
 def event_forms() -> dict[str, list[dict[str, Any]]]:
-    """Each event type's fields, for building its quick form: name, kind, required, default, choices, and
-    ``required_when``: the values of the other fields that make an optional one needed."""
+    """Each event type's fields, for building its quick form: name, kind, required, default, choices,
+    ``required_when``: the values of the other fields that make an optional one needed, and ``applies_when``
+    where a field has a meaning only with some values of the others (null: always)."""
     forms = {kind: [_field(name, check, default) for name, (check, default) in fields.items()]
              for kind, fields in FIELDS.items()}
     for field in forms["penalty.award"]:
         if field["name"] == "yards_to_goal":
             field["required_when"] = _spot_awards()
+        if field["name"] == "from":  # the spec's `from` is Penalty 2's alone
+            field["applies_when"] = [{"penalty": "2"}]
     return forms
 
 
@@ -104,7 +107,7 @@ def _field(name: str, check: Any, default: Any) -> dict[str, Any]:
     choices = check.choices if isinstance(check, events.OneOf) else None
     return {"name": name, "kind": "choice" if choices else FIELD_KINDS.get(check, "text"),
             "required": default is REQUIRED, "default": None if default is REQUIRED else default,
-            "choices": list(choices) if choices else None, "required_when": []}
+            "choices": list(choices) if choices else None, "required_when": [], "applies_when": None}
 
 
 @cache

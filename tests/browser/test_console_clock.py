@@ -134,6 +134,8 @@ def test_a_short_chukker_with_the_bell_and_the_horn(timed_server: ServerProcess,
     assert (clock["chukker"], clock["running"], clock["phase"]) == ("1", "stopped", "between chukkers")
     page.wait_for_selector('#buttons [data-type="match.end"]:not([disabled])')
     console.click("match.end")
+    assert "The result will stand at Blue 1 – Red 2" in page.inner_text("#ask")  # asked, never one tap
+    console.answer("confirm")
     page.wait_for_selector('#chukker-clock[data-phase="ended"]')
     page.wait_for_selector(".banner.ok")
     view = get(server, f"/api/matches/{code}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from browser.browsing import PHONE, RECONNECT_MS, TABLET, Console, get, log, send
+from browser.browsing import PHONE, RECONNECT_MS, TABLET, Console, create, get, log, send
 from matchstate.web.process import ServerProcess
 
 # Count the tones the console makes (Web Audio makes them: there is no sound file to watch for).
@@ -85,6 +85,8 @@ def test_a_second_tap_within_the_guard_is_ignored(server: ServerProcess, scorer:
     console.tap("play")
     page.click('#buttons [data-type="play"]', delay=0, force=True)
     page.wait_for_selector(".banner.ok")
+    # The ignored tap is said, not dropped silently.
+    page.wait_for_selector("#ruling .notice >> text=A second tap this soon was taken as the same tap")
 
     # Two taps on "Log": the second lands where the form was, on a button, and is ignored too.
     console.tap("goal")
@@ -213,3 +215,45 @@ def test_events_carry_the_servers_time_from_a_device_an_hour_behind(server: Serv
     assert abs(drift.total_seconds()) < 2, drift
     seconds = float(page.inner_text("#countdown .seconds"))
     assert 15 < seconds <= 20
+
+
+# Where a character of the score may be seen: inside the score's own box and every box around it that
+# clips, and on the screen.
+EVERY_CHARACTER_SHOWN = """() => {
+    const score = document.getElementById("score");
+    let clip = {left: 0, top: 0, right: innerWidth, bottom: innerHeight};
+    for (let node = score; node; node = node.parentElement) {
+        const style = getComputedStyle(node);
+        if (node === score || style.overflowX !== "visible" || style.overflowY !== "visible") {
+            const box = node.getBoundingClientRect();
+            clip = {left: Math.max(clip.left, box.left), top: Math.max(clip.top, box.top),
+                    right: Math.min(clip.right, box.right), bottom: Math.min(clip.bottom, box.bottom)};
+        }
+    }
+    const text = score.firstChild;
+    const hidden = [];
+    for (let i = 0; i < text.length; i++) {
+        if (!text.data[i].trim()) continue;
+        const range = document.createRange();
+        range.setStart(text, i);
+        range.setEnd(text, i + 1);
+        const r = range.getBoundingClientRect();
+        if (r.width === 0 || r.left < clip.left - 0.5 || r.right > clip.right + 0.5
+            || r.top < clip.top - 0.5 || r.bottom > clip.bottom + 0.5) hidden.push(text.data[i]);
+    }
+    return {text: text.data, hidden};
+}"""
+
+
+def test_every_character_of_the_score_shows_on_a_phone_with_long_team_names(server: ServerProcess,
+                                                                           new_page: Any) -> None:
+    teams = ["Aguada Norte", "La Dolfina Polo Ranch"]
+    keys = create(server, "long-names", teams=teams, handicap_goals={teams[0]: 12, teams[1]: 11}, rosters={})
+    for viewport in (PHONE, {"width": 320, "height": 640}, TABLET):
+        page = new_page(viewport=viewport)
+        Console(page, "long-names").open(server, keys["scorer_key"])
+        page.wait_for_selector("#score >> text=La Dolfina Polo Ranch 11")
+        shown = page.evaluate(EVERY_CHARACTER_SHOWN)
+        assert shown["text"] == "Aguada Norte 12 – La Dolfina Polo Ranch 11"
+        assert shown["hidden"] == [], f"hidden at {viewport['width']} px: {''.join(shown['hidden'])}"
+        page.close()

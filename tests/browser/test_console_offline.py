@@ -155,7 +155,7 @@ def test_a_queued_event_the_engine_refuses_stays_in_front_of_the_scorer_until_th
     server.start()
 
     page.wait_for_selector("#attention >> text=no free hit is awaiting its stroke", timeout=RECONNECT_MS)
-    assert "Not recorded: Hit (Deliberate no, Player 2, Contact hit)" in page.inner_text("#attention")
+    assert "Not recorded: Hit (Player 2, Contact hit, Deliberate no)" in page.inner_text("#attention")
     assert "1 event logged after it waits behind it" in page.inner_text("#attention")
     assert page.locator("#recent li.held").count() == 1
     assert "needs your attention" in console.status()

@@ -45,3 +45,32 @@ def test_the_console_shows_what_waits_the_free_hits_own_ruling_and_an_officials_
     # The page fits the phone.
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     assert page.errors == []
+
+
+def test_the_ruling_panel_clears_when_its_free_hit_closes_and_reads_in_full_in_one_tap(
+        server: ServerProcess, scorer: Callable[..., Console]) -> None:
+    console = scorer("screen-2", viewport=PHONE)
+    page = console.page
+    scorer_key = console.keys["scorer_key"]
+    for event in [{"type": "chukker.start", "chukker": 1}, {"type": "penalty.award", "penalty": "4", "to": "Blue"},
+                  {"type": "play"}, {"type": "hit", "player": 2, "contact": "hit"}]:
+        send(server, "screen-2", event, scorer_key)
+    page.wait_for_selector("#ruling >> text=Ball in play")
+    # The goal closes the free hit: the panel no longer says the ball is in play.
+    console.click("goal", team="Blue")
+    page.wait_for_selector("#ruling >> text=Rulings appear here as soon as the server gives them.")
+    assert "Ball in play" not in page.inner_text("#ruling")
+
+    # A ruling longer than the panel: the whole of it, with its rule, is one tap away; the panel keeps its size.
+    send(server, "screen-2", {"type": "penalty.award", "penalty": "2", "to": "Red", "card": "yellow"}, scorer_key)
+    page.wait_for_selector("#ruling .text >> text=Goal to Red")
+    panel = page.locator("#ruling").bounding_box()
+    buttons = console.boxes()
+    page.click("#ruling button.full")
+    dialog = page.locator("#ask")
+    text = get(server, "/api/matches/screen-2/events")[-1]["ruling"]["text"]["en"]
+    assert text in dialog.inner_text()
+    assert "36/" in dialog.inner_text()  # the rule it rests on
+    console.answer("cancel")
+    assert page.locator("#ruling").bounding_box() == panel and console.boxes() == buttons
+    assert page.errors == []

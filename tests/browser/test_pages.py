@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from browser.browsing import LEAGUE_KEY, TABLET, create, fill_new_match, get, log
+from browser.browsing import LEAGUE_KEY, TABLET, create, fill_new_match, get, log, send
 from matchstate.store import Store
 from matchstate.web.app import create_app
 from matchstate.web.pages import files_version
@@ -165,3 +165,88 @@ def test_the_server_tells_its_time_to_the_millisecond(tmp_path: Path) -> None:
     assert before.replace(microsecond=before.microsecond // 1000 * 1000) <= datetime.fromisoformat(now) <= after
     assert script.headers["content-type"].startswith("text/javascript")
     assert script.headers["cache-control"] == "no-cache"
+
+
+def test_handicaps_typed_in_the_rosters_give_goals_by_handicap_when_no_goals_are_typed(
+        server: ServerProcess, new_page: Any) -> None:
+    page = new_page(viewport=TABLET)
+    page.goto(server.base + "/")
+    page.fill('#new [name="league_key"]', LEAGUE_KEY)
+    page.fill('#new [name="match"]', "rosters-only")
+    page.fill('#new [name="team1"]', "Blue")
+    page.fill('#new [name="team2"]', "Red")
+    for side, handicaps in ((1, [8, 7, 6, 5]), (2, [7, 6, 5, 4])):  # 26 against 22: 4 goals over 6 chukkers
+        for n, handicap in enumerate(handicaps, start=1):
+            page.fill(f'#new [name="name{side}_{n}"]', f"Player {side}.{n}")
+            page.fill(f'#new [name="hcp{side}_{n}"]', str(handicap))
+    page.click("#new button.primary")
+    page.wait_for_selector("#created >> text=Match rosters-only created")
+    start = log(server, "rosters-only")[0]["event"]
+    assert "handicap_goals" not in start
+    assert get(server, "/api/matches/rosters-only")["score"] == {"Blue": 0, "Red": 4}
+    assert page.errors == []
+
+
+@pytest.mark.parametrize(("preset", "own", "clock"), [
+    ("450/0", None, {"chukker_seconds": 450, "extra_seconds": 0}),
+    ("own", ("360", "0"), {"chukker_seconds": 360, "extra_seconds": 0}),
+], ids=["arena", "the club's own"])
+def test_the_timekeepers_clock_is_chosen_from_presets_or_the_clubs_own(
+        server: ServerProcess, new_page: Any, preset: str, own: tuple[str, str] | None,
+        clock: dict[str, int]) -> None:
+    page = new_page(viewport=TABLET)
+    page.goto(server.base + "/")
+    code = f"clock-{clock['chukker_seconds']}"
+    page.fill('#new [name="league_key"]', LEAGUE_KEY)
+    page.fill('#new [name="match"]', code)
+    page.fill('#new [name="team1"]', "Blue")
+    page.fill('#new [name="team2"]', "Red")
+    assert page.locator("#new .own-clock").is_hidden()
+    page.select_option('#new [name="clock"]', preset)
+    if own is not None:
+        page.fill('#new [name="chukker_seconds"]', own[0])
+        page.fill('#new [name="extra_seconds"]', own[1])
+    page.click("#new button.primary")
+    page.wait_for_selector(f"#created >> text=Match {code} created")
+    assert log(server, code)[0]["event"]["clock"] == clock
+    assert get(server, f"/api/matches/{code}")["clock"]["chukker_seconds"] == clock["chukker_seconds"]
+    assert page.errors == []
+
+
+def test_a_match_not_yet_started_is_corrected_and_removed_on_the_records_page(server: ServerProcess,
+                                                                              new_page: Any) -> None:
+    created = create(server, "fix-me", teams=["Blue", "Red"], rosters={}, handicap_goals={"Red": 1})
+    send(server, "fix-me", {"type": "chukker.start", "chukker": 1}, created["scorer_key"])  # begun: kept as is
+    create(server, "typo-1", teams=["Blue", "Rde"], rosters={}, handicap_goals={"Rde": 1})
+    page = new_page(viewport=TABLET)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#matches >> text=typo-1")
+    # Removing needs the league key: without it the page says so and asks nothing.
+    page.click('#matches tr:has-text("typo-1") [data-act="remove"]')
+    page.wait_for_selector("#created >> text=Remove needs the league key")
+    assert page.locator("#ask").count() == 0
+    assert page.locator('#matches tr:has-text("fix-me") [data-act]').count() == 0  # begun: voids correct it
+
+    # Without the league key, nothing is asked and nothing changes.
+    page.click('#matches tr:has-text("typo-1") [data-act="correct"]')
+    page.wait_for_selector("#created >> text=Correcting match typo-1")
+    assert page.input_value('#new [name="team2"]') == "Rde" and page.input_value('#new [name="goals2"]') == "1"
+    page.fill('#new [name="team2"]', "Red")
+    page.click("#new button.primary")
+    assert page.evaluate("document.activeElement.name") == "league_key"
+    assert log(server, "typo-1")[0]["event"]["teams"] == ["Blue", "Rde"]
+    page.fill('#new [name="league_key"]', LEAGUE_KEY)
+    page.click("#new button.primary")
+    page.fill('#ask [name="value"]', "the second team's name was misspelt")
+    page.click('#ask [data-action="confirm"]')
+    page.wait_for_selector("#created >> text=Match typo-1 corrected; its keys are the same.")
+    assert log(server, "typo-1")[0]["event"]["teams"] == ["Blue", "Red"]
+    assert get(server, "/api/matches/typo-1")["score"] == {"Blue": 0, "Red": 1}
+
+    page.click('#matches tr:has-text("typo-1") [data-act="remove"]')
+    page.fill('#ask [name="value"]', "created twice")
+    page.click('#ask [data-action="confirm"]')
+    page.wait_for_selector("#created >> text=Match typo-1 removed.")
+    page.wait_for_selector("#matches >> text=typo-1", state="detached")
+    assert [row["code"] for row in get(server, "/api/matches")] == ["fix-me"]
+    assert page.errors == []

@@ -28,10 +28,17 @@ describe("questions before logging", () => {
     assert.match(asked.text, /option 2: Penalty 1 to Blue/);
   });
 
-  it("asks before the end of a match over a free hit in progress, and only then", () => {
+  it("asks before the end of a match over a free hit in progress, naming it", () => {
     const asked = question("match.end", {}, {awaiting_play: true, free_hit: penalty2});
     assert.match(asked.text, /Penalty 2 to Blue, from the centre, 30 yards from goal, undefended is in progress/);
-    assert.equal(question("match.end", {}, {awaiting_play: null, free_hit: null}), null);
+  });
+
+  it("asks before the end of any match, naming the result that will stand", () => {
+    const asked = question("match.end", {}, {awaiting_play: null, free_hit: null, teams: ["Blue", "Red"],
+      score: {Blue: 7, Red: 2}});
+    assert.equal(asked.title, "End the match?");
+    assert.match(asked.text, /The result will stand at Blue 7 – Red 2/);
+    assert.deepEqual(asked.actions.map((a) => a.id), ["confirm", "cancel"]);
   });
 
   it("asks before a goal or an award after the horn, and not before it or for another event", () => {

@@ -4,13 +4,14 @@ import assert from "node:assert/strict";
 import {describe, it} from "node:test";
 
 import "./catalog.mjs";
-import {defaults, filled, missing, needed} from "../../matchstate/web/static/quickform.mjs";
+import {applies, defaults, filled, missing, needed} from "../../matchstate/web/static/quickform.mjs";
 
 // penalty.award's fields as GET /api/event-types gives them.
 const AWARD = [
   {name: "penalty", kind: "choice", required: true, default: null, choices: ["1", "2", "3", "4", "5a", "5b", "6"]},
   {name: "to", kind: "team", required: true, default: null, choices: null},
-  {name: "from", kind: "choice", required: false, default: "center", choices: ["center", "spot"]},
+  {name: "from", kind: "choice", required: false, default: "center", choices: ["center", "spot"],
+    applies_when: [{penalty: "2"}]},
   {name: "yards_to_goal", kind: "yards", required: false, default: null, choices: null,
     required_when: [{penalty: "2", from: "spot"}, {penalty: "5a", from: "center"}, {penalty: "5a", from: "spot"}]},
 ];
@@ -28,6 +29,14 @@ describe("the quick form", () => {
     const values = {...defaults(AWARD), penalty: "5a", to: "Red"};
     assert.deepEqual(missing(AWARD, values).map((f) => f.name), ["yards_to_goal"]);
     assert.deepEqual(missing(AWARD, {...values, yards_to_goal: 40}), []);
-    assert.deepEqual(filled({...values, yards_to_goal: ""}), {penalty: "5a", to: "Red", from: "center"});
+    assert.deepEqual(filled(AWARD, {...values, yards_to_goal: ""}), {penalty: "5a", to: "Red"});
+  });
+
+  it("logs a place (from) with a Penalty 2 only, the one penalty the log gives one", () => {
+    const values = {...defaults(AWARD), to: "Red"};
+    assert.equal(applies(AWARD[2], {...values, penalty: "2"}), true);
+    assert.equal(applies(AWARD[2], {...values, penalty: "4"}), false);
+    assert.deepEqual(filled(AWARD, {...values, penalty: "2"}), {penalty: "2", to: "Red", from: "center"});
+    assert.deepEqual(filled(AWARD, {...values, penalty: "4"}), {penalty: "4", to: "Red"});
   });
 });

@@ -1,5 +1,5 @@
 // Where a slip is likely, the console asks before it logs: a stroke no "Play" preceded, an official's
-// decision, a goal or an award after the horn, the end of a match over a free hit in progress,
+// decision, a goal or an award after the horn, the end of the match (and over a free hit in progress),
 // discarding what the scorer logged.
 // Each question is data, {title, text, items, actions}, in the language chosen; the page shows it and
 // answers with an action's id.
@@ -7,6 +7,7 @@
 import {t} from "./catalog.mjs";
 import {lang} from "./lang.mjs";
 import {describeEvent, describeFreeHit, label} from "./words.mjs";
+import {score} from "./show.mjs";
 
 const cancel = () => ({id: "cancel", label: t("form", "cancel")});
 // What logging each type after the horn means, said before it is logged.
@@ -46,11 +47,15 @@ export function question(type, fields, now) {
       actions: [{id: "confirm", label: t("console", "decide-confirm", {option: fields.option}), primary: true}, cancel()],
     };
   }
-  if (type === "match.end" && now.free_hit) {
+  if (type === "match.end") {
+    // Ending the match makes its score the result everywhere (the scoreboard says "Final"): always asked.
+    const result = score(now.teams || Object.keys(now.score || {}), now.score || {});
     return {
-      title: t("console", "end-title"),
-      text: t("console", "end-text", {free_hit: describeFreeHit(now.free_hit)}),
-      actions: [{id: "confirm", label: t("console", "end-confirm"), danger: true}, cancel()],
+      title: t("console", now.free_hit ? "end-title" : "end-title-result"),
+      text: now.free_hit ? t("console", "end-text", {free_hit: describeFreeHit(now.free_hit)})
+        : t("console", "end-text-result", {score: result}),
+      actions: [{id: "confirm", label: t("console", "end-confirm"), danger: Boolean(now.free_hit),
+        primary: !now.free_hit}, cancel()],
     };
   }
   return null;

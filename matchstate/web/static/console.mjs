@@ -15,7 +15,7 @@ import {matchPage, listen, tracker} from "./live.mjs";
 import {eventItem, score, time} from "./show.mjs";
 import {describeEvent, describeFreeHit, events, label, stateName} from "./words.mjs";
 import {discardQuestion, question, relogQuestion} from "./asks.mjs";
-import {secondsLeft, tickDue} from "./countdown.mjs";
+import {OwnEvents, secondsLeft, tickDue, windowPlay} from "./countdown.mjs";
 import {defaults, filled, focusFirst, formContent, formKeys, missing, showMissing} from "./quickform.mjs";
 import {earlier, notBefore, pageClock} from "./clock.mjs";
 import {Outbox} from "./outbox.mjs";
@@ -25,6 +25,7 @@ import {Cues, chukkerNumbers, foldClock, reading, shownClock} from "./chukker.mj
 import {Receipts} from "./receipts.mjs";
 import {ask} from "./dialog.mjs";
 import {flagLabel, flagMeaning} from "./flags.mjs";
+import {fitText} from "./fit.mjs";
 
 // The buttons' places: a free hit's course first, then what goes wrong, then the officials' and the
 // match's own events; a type the server adds later goes after these, so no button ever moves.
@@ -45,11 +46,13 @@ const GUARD_MS = 600;           // a second tap this soon after one is taken as 
 const CLOCK_EVERY_MS = 10 * 60 * 1000;
 const RECENT = 6;               // recorded events shown under the buttons (every waiting one is shown too)
 const KEPT_ROWS = 60;           // recorded events kept on this device for a console opened offline
+const SCORE_SMALLEST_PX = 15;   // the score is made no smaller than this to fit its line; it wraps instead
 
 const {root, code, base} = matchPage($("console"));
 const SNAPSHOT = `matchstate:console:${code}`;
 const clock = pageClock();
 const receipts = new Receipts(localStorage, `matchstate:receipts:${code}`);
+const own = new OwnEvents(sessionStorage, `matchstate:own:${code}`);  // what this tab logged: its "Play"s are its to time
 const cues = new Cues();        // the bell and the horn, each once per chukker
 const known = tracker();        // the match as the server last told it, and the stored events seen
 let forms = null;               // each event type's fields, from the API
@@ -75,7 +78,7 @@ const outbox = new Outbox({
     const others = known.log.some((row) => row.seq > basis && !ours.has(row.device_id));
     return others ? known.view.seq : null;
   },
-  onRecorded: (data) => { receipts.add(data.receipt); known.seen(data.event, data.match); save(); },
+  onRecorded: (data) => { own.add(data.event.device_id); receipts.add(data.receipt); known.seen(data.event, data.match); save(); },
   onChange: () => { if (outbox.conflict) catchUp(); render(); },
 });
 
@@ -111,7 +114,9 @@ function lastUndoable() {
 }
 
 // Whether the server answers: its live stream is open, and what waits here is not failing to go.
-const online = () => streamUp && (!outbox.items.length || outbox.link === "up" || outbox.link === "unknown");
+// (A device that knows it has no network is offline, idle or not: its stream may not have noticed yet.)
+const online = () => navigator.onLine && streamUp
+  && (!outbox.items.length || outbox.link === "up" || outbox.link === "unknown");
 
 // The types the engine accepts now; while events wait (or the server is away) every type: it rules on arrival.
 function enabled(type) {
@@ -124,7 +129,12 @@ function enabled(type) {
 
 // A tap, or a shortcut (``keyed``: a key held down repeats, and is ignored, so the guard is the pointer's).
 function tap(type, keyed = false) {
-  if ((!keyed && Date.now() < guardUntil) || !enabled(type)) return;
+  if (!keyed && Date.now() < guardUntil) {
+    notice = t("console", "tap-ignored", {event: label(type)});  // said, so a dropped tap is never a mystery
+    render();
+    return;
+  }
+  if (!enabled(type)) return;
   guard();
   wake();
   open(type);
@@ -169,11 +179,15 @@ function focusButton(type) {
   if (next) next.focus();
 }
 
-// A chukker's start is the next one's; its end, the one in play.
+// What the match makes likely, so the usual case is one tap: a chukker's start is the next one's, its end
+// the one in play; a stroke is a clean hit; a goal in a free hit is the hitting team's.
 function prefilled(type, at) {
-  const numbers = chukkerNumbers(reading(shown().timing, Date.parse(at)));
+  const now = shown();
+  const numbers = chukkerNumbers(reading(now.timing, Date.parse(at)));
   if (type === "chukker.start") return {chukker: numbers.start};
-  return type === "chukker.end" ? {chukker: numbers.end} : {};
+  if (type === "chukker.end") return {chukker: numbers.end};
+  if (type === "hit") return {contact: "hit"};
+  return type === "goal" && now.free_hit ? {team: now.free_hit.to} : {};
 }
 
 function openUndo(at) {
@@ -232,7 +246,7 @@ function sendForm() {
   const {type, values, at} = form;
   guard();
   closeForm();
-  log(type, filled(values), at);
+  log(type, filled(fields, values), at);
 }
 
 // Log an event, asking first where a slip is likely.
@@ -256,6 +270,7 @@ async function log(type, fields, at) {
 
 function record(type, fields, at) {
   const event = newEvent(type, fields, notBefore(at, floor()));
+  own.add(event.id);
   outbox.add(event, known.view.seq);
   save();
   render();
@@ -406,19 +421,41 @@ function freeHitSince() {
   return began ? began.seq : null;
 }
 
-// The latest ruling that stands, with its rule; under it, the last thing done.
-function rulingPanel() {
+// The ruling the panel shows: the latest that stands on the free hit in progress (from its award on); with
+// none in progress, the last event's, where that event closed one with a ruling (a Penalty 1, say), so a
+// free hit closed otherwise (a goal, a whistle) clears the panel rather than leave "Ball in play" up.
+function shownRuling() {
   const since = freeHitSince();
-  const ruled = known.log.filter((row) => row.ruling && !known.view.void.includes(row.seq)
-    && (since === null || row.seq >= since)).pop();
+  const standing = known.log.filter((row) => row.type !== "void" && !known.view.void.includes(row.seq));
+  if (since === null) {
+    const last = standing[standing.length - 1];
+    return {since, ruled: last && last.ruling ? last : null};
+  }
+  return {since, ruled: standing.filter((row) => row.ruling && row.seq >= since).pop() || null};
+}
+
+// A rule's clause as the panel and its full view show it: its id and heading, its text under them.
+function citation(id) {
+  return el("details", {class: "cite"}, el("summary", {}, rules[id] ? `${id} · ${rules[id].heading[lang()]}` : id),
+    rules[id] ? el("p", {}, rules[id].text[lang()]) : null);
+}
+
+// The ruling on a screen of its own, however long: the panel keeps its size, so no button moves.
+function readInFull(row) {
+  ask({title: `#${row.seq} ${label(row.type)}`, text: row.ruling.text[lang()],
+    items: row.ruling.cite.map((id) => (rules[id] ? `${id} · ${rules[id].heading[lang()]}: ${rules[id].text[lang()]}` : id)),
+    actions: [{id: "cancel", label: t("console", "ruling-close"), primary: true}]});
+}
+
+// The ruling, with its rule and a way to read it in full; under it, the last thing done.
+function rulingPanel() {
+  const {since, ruled} = shownRuling();
   const parts = [];
   if (notice) parts.push(el("p", {class: "notice"}, notice));
   if (ruled) {
-    parts.push(el("p", {class: "what"}, `#${ruled.seq} ${label(ruled.type)}`),
-      el("p", {class: "text"}, ruled.ruling.text[lang()]),
-      ...ruled.ruling.cite.map((id) => el("details", {class: "cite"},
-        el("summary", {}, rules[id] ? `${id} · ${rules[id].heading[lang()]}` : id),
-        rules[id] ? el("p", {}, rules[id].text[lang()]) : null)));
+    parts.push(el("p", {class: "what"}, `#${ruled.seq} ${label(ruled.type)} `,
+      el("button", {type: "button", class: "link full", onclick: () => readInFull(ruled)}, t("console", "ruling-full"))),
+    el("p", {class: "text"}, ruled.ruling.text[lang()]), ...ruled.ruling.cite.map(citation));
   } else {
     parts.push(el("p", {class: "quiet"}, t("console", since === null ? "no-ruling" : "no-ruling-yet")));
   }
@@ -475,14 +512,21 @@ function renderCountdown(now) {
   box.classList.toggle("hurry", left !== null && left > 0 && left <= 5);
   box.querySelector(".seconds").textContent = left === null ? "20.0" : left > 0 ? left.toFixed(1) : "0.0";
   box.querySelector(".note").textContent = t("console", left === null ? "countdown-idle"
-    : left > 0 ? "countdown-running" : "countdown-up");
+    : left > 0 ? "countdown-running" : timesWindow(now) ? "countdown-up" : "countdown-up-theirs");
   box.querySelector(".bar i").style.width = `${left === null ? 0 : Math.max(0, left / known.view.window_seconds) * 100}%`;
+}
+
+// Whether this tab times the window that runs: it logged its "Play". Another console left open knows nothing
+// of a stroke this one holds offline, so it never logs the clock check that would rule the time run out.
+function timesWindow(now) {
+  const play = windowPlay(now, known.log, outbox.events);
+  return play !== null && own.has(play.id);
 }
 
 // The 20 seconds ran out with no stroke: log the clock check at once, so the engine rules now. Not while a
 // form is open: the event being entered was tapped earlier, and goes first.
 function expire(now) {
-  if (form || document.querySelector("dialog[open]") || tickedFor === now.play_at
+  if (form || document.querySelector("dialog[open]") || tickedFor === now.play_at || !timesWindow(now)
     || !tickDue(now, clock.now(), known.view.window_seconds)) return;
   tickedFor = now.play_at;
   beep();
@@ -546,6 +590,7 @@ function render() {
   $("score").textContent = score(known.view.teams, now.score);
   $("state").textContent = stateName(now.state);
   $("provisional").hidden = !now.provisional;
+  fitText($("score"), SCORE_SMALLEST_PX);  // after the pills beside it, which take their width first
   $("freehit").textContent = now.text;
   $("waiting").replaceChildren(...waitingFouls());
   $("link").replaceChildren(status());
@@ -720,6 +765,9 @@ function begin() {
   document.addEventListener("pointerdown", wake, {once: true});
   // another tab of this console changed the outbox
   window.addEventListener("storage", (e) => { if (e.key === outbox.name) render(); });
+  window.addEventListener("resize", () => fitText($("score"), SCORE_SMALLEST_PX));
+  window.addEventListener("offline", render);
+  window.addEventListener("online", () => { render(); outbox.pump(); });
   onLang(() => { render(); renderForm(true); });
   if (!key(code)) $("key").focus();
   setInterval(everyTenth, 100);

@@ -20,3 +20,38 @@ export function tickDue(now, serverNow, windowSeconds) {
   if (secondsLeft(now, serverNow, windowSeconds) === null) return false;
   return serverNow - Date.parse(now.play_at) >= windowSeconds * 1000 + TICK_LATE_MS;
 }
+
+/**
+ * The "Play" whose 20 seconds run now: the last logged at ``now.play_at``, recorded or still waiting here.
+ * @param {{play_at: string|null}} now
+ * @param {{event: object}[]} rows  the recorded events this device knows
+ * @param {object[]} waiting  the events waiting in its outbox
+ */
+export function windowPlay(now, rows, waiting) {
+  if (!now.play_at) return null;
+  const at = Date.parse(now.play_at);
+  const plays = [...rows.map((row) => row.event), ...waiting].filter((e) => e.type === "play" && Date.parse(e.at) === at);
+  return plays.length ? plays[plays.length - 1] : null;
+}
+
+/**
+ * The events this tab logged, by id, kept in its session storage (a reload keeps them; another tab or device
+ * has its own): the console logs the clock check only for a "Play" it logged itself, so a second console left
+ * open, which knows nothing of a stroke the first holds offline, never rules the 20 seconds run out.
+ */
+export class OwnEvents {
+  static KEPT = 500;
+
+  constructor(storage, name) {
+    this.storage = storage;
+    this.name = name;
+    this.ids = JSON.parse(storage.getItem(name) || "[]");
+  }
+
+  add(id) {
+    this.ids = [...this.ids, id].slice(-OwnEvents.KEPT);
+    this.storage.setItem(this.name, JSON.stringify(this.ids));
+  }
+
+  has(id) { return this.ids.includes(id); }
+}

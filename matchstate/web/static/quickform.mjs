@@ -33,9 +33,18 @@ export function missing(fields, values) {
   return fields.filter((f) => needed(f, values) && (values[f.name] ?? "") === "");
 }
 
-/** The fields to log: those given a value. */
-export function filled(values) {
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null && value !== ""));
+/** Whether a field has a meaning with the values chosen so far (a Penalty 2's ``from``, say): its
+ * ``applies_when`` is null, or one of them holds. */
+export function applies(field, values) {
+  return !field.applies_when
+    || field.applies_when.some((when) => Object.entries(when).every(([name, value]) => values[name] === value));
+}
+
+/** The fields to log, in the log format's order: those given a value that have a meaning with the others. */
+export function filled(fields, values) {
+  return Object.fromEntries(fields.filter((field) => applies(field, values))
+    .map((field) => [field.name, values[field.name]])
+    .filter(([, value]) => value !== undefined && value !== null && value !== ""));
 }
 
 
@@ -157,7 +166,8 @@ export function formContent(form, fields, context) {
   const {onSend, onCancel} = context;
   const parts = [];
   const changed = () => {
-    for (const {field, control, need} of parts) {
+    for (const {field, control, need, row} of parts) {
+      if (row) row.hidden = !applies(field, form.values);
       const must = needed(field, form.values);
       need.hidden = !must;
       control.setAttribute("aria-required", String(must));
@@ -169,9 +179,11 @@ export function formContent(form, fields, context) {
     const options = choices(form, field, context);
     const control = options ? radioGroup(form, field, options, nameId, changed) : input(form, field, changed);
     const need = el("span", {class: "need", "aria-hidden": "true"}, " *");
-    parts.push({field, control, need});
-    return el(options ? "div" : "label", {class: "field"}, el("span", {class: "name", id: nameId}, fieldName(field.name), need),
-      control);
+    const part = {field, control, need, row: null};
+    parts.push(part);
+    part.row = el(options ? "div" : "label", {class: "field"},
+      el("span", {class: "name", id: nameId}, fieldName(field.name), need), control);
+    return part.row;
   });
   changed();
   const content = [

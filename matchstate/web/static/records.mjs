@@ -9,6 +9,7 @@ import {withKey} from "./keys.mjs";
 import {deviceId} from "./events.mjs";
 import {pageClock} from "./clock.mjs";
 import {events, stateName} from "./words.mjs";
+import {ask} from "./dialog.mjs";
 
 const clock = pageClock();
 // What the list and the new match's panel show, drawn again in the other language when the toggle changes.
@@ -45,7 +46,105 @@ function row(match) {
       el("a", {href: `${path}/console`}, t("common", "console")), el("a", {href: `${path}/review`}, t("common", "review")),
       el("a", {href: `${path}/scoreboard`}, t("common", "scoreboard")),
       el("a", {href: `${path}/sheet`}, t("common", "sheet")), el("a", {href: `${apiPath}/log.jsonl`}, "JSONL"),
-      el("a", {href: `${apiPath}/log.csv`}, "CSV")));
+      el("a", {href: `${apiPath}/log.csv`}, "CSV"),
+      // Nothing logged but its match.start: it may still be corrected or removed, with the league key.
+      ...(match.events === 1 ? [
+        el("button", {type: "button", class: "small", dataset: {act: "correct"}, onclick: () => startCorrection(match.code)},
+          t("records", "correct")),
+        el("button", {type: "button", class: "small", dataset: {act: "remove"}, onclick: () => removeMatch(match.code)},
+          t("records", "remove"))] : [])));
+}
+
+// What the page says of the last thing done with the league key, drawn again when the language changes.
+function say(message, refused = false) {
+  drawn.created = () => $("created").replaceChildren(el("p", {class: refused ? "refused" : "done"}, message()));
+  drawn.created();
+}
+
+// The league key the form holds, or the focus on its box with what it is needed for.
+function leagueKeyFor(form, what) {
+  const key = leagueKey(form);
+  if (!key) {
+    say(() => t("records", "league-needed", {what}), true);
+    form.elements.league_key.focus();
+  }
+  return key;
+}
+
+// Put a match.start into the new-match form, to correct it.
+function fill(form, start) {
+  const set = (name, value) => { form.elements[name].value = value ?? ""; };
+  for (const name of ["match", "event", "venue", "field_length", "chukkers"]) set(name, start[name]);
+  set("officials", (start.officials || []).join(", "));
+  form.elements.penalty3_defended.checked = start.penalty3_defended ?? true;
+  start.teams.forEach((team, t) => {
+    set(`team${t + 1}`, team);
+    set(`goals${t + 1}`, (start.handicap_goals || {})[team]);
+    for (const n of [1, 2, 3, 4]) {
+      const player = ((start.rosters || {})[team] || []).find((p) => p.player === n);
+      set(`name${t + 1}_${n}`, player && player.name);
+      set(`hcp${t + 1}_${n}`, player && player.handicap);
+    }
+  });
+  const clock = start.clock ? `${start.clock.chukker_seconds}/${start.clock.extra_seconds}` : null;
+  const preset = [...form.elements.clock.options].find((option) => option.value === clock);
+  set("clock", clock === null ? form.elements.clock.options[0].value : preset ? clock : "own");
+  if (clock !== null && !preset) {
+    set("chukker_seconds", start.clock.chukker_seconds);
+    set("extra_seconds", start.clock.extra_seconds);
+  }
+  form.querySelector(".own-clock").hidden = form.elements.clock.value !== "own";
+}
+
+// Correcting: the form holds the match's match.start, its code fixed, until it is saved or another is made.
+function correcting(form, code) {
+  if (code) form.dataset.correcting = code;
+  else delete form.dataset.correcting;
+  form.elements.match.readOnly = Boolean(code);
+  form.querySelector("button.primary").textContent = t("records", code ? "save-correction" : "create");
+}
+
+async function startCorrection(code) {
+  const reply = await api(`/api/matches/${encodeURIComponent(code)}/events`);
+  if (reply.status !== 200) return say(() => reason(reply.data), true);
+  const form = $("new");
+  fill(form, reply.data[0].event);
+  correcting(form, code);
+  say(() => t("records", "correcting", {code}));
+  form.elements.team1.focus();
+}
+
+async function saveCorrection(form) {
+  const code = form.dataset.correcting;
+  const key = leagueKeyFor(form, t("records", "correct"));
+  if (!key) return;
+  const answer = await ask({title: t("records", "correct-title", {code}), text: t("records", "correct-text"),
+    input: {label: t("records", "reason")},
+    actions: [{id: "confirm", label: t("records", "save-correction"), primary: true}, {id: "cancel", label: t("form", "cancel")}]});
+  if (answer.action !== "confirm") return;
+  const reply = await api(`/api/matches/${encodeURIComponent(code)}`,
+    {method: "PUT", body: {start: startEvent(form), reason: answer.value}, key});
+  if (reply.status !== 200) return say(() => t("records", "not-corrected", {status: reply.status, why: reason(reply.data)}), true);
+  correcting(form, null);
+  const remember = form.elements.remember.checked;
+  form.reset();  // the match's fields; the league key stays for what the record keeper does next
+  form.elements.league_key.value = key;
+  form.elements.remember.checked = remember;
+  say(() => t("records", "corrected", {code}));
+  search();
+}
+
+async function removeMatch(code) {
+  const key = leagueKeyFor($("new"), t("records", "remove"));
+  if (!key) return;
+  const answer = await ask({title: t("records", "remove-title", {code}), text: t("records", "remove-text"),
+    input: {label: t("records", "reason")},
+    actions: [{id: "confirm", label: t("records", "remove"), danger: true}, {id: "cancel", label: t("form", "cancel")}]});
+  if (answer.action !== "confirm") return;
+  const reply = await api(`/api/matches/${encodeURIComponent(code)}`, {method: "DELETE", body: {reason: answer.value}, key});
+  if (reply.status !== 200) return say(() => t("records", "not-removed", {status: reply.status, why: reason(reply.data)}), true);
+  say(() => t("records", "removed", {code}));
+  search();
 }
 
 function standing(match) {
@@ -57,11 +156,12 @@ function startEvent(form) {
   const data = new FormData(form);
   const teams = [data.get("team1").trim(), data.get("team2").trim()];
   const text = (name) => (data.get(name) || "").trim() || undefined;
-  const handicapGoals = {};
+  // Goals by handicap are given only as typed (a team's box left empty gives it none); with both boxes
+  // empty none are given, and the engine derives them from the rosters' handicaps.
+  const typed = teams.map((team, t) => [team, (data.get(`goals${t + 1}`) || "").trim()]).filter(([, goals]) => goals);
+  const handicapGoals = typed.length ? Object.fromEntries(typed.map(([team, goals]) => [team, Number(goals)])) : undefined;
   const rosters = {};
   teams.forEach((team, t) => {
-    const goals = Number(data.get(`goals${t + 1}`) || 0);
-    if (goals) handicapGoals[team] = goals;
     const players = [1, 2, 3, 4].map((n) => {
       const name = text(`name${t + 1}_${n}`);
       const handicap = data.get(`hcp${t + 1}_${n}`);
@@ -70,11 +170,15 @@ function startEvent(form) {
     if (players.length) rosters[team] = players;
   });
   const officials = (data.get("officials") || "").split(",").map((s) => s.trim()).filter(Boolean);
+  const preset = data.get("clock");
+  const [chukkerSeconds, extraSeconds] = preset === "own"
+    ? [data.get("chukker_seconds"), data.get("extra_seconds")] : preset.split("/");
   return {
     type: "match.start", at: clock.stamp(), id: deviceId(),
     match: data.get("match").trim(), teams, field_length: Number(data.get("field_length") || 300),
     penalty3_defended: data.get("penalty3_defended") === "on", handicap_goals: handicapGoals,
     chukkers: Number(data.get("chukkers") || 6), event: text("event"), venue: text("venue"),
+    clock: {chukker_seconds: Number(chukkerSeconds), extra_seconds: Number(extraSeconds || 0)},
     officials: officials.length ? officials : undefined,
     rosters: Object.keys(rosters).length ? rosters : undefined,
   };
@@ -92,6 +196,7 @@ function leagueKey(form) {
 
 async function create(e) {
   e.preventDefault();
+  if (e.target.dataset.correcting) return saveCorrection(e.target);
   const out = $("created");
   let reply;
   try {
@@ -135,6 +240,10 @@ for (const name of ["team", "event", "venue", "player", "date", "status", "state
 form.addEventListener("submit", (e) => { e.preventDefault(); search(); });
 form.addEventListener("change", search);
 $("new").addEventListener("submit", create);
+// The club's own clock asks for its two settings; a preset needs none.
+$("new").elements.clock.addEventListener("change", (e) => {
+  document.querySelector("#new .own-clock").hidden = e.target.value !== "own";
+});
 onLang(() => { drawn.list(); drawn.created(); });
 const remembered = localStorage.getItem(LEAGUE_KEY);
 if (remembered) {
