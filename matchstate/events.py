@@ -166,7 +166,7 @@ def clip_seconds(value: object, context: Context) -> float:
 def asked_by(value: object, context: Context) -> str:
     """Who asks for a review: a team (its challenge), or an official."""
     if not isinstance(value, str) or (value not in context.teams and value not in OFFICIALS):
-        _fail_officials("asked-by", value, teams=joined((*context.teams, *OFFICIALS)))
+        _fail_officials("asked-by", value, choices=", ".join(repr(c) for c in (*context.teams, *OFFICIALS)))
     return value
 
 
