@@ -81,7 +81,8 @@ def test_a_refusal_of_a_1_2_event_through_the_store_says_why_in_english_and_span
         ({"type": "review.outcome", "outcome": "stands"}, "review.outcome: no review is open",
          "review.outcome: no hay ninguna revisión abierta"),
         ({"type": "chukker.confirm", "chukker": 1, "score": {BLUE: 0, RED: 0}},
-         "chukker.confirm: chukker 1 has not had its chukker.end", "chukker.confirm: el chukker 1 no tuvo su chukker.end"),
+         "chukker.confirm: chukker 1 has not had its chukker.end",
+         "chukker.confirm: el chukker 1 no tuvo su chukker.end"),
         ({"type": "review.request", "about": 2, "asked_by": BLUE}, "review.request: Blue has no challenge left",
          None),
     ]:
