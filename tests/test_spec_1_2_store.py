@@ -135,6 +135,20 @@ def test_challenges_written_2_0_are_refused_over_http(tmp_path):
         body = '{"event": {"type": "review.request", "at": "2026-11-29T15:00:01Z", "about": 1.0, "asked_by": "Blue"}}'
         answer = client.post("/api/matches/m-2/events", content=body, headers=scorer)
         assert 400 <= answer.status_code < 500 and "about" in answer.text
+        for event in ({"type": "chukker.start", "chukker": 1},
+                      {"type": "review.request", "about": 2, "asked_by": "umpire"},
+                      {"type": "video.sync", "clip": "cam.mp4", "clip_seconds": 3.5}):
+            sent = client.post("/api/matches/m-2/events", json={"event": {**event, "at": "2026-11-29T15:00:02Z"}},
+                               headers=scorer)
+            assert sent.status_code == 201, sent.text
+        view = client.get("/api/matches/m-2").json()
+        assert view["officials"]["review"] == 3 and view["officials"]["challenges_left"] == {BLUE: 2, RED: 2}
+        assert view["officials"]["clips"] == [{"clip": "cam.mp4", "clip_seconds": 3.5, "at": "2026-11-29T15:00:02Z"}]
+        assert "goal" not in view["accepted"] and "review.outcome" in view["accepted"]  # the review is open
+        forms = client.get("/api/event-types").json()
+        assert {field["name"]: field["kind"] for field in forms["review.request"]} == {
+            "about": "count", "asked_by": "asker", "reason": "text"}
+        assert forms["review.outcome"][0]["choices"] == ["stands", "overturned", "no-decision"]
     store.close()
 
 
