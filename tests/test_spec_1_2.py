@@ -663,3 +663,20 @@ def test_the_reviewed_call_example_has_a_review_a_challenge_and_confirmations(ca
     assert [clip["clip"] for clip in final["clips"]] == ["helmet-ledesma.mp4", "helmet-ferro.mp4"]
     assert [row["seq"] for row in rows if "score-query" in row["flags"]] == [11]
     assert final["score"] == {"Los Álamos": 1, "Cañada Seca": 0} and final["winner"] == "Los Álamos"
+
+
+def test_the_score_sheet_shows_reviews_challenges_and_each_chukker_confirmed_or_queried_in_both_languages():
+    from matchstate.log import parse_line, read_lines
+    from matchstate.records.sheet import score_sheet
+
+    events = [parse_line(line) for line in read_lines(examples.path("reviewed-call"))]
+    sheet = score_sheet(events)
+    assert sheet.reviews("en") == ["Review of seq 4, asked by Cañada Seca: the call stands",
+                                   "Review of seq 18, asked by the umpire: overturned"]
+    assert sheet.reviews("es")[1] == "Revisión del seq 18, pedida por el umpire: revocada"
+    assert sheet.officials.challenges_text("es") == "Desafíos restantes: Los Álamos 1, Cañada Seca 0"
+    assert [sheet.confirmation(chukker) for chukker in sheet.chukkers] == ["confirmed", "confirmed"]
+    queried = score_sheet([*events[:11], {**events[11], "score": {"Los Álamos": 2, "Cañada Seca": 0}}])
+    assert (queried.confirmation(1, "es"), queried.confirmation(2, "es")) == ("consultado", "sin confirmar")
+    late = {"type": "void", "at": "2026-12-12T15:43:00Z", "seq": 4, "reason": "a tribunal's correction"}
+    assert score_sheet([*events, late]).officials.after_window == [29]
