@@ -19,6 +19,9 @@ from .words import Words, joined, phrases
 MAX_ID_LENGTH = 64
 FIXED_SPOT_LIMIT = 60  # the farthest fixed spot from a goal line: Penalties 4 and 6
 PENALTIES = ("1", "2", "3", "4", "5a", "5b", "6")
+MAX_CLIP_LENGTH = 512  # code points
+OFFICIALS = ("umpire", "referee")  # who may ask for a review besides a team (log format 1.2)
+OUTCOMES = ("stands", "overturned", "no-decision")
 
 Event = dict[str, Any]
 Checker = Callable[[Any, "Context"], Any]
@@ -90,6 +93,11 @@ def number(value: object, _: Context) -> float:
     return value
 
 
+def _fail_officials(what: str, value: object, **fields: object) -> NoReturn:
+    """Refuse ``value`` of a field of log format 1.2: it must be the catalog's [must-officials] ``what``."""
+    raise Unfit(phrases("refusal", "must", what=phrases("must-officials", what, **fields), value=_QUOTE.repr(value)))
+
+
 def _shown(value: object) -> object:
     """A value as a refusal quotes it: a number too long to read is cut."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
@@ -122,6 +130,59 @@ def counting(value: object, _: Context) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_COUNT:
         _fail("counting", _shown(value), most=MAX_COUNT)
     return value
+
+
+def whole_number(value: object, _: Context) -> int:
+    """An integer, 0 or more: a JSON number written without a fraction or an exponent (``2``, not ``2.0``)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+        _fail_officials("whole", _shown(value), most=MAX_COUNT)
+    return value
+
+
+def string(value: object, _: Context) -> str:
+    """Any string without a NUL character (an optional note or reason)."""
+    if not isinstance(value, str):
+        _fail_officials("string", value)
+    if "\x00" in value:
+        _fail("no-nul", value)
+    return value
+
+
+def clip(value: object, context: Context) -> str:
+    """A recording's name or address: 1 to :data:`MAX_CLIP_LENGTH` characters, counted as code points."""
+    if not isinstance(value, str) or not 1 <= len(value) <= MAX_CLIP_LENGTH:
+        _fail_officials("clip", value[:MAX_CLIP_LENGTH] + "…" if isinstance(value, str) else value,
+                        most=MAX_CLIP_LENGTH)
+    return string(value, context)
+
+
+def clip_seconds(value: object, context: Context) -> float:
+    seconds = number(value, context)
+    if seconds < 0:
+        _fail_officials("clip-seconds", value)
+    return seconds
+
+
+def asked_by(value: object, context: Context) -> str:
+    """Who asks for a review: a team (its challenge), or an official."""
+    if not isinstance(value, str) or (value not in context.teams and value not in OFFICIALS):
+        _fail_officials("asked-by", value, choices=", ".join(repr(c) for c in (*context.teams, *OFFICIALS)))
+    return value
+
+
+def confirmed_score(value: object, context: Context) -> dict[str, float]:
+    """A chukker's score: goals for both teams, each 0 or more and a multiple of 0.5."""
+    if not isinstance(value, dict):
+        _fail("goals-by-team", value)
+    for name, goals in value.items():
+        team(name, context)
+        count = number(goals, context)
+        if count < 0 or count * 2 != int(count * 2):
+            _fail_officials("half-goals", goals)
+    missing = [name for name in context.teams if name not in value]
+    if missing:
+        _fail_officials("both-teams", value, teams=joined(context.teams))
+    return {name: value[name] for name in context.teams}
 
 
 def player(value: object, _: Context) -> int:
@@ -246,6 +307,7 @@ FIELDS: dict[str, dict[str, tuple[Checker, Any]]] = {
         "officials": (names, None),
         "rules": (rule_set, None),
         "clock": (clock_settings, None),
+        "challenges": (whole_number, 0),
     },
     "chukker.start": {"chukker": (counting, REQUIRED)},
     "chukker.end": {"chukker": (counting, REQUIRED)},
@@ -293,6 +355,11 @@ FIELDS: dict[str, dict[str, tuple[Checker, Any]]] = {
     "clock.stop": {},
     "clock.start": {},
     "match.end": {},
+    # Log format 1.2: the officials' events, around the rulings (engine.officials).
+    "video.sync": {"clip": (clip, REQUIRED), "clip_seconds": (clip_seconds, REQUIRED)},
+    "review.request": {"about": (counting, REQUIRED), "asked_by": (asked_by, REQUIRED), "reason": (string, None)},
+    "review.outcome": {"outcome": (OneOf(*OUTCOMES), REQUIRED), "note": (string, None)},
+    "chukker.confirm": {"chukker": (counting, REQUIRED), "score": (confirmed_score, REQUIRED)},
 }
 TYPES = tuple(FIELDS)
 _COMMON: dict[str, tuple[Checker, Any]] = {"at": (timestamp, REQUIRED), "id": (short_text, None), "by": (text, None)}
@@ -329,6 +396,8 @@ def check_event(obj: Any, context: Context) -> Event:
             setattr(context, name, event[name])
     if kind == "penalty.award" and event["yards_to_goal"] is None and needs_spot(event):
         raise InvalidEvent.said("spot-yards", penalty=event["penalty"])
+    if kind == "video.sync":
+        event["at_logged"] = obj["at"]  # the final object's clips give the sync's `at` as logged
     return event
 
 

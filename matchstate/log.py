@@ -115,4 +115,7 @@ def final(match: Match) -> dict[str, Any]:
     """The closing object of ``replay --json``."""
     return {"final": {"score": dict(match.score), "state": match.state,
                       "free_hit": match.free_hit.to_json() if match.free_hit else None,
-                      "clock": match.clock_json(), "winner": match.winner}}
+                      "clock": match.clock_json(), "winner": match.winner,
+                      # log format 1.2: the officials' video, reviews, challenges and confirmed chukkers
+                      "clips": match.clips, "reviews": match.reviews, "challenges_left": match.challenges_left,
+                      "confirmed": match.confirmed, "queried": match.queried}}

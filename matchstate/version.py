@@ -6,4 +6,4 @@ engine rules any event differently (as the log format's version 1.1 corrections 
 release of the package.
 """
 
-ENGINE_VERSION = "1.1.0"  # log format 1.1: the umpire's whistle for the 20 seconds, the clock
+ENGINE_VERSION = "1.2.0"  # log format 1.2: the officials' reviews, video and confirmations; the clock in choosing

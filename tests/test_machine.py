@@ -38,9 +38,10 @@ def test_every_callback_the_machine_names_is_a_private_method_of_the_model():
     assert named and all(name.startswith("_") and callable(getattr(Play, name)) for name in named)
 
 
-def test_every_event_type_but_void_and_match_start_is_a_trigger():
+def test_every_event_type_but_void_match_start_and_the_officials_is_a_trigger():
+    from matchstate.engine.officials import OFFICIALS_EVENTS
     from matchstate.events import TYPES
-    assert set(TRIGGER_OF) == set(TYPES) - {"void", "match.start"}
+    assert set(TRIGGER_OF) == set(TYPES) - {"void", "match.start"} - OFFICIALS_EVENTS
 
 
 def through_the_library(model, trigger, *args):

@@ -23,7 +23,7 @@ SPEC_STATES = {"idle", "awarded", "placed", "play_called", "live", "choosing"}
 SPEC_TYPES = ["match.start", "chukker.start", "chukker.end", "penalty.award", "knockin.award", "ball.place", "play",
               "dribble", "approach.abort", "ball.retee", "hit", "ball.stop", "ball.out", "goal", "position.improper",
               "player.return", "player.play", "card", "decide", "whistle", "void", "tick", "clock.stop", "clock.start",
-              "match.end"]
+              "match.end", "video.sync", "review.request", "review.outcome", "chukker.confirm"]
 
 team = st.sampled_from(TEAMS)
 player = st.integers(1, 4)
@@ -48,7 +48,8 @@ def fields_of(kind, match, seq):
             "field_length": st.sampled_from([300, 250, 160]),
             "penalty3_defended": st.booleans(),
             "handicap_goals": st.fixed_dictionaries({}, optional={"Blue": st.integers(0, 5),
-                                                                   "Red": st.integers(0, 5)})}),
+                                                                   "Red": st.integers(0, 5)}),
+            "challenges": st.integers(0, 2)}),
         "chukker.start": st.fixed_dictionaries({"chukker": st.integers(1, 8)}),
         "chukker.end": st.fixed_dictionaries({"chukker": st.integers(1, 8)}),
         "penalty.award": st.sampled_from(["1", "2", "2", "2", "3", "4", "5a", "5a", "5b", "6"]).flatmap(
@@ -72,6 +73,15 @@ def fields_of(kind, match, seq):
                                        "colour": st.sampled_from(["yellow", "red"])}),
         "decide": st.fixed_dictionaries({"option": st.integers(1, 2)}),
         "void": st.fixed_dictionaries({"seq": st.integers(2, max(seq, 2)), "reason": st.just("scorer error")}),
+        "video.sync": st.fixed_dictionaries({"clip": st.sampled_from(["cam-1.mp4", "cam-2.mp4"]),
+                                             "clip_seconds": st.integers(0, 600)}),
+        "review.request": st.fixed_dictionaries({"about": st.integers(2, max(seq, 2)),
+                                                 "asked_by": st.sampled_from([*TEAMS, "umpire", "referee"])}),
+        "review.outcome": st.fixed_dictionaries({"outcome": st.sampled_from(["stands", "overturned",
+                                                                             "no-decision"])}),
+        "chukker.confirm": st.fixed_dictionaries({"chukker": st.integers(1, 3),
+                                                  "score": st.fixed_dictionaries({name: st.integers(0, 3)
+                                                                                  for name in TEAMS})}),
     }
     return strategies.get(kind, st.just({}))
 
@@ -210,8 +220,9 @@ class RandomMatch(RuleBasedStateMachine):
         accepted = self.match.accepted_types()
         assert accepted, "some event always makes sense"
         assert accepted == [kind for kind in SPEC_TYPES if self.match.accepts(kind)]
-        if self.match.state == "choosing":
-            assert set(accepted) == {"decide", "void", "tick", "card"}
+        if self.match.state == "choosing" and self.match.review is None and not self.match.ended:
+            assert set(accepted) == {"decide", "void", "tick", "card", "whistle", "clock.stop", "clock.start",
+                                     "video.sync", "review.request", "chukker.confirm"}
 
     def teardown(self):
         if not self.events:

@@ -126,7 +126,7 @@ CASES = [
      ["yards_to_goal"], {}),
     ("ball-stop-at-0", ball_live, event("ball.stop", yards_to_goal=0), ["yards_to_goal"], {}),
     ("ball-stop-beyond-field", ball_live, event("ball.stop", yards_to_goal=300.5), ["yards_to_goal"], {}),
-    # while choosing, only decide, void, tick and card
+    # while choosing, only decide, void, tick, card, the clock's (whistle, clock.stop, clock.start) and the officials'
     *[(f"{kind}-while-choosing", choosing, event(kind, **fields), [], {}) for kind, fields in [
         ("hit", {"player": 3, "contact": "hit"}),
         ("play", {}),
@@ -134,7 +134,6 @@ CASES = [
         ("dribble", {}),
         ("penalty.award", {"penalty": "3", "to": "Blue"}),
         ("knockin.award", {"to": "Red"}),
-        ("whistle", {}),
         ("chukker.end", {"chukker": 1}),
         ("chukker.start", {"chukker": 2}),
         ("goal", {"team": "Blue"}),
@@ -242,8 +241,9 @@ def test_ill_formed_match_start_is_refused(start):
 
 @pytest.mark.parametrize("kind, fields", [("decide", {"option": 2}), ("tick", {}),
                                           ("card", {"team": "Red", "player": 1, "colour": "yellow"}),
-                                          ("void", {"seq": 5, "reason": "whistle by mistake"})])
-def test_while_choosing_decide_void_tick_and_card_are_accepted(scorer, kind, fields):
+                                          ("void", {"seq": 5, "reason": "whistle by mistake"}),
+                                          ("whistle", {}), ("clock.stop", {}), ("clock.start", {})])
+def test_while_choosing_decide_void_tick_card_and_the_clocks_events_are_accepted(scorer, kind, fields):
     choosing(scorer)
     assert scorer.match.seq == 7
     scorer.log(kind, **fields)

@@ -42,6 +42,10 @@ CHUKKER = [(1, "match.start", "idle", None), (2, "chukker.start", "idle", None),
            (10, "knockin.award", "awarded", None)]
 
 
+# What the final object gains in log format 1.2, for a log with none of its events (and no challenges).
+NO_OFFICIALS = {"clips": [], "reviews": [], "challenges_left": {"Blue": 0, "Red": 0}, "confirmed": [], "queried": []}
+
+
 def write_log(tmp_path, lines, name="match.jsonl"):
     path = tmp_path / name
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
@@ -63,7 +67,7 @@ def test_replay_json_prints_each_event_then_the_final_state(tmp_path, capsys, ch
     assert [(s["seq"], s["type"], s["state"], s["ruling"] and s["ruling"]["kind"]) for s in steps] == CHUKKER
     assert last == {"final": {"score": {"Blue": 1, "Red": 1}, "state": "awarded", "free_hit": FINAL_FREE_HIT,
                               "clock": {"chukker": 1, "played": 6, "running": False, "phase": "play"},
-                              "winner": None}}
+                              "winner": None, **NO_OFFICIALS}}
 
 
 def test_replay_json_rulings_carry_the_spec_fields(tmp_path, capsys, chukker):
@@ -89,7 +93,7 @@ def test_replay_json_final_free_hit_is_null_when_none_is_in_progress(tmp_path, c
     assert json.loads(out.splitlines()[-1]) == {"final": {"score": {"Blue": 1, "Red": 0}, "state": "idle",
                                                           "free_hit": None, "winner": None, "clock": {
                                                               "chukker": None, "played": 0, "running": False,
-                                                              "phase": "before"}}}
+                                                              "phase": "before"}, **NO_OFFICIALS}}
 
 
 def test_replay_blank_lines_are_skipped_in_seq_but_counted_in_line_numbers(tmp_path, capsys, chukker):

@@ -15,7 +15,8 @@ from ..rulings import Ruling
 # Event types the clock refuses: between chukkers a free hit carried over waits for the next chukker's
 # start; after the match's end only these are accepted.
 NOT_BETWEEN_CHUKKERS = frozenset({"play", "hit", "approach.abort", "ball.retee"})
-AFTER_THE_END = frozenset({"void", "card", "tick"})
+AFTER_THE_END = frozenset({"void", "card", "tick", "video.sync", "review.request", "review.outcome",
+                           "chukker.confirm"})  # and, from log format 1.2, the officials' events
 # What ends extra time early in a chukker before the last (besides a goal).
 ENDS_EXTRA = frozenset({"goal", "ball.out", "whistle"})
 

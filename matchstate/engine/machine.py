@@ -50,8 +50,10 @@ STOPS_PLAY = [
 TRANSITIONS = [
     _t("chukker_start", NOT_CHOOSING),
     *STOPS_PLAY,
-    _t("clock_stop", NOT_CHOOSING),
-    _t("clock_start", NOT_CHOOSING),
+    # In choosing they act on the clock alone; the choice stays open (log format 1.2).
+    _t("whistle", "choosing"),
+    _t("clock_stop", [*STATES]),
+    _t("clock_start", [*STATES]),
     _t("match_end", NOT_CHOOSING, "idle", before="_drop_free_hit"),  # what waits lapses
     _t("penalty_award", NOT_CHOOSING, conditions="_awards_a_goal", after="_give_penalty_goal"),
     _t("penalty_award", NOT_CHOOSING, "awarded", before="_take_awarded_free_hit"),

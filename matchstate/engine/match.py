@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -12,6 +12,7 @@ from ..events import TYPES, Context, Event, check_event
 from ..rules import DEFAULT, ClockSettings, RuleSet, find_rules
 from ..rulings import FreeHit, Ruling, Wording
 from ..words import catalog, phrases
+from . import officials
 from .clock import Clock
 from .handicap import goals_by_handicap
 from .judges import Foul
@@ -24,19 +25,21 @@ from .play import Play
 CHECKPOINT_EVERY = 256
 # The event types accepted in each situation (state, and whether a chukker started, is in play, the match
 # ended): a console asks after every event, and there are few situations.
-_ACCEPTED: dict[tuple[str, bool, bool, bool], tuple[str, ...]] = {}
+_ACCEPTED: dict[tuple[str, bool, bool, bool, bool], tuple[str, ...]] = {}
 _NOT_STARTED = Conditions(DEFAULT, (), 300, True, DEFAULT.clock, 6)
 
 
 @dataclass(frozen=True, slots=True)
 class Checkpoint:
     """A match as its events up to ``seq`` leave it, to resume from (:meth:`Match.resume`): the ``play``, the
-    last event's ``at``, and every ``void`` so far (its seq → the seq it strikes)."""
+    last event's ``at``, every ``void`` so far (its seq → the seq it strikes), and every review outcome struck
+    out with its request (its seq → the request's)."""
 
     seq: int
     last_at: datetime
     play: Play
     voids: Mapping[int, int]
+    withdrawn: Mapping[int, int] = field(default_factory=dict)
 
 
 class Match:
@@ -66,6 +69,7 @@ class Match:
         self.first = 1  # the seq of events[0]
         self._last_at = datetime.min  # the `at` of the event before `first` (none: unstarted)
         self._voids: dict[int, int] = {}  # every void: its seq -> the seq it strikes
+        self._withdrawn: dict[int, int] = {}  # every review outcome struck out with its request -> the request
         self.earlier: Callable[[], Match] | None = None  # the whole match replayed, where it holds only the last events
 
     @classmethod
@@ -76,13 +80,13 @@ class Match:
         play = checkpoint.play.copy()
         play.conditions, play.wording = match._play.conditions, match._play.wording  # the match.start's, shared
         match._resumed(checkpoint.seq, checkpoint.last_at, play)
-        match._voids = dict(checkpoint.voids)
-        match.void = struck_by(match._voids)
+        match._voids, match._withdrawn = dict(checkpoint.voids), dict(checkpoint.withdrawn)
+        match.void = struck_by(match._voids) | set(match._withdrawn)
         return match
 
     def checkpoint(self) -> Checkpoint:
         """The match as it stands, to resume from."""
-        return Checkpoint(self.seq, self.last_at, self._play.copy(), dict(self._voids))
+        return Checkpoint(self.seq, self.last_at, self._play.copy(), dict(self._voids), dict(self._withdrawn))
 
     def keep_last(self, events: int) -> None:
         """Drop the events before the last checkpoint that leaves at least ``events`` of them held."""
@@ -167,6 +171,42 @@ class Match:
         (first, goals), (second, theirs) = self.score.items()
         return first if goals > theirs else second if theirs > goals else None
 
+    # -- the officials' (log format 1.2) --------------------------------------------
+
+    @property
+    def review(self) -> int | None:
+        """The seq of the review.request open, if one is."""
+        return self._play.review
+
+    @property
+    def reviews(self) -> list[dict[str, Any]]:
+        """Each review.request standing, in order: ``seq``, ``about``, ``asked_by``, ``outcome`` (None: open)."""
+        return officials.reviews_json(self._play)
+
+    @property
+    def challenges_left(self) -> dict[str, int]:
+        return dict(self._play.challenges)
+
+    @property
+    def clips(self) -> list[dict[str, Any]]:
+        """The clips in force: ``clip``, ``clip_seconds`` and the sync's ``at`` as logged, in the syncs' order."""
+        return officials.clips_json(self._play)
+
+    def moment(self, clip: str, at: datetime) -> float | None:
+        """The second of ``clip`` that shows an event logged at ``at`` (None: the clip has no sync in force)."""
+        sync = self._play.clips.get(clip)
+        return officials.moment(sync, at) if sync is not None else None
+
+    @property
+    def confirmed(self) -> list[int]:
+        """The chukkers whose latest confirmation agrees with the log as it stands."""
+        return officials.confirmations(self._play)[0]
+
+    @property
+    def queried(self) -> list[int]:
+        """The chukkers whose latest confirmation does not agree with the log as it stands."""
+        return officials.confirmations(self._play)[1]
+
     def clock_json(self) -> dict[str, Any]:
         """The clock as of the last event, as ``replay --json`` gives it."""
         return self.clock.to_json(self.last_at)
@@ -187,14 +227,21 @@ class Match:
         """Whether an event of this type makes sense now (its fields aside)."""
         if not self.info:
             return event_type == "match.start"
-        return event_type in ACCEPTS[self.state] and self.clock.refusal(event_type) is None
+        play = self._play
+        if event_type == "review.outcome":
+            return play.review is not None
+        if event_type == "review.request" and play.review is not None:
+            return False
+        return ((event_type in ACCEPTS[play.state] or event_type in officials.OFFICIALS_EVENTS)
+                and play.clock.refusal(event_type) is None and officials.refusal_while_review(play, event_type) is None)
 
     def accepted_types(self) -> list[str]:
         """The event types that make sense now, in the log format's order."""
         if not self.info:
             return ["match.start"]
         clock = self.clock
-        situation = (self.state, clock.started, clock.in_play, clock.ended)  # all that accepts() reads
+        # all that accepts() reads
+        situation = (self.state, clock.started, clock.in_play, clock.ended, self.review is not None)
         if situation not in _ACCEPTED:
             _ACCEPTED[situation] = tuple(kind for kind in TYPES if self.accepts(kind))
         return list(_ACCEPTED[situation])
@@ -208,13 +255,17 @@ class Match:
         event = check_event(obj, self.context)
         if self.seq and event["at"] < self.last_at:
             raise IllegalEvent.said("earlier", kind=event["type"], at=obj["at"])
-        flags: tuple[str, ...] = ()
-        if event["type"] == "void":
+        kind = event["type"]
+        flags: tuple[str, ...] = () if kind == "void" else self._play.clock.flags(event)
+        if kind in officials.FLAGGED:
+            flags += officials.flags(self._play, event)
+        if kind == "void":
             self._strike(event)
             ruling = None
         else:
-            flags = self._play.clock.flags(event)
-            ruling = self._apply(self._play, event)
+            if kind == "review.request" and (refusal := officials.about_refusal(event, self.seq + 1, self.void)):
+                raise refusal  # judged when it is logged: a later void of the event under review leaves it
+            ruling = self._apply(self._play, event, self.seq + 1)
         self.events.append(event)
         self.rulings.append(ruling)
         self._clocks.append(self._play.clock)
@@ -226,14 +277,17 @@ class Match:
             self._checkpoints[seq] = self._play.copy()
         return ruling
 
-    def _apply(self, play: Play, event: Event) -> Ruling | None:
+    def _apply(self, play: Play, event: Event, seq: int) -> Ruling | None:
         kind = event["type"]
         if not self.info or kind == "match.start":
             self._start(event)
             return None
-        refusal = play.clock.refusal(kind)
+        refusal = play.clock.refusal(kind) or officials.refusal_while_review(play, kind)
         if refusal:
             raise refusal
+        if kind in officials.OFFICIALS_EVENTS:
+            officials.apply(play, event, seq)
+            return None
         if kind not in ACCEPTS[play.state]:
             why = "choosing" if play.state == "choosing" else kind
             if why in catalog()["why-not"]:
@@ -241,8 +295,11 @@ class Match:
             raise IllegalEvent.said("no-sense", kind=kind, state=play.state)
         if kind == "decide" and event["option"] > len(play.options):
             raise IllegalEvent.said("option", option=event["option"], offered=len(play.options))
+        chukker_in_play = play.clock.chukker if play.clock.in_play else None
         ruling = None if kind in QUIET[play.state] else play.rule(TRIGGER_OF[kind], event)
         play.clock = play.clock.after(event, ruling, play.score)
+        if kind in officials.NOTED:
+            officials.note(play, event, seq, chukker_in_play)
         return ruling
 
     def _start(self, event: Event) -> None:
@@ -260,10 +317,15 @@ class Match:
                                 event["chukkers"])
         self._play = Play(conditions, Wording(rules), Clock(clock, event["chukkers"]))
         self._play.score = self._starting_score()
+        self._play.challenges = self._starting_challenges()
 
     def _starting_score(self) -> dict[str, float]:
         handicap = self.info["handicap_goals"]
         return {team: handicap.get(team, 0) for team in self.teams}
+
+    def _starting_challenges(self) -> dict[str, int]:
+        challenges: int = self.info["challenges"]
+        return dict.fromkeys(self.teams, challenges)
 
     def _strike(self, event: Event) -> None:
         """Void an event: refold the log without it, or refuse if that breaks a later event."""
@@ -274,7 +336,15 @@ class Match:
             raise IllegalEvent.said("void-start")
         if target in self.void:
             raise IllegalEvent.said("void-twice", seq=target)
+        if (confirmation := officials.relied_on(self._play, target)) is not None:
+            raise officials.refused("void-confirmed", seq=confirmation, target=target)
         struck_out = struck_by({**self._voids, self.seq + 1: target})
+        # A review.request struck out strikes its outcome with it; restored, it restores it.
+        withdrawn = {outcome: request for outcome, request in self._withdrawn.items() if request in struck_out}
+        review = self._play.reviews.get(target)
+        if review is not None and review[3] is not None:
+            withdrawn[review[3]] = target
+        struck_out |= set(withdrawn)
         first = min(struck_out ^ self.void)  # the first event whose standing changes
         if first < self.first:
             self._replayed_whole()
@@ -285,12 +355,12 @@ class Match:
             kept = self.events[seq - self.first]
             if seq not in struck_out and kept["type"] != "void":
                 try:
-                    self._apply(play, kept)
+                    self._apply(play, kept, seq)
                 except RefusedEvent as err:
                     raise IllegalEvent.said("void-breaks", target=target, seq=seq, reason=err.reason_words) from None
             if seq % CHECKPOINT_EVERY == 0:
                 checkpoints[seq] = play.copy()
-        self._play, self.void, self._checkpoints = play, struck_out, checkpoints
+        self._play, self.void, self._checkpoints, self._withdrawn = play, struck_out, checkpoints, withdrawn
 
     def _replayed_whole(self) -> None:
         """Become the whole match, replayed (:attr:`earlier`), where only its last events are held."""
@@ -305,7 +375,7 @@ class Match:
         """The play as the match's start leaves it."""
         conditions = self._play.conditions
         return Play(conditions, self._play.wording, Clock(conditions.clock, conditions.chukkers),
-                    score=self._starting_score())
+                    score=self._starting_score(), challenges=self._starting_challenges())
 
 
 def _settings(settings: ClockSettings) -> dict[str, float]:
@@ -313,8 +383,10 @@ def _settings(settings: ClockSettings) -> dict[str, float]:
 
 
 def struck(events: Sequence[Mapping[str, Any]]) -> set[int]:
-    """The seqs struck out: a void counts unless a later void strikes it."""
-    return struck_by({seq: event["seq"] for seq, event in enumerate(events, 1) if event["type"] == "void"})
+    """The seqs struck out: a void counts unless a later void strikes it, and a review.request struck out
+    strikes its outcome with it."""
+    by_void = struck_by({seq: event["seq"] for seq, event in enumerate(events, 1) if event["type"] == "void"})
+    return by_void | officials.withdrawn(events, by_void)
 
 
 def struck_by(voids: Mapping[int, int]) -> set[int]:

@@ -16,6 +16,7 @@ from ..rulings import FreeHit, Ruling, Why, Wording
 from .clock import Clock
 from .judges import JUDGES, Foul, Moment
 from .machine import Dispatch, compile_machine
+from .officials import ChukkerEnd, Confirmation, Review, Sync
 from .penalties import Conditions
 
 
@@ -37,6 +38,14 @@ class Play:
     # The event being ruled: its ruling and its foul.
     ruling: Ruling | None = None
     foul: Foul | None = None
+    # The officials' (log format 1.2, engine.officials): none of them changes the free hit, the score or the clock.
+    review: int | None = None  # the seq of the review.request open
+    reviews: dict[int, Review] = field(default_factory=dict)  # by review.request seq
+    challenges: dict[str, int] = field(default_factory=dict)  # left, by team
+    chukker_ends: dict[int, ChukkerEnd] = field(default_factory=dict)  # by chukker
+    confirmations: dict[int, Confirmation] = field(default_factory=dict)  # by chukker.confirm seq
+    clips: dict[str, Sync] = field(default_factory=dict)  # the sync in force, by clip, in the syncs' order
+    ended_at: datetime | None = None  # the match.end's in force
 
     def copy(self) -> Play:
         """A copy to come back to: every field, its containers copied."""

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .export import Exporter, Row
+from .officials import OfficialsRecord, officials_record
 from .tally import KNOCKIN
 from .timeline import Step, replay
 
@@ -27,6 +28,10 @@ BOM = "\ufeff"
 BEFORE_SCORE = ("seq", "at", "chukker", "type", "team", "player", "player_name", "penalty", "from", "yards",
                 "ruling_kind", "awarded_to", "against", "violation", "cite")
 AFTER_SCORE = ("void", "by", "role", "device_id", "received_at", "details", "ruling_en", "ruling_es", "hash")
+# The officials' record (log format 1.2), after the rest so that no column moves: the flags each event was given
+# (after-window among them), a review.request's outcome as it stands, a chukker's confirmation on its chukker.end
+# and chukker.confirm rows.
+OFFICIALS = ("flags", "review", "confirmation")
 # The event fields that have columns of their own (and `id`, which is device_id).
 IN_COLUMNS = {"type", "at", "id", "by", "chukker", "team", "player", "penalty", "to", "from", "yards_to_goal"}
 # Events of the hitting team's own doing, whose team is the free hit's.
@@ -54,9 +59,11 @@ def write(rows: Sequence[Row]) -> str:
     names = {(team, player["player"]): player.get("name", "") for team in rosters for player in rosters[team]}
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(inert(cell) for cell in (*BEFORE_SCORE, *(f"{team} score" for team in teams), *AFTER_SCORE))
+    writer.writerow(inert(cell) for cell in (*BEFORE_SCORE, *(f"{team} score" for team in teams), *AFTER_SCORE,
+                                             *OFFICIALS))
+    record = officials_record(events)
     for row, step in zip(rows, replay(events), strict=True):
-        writer.writerow(inert(cell) for cell in _cells(row, step, teams, names))
+        writer.writerow(inert(cell) for cell in (*_cells(row, step, teams, names), *_officials(step, record)))
     return BOM + out.getvalue()
 
 
@@ -84,6 +91,16 @@ def _cells(row: Row, step: Step, teams: list[str], names: dict[tuple[str, int], 
         "; ".join(f"{name}={_text(value)}" for name, value in details.items()),
         given.get("text", {}).get("en", ""), given.get("text", {}).get("es", ""), row.hash,
     ]
+
+
+def _officials(step: Step, record: OfficialsRecord) -> list[str]:
+    event, kind = step.event, step.event["type"]
+    review = record.review(step.seq) if kind == "review.request" else None
+    outcome = ""
+    if review is not None:
+        outcome = (review["outcome"] or "open") + (" (challenge used)" if record.uses_a_challenge(review) else "")
+    confirmation = record.confirmation(event["chukker"]) if kind in ("chukker.end", "chukker.confirm") else ""
+    return [" ".join(record.flags.get(step.seq, ())), outcome, confirmation]
 
 
 def _award(step: Step, ruling: dict[str, Any]) -> dict[str, Any]:

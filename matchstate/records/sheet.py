@@ -4,11 +4,12 @@ goals by handicap, the running score, knock-ins, penalties and fouls by chukker,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..engine import roster_totals
 from ..engine.handicap import PLANNED_CHUKKERS
 from ..words import catalog, phrase
+from .officials import OfficialsRecord, officials_record
 from .tally import CHOICE, FINISHED, IN_PLAY, KNOCKIN, PENALTY_1, Award, Foul, Tally, tally
 from .timeline import Event
 
@@ -134,6 +135,8 @@ class ScoreSheet:
     winner: str | None
     fouls: list[FoulLine]
     handicap_from_rosters: FromRosters | None  # how the goals by handicap were worked out, where from the rosters
+    # The officials' (log format 1.2): reviews, challenges left, each chukker confirmed or queried, after-window.
+    officials: OfficialsRecord = field(default_factory=OfficialsRecord)
 
     goals = staticmethod(goals_text)
     penalty = staticmethod(penalty_text)
@@ -145,6 +148,14 @@ class ScoreSheet:
     @property
     def in_play(self) -> bool:
         return self.status == IN_PLAY
+
+    def confirmation(self, chukker: int, lang: str = "en") -> str:
+        """A chukker's column foot: confirmed, queried, or not confirmed."""
+        return self.officials.confirmation_text(chukker, lang)
+
+    def reviews(self, lang: str = "en") -> list[str]:
+        """Each review standing, in order: "Review of seq 4, asked by Red: the call stands"."""
+        return [self.officials.review_text(review, lang) for review in self.officials.reviews]
 
     def result(self) -> str:
         """The score line: "Blue 8 – Red 7½"."""
@@ -175,7 +186,8 @@ def score_sheet(events: Sequence[Event]) -> ScoreSheet:
     played = max([counted.chukkers, *(goal.chukker for goal in counted.goals),
                   *(award.chukker for award in counted.awards)])
     return ScoreSheet(counted.start, teams, list(range(1, max(planned, played) + 1)), played, counted.status,
-                      counted.winner, [_foul_line(counted, foul) for foul in counted.fouls], _from_rosters(counted))
+                      counted.winner, [_foul_line(counted, foul) for foul in counted.fouls], _from_rosters(counted),
+                      officials_record(events))
 
 
 def _foul_line(counted: Tally, foul: Foul) -> FoulLine:

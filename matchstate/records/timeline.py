@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Match, goals_by_handicap, struck
+from ..engine.officials import OFFICIALS_EVENTS
 
 Event = Mapping[str, Any]  # an event's JSON object, as received
 AWARDS = ("penalty.award", "knockin.award")
@@ -58,7 +59,8 @@ def replay(events: Sequence[Event]) -> Iterator[Step]:
     for seq, event in enumerate(events, 1):
         kind = event["type"]
         before = match.free_hit.to_json() if match.free_hit is not None else None
-        if seq in struck_out or kind == "void" or ended or kind == END:
+        # The officials' events (log format 1.2) change nothing a record counts: they are listed, not replayed.
+        if seq in struck_out or kind == "void" or kind in OFFICIALS_EVENTS or ended or kind == END:
             ended |= kind == END and seq not in struck_out
             yield Step(seq, event, seq in struck_out, None, chukker, before, origin, None, dict(score), ended)
             continue

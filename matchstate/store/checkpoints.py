@@ -34,7 +34,7 @@ from ..rulings import FreeHit, Ruling
 from ..words import Words
 from .seals import holds, seal
 
-FORMAT = 1  # of the blob: a checkpoint of another format is ignored
+FORMAT = 2  # of the blob: a checkpoint of another format is ignored (2: the officials' fields of log format 1.2)
 STORED_EVERY = 32  # events between a match's stored checkpoints (one costs about 0.1 ms to write)
 # The fields of Play that the match.start gives (Match.resume sets them): the rest is the blob's.
 FROM_THE_START = ("conditions", "wording")
@@ -104,7 +104,7 @@ def encode(checkpoint: Checkpoint) -> bytes:
     play = checkpoint.play
     return json.dumps({
         "format": FORMAT, "seq": checkpoint.seq, "last_at": writer.value(checkpoint.last_at),
-        "voids": writer.value(dict(checkpoint.voids)),
+        "voids": writer.value(dict(checkpoint.voids)), "withdrawn": writer.value(dict(checkpoint.withdrawn)),
         "play": {name: writer.value(getattr(play, name)) for name in PLAY_FIELDS},
     }, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
 
@@ -118,7 +118,8 @@ def decode(blob: bytes) -> Checkpoint:
     values = {name: reader.value(found["play"][name]) for name in PLAY_FIELDS}
     # The match.start's conditions and wording replace these in Match.resume.
     play = Play(None, None, **values)  # type: ignore[arg-type]
-    return Checkpoint(found["seq"], reader.value(found["last_at"]), play, reader.value(found["voids"]))
+    return Checkpoint(found["seq"], reader.value(found["last_at"]), play, reader.value(found["voids"]),
+                      reader.value(found["withdrawn"]))
 
 
 def _names(kind: type) -> tuple[str, ...]:

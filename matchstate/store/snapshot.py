@@ -23,9 +23,10 @@ class Snapshot:
     types it ``accepted`` (:meth:`accepted_types`), the seqs a ``void`` struck, ``info``, its
     match.start as the engine checked it, its ``rules``, the defending team's violations ``waiting`` on the
     free hit, the ``clock`` as the last event left it (read at ``last_at``), whether it has ``ended`` and its
-    ``winner``. Taken inside the store's lock on the match, so it is one
-    consistent moment of it; nothing in it changes afterwards, and nothing in it can be changed
-    (its mappings are :class:`FrozenDict`, its lists tuples), so snapshots may be shared freely.
+    ``winner``, and the ``officials``' record of log format 1.2 (:func:`officials_of`). Taken inside the
+    store's lock on the match, so it is one consistent moment of it; nothing in it changes afterwards, and
+    nothing in it can be changed (its mappings are :class:`FrozenDict`, its lists tuples), so snapshots may be
+    shared freely.
     """
 
     code: str
@@ -46,6 +47,7 @@ class Snapshot:
     last_at: datetime
     ended: bool
     winner: str | None
+    officials: Mapping[str, Any]
 
     @classmethod
     def of(cls, match: Match, digest: str, info: Mapping[str, Any] | None = None) -> Snapshot:
@@ -55,7 +57,8 @@ class Snapshot:
                    score=FrozenDict(match.score), free_hit=match.free_hit, play_at=match.play_at,
                    options=tuple(match.options), accepted=tuple(match.accepted_types()), void=frozenset(match.void),
                    info=info if info is not None else frozen_info(match), rules=match.rules, waiting=match.waiting,
-                   clock=match.clock, last_at=match.last_at, ended=match.ended, winner=match.winner)
+                   clock=match.clock, last_at=match.last_at, ended=match.ended, winner=match.winner,
+                   officials=officials_of(match))
 
     def clock_json(self) -> dict[str, Any]:
         """The clock as the last event left it, as ``replay --json`` gives it."""
@@ -78,6 +81,16 @@ class FrozenDict(dict[str, Any]):
 
     def __reduce__(self) -> tuple[type[FrozenDict], tuple[dict[str, Any]]]:
         return FrozenDict, (dict(self),)
+
+
+def officials_of(match: Match) -> FrozenDict:
+    """The officials' record of log format 1.2 as a console or review reads it: the ``review`` open (its
+    review.request's seq, or None), the ``reviews``, ``challenges_left``, ``clips``, ``confirmed`` and ``queried``
+    of ``replay --json``'s final object."""
+    frozen: FrozenDict = _frozen({"review": match.review, "reviews": match.reviews,
+                                  "challenges_left": match.challenges_left, "clips": match.clips,
+                                  "confirmed": match.confirmed, "queried": match.queried})
+    return frozen
 
 
 def frozen_info(match: Match) -> FrozenDict:

@@ -88,7 +88,8 @@ def _match_problems(row: Row[Any], events: Iterable[Row[Any]], engine_version: s
         elif stored.clock is not None and (stored.clock, stored.flags) != (match.clock_after(seq),
                                                                            list(match.flags[-1])):
             yield Problem(row.code, seq, f"its clock and flags: stored {stored.clock} {stored.flags}, the engine "
-                                         f"gives {match.clock_after(seq)} {list(match.flags[-1])}")
+                                         f"gives {match.clock_after(seq)} {list(match.flags[-1])} (given by engine "
+                                         f"{stored.engine_version}; this is engine {engine_version})")
         first = first or stored
         digest = stored.hash
     if first is None:

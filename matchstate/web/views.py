@@ -21,6 +21,9 @@ FIELD_KINDS = {
     events.yards_to_goal: "yards", events.distance: "yards", events.field_length: "yards",
     events.number: "number", events.text: "text", events.short_text: "text",
     events.team_names: "teams", events.names: "names", events.handicap_goals: "goals", events.rosters: "rosters",
+    # log format 1.2
+    events.whole_number: "count", events.clip: "text", events.clip_seconds: "number", events.string: "text",
+    events.asked_by: "asker", events.confirmed_score: "goals",
 }
 
 
@@ -56,6 +59,7 @@ def match_view(code: str, match: Snapshot) -> dict[str, Any]:
                   "extra_seconds": match.clock.settings.extra_seconds, "chukkers": match.clock.chukkers},
         "ended": match.ended,
         "winner": match.winner,
+        "officials": match.officials,  # log format 1.2: the review open, reviews, challenges, clips, confirmations
     }
 
 
