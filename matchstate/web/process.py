@@ -24,11 +24,13 @@ class ServerProcess:
     """A real server on 127.0.0.1 over the database at ``url``; it can be stopped and started again
     on the same port, as a pitch-side laptop's server might go away and come back. ``private`` serves
     it as ``matchstate serve --private``; ``options`` are more of ``serve``'s options; ``file_limit``
-    is the server process's limit on open files (``ulimit -n``), where not the caller's."""
+    is the server process's limit on open files (``ulimit -n``), where not the caller's; ``python`` the
+    interpreter that runs it (another installation's, say)."""
 
     def __init__(self, url: str, port: int | None = None, log: Path | None = None, private: bool = False,
-                 options: Sequence[str] = (), file_limit: int | None = None) -> None:
+                 options: Sequence[str] = (), file_limit: int | None = None, python: str = sys.executable) -> None:
         self.url = url
+        self.python = python
         self.private = private
         self.options = list(options)
         self.file_limit = file_limit
@@ -37,7 +39,11 @@ class ServerProcess:
         self.log = log
         self._process: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout: float = 20.0) -> None:
+    # Only a guard against a server that never answers: a loaded machine may take long to start one, and
+    # a test waits for the answer, never for a time.
+    START_TIMEOUT = 180.0
+
+    def start(self, timeout: float = START_TIMEOUT) -> None:
         env = {**os.environ, "MATCHSTATE_DATABASE_URL": self.url}
         with open(self.log or os.devnull, "ab") as out:  # the child keeps its own copy open
             self._process = subprocess.Popen(self.command(), env=env, stdout=out, stderr=subprocess.STDOUT,
@@ -56,7 +62,7 @@ class ServerProcess:
 
     def command(self) -> list[str]:
         """The child's command line: ``matchstate serve`` on this port with the options."""
-        return [sys.executable, "-m", "matchstate.cli", "serve", "--port", str(self.port),
+        return [self.python, "-m", "matchstate.cli", "serve", "--port", str(self.port),
                 *(["--private"] if self.private else []), *self.options]
 
     def _limit_files(self) -> None:
