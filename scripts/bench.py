@@ -1148,6 +1148,122 @@ def _insert_matches(store: Any, count: int) -> None:
         connection.exec_driver_sql("ANALYZE")  # as a database that grew by appends would have its statistics
 
 
+STATS_MATCHES = 10_000
+STATS_DISTINCT = 500  # distinct logs of the season, copied under new codes up to STATS_MATCHES
+STATS_READS = 10  # warm reads timed per measure and repetition
+
+
+@section
+def season_stats(bench: Bench) -> None:
+    """The statistics of a season of 10,000 matches on SQLite: a page (every team, the first 50 players), a
+    team's page, the whole season as `GET /api/stats` sums it, and `GET /stats` as a browser gets it, warm and
+    as the first call of a new process's Store (a restart); against the recount as it was (Archive.recount,
+    every match's tally already kept in memory: its warm best). The season is the bench's first 500 logs,
+    each copied under 20 codes: every match is tallied with the kept statistics' own functions and written
+    as a read's catch-up writes it (tallying 10,000 logs twice would take the bench ten minutes; the cold
+    recount's cost per match is timed on the 500 and given as the time for 10,000 at that rate)."""
+    import tempfile
+    import warnings
+
+    from sqlalchemy import insert
+
+    from matchstate.models import STAT_LINES, MatchRow, StatMarkRow
+    from matchstate.records.archive import Archive, _listed, _Record
+    from matchstate.records.search import fold
+    from matchstate.records.stats import Scope
+    from matchstate.records.tally import tally
+    from matchstate.store import Store
+    from matchstate.store.statistics import line_rows, mark_row
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Using `httpx`")
+        from fastapi.testclient import TestClient
+
+    from matchstate.web import create_app
+
+    logs = [[json.loads(line) for line in lines] for lines in bench.logs[:STATS_DISTINCT]]
+    began = time.perf_counter()
+    tallies = [tally(log) for log in logs]
+    per_match = (time.perf_counter() - began) / len(logs)
+    print(f"  season_stats: cold recount, {per_match * 1e3:.1f} ms a match: {per_match * STATS_MATCHES:.0f} s "
+          f"for {STATS_MATCHES:,} (the first call after a restart, before)", file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        url = f"sqlite:///{folder}/stats.db"
+        store = Store(url, secret_file=f"{folder}/stats.secret")
+        store.upgrade()
+        rows: dict[str, list[dict[str, Any]]] = {"matches": [], "lines": [], "marks": []}
+        for n in range(STATS_MATCHES):
+            log, counted = logs[n % len(logs)], tallies[n % len(logs)]
+            start, at = {**log[0], "match": f"{log[0]['match']}-{n}"}, datetime.fromisoformat(log[0]["at"])
+            rows["matches"].append({
+                "id": n + 1, "code": start["match"], "teams": start["teams"], "conditions": {}, "created": at,
+                "last_seq": len(log), "last_hash": "0" * 64, "last_at": at, "state": "idle",
+                "score": counted.score, "status": counted.status, "day": at.date().isoformat(),
+                "team_1": fold(start["teams"][0]), "team_2": fold(start["teams"][1])})
+            rows["lines"] += line_rows(n + 1, counted)
+            rows["marks"].append(mark_row(n + 1, len(log), counted))
+        with store.database.transaction(write=True) as connection:
+            connection.execute(insert(MatchRow), rows["matches"])
+            connection.execute(insert(STAT_LINES), rows["lines"])
+            connection.execute(insert(StatMarkRow), rows["marks"])
+            connection.exec_driver_sql("ANALYZE")
+        store.close()
+        print(f"  season_stats: {STATS_MATCHES:,} matches, {len(rows['lines']):,} statistics lines", file=sys.stderr)
+
+        def recounting() -> Archive:
+            """An archive whose every match's tally is kept in memory, as the recount's was when warm."""
+            archive = Archive(store)
+            for n, summary in enumerate(archive.store.summaries()):
+                archive._records[summary.code] = _Record(_listed(summary), tallies[n % len(tallies)])
+            return archive
+
+        def restarted(read: Callable[[Archive], object]) -> float:
+            """The time of ``read`` on a new Store's archive, as the first call after a start."""
+            nonlocal store
+            store.close()
+            store = Store(url, secret_file=f"{folder}/stats.secret")
+            began = time.perf_counter()
+            read(Archive(store))
+            return time.perf_counter() - began
+
+        store = Store(url, secret_file=f"{folder}/stats.secret")
+        team = tallies[0].teams[0]
+        reads: dict[str, Callable[[Archive], object]] = {
+            "the recount, warm (before)": lambda archive: archive.recount(Scope.of()),
+            "a page: every team, 50 players": lambda archive: archive.kept.page(Scope.of()),
+            "a team's page": lambda archive: archive.kept.page(Scope.of(), team=team),
+            "a season's page (2027)": lambda archive: archive.kept.page(Scope.of(season="2027")),
+            "every team and player (the API's whole answer)": lambda archive: archive.stats(Scope.of()),
+        }
+        baseline = None
+        for name, read in reads.items():
+            archive = recounting() if baseline is None else Archive(store)
+            seconds, latencies = [], []
+            for _ in range(bench.repeat):
+                for _ in range(STATS_READS):
+                    begun = time.perf_counter()
+                    read(archive)
+                    latencies.append(time.perf_counter() - begun)
+                seconds.append(sum(latencies[-STATS_READS:]))
+            row = bench.record(name, STATS_READS, seconds, latencies, baseline)
+            baseline = baseline or row
+            _latency(name, latencies)
+        firsts = [restarted(lambda archive: archive.kept.page(Scope.of())) for _ in range(bench.repeat)]
+        bench.record("a page, the first call after a restart", 1, firsts, firsts, baseline)
+        _latency("a page, the first call after a restart", firsts)
+        with TestClient(create_app(store)) as client:
+            pages: list[float] = []
+            for _ in range(bench.repeat * STATS_READS):
+                begun = time.perf_counter()
+                answer = client.get("/stats")
+                pages.append(time.perf_counter() - begun)
+            print(f"  season_stats: GET /stats: {len(answer.content):,} bytes", file=sys.stderr)
+        bench.record("GET /stats, warm", STATS_READS, [sum(pages[i:i + STATS_READS])
+                                                       for i in range(0, len(pages), STATS_READS)], pages, baseline)
+        _latency("GET /stats, warm", pages)
+        store.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     args.add_argument("--matches", type=int, default=1000, help="matches in the season (default 1000)")

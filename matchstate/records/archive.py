@@ -20,6 +20,7 @@ from .timeline import Event
 if TYPE_CHECKING:
     from ..store import Store, Summary
     from ..store.results import Sort
+    from ..store.statistics import KeptStatistics
 
 
 @dataclass(slots=True)
@@ -35,6 +36,7 @@ class Archive:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._records: dict[str, _Record] = {}
+        self._kept: KeptStatistics | None = None
 
     def matches(self, filters: Filters | None = None, *, sort: Sort = "created", limit: int | None = None,
                 offset: int = 0) -> list[Listed]:
@@ -55,8 +57,21 @@ class Archive:
                      filters)
         return found[offset:None if limit is None else offset + limit]
 
+    @property
+    def kept(self) -> KeptStatistics:
+        """The store's kept statistics (each match counted once per change of its log, in the database)."""
+        from ..store.statistics import KeptStatistics
+
+        if self._kept is None:
+            self._kept = KeptStatistics(self.store.database)
+        return self._kept
+
     def stats(self, scope: Scope) -> Stats:
-        """The statistics of the matches ``scope`` covers."""
+        """The statistics of the matches ``scope`` covers, summed from the kept statistics."""
+        return self.kept.stats(scope)
+
+    def recount(self, scope: Scope) -> Stats:
+        """The same statistics counted from the logs (each match's tally kept in memory until its next event)."""
         records = [self._record(summary, scope) for summary in self.store.summaries()]
         return statistics([record.tally for record in records
                            if record.tally is not None and scope.covers(record.listed.start)], scope)
