@@ -1159,7 +1159,8 @@ def season_stats(bench: Bench) -> None:
     team's page, the whole season as `GET /api/stats` sums it, and `GET /stats` as a browser gets it, warm and
     as the first call of a new process's Store (a restart); against the recount as it was (Archive.recount,
     every match's tally already kept in memory: its warm best). The season is the bench's first 500 logs,
-    each copied under 20 codes: every match is tallied with the kept statistics' own functions and written
+    each copied under 20 codes (each match's match.start stored, not the rest of its log, which no statistics
+    read touches): every match is tallied with the kept statistics' own functions and written
     as a read's catch-up writes it (tallying 10,000 logs twice would take the bench ten minutes; the cold
     recount's cost per match is timed on the 500 and given as the time for 10,000 at that rate)."""
     import tempfile
@@ -1167,7 +1168,7 @@ def season_stats(bench: Bench) -> None:
 
     from sqlalchemy import insert
 
-    from matchstate.models import STAT_LINES, MatchRow, StatMarkRow
+    from matchstate.models import STAT_LINES, EventRow, MatchRow, StatMarkRow
     from matchstate.records.archive import Archive, _listed, _Record
     from matchstate.records.search import fold
     from matchstate.records.stats import Scope
@@ -1191,7 +1192,8 @@ def season_stats(bench: Bench) -> None:
         url = f"sqlite:///{folder}/stats.db"
         store = Store(url, secret_file=f"{folder}/stats.secret")
         store.upgrade()
-        rows: dict[str, list[dict[str, Any]]] = {"matches": [], "lines": [], "marks": []}
+        rows: dict[str, list[dict[str, Any]]] = {"matches": [], "events": [], "lines": [], "marks": []}
+        counted_as: dict[str, Any] = {}
         for n in range(STATS_MATCHES):
             log, counted = logs[n % len(logs)], tallies[n % len(logs)]
             start, at = {**log[0], "match": f"{log[0]['match']}-{n}"}, datetime.fromisoformat(log[0]["at"])
@@ -1200,10 +1202,15 @@ def season_stats(bench: Bench) -> None:
                 "last_seq": len(log), "last_hash": "0" * 64, "last_at": at, "state": "idle",
                 "score": counted.score, "status": counted.status, "day": at.date().isoformat(),
                 "team_1": fold(start["teams"][0]), "team_2": fold(start["teams"][1])})
+            rows["events"].append({"match_id": n + 1, "seq": 1, "type": "match.start", "at": at,
+                                   "raw": json.dumps(start), "device_id": None, "by": None, "role": None,
+                                   "received_at": at, "prev_hash": "0" * 64, "hash": "0" * 64})
+            counted_as[start["match"]] = counted
             rows["lines"] += line_rows(n + 1, counted)
             rows["marks"].append(mark_row(n + 1, len(log), counted))
         with store.database.transaction(write=True) as connection:
             connection.execute(insert(MatchRow), rows["matches"])
+            connection.execute(insert(EventRow), rows["events"])
             connection.execute(insert(STAT_LINES), rows["lines"])
             connection.execute(insert(StatMarkRow), rows["marks"])
             connection.exec_driver_sql("ANALYZE")
@@ -1213,8 +1220,8 @@ def season_stats(bench: Bench) -> None:
         def recounting() -> Archive:
             """An archive whose every match's tally is kept in memory, as the recount's was when warm."""
             archive = Archive(store)
-            for n, summary in enumerate(archive.store.summaries()):
-                archive._records[summary.code] = _Record(_listed(summary), tallies[n % len(tallies)])
+            for summary in archive.store.summaries():
+                archive._records[summary.code] = _Record(_listed(summary), counted_as[summary.code])
             return archive
 
         def restarted(read: Callable[[Archive], object]) -> float:
@@ -1239,13 +1246,14 @@ def season_stats(bench: Bench) -> None:
         for name, read in reads.items():
             archive = recounting() if baseline is None else Archive(store)
             seconds, latencies = [], []
+            count = STATS_READS if baseline is not None else 2  # the recount takes seconds a read
             for _ in range(bench.repeat):
-                for _ in range(STATS_READS):
+                for _ in range(count):
                     begun = time.perf_counter()
                     read(archive)
                     latencies.append(time.perf_counter() - begun)
-                seconds.append(sum(latencies[-STATS_READS:]))
-            row = bench.record(name, STATS_READS, seconds, latencies, baseline)
+                seconds.append(sum(latencies[-count:]))
+            row = bench.record(name, count, seconds, latencies, baseline)
             baseline = baseline or row
             _latency(name, latencies)
         firsts = [restarted(lambda archive: archive.kept.page(Scope.of())) for _ in range(bench.repeat)]
@@ -1262,6 +1270,93 @@ def season_stats(bench: Bench) -> None:
                                                        for i in range(0, len(pages), STATS_READS)], pages, baseline)
         _latency("GET /stats, warm", pages)
         store.close()
+
+
+SLOW_3G = {"offline": False, "latency": 2000, "downloadThroughput": 50_000, "uploadThroughput": 50_000}
+BEFORE = "8515c02"  # main before the pages were compressed and versioned: the section's baseline
+
+
+@section
+def console_slow_3g(bench: Bench) -> None:
+    """The scorer's console opened in Debian's Chromium on DevTools' Slow 3G (CDP's
+    Network.emulateNetworkConditions: 2 s latency, 50 kB/s each way): the time from the request to the
+    console ready (`#console.ready`), the bytes on the wire (CDP's encodedDataLength), then a reload; against
+    the same on this repository's main before these changes (its tree at BEFORE, from git, served alike)."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    from matchstate.examples import path as example_path
+    from matchstate.web.process import ServerProcess
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("  console_slow_3g: skipped, Playwright is not installed", file=sys.stderr)
+        return
+    here = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        before = Path(folder) / "before"
+        before.mkdir()
+        archive = subprocess.run(["git", "-C", str(here), "archive", BEFORE], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(before)], input=archive.stdout, check=True)
+        trees = {f"main at {BEFORE} (before)": before, "this tree": here}
+        rows: dict[str, Row] = {}
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+                                                  args=["--headless", "--no-sandbox", "--disable-gpu"])
+            for name, tree in trees.items():
+                url = f"sqlite:///{folder}/{len(rows)}.db"
+                env = {**os.environ, "PYTHONPATH": str(tree), "MATCHSTATE_DATABASE_URL": url,
+                       "MATCHSTATE_SECRET_FILE": f"{folder}/{len(rows)}.secret"}
+                subprocess.run([sys.executable, "-m", "matchstate", "db", "upgrade"], env=env, check=True,
+                               capture_output=True)
+                subprocess.run([sys.executable, "-m", "matchstate", "import", str(example_path("full-match"))],
+                               env=env, check=True, capture_output=True)
+                firsts, reloads, wire = [], [], []
+                with _secret_file(env["MATCHSTATE_SECRET_FILE"]), _pythonpath(tree), \
+                        ServerProcess(url, log=Path(folder) / f"{len(rows)}.log") as server:
+                    for _ in range(bench.repeat):
+                        context = chromium.new_context()
+                        page = context.new_page()
+                        cdp = context.new_cdp_session(page)
+                        cdp.send("Network.enable")
+                        cdp.send("Network.emulateNetworkConditions", SLOW_3G)
+                        received: list[int] = []
+                        cdp.on("Network.loadingFinished",
+                               lambda sent, into=received: into.append(sent["encodedDataLength"]))
+                        began = time.perf_counter()
+                        page.goto(f"{server.base}/matches/acacias-2026-final/console", wait_until="commit")
+                        page.wait_for_selector("#console.ready", timeout=180_000)
+                        firsts.append(time.perf_counter() - began)
+                        page.wait_for_load_state("networkidle", timeout=180_000)
+                        wire.append(sum(received))
+                        began = time.perf_counter()
+                        page.reload(wait_until="commit")
+                        page.wait_for_selector("#console.ready", timeout=180_000)
+                        reloads.append(time.perf_counter() - began)
+                        context.close()
+                print(f"  console_slow_3g: {name}: {statistics.median(wire) / 1000:.1f} kB on the wire, "
+                      f"{len(received)} answers; first load {statistics.median(firsts):.2f} s, "
+                      f"reload {statistics.median(reloads):.2f} s", file=sys.stderr)
+                first_before, reload_before = rows.get("first"), rows.get("reload")
+                rows["first"] = bench.record(f"{name}: first load to usable", 1, firsts, firsts, first_before)
+                rows["reload"] = bench.record(f"{name}: reload to usable", 1, reloads, reloads, reload_before)
+            chromium.close()
+
+
+@contextlib.contextmanager
+def _pythonpath(tree: Path) -> Iterator[None]:
+    """PYTHONPATH set to ``tree`` for the servers started meanwhile (they run that tree's matchstate)."""
+    before = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = str(tree)
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = before
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,9 +13,9 @@ the lines of every match counted up to its head are its log's recount.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import ColumnElement, Connection, Select, delete, func, insert, or_, select, tuple_
 
@@ -31,10 +31,15 @@ STATS_LOCK = 36_003  # PostgreSQL: one catch-up writes at a time (see Database.l
 BATCH = 200  # matches counted and written per transaction while catching up
 PAGE = 50  # players on a page of the statistics
 TEAM_LINE = ""  # the ``player`` of a team's line
+KEPT_ANSWERS = 256  # answers kept in memory, the oldest dropped first
+T = TypeVar("T")
 
 _COUNTS = [STAT_LINES.c[name] for name in STAT_COUNTS]
 _SUMS = [func.sum(column) for column in _COUNTS]
 _KEYS = (STAT_LINES.c.team_key, STAT_LINES.c.team, STAT_LINES.c.player_key, STAT_LINES.c.player)
+# What changes whenever any match is counted again, added or removed.
+FINGERPRINT = select(func.count(), func.coalesce(func.sum(StatMarkRow.seq), 0),
+                     func.coalesce(func.sum(StatMarkRow.match_id), 0))
 # The matches whose log has grown past their mark, or that have none yet.
 MOVED = (select(MatchRow.id).outerjoin(StatMarkRow, StatMarkRow.match_id == MatchRow.id)
          .where(LIVE, or_(StatMarkRow.seq.is_(None), StatMarkRow.seq != MatchRow.last_seq)).order_by(MatchRow.id))
@@ -52,10 +57,29 @@ class PlayersPage:
 
 
 class KeptStatistics:
-    """The kept statistics of the matches in ``database``. Threads and processes may share it."""
+    """The kept statistics of the matches in ``database``. Threads and processes may share it.
+
+    Each answer is also kept in memory with the marks' fingerprint it was summed at (their count and the sums
+    of their seqs and match ids, one indexed read): while no match has moved, here or on another server, the
+    same question is answered without summing again."""
 
     def __init__(self, database: Database) -> None:
         self.database = database
+        self._answers: dict[tuple[Any, ...], tuple[tuple[int, ...], Any]] = {}
+
+    def _kept(self, question: tuple[Any, ...], answer: Callable[[Connection], T]) -> T:
+        """``answer``, summed afresh unless the marks are as they were when it was last given."""
+        self.catch_up()
+        with self.database.transaction() as connection:
+            marks = tuple(int(n) for n in connection.execute(FINGERPRINT).one())
+            kept = self._answers.get(question)
+            if kept is not None and kept[0] == marks:
+                return cast(T, kept[1])
+            given = answer(connection)
+        if len(self._answers) >= KEPT_ANSWERS:
+            self._answers.pop(next(iter(self._answers)))
+        self._answers[question] = (marks, given)
+        return given
 
     def catch_up(self) -> int:
         """Count again each match whose log grew since it was counted; how many there were."""
@@ -75,14 +99,17 @@ class KeptStatistics:
 
     def stats(self, scope: Scope) -> Stats:
         """The statistics of the matches ``scope`` covers: every team and every player."""
-        self.catch_up()
-        with self.database.transaction() as connection:
-            return self._stats(connection, scope, list(connection.execute(_players(scope))))
+        return self._kept(("stats", scope), lambda connection: self._stats(
+            connection, scope, list(connection.execute(_players(scope)))))
 
     def page(self, scope: Scope, *, team: str | None = None, after: tuple[str, str] | None = None,
              size: int = PAGE) -> PlayersPage:
         """Every team's line, and a page of players: ``team``'s (all of them), or ``size`` after ``after``."""
-        self.catch_up()
+        return self._kept(("page", scope, team, after, size),
+                          lambda connection: self._page(connection, scope, team, after, size))
+
+    def _page(self, connection: Connection, scope: Scope, team: str | None, after: tuple[str, str] | None,
+              size: int) -> PlayersPage:
         query = _players(scope)
         if team is not None:
             query = query.where(STAT_LINES.c.team == team)
@@ -90,19 +117,16 @@ class KeptStatistics:
             if after is not None:
                 query = query.where(tuple_(*_KEYS) > tuple_(fold(after[0]), after[0], fold(after[1]), after[1]))
             query = query.limit(size + 1)
-        with self.database.transaction() as connection:
-            rows = list(connection.execute(query))
-            more = team is None and len(rows) > size
-            stats = self._stats(connection, scope, rows[:size] if more else rows)
+        rows = list(connection.execute(query))
+        more = team is None and len(rows) > size
+        stats = self._stats(connection, scope, rows[:size] if more else rows)
         last = stats.players[-1] if more and stats.players else None
         return PlayersPage(stats, team, (last.team, last.player or "") if last is not None else None)
 
     def events(self) -> list[str]:
         """The tournaments of the matches counted, by name as their match.start writes it, in order."""
-        self.catch_up()
-        with self.database.transaction() as connection:
-            return sorted(connection.execute(select(StatMarkRow.event).distinct().where(
-                StatMarkRow.event != "")).scalars())
+        return self._kept(("events",), lambda connection: sorted(connection.execute(
+            select(StatMarkRow.event).distinct().where(StatMarkRow.event != "")).scalars()))
 
     def _stats(self, connection: Connection, scope: Scope, players: Sequence[Any]) -> Stats:
         matches, finished = connection.execute(
