@@ -39,9 +39,10 @@ class Archive:
         self._kept: KeptStatistics | None = None
 
     def matches(self, filters: Filters | None = None, *, sort: Sort = "created", limit: int | None = None,
-                offset: int = 0) -> list[Listed]:
+                offset: int = 0, after: str | None = None) -> list[Listed]:
         """The matches ``filters`` find (every match without), in ``sort``'s order (see
-        :data:`~matchstate.store.SORTS`), ``limit`` of them after the first ``offset``.
+        :data:`~matchstate.store.SORTS`), ``limit`` of them after the first ``offset``, or after the match
+        ``after`` (its code, the last of the page before: read from the index, however deep).
 
         Team, date, standing and state are filtered, sorted and paged in the store's query; the text
         searches by event, venue and player (case- and accent-insensitive, in the match.start's JSON)
@@ -50,7 +51,7 @@ class Archive:
 
         filters = filters or Filters()
         query = MatchQuery(tuple(fold(filters.team).split()), filters.date, filters.status, filters.state, sort,
-                           limit, offset)
+                           limit, offset, after)
         if not (filters.event or filters.venue or filters.player):
             return [_listed(summary) for summary in self.store.summaries(query)]
         found = find([_listed(summary) for summary in self.store.summaries(replace(query, limit=None, offset=0))],
