@@ -155,7 +155,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from .records.archive import Archive
     from .records.stats import Scope
 
-    stats = Archive(open_store()).stats(Scope.of(args.event, args.season))
+    archive = Archive(open_store())
+    if args.action == "rebuild":
+        print(f"{archive.kept.rebuild()} matches counted from their logs")
+        return 0
+    stats = archive.stats(Scope.of(args.event, args.season))
     if args.format == "json":
         _write_utf8(json.dumps(stats.to_json(), ensure_ascii=False, indent=2) + "\n")
     else:
@@ -357,6 +361,8 @@ def parser() -> argparse.ArgumentParser:
     export_cmd.set_defaults(run=cmd_export)
 
     stats_cmd = commands.add_parser("stats", help="statistics per team and player over a season or a tournament")
+    stats_cmd.add_argument("action", nargs="?", choices=("rebuild",),
+                           help="rebuild: count every match's kept statistics again from its log")
     stats_cmd.add_argument("--event", default="", help="a tournament: match.start's event")
     stats_cmd.add_argument("--season", default="", help="a year (2026) or a date range (2026-03-01..2026-09-30)")
     stats_cmd.add_argument("--format", choices=("text", "csv", "json"), default="text")

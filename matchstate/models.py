@@ -7,14 +7,17 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Column,
     DateTime,
     Dialect,
     ForeignKey,
     ForeignKeyConstraint,
     Index,
+    Integer,
     LargeBinary,
     MetaData,
     String,
+    Table,
     Text,
     UniqueConstraint,
     text,
@@ -193,3 +196,46 @@ class CheckpointRow(Base):
     engine_version: Mapped[str] = mapped_column(String(32))
     blob: Mapped[bytes] = mapped_column(LargeBinary)
     seal: Mapped[str] = mapped_column(String(HASH_LENGTH))
+
+
+# The counts of a statistics line (see matchstate.records.stats.Line), in this order: a column each.
+STAT_PENALTIES = ("1", "2", "3", "4", "5a", "5b", "6")
+STAT_COUNTS = ("matches", "won", "field_goals", "penalty_goals", *(f"penalties_{p}" for p in STAT_PENALTIES),
+               *(f"converted_{p}" for p in STAT_PENALTIES), "knockins", "fouls_against")
+
+
+class StatMarkRow(Base):
+    """How far a match's kept statistics are counted: its log up to ``seq`` (the high-water mark), with what a
+    season's query filters on: its tournament (``event``, '' for none; ``event_key`` as search folds it), its
+    day, and whether it had finished. A match whose ``last_seq`` has moved past its mark is counted again (a
+    void may change what came before it); see :mod:`matchstate.store.statistics`. Only a cache of the logs:
+    ``verify`` recounts it."""
+
+    __tablename__ = "stat_marks"
+    __table_args__ = (Index("ix_stat_marks_event_key_day", "event_key", "day"),
+                      Index("ix_stat_marks_day", "day"))
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True,
+                                          autoincrement=False)
+    seq: Mapped[int]
+    event: Mapped[str] = mapped_column(Text)
+    event_key: Mapped[str] = mapped_column(Text)
+    day: Mapped[str] = mapped_column(String(10))
+    finished: Mapped[int]
+
+
+# One match's statistics line per team (``player`` '') and per player: the counts that match adds, with the
+# match's event and day repeated so that a season's sums read this table alone, in its index's order.
+STAT_LINES = Table(
+    "stat_lines", Base.metadata,
+    Column("match_id", Integer, ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True,
+           autoincrement=False),
+    Column("team", Text, primary_key=True),
+    Column("player", Text, primary_key=True),
+    Column("team_key", Text, nullable=False),
+    Column("player_key", Text, nullable=False),
+    Column("event_key", Text, nullable=False),
+    Column("day", String(10), nullable=False),
+    *(Column(name, Integer, nullable=False) for name in STAT_COUNTS),
+    Index("ix_stat_lines_line", "team_key", "team", "player_key", "player"),
+)

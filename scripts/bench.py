@@ -1085,6 +1085,8 @@ def match_list(bench: Bench) -> None:
                                  Filters(team="blue", status="finished"))[:100],
         "first page of 100": lambda archive: archive.matches(limit=100),
         "page at offset 49,900": lambda archive: archive.matches(limit=100, offset=LIST_MATCHES - 100),
+        "page after a cursor at 49,900 (keyset)": lambda archive: archive.matches(
+            limit=100, after=f"list-{LIST_MATCHES - 101:06}"),
         "team and standing, a page": lambda archive: archive.matches(Filters(team="blue", status="finished"),
                                                                      limit=100),
         "newest first, a page": lambda archive: archive.matches(sort="-created", limit=100),
@@ -1146,6 +1148,221 @@ def _insert_matches(store: Any, count: int) -> None:
             connection.execute(insert(EventRow), events)
     with store.database.transaction(write=True) as connection:
         connection.exec_driver_sql("ANALYZE")  # as a database that grew by appends would have its statistics
+
+
+STATS_MATCHES = 10_000
+STATS_DISTINCT = 500  # distinct logs of the season, copied under new codes up to STATS_MATCHES
+STATS_READS = 10  # warm reads timed per measure and repetition
+
+
+@section
+def season_stats(bench: Bench) -> None:
+    """The statistics of a season of 10,000 matches on SQLite: a page (every team, the first 50 players), a
+    team's page, the whole season as `GET /api/stats` sums it, and `GET /stats` as a browser gets it, warm and
+    as the first call of a new process's Store (a restart); against the recount as it was (Archive.recount,
+    every match's tally already kept in memory: its warm best). The season is the bench's first 500 logs,
+    each copied under 20 codes (each match's match.start stored, not the rest of its log, which no statistics
+    read touches): every match is tallied with the kept statistics' own functions and written
+    as a read's catch-up writes it (tallying 10,000 logs twice would take the bench ten minutes; the cold
+    recount's cost per match is timed on the 500 and given as the time for 10,000 at that rate)."""
+    import tempfile
+    import warnings
+
+    from sqlalchemy import insert
+
+    from matchstate.models import STAT_LINES, EventRow, MatchRow, StatMarkRow
+    from matchstate.records.archive import Archive, _listed, _Record
+    from matchstate.records.search import fold
+    from matchstate.records.stats import Scope
+    from matchstate.records.tally import tally
+    from matchstate.store import Store
+    from matchstate.store.statistics import line_rows, mark_row
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Using `httpx`")
+        from fastapi.testclient import TestClient
+
+    from matchstate.web import create_app
+
+    logs = [[json.loads(line) for line in lines] for lines in bench.logs[:STATS_DISTINCT]]
+    began = time.perf_counter()
+    tallies = [tally(log) for log in logs]
+    per_match = (time.perf_counter() - began) / len(logs)
+    print(f"  season_stats: cold recount, {per_match * 1e3:.1f} ms a match: {per_match * STATS_MATCHES:.0f} s "
+          f"for {STATS_MATCHES:,} (the first call after a restart, before)", file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        url = f"sqlite:///{folder}/stats.db"
+        store = Store(url, secret_file=f"{folder}/stats.secret")
+        store.upgrade()
+        rows: dict[str, list[dict[str, Any]]] = {"matches": [], "events": [], "lines": [], "marks": []}
+        counted_as: dict[str, Any] = {}
+        for n in range(STATS_MATCHES):
+            log, counted = logs[n % len(logs)], tallies[n % len(logs)]
+            start, at = {**log[0], "match": f"{log[0]['match']}-{n}"}, datetime.fromisoformat(log[0]["at"])
+            rows["matches"].append({
+                "id": n + 1, "code": start["match"], "teams": start["teams"], "conditions": {}, "created": at,
+                "last_seq": len(log), "last_hash": "0" * 64, "last_at": at, "state": "idle",
+                "score": counted.score, "status": counted.status, "day": at.date().isoformat(),
+                "team_1": fold(start["teams"][0]), "team_2": fold(start["teams"][1])})
+            rows["events"].append({"match_id": n + 1, "seq": 1, "type": "match.start", "at": at,
+                                   "raw": json.dumps(start), "device_id": None, "by": None, "role": None,
+                                   "received_at": at, "prev_hash": "0" * 64, "hash": "0" * 64})
+            counted_as[start["match"]] = counted
+            rows["lines"] += line_rows(n + 1, counted)
+            rows["marks"].append(mark_row(n + 1, len(log), counted))
+        with store.database.transaction(write=True) as connection:
+            connection.execute(insert(MatchRow), rows["matches"])
+            connection.execute(insert(EventRow), rows["events"])
+            connection.execute(insert(STAT_LINES), rows["lines"])
+            connection.execute(insert(StatMarkRow), rows["marks"])
+            connection.exec_driver_sql("ANALYZE")
+        store.close()
+        print(f"  season_stats: {STATS_MATCHES:,} matches, {len(rows['lines']):,} statistics lines", file=sys.stderr)
+
+        def recounting() -> Archive:
+            """An archive whose every match's tally is kept in memory, as the recount's was when warm."""
+            archive = Archive(store)
+            for summary in archive.store.summaries():
+                archive._records[summary.code] = _Record(_listed(summary), counted_as[summary.code])
+            return archive
+
+        def restarted(read: Callable[[Archive], object]) -> float:
+            """The time of ``read`` on a new Store's archive, as the first call after a start."""
+            nonlocal store
+            store.close()
+            store = Store(url, secret_file=f"{folder}/stats.secret")
+            began = time.perf_counter()
+            read(Archive(store))
+            return time.perf_counter() - began
+
+        store = Store(url, secret_file=f"{folder}/stats.secret")
+        team = tallies[0].teams[0]
+        reads: dict[str, Callable[[Archive], object]] = {
+            "the recount, warm (before)": lambda archive: archive.recount(Scope.of()),
+            "a page: every team, 50 players": lambda archive: archive.kept.page(Scope.of()),
+            "a team's page": lambda archive: archive.kept.page(Scope.of(), team=team),
+            "a season's page (2027)": lambda archive: archive.kept.page(Scope.of(season="2027")),
+            "every team and player (the API's whole answer)": lambda archive: archive.stats(Scope.of()),
+        }
+        baseline = None
+        for name, read in reads.items():
+            archive = recounting() if baseline is None else Archive(store)
+            seconds, latencies = [], []
+            count = STATS_READS if baseline is not None else 2  # the recount takes seconds a read
+            for _ in range(bench.repeat):
+                for _ in range(count):
+                    begun = time.perf_counter()
+                    read(archive)
+                    latencies.append(time.perf_counter() - begun)
+                seconds.append(sum(latencies[-count:]))
+            row = bench.record(name, count, seconds, latencies, baseline)
+            baseline = baseline or row
+            _latency(name, latencies)
+        firsts = [restarted(lambda archive: archive.kept.page(Scope.of())) for _ in range(bench.repeat)]
+        bench.record("a page, the first call after a restart", 1, firsts, firsts, baseline)
+        _latency("a page, the first call after a restart", firsts)
+        with TestClient(create_app(store)) as client:
+            pages: list[float] = []
+            for _ in range(bench.repeat * STATS_READS):
+                begun = time.perf_counter()
+                answer = client.get("/stats")
+                pages.append(time.perf_counter() - begun)
+            print(f"  season_stats: GET /stats: {len(answer.content):,} bytes", file=sys.stderr)
+        bench.record("GET /stats, warm", STATS_READS, [sum(pages[i:i + STATS_READS])
+                                                       for i in range(0, len(pages), STATS_READS)], pages, baseline)
+        _latency("GET /stats, warm", pages)
+        store.close()
+
+
+SLOW_3G = {"offline": False, "latency": 2000, "downloadThroughput": 50_000, "uploadThroughput": 50_000}
+BEFORE = "8515c02"  # main before the pages were compressed and versioned: the section's baseline
+
+
+@section
+def console_slow_3g(bench: Bench) -> None:
+    """The scorer's console opened in Debian's Chromium on DevTools' Slow 3G (CDP's
+    Network.emulateNetworkConditions: 2 s latency, 50 kB/s each way): the time from the request to the
+    console ready (`#console.ready`), the bytes on the wire (CDP's encodedDataLength), then a reload; against
+    the same on this repository's main before these changes (its tree at BEFORE, from git, served alike)."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    from matchstate.examples import path as example_path
+    from matchstate.web.process import ServerProcess
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("  console_slow_3g: skipped, Playwright is not installed", file=sys.stderr)
+        return
+    here = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        before = Path(folder) / "before"
+        before.mkdir()
+        archive = subprocess.run(["git", "-C", str(here), "archive", BEFORE], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(before)], input=archive.stdout, check=True)
+        trees = {f"main at {BEFORE} (before)": before, "this tree": here}
+        rows: dict[str, Row] = {}
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+                                                  args=["--headless", "--no-sandbox", "--disable-gpu"])
+            for name, tree in trees.items():
+                url = f"sqlite:///{folder}/{len(rows)}.db"
+                env = {**os.environ, "PYTHONPATH": str(tree), "MATCHSTATE_DATABASE_URL": url,
+                       "MATCHSTATE_SECRET_FILE": f"{folder}/{len(rows)}.secret"}
+                subprocess.run([sys.executable, "-m", "matchstate", "db", "upgrade"], env=env, check=True,
+                               capture_output=True)
+                subprocess.run([sys.executable, "-m", "matchstate", "import", str(example_path("full-match"))],
+                               env=env, check=True, capture_output=True)
+                firsts, reloads, wire = [], [], []
+                server = ServerProcess(url, log=Path(folder) / f"{len(rows)}.log")
+                with _secret_file(env["MATCHSTATE_SECRET_FILE"]), _pythonpath(tree):
+                    server.start(timeout=300)  # a loaded machine takes long to import a server
+                try:
+                    for _ in range(bench.repeat):
+                        context = chromium.new_context()
+                        page = context.new_page()
+                        cdp = context.new_cdp_session(page)
+                        cdp.send("Network.enable")
+                        cdp.send("Network.emulateNetworkConditions", SLOW_3G)
+                        received: list[int] = []
+                        cdp.on("Network.loadingFinished",
+                               lambda sent, into=received: into.append(sent["encodedDataLength"]))
+                        began = time.perf_counter()
+                        page.goto(f"{server.base}/matches/acacias-2026-final/console", wait_until="commit")
+                        page.wait_for_selector("#console.ready", timeout=180_000)
+                        firsts.append(time.perf_counter() - began)
+                        page.wait_for_load_state("networkidle", timeout=180_000)
+                        wire.append(sum(received))
+                        began = time.perf_counter()
+                        page.reload(wait_until="commit")
+                        page.wait_for_selector("#console.ready", timeout=180_000)
+                        reloads.append(time.perf_counter() - began)
+                        context.close()
+                finally:
+                    server.stop()
+                print(f"  console_slow_3g: {name}: {statistics.median(wire) / 1000:.1f} kB on the wire, "
+                      f"{len(received)} answers; first load {statistics.median(firsts):.2f} s, "
+                      f"reload {statistics.median(reloads):.2f} s", file=sys.stderr)
+                first_before, reload_before = rows.get("first"), rows.get("reload")
+                rows["first"] = bench.record(f"{name}: first load to usable", 1, firsts, firsts, first_before)
+                rows["reload"] = bench.record(f"{name}: reload to usable", 1, reloads, reloads, reload_before)
+            chromium.close()
+
+
+@contextlib.contextmanager
+def _pythonpath(tree: Path) -> Iterator[None]:
+    """PYTHONPATH set to ``tree`` for the servers started meanwhile (they run that tree's matchstate)."""
+    before = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = str(tree)
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = before
 
 
 def main(argv: list[str] | None = None) -> int:

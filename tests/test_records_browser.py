@@ -125,6 +125,27 @@ def test_the_statistics_of_a_season_narrow_to_the_tournament_a_record_keeper_pic
     page.close()
 
 
+def test_the_statistics_show_one_teams_players_when_a_record_keeper_picks_it(server: ServerProcess,
+                                                                            browser: Browser) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/stats?season=2026")
+
+    def players_teams() -> set[str]:
+        return set(page.locator(".stats table").nth(1).locator("tbody td:first-of-type").all_inner_texts())
+
+    assert len(players_teams()) > 1
+    assert page.get_by_role("link", name="Next players").count() == 0  # every player fits the first page
+    page.locator(".stats-pages").get_by_role("link", name="Los Ceibos").click()
+    page.wait_for_url("**/stats?season=2026&team=Los%20Ceibos")
+    assert page.get_by_role("heading", name="Players of Los Ceibos").is_visible()
+    assert players_teams() == {"Los Ceibos"}
+    assert page.locator(".stats table").first.locator("tbody th").count() == 6  # every team's line stays
+    page.get_by_role("link", name="every player").click()
+    page.wait_for_url("**/stats?season=2026")
+    assert len(players_teams()) > 1
+    page.close()
+
+
 def test_the_match_list_finds_a_match_by_a_players_name(server: ServerProcess, browser: Browser) -> None:
     page = browser.new_page()
     page.goto(server.base + "/")

@@ -20,6 +20,7 @@ from .timeline import Event
 if TYPE_CHECKING:
     from ..store import Store, Summary
     from ..store.results import Sort
+    from ..store.statistics import KeptStatistics
 
 
 @dataclass(slots=True)
@@ -35,11 +36,13 @@ class Archive:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._records: dict[str, _Record] = {}
+        self._kept: KeptStatistics | None = None
 
     def matches(self, filters: Filters | None = None, *, sort: Sort = "created", limit: int | None = None,
-                offset: int = 0) -> list[Listed]:
+                offset: int = 0, after: str | None = None) -> list[Listed]:
         """The matches ``filters`` find (every match without), in ``sort``'s order (see
-        :data:`~matchstate.store.SORTS`), ``limit`` of them after the first ``offset``.
+        :data:`~matchstate.store.SORTS`), ``limit`` of them after the first ``offset``, or after the match
+        ``after`` (its code, the last of the page before: read from the index, however deep).
 
         Team, date, standing and state are filtered, sorted and paged in the store's query; the text
         searches by event, venue and player (case- and accent-insensitive, in the match.start's JSON)
@@ -48,15 +51,28 @@ class Archive:
 
         filters = filters or Filters()
         query = MatchQuery(tuple(fold(filters.team).split()), filters.date, filters.status, filters.state, sort,
-                           limit, offset)
+                           limit, offset, after)
         if not (filters.event or filters.venue or filters.player):
             return [_listed(summary) for summary in self.store.summaries(query)]
         found = find([_listed(summary) for summary in self.store.summaries(replace(query, limit=None, offset=0))],
                      filters)
         return found[offset:None if limit is None else offset + limit]
 
+    @property
+    def kept(self) -> KeptStatistics:
+        """The store's kept statistics (each match counted once per change of its log, in the database)."""
+        from ..store.statistics import KeptStatistics
+
+        if self._kept is None:
+            self._kept = KeptStatistics(self.store.database)
+        return self._kept
+
     def stats(self, scope: Scope) -> Stats:
-        """The statistics of the matches ``scope`` covers."""
+        """The statistics of the matches ``scope`` covers, summed from the kept statistics."""
+        return self.kept.stats(scope)
+
+    def recount(self, scope: Scope) -> Stats:
+        """The same statistics counted from the logs (each match's tally kept in memory until its next event)."""
         records = [self._record(summary, scope) for summary in self.store.summaries()]
         return statistics([record.tally for record in records
                            if record.tally is not None and scope.covers(record.listed.start)], scope)

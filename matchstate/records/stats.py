@@ -83,6 +83,19 @@ class Line:
     def goals(self) -> int:
         return self.field_goals + self.penalty_goals
 
+    def counts(self) -> tuple[int, ...]:
+        """Its numbers, in :data:`~matchstate.models.STAT_COUNTS`' order (the kept statistics' columns)."""
+        return (self.matches, self.won, self.field_goals, self.penalty_goals, *self.penalties.values(),
+                *self.converted.values(), self.knockins, self.fouls_against)
+
+    @classmethod
+    def of_counts(cls, team: str, player: str | None, counts: Iterable[int]) -> Line:
+        """The line with these numbers, in :meth:`counts`' order."""
+        matches, won, field_goals, penalty_goals, *rest = (int(n) for n in counts)
+        taken, converted, (knockins, fouls_against) = rest[:len(PENALTIES)], rest[len(PENALTIES):-2], rest[-2:]
+        return cls(team, player, matches, won, field_goals, penalty_goals, dict(zip(PENALTIES, taken, strict=True)),
+                   dict(zip(PENALTIES, converted, strict=True)), knockins, fouls_against)
+
     def to_json(self) -> dict[str, Any]:
         taken = "awarded" if self.player is None else "taken"
         return {"team": self.team, **({"player": self.player} if self.player is not None else {"won": self.won}),
@@ -168,6 +181,14 @@ def statistics(tallies: Iterable[Tally], scope: Scope) -> Stats:
         book.count(counted)
     return Stats(scope, book.matches, book.finished, sorted(book.teams.values(), key=lambda line: fold(line.team)),
                  sorted(book.players.values(), key=lambda line: (fold(line.team), fold(line.player or ""))))
+
+
+def lines_of(counted: Tally) -> list[Line]:
+    """What one match adds to a season's statistics: its teams' lines, then its players'. Statistics add up
+    match by match, so a season's line is the sum of its matches' lines for that team or player."""
+    book = _Book()
+    book.count(counted)
+    return [*book.teams.values(), *book.players.values()]
 
 
 class _Book:

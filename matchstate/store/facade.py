@@ -50,6 +50,7 @@ from .sql import (
     match_columns,
     standing,
 )
+from .statistics import problems as kept_problems
 from .verify import Problem, ReceiptReport
 
 Clock = Callable[[], datetime]
@@ -523,6 +524,7 @@ class Store:
                     problems.extend(seal)
                     checked = checks.Checked(seal, checked.code)
                 matches.append((row.code, checked.code, not checked.problems))
+            problems.extend(kept_problems(connection, [(row.id, row.code, row.last_seq) for row in rows]))
             if secret is not None:
                 whole = {row_code for row_code, _, ok in matches if ok}
                 key_rows = connection.execute(KEYS if code is None else KEYS.where(MatchRow.code == code)).all()

@@ -80,3 +80,4 @@ class MatchQuery:
     sort: Sort = "created"
     limit: int | None = None
     offset: int = 0
+    after: str | None = None  # the code of the last match of the page before: the page after it (keyset)

@@ -20,8 +20,10 @@ from sqlalchemy import (
     insert,
     or_,
     select,
+    tuple_,
     update,
 )
+from sqlalchemy.orm import aliased
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
@@ -108,7 +110,14 @@ def listing(query: MatchQuery) -> Select[*tuple[Any, ...]]:
     if query.state:
         page = page.where(MatchRow.state == query.state)
     column = MatchRow.code if query.sort.lstrip("-") == "code" else MatchRow.created
-    order = (column.desc(), MatchRow.code.desc()) if query.sort.startswith("-") else (column, MatchRow.code)
+    descending = query.sort.startswith("-")
+    order = (column.desc(), MatchRow.code.desc()) if descending else (column, MatchRow.code)
+    if query.after is not None:  # from the index, where OFFSET would walk every row it skips
+        cursor = aliased(MatchRow)
+        before = select(cursor.created if column is MatchRow.created else cursor.code, cursor.code).where(
+            cursor.code == query.after).scalar_subquery()
+        keys = tuple_(column, MatchRow.code)
+        page = page.where(keys < before if descending else keys > before)
     found = page.order_by(*order).limit(query.limit).offset(query.offset or None).subquery()
     return SUMMARIES.join(found, found.c.id == MatchRow.id).order_by(*order)
 # A match's row, as verify checks it; each event with its ruling and the ruling's engine version.

@@ -7,14 +7,13 @@ import asyncio
 import contextlib
 import re
 from collections.abc import AsyncIterator
-from importlib import resources
 from typing import Any
 
 import orjson
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
@@ -32,13 +31,14 @@ from ..log import MAX_LINE_BYTES
 from ..records.archive import Archive
 from ..store import Store
 from ..words import phrases
-from . import api, apidocs, pages, stats
+from . import api, apidocs, assets, pages, stats
 from .limits import Limits, RequestLimits
 from .service import CLOCK_TOLERANCE_SECONDS, MAX_SEQ, Service
 from .watch import watch
 
 # One event as long as the log allows, with room for the {"event": ..., "expected_seq": N} around it.
 MAX_BODY_BYTES = MAX_LINE_BYTES + 1024
+GZIP_MINIMUM_BYTES = 1400  # an answer that fits one packet gains nothing from gzip
 # No event nests deeper than a roster ({"event": {"rosters": {team: [{player}]}}} is 5 deep); a parser
 # would go on to hundreds, and run out of stack somewhere past that.
 MAX_BODY_DEPTH = 32
@@ -80,8 +80,10 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.include_router(pages.router)
     app.include_router(stats.pages)
     app.include_router(apidocs.router)
-    static = resources.files(__package__).joinpath("static")
-    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    app.include_router(assets.router)  # the static files, compressed ahead and versioned
+    # Answers above a packet's size gzipped where the client takes it (never a live stream: Starlette's
+    # GZipMiddleware leaves text/event-stream alone, and the static files come compressed already).
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
     app.add_middleware(PlainAppends, service=service)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, larger={"/api/matches/import": api.MAX_IMPORT_BYTES})
     app.add_middleware(RequestLimits, limits=limits or Limits())  # outermost: a refused client costs least

@@ -18,6 +18,7 @@ from fastapi.responses import HTMLResponse
 from .. import __version__
 from ..rules.uspa import CLOCK_PRESETS
 from .api import ServiceDep
+from .assets import asset, assets
 from .service import Service
 from .templating import templates
 
@@ -43,13 +44,15 @@ def files_version(*folders: Traversable, package_version: str = __version__) -> 
 
 
 def static_files() -> list[str]:
-    return sorted(f"/static/{item.name}" for item in HERE.joinpath("static").iterdir() if item.is_file())
+    """Every static file's versioned URL (the catalog's module too)."""
+    return sorted(asset(name) for name in assets().files)
 
 
 @cache
 def service_worker() -> str:
     version = files_version(HERE.joinpath("static"), HERE.joinpath("templates"), WORDS)
-    return templates.get_template("sw.js").render(version=version, precache=[*PRECACHE, *static_files()])
+    return templates.get_template("sw.js").render(version=version, precache=[*PRECACHE, *static_files()],
+                                                  static_version=assets().version)
 
 
 @router.get("/sw.js")

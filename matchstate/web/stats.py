@@ -1,17 +1,22 @@
 """Statistics for a season or a tournament: the page (``/stats``) and the API (``/api/stats``, ``.csv``).
 
-Like the match list, they read every match: a private server closes them.
+Summed from the kept statistics (:mod:`matchstate.store.statistics`). The page shows every team and the
+players a page at a time, or one team's; like the match list, a private server closes them.
 """
 
 from __future__ import annotations
 
+import base64
+import json
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse
 
 from ..errors import InvalidQuery
 from ..records.stats import Scope
+from ..store.statistics import PAGE
 from ..words import LANGUAGES
 from .api import KEY_ERRORS, ArchiveDep, KeyDep, ServiceDep, download
 from .templating import templates
@@ -21,16 +26,25 @@ pages = APIRouter(include_in_schema=False)
 
 Event = Annotated[str, Query(description="a tournament: match.start's `event`, whatever the case and accents")]
 Season = Annotated[str, Query(description="a year (`2026`) or a date range (`2026-03-01..2026-09-30`)")]
+Team = Annotated[str | None, Query(description="one team's players (the page's `team`)")]
+Cursor = Annotated[str | None, Query(description="the players after this cursor (a page's `next`)")]
+Limit = Annotated[int | None, Query(ge=1, le=1000, description="at most this many players, then `next`")]
 ERRORS: dict[int | str, dict[str, Any]] = {400: {"description": "The season cannot be read"}, **KEY_ERRORS}
 
 
 @api.get("/stats", responses=ERRORS)
 def stats_json(service: ServiceDep, archive: ArchiveDep, key: KeyDep, event: Event = "",
-               season: Season = "") -> dict[str, Any]:
+               season: Season = "", team: Team = None, cursor: Cursor = None, limit: Limit = None) -> dict[str, Any]:
     """Per team and per player: goals (field and penalty), penalties by number awarded (to a team) or taken
-    (by a player) and converted, knock-ins, fouls against; over the matches of the event and the season."""
+    (by a player) and converted, knock-ins, fouls against; over the matches of the event and the season.
+    With `team`, that team's players alone; with `limit` (or `cursor`), a page of players and the `next`
+    page's cursor (null on the last)."""
     service.check_list(key)
-    return archive.stats(Scope.of(event, season)).to_json()
+    scope = Scope.of(event, season)
+    if team is None and cursor is None and limit is None:
+        return archive.stats(scope).to_json()
+    page = archive.kept.page(scope, team=team, after=_after(cursor), size=limit or PAGE)
+    return {**page.stats.to_json(), "next": _cursor(page.following)}
 
 
 @api.get("/stats.csv", response_class=PlainTextResponse, responses=ERRORS)
@@ -43,14 +57,38 @@ def stats_csv(service: ServiceDep, archive: ArchiveDep, key: KeyDep, event: Even
 
 @pages.get("/stats", response_class=HTMLResponse)
 def stats_page(request: Request, service: ServiceDep, archive: ArchiveDep, key: KeyDep, event: str = "",
-               season: str = "") -> HTMLResponse:
-    """The statistics with their charts; a season that cannot be read is said on the page, beside its form."""
+               season: str = "", team: str | None = None, cursor: str | None = None) -> HTMLResponse:
+    """The statistics with their charts: every team, and a page of players or one team's; a season that cannot
+    be read is said on the page, beside its form."""
     service.check_list(key)
-    events = sorted({match.start["event"] for match in archive.matches() if match.start.get("event")})
-    context: dict[str, Any] = {"events": events, "event": event, "season": season, "query": request.url.query}
+    events = archive.kept.events()
+    scope_query = urlencode({name: value for name, value in (("event", event), ("season", season)) if value})
+    context: dict[str, Any] = {"events": events, "event": event, "season": season, "query": scope_query,
+                               "team": team, "cursor": cursor}
     try:
-        context["stats"] = archive.stats(Scope.of(event, season))
+        page = archive.kept.page(Scope.of(event, season), team=team or None, after=_after(cursor))
+        context["stats"], context["next"] = page.stats, _cursor(page.following)
     except InvalidQuery as err:
         words = err.worded() or dict.fromkeys(LANGUAGES, str(err))
         return templates.TemplateResponse(request, "stats.html", {**context, "error": words}, status_code=400)
     return templates.TemplateResponse(request, "stats.html", context)
+
+
+def _cursor(following: tuple[str, str] | None) -> str | None:
+    """A page's cursor: the last player's team and name, as URL-safe base64 of their JSON."""
+    if following is None:
+        return None
+    return base64.urlsafe_b64encode(json.dumps(following, ensure_ascii=False).encode()).decode().rstrip("=")
+
+
+def _after(cursor: str | None) -> tuple[str, str] | None:
+    """The team and name a cursor names; :class:`InvalidQuery` for one no page gave."""
+    if not cursor:
+        return None
+    try:
+        team, player = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        if isinstance(team, str) and isinstance(player, str):
+            return team, player
+    except (ValueError, TypeError):
+        pass
+    raise InvalidQuery.said("cursor", cursor=repr(cursor))

@@ -2,7 +2,9 @@
 
 ``t(section, key, **fields)`` in a template is a phrase of the one catalog (``data/words.toml``) in the
 language the toggle chose, which it keeps in a cookie so the server renders that language too. Every page
-carries the catalog itself, so its scripts (``static/catalog.mjs``) speak the same words, offline as well.
+loads the catalog as a module (``catalog-words.mjs``, see :mod:`.assets`), so its scripts
+(``static/catalog.mjs``) speak the same words, offline as well. ``asset(name)`` is a static file's
+versioned URL, ``modulepreload(entry)`` the links that fetch a page's modules at once.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 
 from ..words import LANGUAGES, catalog, phrase
+from .assets import asset, modulepreload
 
 LANG_COOKIE = "matchstate_lang"
 
@@ -73,5 +76,6 @@ def catalog_json() -> Markup:
 
 
 templates = Jinja2Templates(directory=str(resources.files(__package__).joinpath("templates")))
-templates.env.globals.update(t=_t, text=_text, attr=_attr, lang=_lang, catalog_json=catalog_json)
+templates.env.globals.update(t=_t, text=_text, attr=_attr, lang=_lang, catalog_json=catalog_json, asset=asset,
+                             modulepreload=modulepreload)
 templates.env.filters["code"] = _code

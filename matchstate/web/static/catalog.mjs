@@ -1,12 +1,13 @@
-// The one catalog of words (data/words.toml), which every page carries in <script id="catalog">: the
-// same phrases the server renders with, in English and Spanish.
+// The one catalog of words (data/words.toml), which every page loads as a module of its own before its
+// scripts (catalog-words.mjs, made by the server; a <script id="catalog"> of JSON where none ran): the same
+// phrases the server renders with, in English and Spanish.
 
 import {lang} from "./lang.mjs";
 
 let CATALOG = null;
 
 function catalog() {
-  CATALOG ??= JSON.parse(document.getElementById("catalog").textContent);
+  CATALOG ??= globalThis.matchstateCatalog ?? JSON.parse(document.getElementById("catalog").textContent);
   return CATALOG;
 }
 

@@ -6,6 +6,7 @@
 const VERSION = {{ version|tojson }};
 const CACHE = `matchstate-${VERSION}`;
 const PRECACHE = {{ precache|tojson }};
+const STATIC_VERSION = {{ static_version|tojson }};  // the ?v= of the static files' URLs (see web/assets.py)
 const PAGE = /^\/(scoreboard|matches\/[^/]+\/(console|review|scoreboard))?$/;
 const NETWORK_WAIT_MS = 3000;
 
@@ -32,10 +33,22 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
   const path = url.pathname;
-  if (PAGE.test(path) || path.startsWith("/static/") || PRECACHE.includes(path)) {
+  if (path.startsWith("/static/") && url.searchParams.get("v") === STATIC_VERSION) {
+    event.respondWith(keptFirst(event.request, path + url.search));
+  } else if (PAGE.test(path) || path.startsWith("/static/") || PRECACHE.includes(path)) {
     event.respondWith(networkFirst(event.request, path));
   }
 });
+
+// A static file under its versioned URL never changes: the kept copy, without asking the network.
+async function keptFirst(request, key) {
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(key);
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(key, response.clone());
+  return response;
+}
 
 async function networkFirst(request, path) {
   const cache = await caches.open(CACHE);

@@ -1,0 +1,98 @@
+"""The pages on a weak signal: static files compressed ahead (brotli, gzip) as the browser accepts, kept a year
+under their versioned URL, the catalog a module of its own, a page's modules named for preloading, the API's
+larger answers gzipped; and the console's first load small enough for Slow 3G."""
+
+from __future__ import annotations
+
+import gzip
+import re
+import warnings
+from collections.abc import Iterator
+
+import brotli
+import pytest
+
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", "Using `httpx`")
+    from fastapi.testclient import TestClient
+
+from conftest import stored
+from test_stats import MATCH_A
+
+from matchstate.store import Store
+from matchstate.web import create_app
+from matchstate.web.assets import CATALOG_MODULE, IMMUTABLE, assets
+
+BROWSER = {"accept-encoding": "gzip, deflate, br, zstd"}
+FIRST_LOAD_BUDGET = 80_000  # bytes on the wire: the issue's target for the console's first load
+
+
+@pytest.fixture
+def client(store: Store) -> Iterator[TestClient]:
+    with TestClient(create_app(stored(store, MATCH_A))) as client:
+        yield client
+
+
+def wire(client: TestClient, url: str, headers: dict[str, str] = BROWSER) -> tuple[int, dict[str, str], bytes]:
+    """The status, headers and body of an answer as they crossed the wire (not decoded)."""
+    with client.stream("GET", url, headers=headers) as answer:
+        return answer.status_code, dict(answer.headers), b"".join(answer.iter_raw())
+
+
+def urls(html: str, pattern: str) -> list[str]:
+    return re.findall(pattern, html)
+
+
+def test_a_static_file_comes_compressed_as_the_browser_accepts_and_kept_a_year(client: TestClient) -> None:
+    url = assets().url("console.mjs")
+    _, headers, plain = wire(client, url, {"accept-encoding": "identity"})
+    assert "content-encoding" not in headers and headers["cache-control"] == IMMUTABLE
+    for accepted, encoding, decode in (("gzip", "gzip", gzip.decompress), ("gzip, br", "br", brotli.decompress)):
+        _, headers, body = wire(client, url, {"accept-encoding": accepted})
+        assert headers["content-encoding"] == encoding and headers["vary"] == "Accept-Encoding"
+        assert headers["content-type"].startswith("text/javascript") and headers["cache-control"] == IMMUTABLE
+        assert decode(body) == plain and len(body) < len(plain) / 2
+    # Its imports name the same version, so each module is one URL however it is reached.
+    assert f'from "./dom.mjs?v={assets().version}"'.encode() in plain
+
+
+def test_an_unversioned_url_is_asked_again_and_answered_not_modified(client: TestClient) -> None:
+    first = client.get("/static/style.css", headers=BROWSER)
+    assert first.status_code == 200 and first.headers["cache-control"] == "no-cache"
+    again = client.get("/static/style.css", headers={**BROWSER, "if-none-match": first.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+    assert client.get("/static/nothing.mjs").status_code == 404
+
+
+def test_the_console_names_its_modules_for_preloading_and_carries_no_catalog(client: TestClient) -> None:
+    html = client.get("/matches/a/console", headers=BROWSER).text
+    assert 'id="catalog"' not in html and '"penalty"' not in html  # the catalog is a file, not in the page
+    preloaded = urls(html, r'<link rel="modulepreload" href="([^"]+)">')
+    names = {url.split("/")[-1].split("?")[0] for url in preloaded}
+    assert {"console.mjs", "catalog.mjs", "dom.mjs", CATALOG_MODULE, "page.mjs"} <= names
+    assert all(url.endswith(f"?v={assets().version}") for url in preloaded)
+    assert not urls(html, r'(?:src|href)="/static/[^"?]+"')  # every static file under its versioned URL
+
+
+def test_the_consoles_first_load_fits_the_budget_compressed(client: TestClient) -> None:
+    _, headers, page = wire(client, "/matches/a/console")
+    assert headers["content-encoding"] == "gzip"
+    files = set(urls(client.get("/matches/a/console").text, r'(?:src|href)="(/static/[^"]+)"'))
+    sizes = {url: len(wire(client, url)[2]) for url in files}
+    for path in ("/api/rules", "/api/event-types", "/api/matches/a"):
+        sizes[path] = len(wire(client, path)[2])
+    assert wire(client, "/api/rules")[1]["content-encoding"] == "gzip"
+    total = len(page) + sum(sizes.values())
+    assert total <= FIRST_LOAD_BUDGET, sizes
+    print(f"the console's first load: {total:,} bytes in {len(sizes) + 1} answers")
+
+
+def test_the_service_worker_keeps_every_static_file_under_its_versioned_url(client: TestClient) -> None:
+    worker = client.get("/sw.js").text
+    for name in assets().files:
+        assert f'"{assets().url(name)}"' in worker
+    assert f'const STATIC_VERSION = "{assets().version}"' in worker
+
+
+def test_a_small_answer_is_not_compressed(client: TestClient) -> None:
+    assert "content-encoding" not in wire(client, "/api/matches/a/events?after_seq=1000")[1]
