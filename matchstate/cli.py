@@ -242,13 +242,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
     from .web import create_app
-    from .web.limits import Limits
+    from .web.limits import Limits, proxy_networks
     from .web.server import Deadlines, serve
 
     given = vars(args)  # the limits' options are absent where not given: their classes hold the defaults
 
     def options(kind: type[Limits] | type[Deadlines]) -> dict[str, Any]:
-        return {field.name: given[field.name] for field in fields(kind) if field.name in given}
+        return {field.name: given[field.name] for field in fields(kind)
+                if field.name in given and field.name != "forwarded_allow_ips"}
 
     tolerance = {name: given[name] for name in ("clock_tolerance",) if name in given}
     if not tolerance and (env := os.environ.get("MATCHSTATE_CLOCK_TOLERANCE")):
@@ -256,7 +257,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
             tolerance["clock_tolerance"] = _positive(float)(env)
         except argparse.ArgumentTypeError as err:
             raise MatchstateError(f"MATCHSTATE_CLOCK_TOLERANCE {err}") from None
-    limits = Limits(**options(Limits))
+    proxies = given.get("forwarded_allow_ips") or os.environ.get("MATCHSTATE_FORWARDED_ALLOW_IPS", "")
+    try:
+        proxy_networks([proxies])
+    except ValueError as err:
+        raise MatchstateError(f"--forwarded-allow-ips: {err}") from None
+    limits = Limits(**options(Limits), forwarded_allow_ips=(proxies,) if proxies else ())
     if args.workers > 1:
         from .store.database import database_url
 
@@ -387,6 +393,9 @@ def parser() -> argparse.ArgumentParser:
     ):
         guard.add_argument(flag, dest=dest, type=_positive(kind), metavar=metavar, help=what,
                            default=argparse.SUPPRESS)
+    guard.add_argument("--forwarded-allow-ips", metavar="ADDRESSES", default=argparse.SUPPRESS,
+                       help="proxies (addresses or networks, comma-separated) whose X-Forwarded-For names the client "
+                       "the limits count (default: $MATCHSTATE_FORWARDED_ALLOW_IPS, else none)")
     serve_cmd.set_defaults(run=cmd_serve)
     return top
 

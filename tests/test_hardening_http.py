@@ -91,7 +91,8 @@ def test_guessing_keys_costs_what_asking_without_one_costs(store: Store) -> None
             wrong = client.get(f"/api/matches/{CODE}/role", headers={"Authorization": f"Bearer guess-{guess}"})
             assert wrong.status_code == 403
         assert client.get(f"/api/matches/{CODE}/role", headers={"Authorization": "Bearer one-more"}).status_code == 429
-        assert door.post({"type": "chukker.start", "chukker": 1}).status_code == 429  # from this address, for now
+        # The scorer's key holds a role: other clients' guesses from its address never refuse it.
+        assert door.post({"type": "chukker.start", "chukker": 1}).status_code == 201
         assert client.get(f"/api/matches/{CODE}").status_code == 200  # reading needs no key
 
 

@@ -84,7 +84,8 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.add_middleware(PlainAppends, service=service)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, larger={"/api/matches/import": api.MAX_IMPORT_BYTES})
-    app.add_middleware(RequestLimits, limits=limits or Limits())  # outermost: a refused client costs least
+    # Outermost: a refused client costs least.
+    app.add_middleware(RequestLimits, limits=limits or Limits(), holds_role=store.key_holds_a_role)
     return app
 
 
