@@ -21,6 +21,7 @@ from .. import __version__
 from ..errors import (
     AccessDenied,
     ConflictError,
+    DatabaseUnavailable,
     DuplicateMatch,
     MatchstateError,
     MissingKey,
@@ -33,6 +34,7 @@ from ..records.archive import Archive
 from ..store import Store
 from ..words import phrases
 from . import api, apidocs, pages, stats
+from .faults import RETRY_AFTER_SECONDS, DatabaseFaults
 from .limits import Limits, RequestLimits
 from .service import CLOCK_TOLERANCE_SECONDS, MAX_SEQ, Service
 from .watch import watch
@@ -45,7 +47,7 @@ MAX_BODY_DEPTH = 32
 
 # The HTTP status of each of matchstate's errors, most specific first.
 STATUS: list[tuple[type[MatchstateError], int]] = [
-    (MissingKey, 401), (AccessDenied, 403), (UnknownMatch, 404), (NotFound, 404),
+    (DatabaseUnavailable, 503), (MissingKey, 401), (AccessDenied, 403), (UnknownMatch, 404), (NotFound, 404),
     (ConflictError, 409), (DuplicateMatch, 409), (RefusedEvent, 422), (MatchstateError, 400),
 ]
 
@@ -84,6 +86,7 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.add_middleware(PlainAppends, service=service)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, larger={"/api/matches/import": api.MAX_IMPORT_BYTES})
+    app.add_middleware(DatabaseFaults, seconds=store.database.timeout)
     # Outermost: a refused client costs least.
     app.add_middleware(RequestLimits, limits=limits or Limits(), holds_role=store.key_holds_a_role)
     return app
@@ -103,6 +106,8 @@ def error_answer(err: MatchstateError) -> JSONResponse:
     if isinstance(err, ConflictError):
         body["current_seq"] = err.current_seq
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    if status == 503:
+        headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
     return JSONResponse(body, status_code=status, headers=headers)
 
 
