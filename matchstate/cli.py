@@ -242,6 +242,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
     from .web import create_app
+    from .web.headers import allowed_hosts
     from .web.limits import Limits, proxy_networks
     from .web.server import Deadlines, serve
 
@@ -272,8 +273,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                   "appends only by the 0.25 s change check; serve SQLite with one worker")
         open_store().close()  # refused here, once, if the database cannot be used; each worker opens its own
 
+    hosts = allowed_hosts(args.host, given.get("allowed_hosts"))
+
     def make_app() -> Any:
-        return create_app(open_store(cache_mb=args.cache_mb), private=args.private, limits=limits, **tolerance)
+        return create_app(open_store(cache_mb=args.cache_mb), private=args.private, limits=limits, hosts=hosts,
+                          **tolerance)
 
     serve(make_app, args.host, args.port, Deadlines(**options(Deadlines)), workers=args.workers)
     return 0
@@ -371,6 +375,9 @@ def parser() -> argparse.ArgumentParser:
     serve_cmd = commands.add_parser("serve", help="run the live service: API, scorer's console, review, records")
     serve_cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve_cmd.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    serve_cmd.add_argument("--allowed-hosts", metavar="NAMES", default=argparse.SUPPRESS,
+                           help="host names the server answers to, comma-separated, * for any (default: "
+                           "$MATCHSTATE_ALLOWED_HOSTS, else --host and localhost; any IP address if --host is 0.0.0.0)")
     serve_cmd.add_argument("--private", action="store_true", help="reading a match needs one of its keys too")
     serve_cmd.add_argument("--cache-mb", type=_positive(float), metavar="MIB", help="memory the engines of recently "
                            "used matches may take (default 64; a typical match's takes about 50 KiB)")

@@ -35,6 +35,7 @@ from ..store import Store
 from ..words import phrases
 from . import api, apidocs, pages, stats
 from .faults import RETRY_AFTER_SECONDS, DatabaseFaults
+from .headers import SecurityHeaders
 from .limits import Limits, RequestLimits
 from .service import CLOCK_TOLERANCE_SECONDS, MAX_SEQ, Service
 from .watch import watch
@@ -53,10 +54,10 @@ STATUS: list[tuple[type[MatchstateError], int]] = [
 
 
 def create_app(store: Store, *, private: bool = False, limits: Limits | None = None,
-               clock_tolerance: float = CLOCK_TOLERANCE_SECONDS) -> FastAPI:
+               clock_tolerance: float = CLOCK_TOLERANCE_SECONDS, hosts: frozenset[str] | None = None) -> FastAPI:
     """The service over ``store``; with ``private``, reading a match needs one of its keys. ``limits``
     caps each client's requests and streams; an event more than ``clock_tolerance`` seconds ahead of
-    the server's clock is refused."""
+    the server's clock is refused; a request whose Host is not one of ``hosts`` (where given) is refused."""
     service = Service(store, private=private, clock_tolerance=clock_tolerance)
 
     @contextlib.asynccontextmanager
@@ -87,8 +88,9 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.add_middleware(PlainAppends, service=service)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, larger={"/api/matches/import": api.MAX_IMPORT_BYTES})
     app.add_middleware(DatabaseFaults, seconds=store.database.timeout)
-    # Outermost: a refused client costs least.
+    # Outermost (but for the headers every answer has): a refused client costs least.
     app.add_middleware(RequestLimits, limits=limits or Limits(), holds_role=store.key_holds_a_role)
+    app.add_middleware(SecurityHeaders, hosts=hosts)
     return app
 
 
