@@ -263,13 +263,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
     from .web import create_app
-    from .web.limits import Limits
+    from .web.headers import allowed_hosts
+    from .web.limits import Limits, proxy_networks
     from .web.server import Deadlines, serve
 
     given = vars(args)  # the limits' options are absent where not given: their classes hold the defaults
 
     def options(kind: type[Limits] | type[Deadlines]) -> dict[str, Any]:
-        return {field.name: given[field.name] for field in fields(kind) if field.name in given}
+        return {field.name: given[field.name] for field in fields(kind)
+                if field.name in given and field.name != "forwarded_allow_ips"}
 
     tolerance = {name: given[name] for name in ("clock_tolerance",) if name in given}
     if not tolerance and (env := os.environ.get("MATCHSTATE_CLOCK_TOLERANCE")):
@@ -277,7 +279,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
             tolerance["clock_tolerance"] = _positive(float)(env)
         except argparse.ArgumentTypeError as err:
             raise MatchstateError(f"MATCHSTATE_CLOCK_TOLERANCE {err}") from None
-    limits = Limits(**options(Limits))
+    proxies = given.get("forwarded_allow_ips") or os.environ.get("MATCHSTATE_FORWARDED_ALLOW_IPS", "")
+    try:
+        proxy_networks([proxies])
+    except ValueError as err:
+        raise MatchstateError(f"--forwarded-allow-ips: {err}") from None
+    limits = Limits(**options(Limits), forwarded_allow_ips=(proxies,) if proxies else ())
     if args.workers > 1:
         from .store.database import database_url
 
@@ -287,8 +294,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                   "appends only by the 0.25 s change check; serve SQLite with one worker")
         open_store().close()  # refused here, once, if the database cannot be used; each worker opens its own
 
+    hosts = allowed_hosts(args.host, given.get("allowed_hosts"))
+
     def make_app() -> Any:
-        return create_app(open_store(cache_mb=args.cache_mb), private=args.private, limits=limits, **tolerance)
+        return create_app(open_store(cache_mb=args.cache_mb), private=args.private, limits=limits, hosts=hosts,
+                          **tolerance)
 
     serve(make_app, args.host, args.port, Deadlines(**options(Deadlines)), workers=args.workers)
     return 0
@@ -400,6 +410,9 @@ def parser() -> argparse.ArgumentParser:
     serve_cmd = commands.add_parser("serve", help="run the live service: API, scorer's console, review, records")
     serve_cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve_cmd.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    serve_cmd.add_argument("--allowed-hosts", metavar="NAMES", default=argparse.SUPPRESS,
+                           help="host names the server answers to, comma-separated, * for any (default: "
+                           "$MATCHSTATE_ALLOWED_HOSTS, else --host and localhost; any IP address if --host is 0.0.0.0)")
     serve_cmd.add_argument("--private", action="store_true", help="reading a match needs one of its keys too")
     serve_cmd.add_argument("--cache-mb", type=_positive(float), metavar="MIB", help="memory the engines of recently "
                            "used matches may take (default 64; a typical match's takes about 50 KiB)")
@@ -422,6 +435,9 @@ def parser() -> argparse.ArgumentParser:
     ):
         guard.add_argument(flag, dest=dest, type=_positive(kind), metavar=metavar, help=what,
                            default=argparse.SUPPRESS)
+    guard.add_argument("--forwarded-allow-ips", metavar="ADDRESSES", default=argparse.SUPPRESS,
+                       help="proxies (addresses or networks, comma-separated) whose X-Forwarded-For names the client "
+                       "the limits count (default: $MATCHSTATE_FORWARDED_ALLOW_IPS, else none)")
     serve_cmd.set_defaults(run=cmd_serve)
     return top
 

@@ -12,6 +12,7 @@
     │   ├── UnknownMatch        no match has that code                                (also a LookupError)
     │   ├── DuplicateMatch      a match with that code exists already
     │   ├── ConflictError       an append on a stale view (``current_seq`` says where the match is)
+    │   ├── DatabaseUnavailable the database did not answer in time, or cannot be written: try again later
     │   └── TamperedStore       what is stored does not chain, seal or replay as it was written
     └── AccessDenied            a request without the key its act needs
         └── MissingKey          no key was given at all
@@ -150,3 +151,15 @@ class AccessDenied(MatchstateError):
 
 class MissingKey(AccessDenied):
     """No key was given where one is needed."""
+
+
+class DatabaseUnavailable(StoreError):
+    """The database did not answer in time, or cannot be written now (a full disk, a read-only file): nothing was
+    done, and the same request may succeed later (an HTTP 503 with ``Retry-After``)."""
+
+    @classmethod
+    def waited(cls, seconds: float) -> DatabaseUnavailable:
+        words = phrases("faults", "database-unavailable", seconds=f"{seconds:g}")
+        err = cls(words["en"])
+        err.words = words
+        return err

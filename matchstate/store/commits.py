@@ -14,7 +14,9 @@ which give its answer and the rows to write, or a :class:`~matchstate.errors.Mat
 refused event, a conflict) that is its answer alone and writes nothing; then every row written
 (:meth:`~matchstate.store.sql.AppendStatements.write`). Any other failure (the database's) rolls the
 whole transaction back, and each of its units is done again alone, in a transaction of its own, so
-that one failing unit fails alone.
+that one failing unit fails alone; but where the database could not be reached in time (every wait on it
+is bounded: see :mod:`~matchstate.store.database`), the group and every append queued behind it get that
+answer at once, rather than each waiting its turn to fail the same way.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy import Connection
 
 from ..errors import MatchstateError, StoreError
-from .database import Database
+from .database import Database, unavailable
 from .sql import AppendStatements, Wanted
 
 T = TypeVar("T")
@@ -90,7 +92,13 @@ class GroupCommit:
         try:
             self._commit(group)
         finally:
+            failed = next((unit.error for unit in group if unit.error is not None and unavailable(unit.error)), None)
             with self._lock:
+                if failed is not None:  # those queued would wait their turn only to fail as this group did
+                    for unit in self._queue:
+                        unit.error, unit.answered = failed, True
+                        unit.turn.set()
+                    self._queue = []
                 if self._queue:
                     self._queue[0].turn.set()  # it leads the next group
                 else:
@@ -104,6 +112,10 @@ class GroupCommit:
         except Exception as failed:
             if len(group) == 1:
                 group[0].error = group[0].error or failed
+            elif unavailable(failed):  # each alone would wait as long again, in turn, to fail the same way
+                for unit in group:
+                    if not isinstance(unit.error, MatchstateError):
+                        unit.value, unit.error = None, failed
             else:
                 for unit in group:  # each again, alone, that wrote or would have: only one that fails fails
                     if not isinstance(unit.error, MatchstateError):

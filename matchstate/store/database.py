@@ -4,31 +4,46 @@ The database is SQLite or PostgreSQL, named by a URL: the one given, else ``MATC
 else the SQLite file ``matchstate.db`` in the working directory. PostgreSQL commits durably with its
 default ``synchronous_commit = on``; SQLite is set here to WAL mode with ``synchronous = FULL``, and a
 write takes the write lock as it begins (``BEGIN IMMEDIATE``).
+
+No wait on the database is unbounded (:func:`database_timeout`, ``MATCHSTATE_DATABASE_TIMEOUT``, default
+10 s): PostgreSQL's connect, its pool's checkout, each statement and commit (cut by :class:`Watchdog` where
+the server, or a middlebox, falls silent), and, on the server's side, a statement and an idle transaction
+(6 times as long); TCP keepalives find a dead peer. A cut connection is invalidated, and the pool with it, so
+the next transaction opens a fresh one. SQLite waits that long for its write lock.
 """
 
 from __future__ import annotations
 
+import math
 import os
+import socket
 import sqlite3
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from alembic import command, context
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util import CommandError
 from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url, text
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+from ..errors import DatabaseUnavailable
 
 DEFAULT_URL = "sqlite:///matchstate.db"
 # Inside the package when installed from a wheel; at the repository's top in a checkout.
 _HERE = Path(__file__).resolve().parent.parent
 MIGRATIONS = next(folder for folder in (_HERE / "migrations", _HERE.parent / "migrations") if folder.is_dir())
-SQLITE_BUSY_SECONDS = 30
+DATABASE_TIMEOUT_SECONDS = 10.0  # the default of MATCHSTATE_DATABASE_TIMEOUT
+SERVER_SIDE_FACTOR = 6  # PostgreSQL's own statement and idle-transaction timeouts, in database timeouts
 # PostgreSQL advisory locks, each taken per schema (the second key is the schema's): see Database.lock.
 MIGRATION_LOCK = 36_001
 SEALING = "sealing"  # set in a migration's configuration where the store will seal what the migration leaves
@@ -41,11 +56,53 @@ def database_url(url: str | None = None) -> URL:
     return chosen.set(drivername="postgresql+psycopg") if chosen.drivername == "postgresql" else chosen
 
 
-def make_engine(url: URL) -> Engine:
-    """An engine whose every commit is durable when it returns (see the module's docstring)."""
+# The moment (time.monotonic) by which the request being served must be done with the database, where one
+# set it (see :func:`deadline`): a request's waits, one after another, are bounded all together by it.
+DEADLINE: ContextVar[float | None] = ContextVar("database_deadline", default=None)
+
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Within it (and in the threads it starts work in), every wait on the database ends ``seconds`` from now."""
+    token = DEADLINE.set(time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        DEADLINE.reset(token)
+
+
+def database_timeout() -> float:
+    """The longest a request waits on the database: ``MATCHSTATE_DATABASE_TIMEOUT`` seconds, else 10."""
+    given = os.environ.get("MATCHSTATE_DATABASE_TIMEOUT", "")
+    try:
+        seconds = float(given) if given else DATABASE_TIMEOUT_SECONDS
+    except ValueError:
+        seconds = 0
+    if not 0 < seconds < math.inf:
+        raise ValueError(f"MATCHSTATE_DATABASE_TIMEOUT must be a number of seconds above 0, not {given!r}")
+    return seconds
+
+
+def postgresql_options(url: URL, seconds: float) -> dict[str, Any]:
+    """libpq's connection options bounding every wait by ``seconds`` (the server's own timeouts, longer),
+    beside those the URL gives (its ``options``, say a search_path, kept)."""
+    server_ms = int(seconds * SERVER_SIDE_FACTOR * 1000)
+    given = url.query.get("options", "")
+    options = " ".join(filter(None, [given if isinstance(given, str) else " ".join(given),
+                                     f"-c statement_timeout={server_ms}",
+                                     f"-c idle_in_transaction_session_timeout={server_ms}"]))
+    return {"connect_timeout": max(2, math.ceil(seconds)), "options": options,
+            "keepalives": 1, "keepalives_idle": max(1, math.ceil(seconds / 2)), "keepalives_interval": 1,
+            "keepalives_count": 3, "tcp_user_timeout": int(seconds * 1000)}
+
+
+def make_engine(url: URL, seconds: float | None = None) -> Engine:
+    """An engine whose every commit is durable when it returns and whose every wait is bounded by ``seconds``
+    (default :func:`database_timeout`; see the module's docstring)."""
+    seconds = seconds or database_timeout()
     if url.get_backend_name() != "sqlite":
-        return create_engine(url)
-    engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_SECONDS})
+        return create_engine(url, connect_args=postgresql_options(url, seconds), pool_timeout=seconds)
+    engine = create_engine(url, connect_args={"timeout": seconds})
     event.listen(engine, "connect", _sqlite_connect)
     event.listen(engine, "begin", _sqlite_begin)
     return engine
@@ -61,7 +118,7 @@ def _sqlite_connect(connection: Any, _: Any) -> None:
 def _wal(connection: sqlite3.Connection) -> None:
     """Put the database in WAL mode. A new database's first connections race to do it, and the losers are told
     "database is locked" at once, without the busy timeout's wait: they wait their turn here instead."""
-    deadline = time.monotonic() + SQLITE_BUSY_SECONDS
+    deadline = time.monotonic() + database_timeout()
     while True:
         try:
             connection.execute("PRAGMA journal_mode=WAL")
@@ -79,15 +136,100 @@ def _sqlite_begin(connection: Connection) -> None:
     connection.connection.driver_connection.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")  # type: ignore[union-attr]
 
 
+def unavailable(err: BaseException) -> bool:
+    """Whether ``err`` says the database could not be reached or written in time (so trying again later may
+    succeed), not that something asked of it was wrong."""
+    return isinstance(err, DatabaseUnavailable | OperationalError | InterfaceError | PoolTimeout
+                      # the drivers' own, from statements run on a cursor itself (the append's)
+                      | sqlite3.OperationalError | psycopg.OperationalError | psycopg.InterfaceError) or (
+        isinstance(err, DBAPIError) and err.connection_invalidated)
+
+
+class Watchdog:
+    """Cuts (shuts down the socket of) a PostgreSQL connection whose statement or commit has waited more than
+    ``seconds``: a silent server or middlebox then fails the transaction at once, where it would hold its
+    thread, and every append grouped behind it, for as long as the silence lasts. A transaction arms it as it
+    begins, each statement moves its deadline on, and it is disarmed as the transaction ends."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        # The id of a driver connection: its deadline, its socket, and the deadline no statement moves on.
+        self._armed: dict[int, tuple[float, int, float]] = {}
+        self._started = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def arm(self, driver_connection: Any, seconds: float) -> None:
+        """Watch ``driver_connection``: cut it in ``seconds`` (the most its transaction may take in all), or, where
+        sooner, once a statement or commit has waited the watchdog's ``seconds``."""
+        now, fd = time.monotonic(), driver_connection.fileno()
+        self._armed[id(driver_connection)] = (now + min(seconds, self.seconds), fd, now + seconds)
+        if self._thread is None:
+            with self._started:
+                if self._thread is None:
+                    self._thread = threading.Thread(target=self._watch, name="database-watchdog", daemon=True)
+                    self._thread.start()
+
+    def extend(self, connection: Connection, *_: Any) -> None:
+        """A statement begins (an engine's ``before_cursor_execute``): its transaction's deadline moves on."""
+        key = id(connection.connection.driver_connection)
+        armed = self._armed.get(key)
+        if armed is not None:
+            self._armed[key] = (min(armed[2], time.monotonic() + self.seconds), armed[1], armed[2])
+
+    def disarm(self, driver_connection: Any) -> None:
+        self._armed.pop(id(driver_connection), None)
+
+    def _watch(self) -> None:
+        while True:
+            time.sleep(min(0.25, self.seconds / 4))
+            now = time.monotonic()
+            for key, (due, fd, _) in list(self._armed.items()):
+                if due < now and self._armed.pop(key, None) is not None:
+                    _cut(fd)
+
+
+def _cut(fd: int) -> None:
+    """Shut down the socket ``fd`` (the driver's own descriptor stays its to close): a read waiting on it ends."""
+    try:
+        cutting = socket.socket(fileno=os.dup(fd))
+    except OSError:
+        return
+    try:
+        cutting.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    finally:
+        cutting.close()
+
+
 class Database:
     """The store's database: its engine, its transactions and its schema. May be shared by threads."""
 
     def __init__(self, url: URL) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.timeout = database_timeout()
+        self.engine = make_engine(url, self.timeout)
         self.sqlite = url.get_backend_name() == "sqlite"
         self._writer: Connection | None = None  # SQLite's one write connection, see transaction
         self._writer_lock = threading.Lock()
+        self.watchdog = None if self.sqlite else Watchdog(self.timeout)
+        if self.watchdog is not None:
+            event.listen(self.engine, "before_cursor_execute", self.watchdog.extend)
+            event.listen(self.engine, "do_connect", self._connecting)
+
+    def remaining(self) -> float:
+        """The seconds the work being done may still wait on the database: the request's deadline, else the
+        database's timeout. :class:`DatabaseUnavailable` where the deadline has passed."""
+        due = DEADLINE.get()
+        if due is None:
+            return self.timeout
+        left = due - time.monotonic()
+        if left <= 0:
+            raise DatabaseUnavailable.waited(self.timeout)
+        return left
+
+    def _connecting(self, _: Any, __: Any, ___: Any, options: dict[str, Any]) -> None:
+        options["connect_timeout"] = max(2, math.ceil(min(self.remaining(), self.timeout)))  # libpq's least is 2
 
     def close(self) -> None:
         """Close the database connections."""
@@ -103,18 +245,32 @@ class Database:
         if write and self.sqlite:
             # SQLite has one writer at a time anyway: this process's writes take turns on one
             # connection, kept open, rather than each checking one out of the pool.
-            with self._writer_lock:
+            if not self._writer_lock.acquire(timeout=self.remaining()):
+                raise DatabaseUnavailable.waited(self.timeout)
+            try:
                 if self._writer is None:
                     self._writer = self.engine.connect().execution_options(write=True)
                 with self._writer.begin():
                     yield self._writer
+            finally:
+                self._writer_lock.release()
             return
         with self.engine.connect() as connection:
             connection.execution_options(write=write)
-            if not write and not self.sqlite:  # SQLite's reads are snapshots already
+            if self.sqlite:  # SQLite's reads are snapshots already
+                with connection.begin():
+                    yield connection
+                return
+            if not write:
                 connection.execution_options(isolation_level="REPEATABLE READ")
-            with connection.begin():
-                yield connection
+            driver = connection.connection.driver_connection
+            assert self.watchdog is not None
+            self.watchdog.arm(driver, self.remaining())
+            try:
+                with connection.begin():
+                    yield connection
+            finally:
+                self.watchdog.disarm(driver)
 
     def lock(self, connection: Connection, key: int) -> None:
         """On PostgreSQL, take advisory lock ``key`` of the current schema until the transaction ends (SQLite's
@@ -141,6 +297,8 @@ class Database:
                 connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")  # type: ignore[union-attr]
             try:
                 with connection.execution_options(write=True).begin():
+                    if not self.sqlite:  # a migration takes as long as it takes
+                        connection.execute(text("SET LOCAL statement_timeout = 0"))
                     self.lock(connection, MIGRATION_LOCK)
                     yield connection
             finally:

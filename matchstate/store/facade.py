@@ -321,6 +321,12 @@ class Store:
         with self.database.transaction() as connection:
             return keyring.role_of(connection, secret, code, key_hash)
 
+    def key_holds_a_role(self, key_hash: str) -> bool:
+        """Whether the key whose hash is ``key_hash`` holds a live role on some match, or is the league's."""
+        secret = self._secret()
+        with self.database.transaction() as connection:
+            return keyring.holds_a_role(connection, secret, key_hash)
+
     def key_hashes(self, code: str) -> tuple[str | None, str | None]:
         """The hashes of match ``code``'s live scorer key and official key."""
         with self.database.transaction() as connection:

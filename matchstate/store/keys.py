@@ -96,6 +96,14 @@ def role_of(connection: Connection, secret: bytes, code: str | None, key_hash: s
                        if holds(row.seal, key_seal(secret, row.code, row.role, row.key_hash, row.issued_at, None))})
 
 
+def holds_a_role(connection: Connection, secret: bytes, key_hash: str) -> bool:
+    """Whether the key whose hash is ``key_hash`` holds a live role anywhere (the league's, or on some match)."""
+    rows = connection.execute(select(KeyRow.role, KeyRow.issued_at, KeyRow.seal, MatchRow.code)
+                              .outerjoin(MatchRow, MatchRow.id == KeyRow.match_id)
+                              .where(KeyRow.key_hash == key_hash, KeyRow.revoked_at.is_(None)))
+    return any(holds(row.seal, key_seal(secret, row.code, row.role, key_hash, row.issued_at, None)) for row in rows)
+
+
 def role_held(secret: bytes, code: str, key_hash: str, held: str | list[list[Any]] | None) -> str | None:
     """As :func:`role_of`, from the live rows of the key that an append's read of match ``code``'s head gives
     (:func:`~matchstate.store.sql.held_keys`: JSON text, or decoded by the driver; none where it has none)."""

@@ -20,6 +20,7 @@ from .. import __version__
 from ..errors import (
     AccessDenied,
     ConflictError,
+    DatabaseUnavailable,
     DuplicateMatch,
     MatchstateError,
     MissingKey,
@@ -32,6 +33,8 @@ from ..records.archive import Archive
 from ..store import Store
 from ..words import phrases
 from . import api, apidocs, assets, pages, stats
+from .faults import RETRY_AFTER_SECONDS, DatabaseFaults
+from .headers import SecurityHeaders
 from .limits import Limits, RequestLimits
 from .service import CLOCK_TOLERANCE_SECONDS, MAX_SEQ, Service
 from .watch import watch
@@ -45,16 +48,16 @@ MAX_BODY_DEPTH = 32
 
 # The HTTP status of each of matchstate's errors, most specific first.
 STATUS: list[tuple[type[MatchstateError], int]] = [
-    (MissingKey, 401), (AccessDenied, 403), (UnknownMatch, 404), (NotFound, 404),
+    (DatabaseUnavailable, 503), (MissingKey, 401), (AccessDenied, 403), (UnknownMatch, 404), (NotFound, 404),
     (ConflictError, 409), (DuplicateMatch, 409), (RefusedEvent, 422), (MatchstateError, 400),
 ]
 
 
 def create_app(store: Store, *, private: bool = False, limits: Limits | None = None,
-               clock_tolerance: float = CLOCK_TOLERANCE_SECONDS) -> FastAPI:
+               clock_tolerance: float = CLOCK_TOLERANCE_SECONDS, hosts: frozenset[str] | None = None) -> FastAPI:
     """The service over ``store``; with ``private``, reading a match needs one of its keys. ``limits``
     caps each client's requests and streams; an event more than ``clock_tolerance`` seconds ahead of
-    the server's clock is refused."""
+    the server's clock is refused; a request whose Host is not one of ``hosts`` (where given) is refused."""
     service = Service(store, private=private, clock_tolerance=clock_tolerance)
 
     @contextlib.asynccontextmanager
@@ -86,7 +89,10 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
     app.add_middleware(PlainAppends, service=service)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, larger={"/api/matches/import": api.MAX_IMPORT_BYTES})
-    app.add_middleware(RequestLimits, limits=limits or Limits())  # outermost: a refused client costs least
+    app.add_middleware(DatabaseFaults, seconds=store.database.timeout)
+    # Outermost (but for the headers every answer has): a refused client costs least.
+    app.add_middleware(RequestLimits, limits=limits or Limits(), holds_role=store.key_holds_a_role)
+    app.add_middleware(SecurityHeaders, hosts=hosts)
     return app
 
 
@@ -104,6 +110,8 @@ def error_answer(err: MatchstateError) -> JSONResponse:
     if isinstance(err, ConflictError):
         body["current_seq"] = err.current_seq
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    if status == 503:
+        headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
     return JSONResponse(body, status_code=status, headers=headers)
 
 

@@ -7,6 +7,9 @@ import {wireToggle} from "./lang.mjs";
 
 wireToggle($("lang"), () => translate());
 
+// A print button (the score sheet's): wired here, as the Content-Security-Policy runs no inline handler.
+for (const button of document.querySelectorAll("[data-print]")) button.addEventListener("click", () => print());
+
 if ("serviceWorker" in navigator) {
   // updateViaCache "none": every check for a new version asks the server, not the browser's cache.
   navigator.serviceWorker.register("/sw.js", {scope: "/", updateViaCache: "none"}).catch((err) => {

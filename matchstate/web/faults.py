@@ -1,0 +1,71 @@
+"""The database failing under a request: a 503 in the API's refusal shape, never a bare 500.
+
+Every wait on the database is bounded (:mod:`matchstate.store.database`), so a request whose database is
+silent, full or read-only fails in time; :class:`DatabaseFaults` answers it ``503`` with ``Retry-After`` and
+the reason in every language, and logs one line for it, not a traceback. A server process recovers by
+itself: the failed connection was dropped, and the next request opens a fresh one.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import orjson
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..store.database import deadline, unavailable
+from ..words import phrases
+
+IMPORT_PATH = "/api/matches/import"
+RETRY_AFTER_SECONDS = 5  # what a 503 tells its client to wait before asking again
+
+log = logging.getLogger(__name__)
+
+
+class DatabaseFaults:
+    """ASGI middleware: a request that fails because the database is unavailable is answered 503; each request
+    (but a live stream's and an import's, which take as long as they take) is done with the database within
+    ``seconds`` in all."""
+
+    def __init__(self, app: ASGIApp, seconds: float) -> None:
+        self.app = app
+        self.seconds = seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+        path: str = scope["path"]
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                if message["status"] == 503:  # a DatabaseUnavailable, answered by the app's own handler
+                    log.warning("%s %s: 503, the database is unavailable: no answer in time", scope["method"], path)
+            await send(message)
+
+        try:
+            if path.endswith("/stream") or path == IMPORT_PATH:
+                await self.app(scope, receive, sending)
+            else:
+                with deadline(self.seconds):
+                    await self.app(scope, receive, sending)
+        except Exception as err:
+            if started or not unavailable(err):
+                raise
+            reason = str(getattr(err, "orig", None) or err).strip().splitlines()
+            log.warning("%s %s: 503, the database is unavailable: %s", scope["method"], path,
+                        reason[0] if reason else type(err).__name__)
+            await send_unavailable(send)
+
+
+async def send_unavailable(send: Send) -> None:
+    """Send the answer to a request the database could not serve."""
+    words = phrases("faults", "database-failed")
+    body = orjson.dumps({"detail": words["en"], "words": words})
+    await send({"type": "http.response.start", "status": 503,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            (b"retry-after", str(RETRY_AFTER_SECONDS).encode())]})
+    await send({"type": "http.response.body", "body": body})

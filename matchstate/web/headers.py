@@ -1,0 +1,89 @@
+"""Security headers on every answer, and the ``Host`` header checked against the names the server answers to.
+
+The pages load their scripts, styles and data from the server itself and run nothing inline, so the
+Content-Security-Policy allows 'self' alone (a page's catalog is a ``<script type="application/json">`` data
+block, which no browser runs); no page may be framed; no answer's type is sniffed; a link followed carries
+no path. A request whose ``Host`` names anything but ``--allowed-hosts`` (default: the address the server is
+bound to, and localhost) is refused with 400: a page on another site that rebinds its own name to this server's
+address (DNS rebinding) cannot read it.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+
+import orjson
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..words import phrases
+
+CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                           "connect-src 'self'; font-src 'self'; worker-src 'self'; manifest-src 'self'; "
+                           "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+HEADERS = [(b"content-security-policy", CONTENT_SECURITY_POLICY.encode()), (b"x-frame-options", b"DENY"),
+           (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin")]
+LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
+WILDCARDS = ("0.0.0.0", "::")
+ANY_ADDRESS = "*address"  # among the allowed hosts: any host written as an IP address
+
+
+def allowed_hosts(bound: str, given: str | None = None) -> frozenset[str] | None:
+    """The host names the server answers to: ``given`` (comma-separated; ``*`` for any, None), else
+    ``MATCHSTATE_ALLOWED_HOSTS``, else the ``bound`` address and localhost; bound to every address (0.0.0.0,
+    ::), any address written as an IP too (a rebinding page names its own site, never an address)."""
+    chosen = given if given is not None else os.environ.get("MATCHSTATE_ALLOWED_HOSTS")
+    if chosen:
+        names = {name.strip().lower().strip("[]") for name in chosen.split(",") if name.strip()}
+        return None if "*" in names else frozenset(names)
+    bound = bound.lower().strip("[]")
+    return frozenset({ANY_ADDRESS if bound in WILDCARDS else bound, *LOCAL_NAMES} - {""})
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def host_name(host: bytes) -> str:
+    """The name in a ``Host`` header, without its port (``[::1]:8000`` gives ``::1``)."""
+    text = host.decode("latin-1").strip().lower()
+    if text.startswith("["):
+        return text[1:].partition("]")[0]
+    return text.rpartition(":")[0] if text.count(":") == 1 else text
+
+
+class SecurityHeaders:
+    """ASGI middleware: the security headers on every answer; with ``hosts`` (:func:`allowed_hosts`), a request
+    whose ``Host`` is not one of them is refused with 400."""
+
+    def __init__(self, app: ASGIApp, hosts: frozenset[str] | None = None) -> None:
+        self.app = app
+        self.hosts = hosts
+        self.any_address = hosts is not None and ANY_ADDRESS in hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def guarded(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", ()), *HEADERS]
+            await send(message)
+
+        if self.hosts is not None:
+            host = next((value for name, value in scope["headers"] if name == b"host"), b"")
+            name = host_name(host)
+            if name not in self.hosts and not (self.any_address and _is_address(name)):
+                words = phrases("faults", "host-refused", host=name or "-")
+                body = orjson.dumps({"detail": words["en"], "words": words})
+                await guarded({"type": "http.response.start", "status": 400,
+                               "headers": [(b"content-type", b"application/json"),
+                                           (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, guarded)

@@ -1,0 +1,200 @@
+"""The database failing under the server: a PostgreSQL gone silent behind the test's own TCP proxy (never
+PostgreSQL stopped), and a database that cannot be written (a full disk, a read-only file) on SQLite and
+PostgreSQL. Each request is answered 503 in the API's refusal shape with ``Retry-After`` within the configured
+timeout, one log line each and no traceback; appends on a healthy path keep being answered; the server recovers
+by itself, and no acknowledged event is lost."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+from conftest import BLUE, RED
+from fastapi import FastAPI
+from silent_proxy import SilentProxy
+from sqlalchemy import create_engine, event, make_url
+from sqlalchemy.exc import OperationalError
+
+from matchstate.store import Store, sql
+from matchstate.web import create_app
+from matchstate.web.access import hash_key
+from matchstate.web.limits import Limits
+
+TIMEOUT = 2.0  # MATCHSTATE_DATABASE_TIMEOUT in these tests
+# Only a guard against hanging: an answer within the timeout, plus the watchdog's tick and a loaded machine.
+WITHIN = 3 * TIMEOUT
+GENEROUS = Limits(anonymous_per_second=1e6, keyed_per_second=1e6, streams_per_client=1000)
+LEAGUE_KEY = "faults-league-key"
+LEAGUE = {"Authorization": f"Bearer {LEAGUE_KEY}"}
+
+
+def at(seconds: float = 0) -> str:
+    return (datetime.now(UTC) + timedelta(seconds=seconds)).isoformat(timespec="milliseconds")
+
+
+@asynccontextmanager
+async def client_of(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1", timeout=60) as client:
+        yield client
+
+
+class Scorer:
+    """One match's scorer over an API client; remembers the ids of the events the server acknowledged."""
+
+    def __init__(self, client: httpx.AsyncClient, code: str) -> None:
+        self.client, self.code = client, code
+        self.key = ""
+        self.sent = 0
+        self.acknowledged: list[str] = []
+
+    async def create(self) -> None:
+        made = await self.client.post("/api/matches", headers=LEAGUE, json={
+            "type": "match.start", "at": at(-3600), "match": self.code, "teams": [BLUE, RED], "id": f"{self.code}/0"})
+        assert made.status_code == 201, made.text
+        self.key = made.json()["scorer_key"]
+        self.acknowledged.append(f"{self.code}/0")
+
+    async def append(self) -> httpx.Response:
+        self.sent += 1
+        event = {"type": "chukker.start", "chukker": 1} if self.sent == 1 else {"type": "tick"}
+        ident = f"{self.code}/{self.sent}"
+        answer = await self.client.post(f"/api/matches/{self.code}/events",
+                                        headers={"Authorization": f"Bearer {self.key}"},
+                                        json={"event": {**event, "at": at(), "id": ident}})
+        if answer.status_code in (200, 201):
+            self.acknowledged.append(ident)
+        return answer
+
+
+def assert_unavailable(answer: httpx.Response) -> None:
+    assert answer.status_code == 503, answer.text
+    assert answer.headers["content-type"] == "application/json" and int(answer.headers["retry-after"]) >= 1
+    assert "database" in answer.json()["detail"] and "base de datos" in answer.json()["words"]["es"]
+
+
+def assert_one_line_each(caplog: pytest.LogCaptureFixture, refused: int) -> None:
+    lines = [record for record in caplog.records if record.levelno >= logging.WARNING
+             and record.name.startswith(("matchstate", "uvicorn", "fastapi", "starlette"))]
+    assert refused <= len(lines) and all(record.exc_info is None and "\n" not in record.getMessage()
+                                         for record in lines)
+
+
+@pytest.fixture
+def schema_url(postgres_server: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A PostgreSQL schema of this test's own (its URL, straight to the server)."""
+    monkeypatch.setenv("MATCHSTATE_SECRET_FILE", str(tmp_path / "store.secret"))
+    monkeypatch.setenv("MATCHSTATE_DATABASE_TIMEOUT", str(TIMEOUT))
+    server = make_url(postgres_server)
+    schema = f"test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(server)
+    with admin.begin() as connection:
+        connection.exec_driver_sql(f"CREATE SCHEMA {schema}")
+    yield server.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+    with admin.begin() as connection:
+        connection.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+    admin.dispose()
+
+
+def test_a_silent_postgresql_gives_503_in_time_and_the_server_recovers_losing_nothing(
+        schema_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    direct = make_url(schema_url)
+    with SilentProxy((direct.host or "127.0.0.1", direct.port or 5432)) as proxy:
+        proxied = Store(direct.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False))
+        proxied.upgrade()
+        proxied.set_league_key(hash_key(LEAGUE_KEY))
+        healthy = Store(schema_url)  # another server of the same database, on a path that stays healthy
+        try:
+            asyncio.run(_silence_and_recover(proxy, proxied, healthy, caplog))
+        finally:
+            proxied.close()
+            healthy.close()
+
+
+async def _silence_and_recover(proxy: SilentProxy, proxied: Store, healthy: Store,
+                               caplog: pytest.LogCaptureFixture) -> None:
+    async with client_of(create_app(proxied, limits=GENEROUS)) as client, \
+            client_of(create_app(healthy, limits=GENEROUS)) as other:
+        scorer, elsewhere = Scorer(client, "silent-1"), Scorer(other, "healthy-1")
+        await scorer.create()
+        await elsewhere.create()
+        for _ in range(3):
+            assert (await scorer.append()).status_code == 201
+        proxy.silence()
+        refused = 0
+        for _ in range(3):  # the connections in the pool go silent; then new ones cannot be made
+            began = time.monotonic()
+            answers = await asyncio.gather(scorer.append(), scorer.append(), client.get("/api/matches/silent-1"))
+            took = time.monotonic() - began
+            for answer in answers:
+                assert_unavailable(answer)
+            refused += len(answers)
+            assert took < WITHIN, f"503 after {took:.1f} s, the timeout being {TIMEOUT} s"
+            # The event loop is not held: the server's clock answers at once, and a healthy path appends.
+            assert (await client.get("/api/time")).status_code == 200
+            assert (await elsewhere.append()).status_code == 201
+        assert_one_line_each(caplog, refused)
+        proxy.resume()
+        deadline = time.monotonic() + 60  # only a guard against hanging: it recovers by itself
+        while (answer := await scorer.append()).status_code != 201:
+            assert answer.status_code == 503 and time.monotonic() < deadline, answer.text
+        for _ in range(3):
+            assert (await scorer.append()).status_code == 201
+    for store, written in ((healthy, scorer), (healthy, elsewhere)):
+        stored = {json.loads(event.raw).get("id") for event in store.events(written.code)}
+        assert set(written.acknowledged) <= stored  # 0 acknowledged events lost
+
+
+@pytest.mark.parametrize("error", ["database or disk is full", "attempt to write a readonly database"])
+def test_a_database_that_cannot_be_written_answers_503_json_and_recovers(
+        store: Store, error: str, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    store.set_league_key(hash_key(LEAGUE_KEY))
+    failing = False
+
+    def cause() -> Exception:
+        return sqlite3.OperationalError(error) if store.database.sqlite else psycopg.OperationalError(error)
+
+    def writing(statement: str) -> bool:
+        return failing and ("INSERT" in statement.upper() or "UPDATE" in statement.upper())
+
+    def fail_writes(_: Any, __: Any, statement: str, *args: Any) -> None:  # statements run through SQLAlchemy
+        if writing(statement):
+            raise OperationalError(statement, None, cause())
+
+    def fail_on_cursor(connection: Any, statement: str, *args: Any, **named: Any) -> Any:  # the append's own
+        if writing(statement):
+            raise cause()
+        return run_on_cursor(connection, statement, *args, **named)
+
+    event.listen(store.database.engine, "before_cursor_execute", fail_writes)
+    run_on_cursor = sql.execute
+    monkeypatch.setattr(sql, "execute", fail_on_cursor)
+
+    async def scenario() -> None:
+        nonlocal failing
+        async with client_of(create_app(store, limits=GENEROUS)) as client:
+            scorer = Scorer(client, "full-1")
+            await scorer.create()
+            assert (await scorer.append()).status_code == 201
+            failing = True
+            for _ in range(3):
+                assert_unavailable(await scorer.append())
+            assert (await client.get("/api/matches/full-1")).status_code == 200  # reading still works
+            failing = False
+            assert (await scorer.append()).status_code == 201
+            stored = {json.loads(event.raw).get("id") for event in store.events(scorer.code)}
+            assert set(scorer.acknowledged) <= stored
+
+    asyncio.run(scenario())
+    assert_one_line_each(caplog, 0)

@@ -1,0 +1,75 @@
+"""Security headers on every page and answer, and the Host header checked (DNS rebinding), as a browser or an
+attacker's page would meet them."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", "Using `httpx`")
+    from fastapi.testclient import TestClient
+
+from matchstate.store import Store
+from matchstate.web import create_app
+from matchstate.web.headers import allowed_hosts
+from matchstate.web.limits import Limits
+
+PATHS = ["/", "/matches/h-1/console", "/matches/h-1/review", "/matches/h-1/sheet", "/scoreboard", "/stats", "/docs",
+         "/api/time", "/api/matches/nowhere", "/static/style.css", "/sw.js", "/openapi.json", "/no-such-page"]
+
+
+@pytest.fixture
+def local(store: Store) -> Iterator[TestClient]:
+    """A server bound to 127.0.0.1, its Host checked as `matchstate serve` checks it by default."""
+    with TestClient(create_app(store, hosts=allowed_hosts("127.0.0.1", "")),
+                    base_url="http://127.0.0.1:8000") as client:
+        yield client
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_every_answer_carries_the_security_headers(local: TestClient, path: str) -> None:
+    answer = local.get(path)
+    assert answer.status_code < 500
+    policy = answer.headers["content-security-policy"]
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert answer.headers["x-frame-options"] == "DENY" and answer.headers["x-content-type-options"] == "nosniff"
+    assert answer.headers["referrer-policy"] == "same-origin"
+
+
+def test_a_refusal_by_the_limits_carries_them_too(store: Store) -> None:
+    with TestClient(create_app(store, limits=Limits(anonymous_per_second=0.01, clock=lambda: 0.0))) as client:
+        answers = [client.get("/api/time") for _ in range(3)]
+    assert answers[-1].status_code == 429 and answers[-1].headers["x-frame-options"] == "DENY"
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", "192.168.1.5"])
+def test_a_host_the_server_does_not_answer_to_is_refused(local: TestClient, host: str) -> None:
+    refused = local.get("/api/time", headers={"Host": host})
+    assert refused.status_code == 400
+    assert "does not answer to the host" in refused.json()["detail"] and "es" in refused.json()["words"]
+    assert refused.headers["content-security-policy"]
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:8000", "localhost:8000", "LOCALHOST", "[::1]:8000"])
+def test_the_bound_address_and_localhost_are_answered(local: TestClient, host: str) -> None:
+    assert local.get("/api/time", headers={"Host": host}).status_code == 200
+
+
+def test_allowed_hosts_are_given_by_option_or_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert allowed_hosts("127.0.0.1") == {"127.0.0.1", "localhost", "::1"}
+    assert allowed_hosts("127.0.0.1", "scores.example, Other.Example") == {"scores.example", "other.example"}
+    assert allowed_hosts("127.0.0.1", "*") is None  # any: a proxy in front checks it
+    monkeypatch.setenv("MATCHSTATE_ALLOWED_HOSTS", "field.example")
+    assert allowed_hosts("127.0.0.1") == {"field.example"}
+
+
+def test_bound_to_every_address_any_ip_is_answered_but_no_other_name(store: Store, monkeypatch:
+                                                                      pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MATCHSTATE_ALLOWED_HOSTS", raising=False)
+    with TestClient(create_app(store, hosts=allowed_hosts("0.0.0.0"))) as client:
+        assert client.get("/api/time", headers={"Host": "192.168.1.5:8000"}).status_code == 200
+        assert client.get("/api/time", headers={"Host": "rebound.example"}).status_code == 400
