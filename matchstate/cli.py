@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     from .store import Store
+    from .web.server import Certificate
+    from .web.tls import ServedTls
 
 def _summary(event: dict[str, Any]) -> str:
     """The event's type and its telling fields, for a timeline."""
@@ -266,11 +268,45 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                   "appends only by the 0.25 s change check; serve SQLite with one worker")
         open_store().close()  # refused here, once, if the database cannot be used; each worker opens its own
 
-    def make_app() -> Any:
-        return create_app(open_store(cache_mb=args.cache_mb), private=args.private, limits=limits, **tolerance)
+    certificate, served = _serving_tls(args)
 
-    serve(make_app, args.host, args.port, Deadlines(**options(Deadlines)), workers=args.workers)
+    def make_app() -> Any:
+        app = create_app(open_store(cache_mb=args.cache_mb), private=args.private, limits=limits, **tolerance)
+        app.state.tls = served  # for the tablet setup page
+        return app
+
+    serve(make_app, args.host, args.port, Deadlines(**options(Deadlines)), workers=args.workers, tls=certificate)
     return 0
+
+
+def _serving_tls(args: argparse.Namespace) -> tuple[Certificate | None, ServedTls]:
+    """The certificate ``serve`` answers HTTPS with: a league's own (``--ssl-certfile``/``--ssl-keyfile``),
+    or with ``--tls`` one the laptop's own CA signs (both made once, beside the store's secret); and what
+    the tablet setup page says of it."""
+    from .web.server import Certificate
+    from .web.tls import ServedTls, TlsFiles, laptop_names
+
+    if args.ssl_certfile or args.ssl_keyfile:
+        if not (args.ssl_certfile and args.ssl_keyfile):
+            raise MatchstateError("--ssl-certfile and --ssl-keyfile go together: the certificate and its key")
+        for path in (args.ssl_certfile, args.ssl_keyfile):
+            if not os.path.isfile(path):
+                raise MatchstateError(f"no such file: {os.path.abspath(path)}")
+        return Certificate(args.ssl_certfile, args.ssl_keyfile), ServedTls(https=True)
+    if not args.tls:
+        if args.tls_name:
+            raise MatchstateError("--tls-name needs --tls")
+        return None, ServedTls()
+    from .store.database import database_url
+    from .store.secretfiles import secret_path
+
+    files = TlsFiles(secret_path(database_url()))
+    names = laptop_names(tuple(args.tls_name))
+    files.ensure(names)
+    print(f"HTTPS with this laptop's certificate authority ({files.ca_cert}) for {', '.join(names)}; "
+          f"each tablet installs it once: open https://{names[0]}:{args.port}/setup/tablet", flush=True)
+    return (Certificate(str(files.server_cert), str(files.server_key)),
+            ServedTls(https=True, ca=files.ca_cert.read_bytes(), names=tuple(names)))
 
 
 def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
@@ -370,6 +406,15 @@ def parser() -> argparse.ArgumentParser:
                            "used matches may take (default 64; a typical match's takes about 50 KiB)")
     serve_cmd.add_argument("--workers", type=_positive(int), default=1, metavar="N",
                            help="server processes sharing the port (default 1; above 1 needs PostgreSQL)")
+    https = serve_cmd.add_argument_group("HTTPS", "what a tablet needs to open the console offline "
+                                         "(the README's On the field)")
+    https.add_argument("--tls", action="store_true", help="serve HTTPS with a certificate signed by this laptop's "
+                       "own certificate authority (made once beside the store's secret); tablets install it from "
+                       "/setup/tablet")
+    https.add_argument("--tls-name", action="append", default=[], metavar="NAME",
+                       help="one more name or address the certificate covers (again for more)")
+    https.add_argument("--ssl-certfile", metavar="PEM", help="serve HTTPS with this certificate (and its chain)")
+    https.add_argument("--ssl-keyfile", metavar="PEM", help="the private key of --ssl-certfile")
     guard = serve_cmd.add_argument_group("limits", "what the server allows its clients (the README's Access)")
     for flag, dest, kind, metavar, what in (
         ("--clock-tolerance", "clock_tolerance", float, "SECONDS", "refuse an event whose `at` is more than this "

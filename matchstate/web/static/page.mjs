@@ -7,6 +7,9 @@ import {wireToggle} from "./lang.mjs";
 
 wireToggle($("lang"), () => translate());
 
+// Plain HTTP under any name but this device's own: no service worker, so no reload while the server is down.
+if (!window.isSecureContext) $("insecure").hidden = false;
+
 if ("serviceWorker" in navigator) {
   // updateViaCache "none": every check for a new version asks the server, not the browser's cache.
   navigator.serviceWorker.register("/sw.js", {scope: "/", updateViaCache: "none"}).catch((err) => {
