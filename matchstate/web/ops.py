@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from . import setup
+from . import install, setup
 
 
 def mount(app: FastAPI) -> None:
     app.include_router(setup.router)
+    app.include_router(install.router)

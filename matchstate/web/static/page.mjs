@@ -7,8 +7,12 @@ import {wireToggle} from "./lang.mjs";
 
 wireToggle($("lang"), () => translate());
 
+// The installed app opens at /console (start.mjs): the console this device had open last comes first.
+export const LAST_CONSOLE = "matchstate:last-console";
+if (document.body.dataset.page === "console") localStorage.setItem(LAST_CONSOLE, location.pathname);
+
 // Plain HTTP under any name but this device's own: no service worker, so no reload while the server is down.
-if (!window.isSecureContext) $("insecure").hidden = false;
+if (!window.isSecureContext && $("insecure")) $("insecure").hidden = false;
 
 if ("serviceWorker" in navigator) {
   // updateViaCache "none": every check for a new version asks the server, not the browser's cache.
