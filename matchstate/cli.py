@@ -3,25 +3,30 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from . import __version__
-from .engine import Match, diagram
 from .errors import MatchstateError, RefusedEvent
-from .log import Step, final, read_lines, replay
-from .records import EXPORTERS
-from .rulebook import CLAUSES, clause
-from .words import LANGUAGES
+from .version import PACKAGE_VERSION
 
+# Imported by the commands that need them, not here: `matchstate --help` or `replay` need no store, no web.
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+    from .log import Step
     from .store import Store
+    from .web.server import Certificate
+    from .web.tls import ServedTls
+
+LANGUAGES = ("en", "es")  # the catalog's (matchstate.words.LANGUAGES; a test holds them equal)
+
+# Exit statuses: what the command found is wrong (a tampered store, say), or it could not do its work.
+FOUND_A_PROBLEM = 1
+COULD_NOT_RUN = 2
 
 def _summary(event: dict[str, Any]) -> str:
     """The event's type and its telling fields, for a timeline."""
@@ -39,6 +44,8 @@ def clock_text(clock: dict[str, Any]) -> str:
 def timeline_row(step: Step, start: datetime, lang: str) -> str:
     """One line of a readable timeline: time since start, the clock, seq, event, state and flags, then the ruling
     and its rule."""
+    from datetime import datetime
+
     at = datetime.fromisoformat(step.event["at"])
     elapsed = (at - start).total_seconds()
     flags = f"  ⚑ {', '.join(step.flags)}" if step.flags else ""
@@ -51,26 +58,47 @@ def timeline_row(step: Step, start: datetime, lang: str) -> str:
     return row
 
 
+def as_json_text(value: object, indent: int | None = None) -> str:
+    import json  # not at the top: most commands print no JSON, and --help should start at once
+
+    return json.dumps(value, ensure_ascii=False, indent=indent, default=str)
+
+
+def print_json(value: object) -> None:
+    print(as_json_text(value))
+
+
 def score_text(score: dict[str, float]) -> str:
     return " – ".join(f"{team} {goals:g}" for team, goals in score.items())
 
 
 def print_replay(lines: Iterable[str], as_json: bool, lang: str) -> None:
     """Replay a log into a new Match, printing each event's ruling (a timeline or JSON), then the final state."""
+    from datetime import datetime
+
+    from .engine import Match
+    from .log import final, replay
+
     match = Match()
     start = None
     for step in replay(lines, match):
         if as_json:
-            print(json.dumps(step.to_json(), ensure_ascii=False))
+            print(as_json_text(step.to_json()))
         else:
             start = start or datetime.fromisoformat(step.event["at"])
             print(timeline_row(step, start, lang))
     if as_json:
-        print(json.dumps(final(match), ensure_ascii=False))
+        print(as_json_text(final(match)))
     else:
         result = f"   winner: {match.winner}" if match.winner else "   a draw" if match.ended else ""
         print(f"\nScore: {score_text(match.score)}   state: {match.state}   clock: {clock_text(match.clock_json())}"
               f"{result}")
+
+
+def read_lines(path: str) -> Iterable[str]:
+    from .log import read_lines
+
+    return read_lines(path)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -79,6 +107,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
+    from .rulebook import CLAUSES, clause
+
     if not args.ids:
         for rule_id, rule in CLAUSES.items():
             print(f"{rule_id:40} {rule.heading[args.lang]}")
@@ -88,39 +118,102 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_diagram(_: argparse.Namespace) -> int:
+    from .engine import diagram
+
     print(diagram(), end="")
     return 0
 
 
 # -- the store: the database is MATCHSTATE_DATABASE_URL, else matchstate.db here ----------------
 
-def open_store(upgrading: bool = False, cache_mb: float | None = None) -> Store:
-    """The store, checked to be reachable and up to date (imported here: replay and rules need no database);
-    its engine cache takes up to ``cache_mb`` MiB (default: the store's)."""
-    from sqlalchemy.exc import SQLAlchemyError
+def open_store(upgrading: bool = False, cache_mb: float | None = None, create: bool = False) -> Store:
+    """The store, checked to be there, reachable and up to date (imported here: replay and rules need no
+    database); its engine cache takes up to ``cache_mb`` MiB (default: the store's). An SQLite file that is
+    not there is refused, naming where it was looked for, unless ``create``: a command run in the wrong
+    folder must not make an empty store there."""
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
     from .store import Store
+    from .store.database import database_url
 
-    store = Store() if cache_mb is None else Store(cache_bytes=int(cache_mb * 2**20))
     try:
+        url = database_url()
+    except ArgumentError as err:
+        raise MatchstateError(f"MATCHSTATE_DATABASE_URL cannot be read as a database URL: {err}") from None
+    if url.get_backend_name() not in ("sqlite", "postgresql"):
+        raise MatchstateError(f"the database {url} is neither SQLite (sqlite:///FILE) nor PostgreSQL "
+                              "(postgresql://...)")
+    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:") and not create:
+        path = os.path.abspath(url.database or "")
+        if not os.path.exists(path):
+            raise MatchstateError(f"no store at {path}: run the command where the store is, or set "
+                                  "MATCHSTATE_DATABASE_URL; for a new store, `matchstate db upgrade --create` "
+                                  "makes one")
+    try:
+        store = Store() if cache_mb is None else Store(cache_bytes=int(cache_mb * 2**20))
         current = store.schema_is_current()
-    except SQLAlchemyError as err:
-        raise MatchstateError(f"cannot use the database {store.url}: {err}") from None
+    except (SQLAlchemyError, NoSuchModuleError) as err:
+        raise MatchstateError(f"cannot use the database {url}: {err}") from None
     if not (current or upgrading):
         raise MatchstateError(f"the database {store.url} is not up to date: run `matchstate db upgrade`")
     return store
 
 
-def cmd_db_upgrade(_: argparse.Namespace) -> int:
-    store = open_store(upgrading=True)
+def cmd_db_upgrade(args: argparse.Namespace) -> int:
+    store = open_store(upgrading=True, create=args.create)
     had_secret = store.secrets.exist()
     league_key = store.upgrade()
+    made = None if had_secret else {"secret": str(store.secrets.path), "signing_key": str(store.secrets.signing_path)}
+    if args.json:
+        print_json({"database": str(store.url), "current": store.database.revisions()[0], "made": made,
+                    "league_key": league_key})
+        return 0
     print(f"database {store.url}: up to date")
-    if not had_secret:
+    if made is not None:
         print(f"the store's secret: {store.secrets.path}\nits receipt signing key: {store.secrets.signing_path}\n"
               "(both made now, mode 0600: keep them safe, back them up, and give every server the same two)")
     if league_key is not None:
         _print_key("league key", league_key)
+    return 0
+
+
+def cmd_db_current(args: argparse.Namespace) -> int:
+    """The migrations the database has had, beside the latest: exit 1 where it is behind."""
+    store = open_store(upgrading=True)
+    current, latest = store.database.revisions()
+    if args.json:
+        print_json({"database": str(store.url), "current": current, "latest": latest, "up_to_date": current == latest,
+                    "package": PACKAGE_VERSION})
+    else:
+        state = "up to date" if current == latest else "behind: run `matchstate db upgrade`"
+        print(f"database {store.url}: at {', '.join(current) or 'no migration'}; the latest is "
+              f"{', '.join(latest)} ({state})")
+    return 0 if current == latest else FOUND_A_PROBLEM
+
+
+def cmd_db_history(args: argparse.Namespace) -> int:
+    """Every migration that ships with matchstate, oldest first, each marked where the database has had it."""
+    from alembic.script import ScriptDirectory
+
+    from .store.database import Database
+
+    store = open_store(upgrading=True)
+    current = set(store.database.revisions()[0])
+    scripts = list(reversed(list(ScriptDirectory.from_config(Database.alembic()).walk_revisions())))
+    applied = set()
+    for script in scripts:  # each up to the current head has been had
+        applied.add(script.revision)
+        if script.revision in current:
+            break
+    if not current:
+        applied = set()
+    rows = [{"revision": script.revision, "down_revision": script.down_revision, "title": script.doc,
+             "applied": script.revision in applied} for script in scripts]
+    if args.json:
+        print_json(rows)
+        return 0
+    for row in rows:
+        print(f"{'*' if row['applied'] else ' '} {row['revision']}  {row['title']}")
     return 0
 
 
@@ -140,6 +233,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     keys = _new_keys(ROLES)
     hashes = {role: hash_key(key) for role, key in keys.items()}
     code, count = open_store().import_log(read_lines(args.log), keys=hashes, by=args.by)
+    if args.json:
+        print_json({"match": code, "events": count, "keys": keys})
+        return 0
     print(f"imported match {code}: {count} events")
     for role, key in keys.items():
         _print_key(f"{role} key", key)
@@ -147,6 +243,8 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from .records import EXPORTERS
+
     _write_utf8(EXPORTERS[args.format].write(open_store().events(args.match)))
     return 0
 
@@ -161,7 +259,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         return 0
     stats = archive.stats(Scope.of(args.event, args.season))
     if args.format == "json":
-        _write_utf8(json.dumps(stats.to_json(), ensure_ascii=False, indent=2) + "\n")
+        _write_utf8(as_json_text(stats.to_json(), indent=2) + "\n")
     else:
         _write_utf8(stats.to_csv() if args.format == "csv" else stats.to_text() + "\n")
     return 0
@@ -173,8 +271,13 @@ def _write_utf8(text: str) -> None:
     sys.stdout.buffer.flush()
 
 
-def cmd_matches(_: argparse.Namespace) -> int:
-    for summary in open_store().summaries():
+def cmd_matches(args: argparse.Namespace) -> int:
+    summaries = open_store().summaries()
+    if args.json:
+        print_json([{"match": summary.code, "score": summary.score, "state": summary.state,
+                     "last_seq": summary.last_seq, "last_at": summary.last_at.isoformat()} for summary in summaries])
+        return 0
+    for summary in summaries:
         print(f"{summary.code:<24} {score_text(summary.score):<32} {summary.state:<12} {summary.last_seq:>6} events"
               f"   last {summary.last_at:%Y-%m-%d %H:%M:%S} UTC")
     return 0
@@ -203,24 +306,34 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    """Exit 0 where all holds, 1 where a problem was found, 2 where the seals could not be checked (no secret):
+    a store restored without its secret must not pass for one verified."""
     store = open_store()
     problems = store.verify(args.match)
     notes = [f"removed: {removal}" for removal in store.removals()] if args.match is None else []
     sealed = store.secrets.path.exists()
     if not sealed:
-        notes.append(f"seals not checked: no secret at {store.secrets.path}")
+        notes.append(f"seals not checked: no secret at {store.secrets.path} (restore it beside the store, or "
+                     "set MATCHSTATE_SECRET_FILE)")
     if args.receipts:
         report = store.check_receipts(read_lines(args.receipts), _public_key(args.public_key))
         problems += report.problems
         notes += report.removed
         notes.append(f"receipts: {report.held} of those read hold")
+    matches = len(store.summaries()) if args.match is None else 1
+    status = FOUND_A_PROBLEM if problems else 0 if sealed else COULD_NOT_RUN
+    if args.json:
+        print_json({"status": status, "problems": [str(problem) for problem in problems], "notes": notes,
+                    "sealed": sealed, "matches": matches})
+        return status
     for line in [*map(str, problems), *notes]:
         print(line)
-    if problems:
-        return 1
-    print("verified: every chain is whole, every stored ruling is the engine's"
-          + (" and every seal holds" if sealed else ""))
-    return 0
+    if not matches:
+        print(f"the store {store.url} holds no matches")
+    if not problems:
+        print("verified: every chain is whole, every stored ruling is the engine's"
+              + (" and every seal holds" if sealed else ", but the seals were not checked"))
+    return status
 
 
 def _public_key(path: str | None) -> Ed25519PublicKey | None:
@@ -241,21 +354,28 @@ def cmd_keys(args: argparse.Namespace) -> int:
     from .store import hash_key, new_key
 
     store = open_store()
+    said: dict[str, object]
     if args.action == "public":
-        print(store.public_key_pem(), end="")
-        print(f"fingerprint (a receipt's \"key\"): {store.key_fingerprint()}")
-        return 0
-    if args.action == "revoke":
+        said = {"public_key": store.public_key_pem(), "fingerprint": store.key_fingerprint()}
+        text = f"{store.public_key_pem()}fingerprint (a receipt's \"key\"): {store.key_fingerprint()}"
+    elif args.action == "revoke":
         store.revoke_key(args.match, args.role, by=args.by)
-        print(f"match {args.match}: its {args.role} key is revoked")
-        return 0
-    key = new_key()
-    if args.action == "league":
-        store.set_league_key(hash_key(key), by=args.by)
-        _print_key("league key (the one before it is revoked)", key)
+        said = {"match": args.match, "role": args.role, "revoked": True}
+        text = f"match {args.match}: its {args.role} key is revoked"
     else:
-        store.issue_key(args.match, args.role, hash_key(key), by=args.by)
-        _print_key(f"match {args.match}, {args.role} key (the one before it is revoked)", key)
+        key = new_key()
+        if args.action == "league":
+            store.set_league_key(hash_key(key), by=args.by)
+            said, name = {"role": "league", "key": key}, "league key (the one before it is revoked)"
+        else:
+            store.issue_key(args.match, args.role, hash_key(key), by=args.by)
+            said = {"match": args.match, "role": args.role, "key": key}
+            name = f"match {args.match}, {args.role} key (the one before it is revoked)"
+        text = f"{name}: {key}\n(shown this once: the store keeps only its SHA-256 hash, in the keys table)"
+    if args.json:
+        print_json(said)
+    else:
+        print(text)
     return 0
 
 
@@ -266,6 +386,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .web.headers import allowed_hosts
     from .web.limits import Limits, proxy_networks
     from .web.server import Deadlines, serve
+    from .web.tls import laptop_names
 
     given = vars(args)  # the limits' options are absent where not given: their classes hold the defaults
 
@@ -294,14 +415,50 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                   "appends only by the 0.25 s change check; serve SQLite with one worker")
         open_store().close()  # refused here, once, if the database cannot be used; each worker opens its own
 
+    certificate, served = _serving_tls(args)
     hosts = allowed_hosts(args.host, given.get("allowed_hosts"))
+    if hosts is not None and "allowed_hosts" not in given and not os.environ.get("MATCHSTATE_ALLOWED_HOSTS"):
+        # The laptop's own names (a tablet reaches it by them) and its certificate's are its own, not a rebinding.
+        hosts |= {name.lower() for name in (*laptop_names(tuple(args.tls_name)), *served.names)}
 
     def make_app() -> Any:
-        return create_app(open_store(cache_mb=args.cache_mb), private=args.private, limits=limits, hosts=hosts,
-                          **tolerance)
+        app = create_app(open_store(cache_mb=args.cache_mb), private=args.private, limits=limits, hosts=hosts,
+                         **tolerance)
+        app.state.tls = served  # for the tablet setup page
+        return app
 
-    serve(make_app, args.host, args.port, Deadlines(**options(Deadlines)), workers=args.workers)
+    serve(make_app, args.host, args.port, Deadlines(**options(Deadlines)), workers=args.workers, tls=certificate)
     return 0
+
+
+def _serving_tls(args: argparse.Namespace) -> tuple[Certificate | None, ServedTls]:
+    """The certificate ``serve`` answers HTTPS with: a league's own (``--ssl-certfile``/``--ssl-keyfile``),
+    or with ``--tls`` one the laptop's own CA signs (both made once, beside the store's secret); and what
+    the tablet setup page says of it."""
+    from .web.server import Certificate
+    from .web.tls import ServedTls, TlsFiles, laptop_names
+
+    if args.ssl_certfile or args.ssl_keyfile:
+        if not (args.ssl_certfile and args.ssl_keyfile):
+            raise MatchstateError("--ssl-certfile and --ssl-keyfile go together: the certificate and its key")
+        for path in (args.ssl_certfile, args.ssl_keyfile):
+            if not os.path.isfile(path):
+                raise MatchstateError(f"no such file: {os.path.abspath(path)}")
+        return Certificate(args.ssl_certfile, args.ssl_keyfile), ServedTls(https=True)
+    if not args.tls:
+        if args.tls_name:
+            raise MatchstateError("--tls-name needs --tls")
+        return None, ServedTls()
+    from .store.database import database_url
+    from .store.secretfiles import secret_path
+
+    files = TlsFiles(secret_path(database_url()))
+    names = laptop_names(tuple(args.tls_name))
+    files.ensure(names)
+    print(f"HTTPS with this laptop's certificate authority ({files.ca_cert}) for {', '.join(names)}; "
+          f"each tablet installs it once: open https://{names[0]}:{args.port}/setup/tablet", flush=True)
+    return (Certificate(str(files.server_cert), str(files.server_key)),
+            ServedTls(https=True, ca=files.ca_cert.read_bytes(), names=tuple(names)))
 
 
 def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
@@ -317,15 +474,65 @@ def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
     return parse
 
 
+def _json_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--json", action="store_true", help="print the result as JSON, for a script to read")
+
+
+def export_format(text: str) -> str:
+    """A format of the exporters' registry (read only when an export is asked for)."""
+    from .records import EXPORTERS
+
+    if text not in EXPORTERS:
+        raise argparse.ArgumentTypeError(f"must be one of {', '.join(EXPORTERS)}, not {text!r}")
+    return text
+
+
+def port_number(text: str) -> int:
+    """A TCP port: 1 to 65535 (the kernel would take 99999 modulo 65536 and bind another)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = 0
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number from 1 to 65535, not {text!r}")
+    return port
+
+
+def _serve_environment(serve_cmd: argparse.ArgumentParser, apply: bool) -> None:
+    """Every serve option's environment variable, MATCHSTATE_ and its name (--cache-mb: MATCHSTATE_CACHE_MB),
+    named in its help; with ``apply``, each one set is the option's default (for a service manager or a
+    container; the command line wins over it)."""
+    for action in serve_cmd._actions:
+        if not action.option_strings or action.dest == "help":
+            continue
+        name = "MATCHSTATE_" + action.option_strings[-1].lstrip("-").replace("-", "_").upper()
+        action.help = f"{action.help or ''} [${name}]"
+        text = os.environ.get(name) if apply else None
+        if text is None:
+            continue
+        try:
+            if isinstance(action, argparse._StoreTrueAction):
+                if text.lower() not in ("1", "true", "yes", "0", "false", "no", ""):
+                    raise argparse.ArgumentTypeError(f"must be 1, true, yes, 0, false or no, not {text!r}")
+                action.default = text.lower() in ("1", "true", "yes")
+            elif isinstance(action, argparse._AppendAction):
+                action.default = [part.strip() for part in text.split(",") if part.strip()]
+            else:
+                action.default = action.type(text) if callable(action.type) else text
+        except (argparse.ArgumentTypeError, ValueError) as err:
+            serve_cmd.error(f"${name} {err}")
+
+
 def _timeline_options(command: argparse.ArgumentParser) -> None:
     """The options of a command that prints a timeline (see :func:`print_replay`)."""
     command.add_argument("--json", action="store_true", help="one JSON object per event, then the final state")
     command.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the rulings' texts")
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(environment: bool = False) -> argparse.ArgumentParser:
+    """The command line; with ``environment``, serve's options default to their environment variables."""
     top = argparse.ArgumentParser(prog="matchstate", description="Polo match-state tracker, exact to USPA Rule 36.")
-    top.add_argument("--version", action="version", version=f"matchstate {__version__}")
+    top.add_argument("--version", action="version", version=f"matchstate {PACKAGE_VERSION}")
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     replay_cmd = commands.add_parser("replay", help="replay a match log and show each event's ruling")
@@ -343,12 +550,22 @@ def parser() -> argparse.ArgumentParser:
 
     db_cmd = commands.add_parser("db", help="manage the store's database")
     db_actions = db_cmd.add_subparsers(dest="action", required=True, metavar="ACTION")
-    db_actions.add_parser("upgrade", help="bring the database to the latest schema").set_defaults(run=cmd_db_upgrade)
+    upgrade_cmd = db_actions.add_parser("upgrade", help="bring the database to the latest schema")
+    upgrade_cmd.add_argument("--create", action="store_true", help="make the store if it is not there (SQLite: "
+                             "the file); without it a missing store is refused, named")
+    upgrade_cmd.set_defaults(run=cmd_db_upgrade)
+    db_actions.add_parser("current", help="the migration the database is at, beside the latest; exits 1 where "
+                          "it is behind").set_defaults(run=cmd_db_current)
+    db_actions.add_parser("history", help="every migration, oldest first, * where the database has had it"
+                          ).set_defaults(run=cmd_db_history)
+    for action in db_actions.choices.values():
+        _json_option(action)
 
     import_cmd = commands.add_parser("import", help="store a match log as a new match (all of it or nothing), "
                                                     "with new scorer and official keys")
     import_cmd.add_argument("log", help="a match log (JSON Lines), or - for standard input")
     import_cmd.add_argument("--by", help="who imports it (kept with the store's record of the act)")
+    _json_option(import_cmd)
     import_cmd.set_defaults(run=cmd_import)
 
     keys_cmd = commands.add_parser("keys", help="the league key, a match's keys, the receipts' public key")
@@ -362,12 +579,15 @@ def parser() -> argparse.ArgumentParser:
     for action in (league_cmd, issue_cmd, revoke_cmd):
         action.add_argument("--by", help="who does it (kept with the store's record of the act)")
     keys_actions.add_parser("public", help="print the public key that checks the store's receipts")
+    for action in keys_actions.choices.values():
+        _json_option(action)
     keys_cmd.set_defaults(run=cmd_keys)
 
     export_cmd = commands.add_parser("export", help="print a stored match's log: as JSON Lines, each line as it "
                                                     "was received, or as CSV, one row per event")
     export_cmd.add_argument("match", help="the match's code")
-    export_cmd.add_argument("--format", choices=list(EXPORTERS), default="jsonl", help="default jsonl")
+    export_cmd.add_argument("--format", type=export_format, default="jsonl",
+                            help="jsonl (default), csv, or another exporter registered")
     export_cmd.set_defaults(run=cmd_export)
 
     stats_cmd = commands.add_parser("stats", help="statistics per team and player over a season or a tournament")
@@ -379,6 +599,7 @@ def parser() -> argparse.ArgumentParser:
     stats_cmd.set_defaults(run=cmd_stats)
 
     matches_cmd = commands.add_parser("matches", help="list the stored matches with score and state")
+    _json_option(matches_cmd)
     matches_cmd.set_defaults(run=cmd_matches)
 
     remove_cmd = commands.add_parser("remove", help="remove a match and its events, with a reason: a recorded act")
@@ -405,11 +626,12 @@ def parser() -> argparse.ArgumentParser:
                             help="receipts kept by devices (JSON Lines): each must be signed and agree with the log")
     verify_cmd.add_argument("--public-key", metavar="PEM", help="check the receipts with this public key "
                                                                 "(default: the store's own)")
+    _json_option(verify_cmd)
     verify_cmd.set_defaults(run=cmd_verify)
 
     serve_cmd = commands.add_parser("serve", help="run the live service: API, scorer's console, review, records")
     serve_cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve_cmd.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    serve_cmd.add_argument("--port", type=port_number, default=8000, help="port to listen on (default 8000)")
     serve_cmd.add_argument("--allowed-hosts", metavar="NAMES", default=argparse.SUPPRESS,
                            help="host names the server answers to, comma-separated, * for any (default: "
                            "$MATCHSTATE_ALLOWED_HOSTS, else --host and localhost; any IP address if --host is 0.0.0.0)")
@@ -418,6 +640,15 @@ def parser() -> argparse.ArgumentParser:
                            "used matches may take (default 64; a typical match's takes about 50 KiB)")
     serve_cmd.add_argument("--workers", type=_positive(int), default=1, metavar="N",
                            help="server processes sharing the port (default 1; above 1 needs PostgreSQL)")
+    https = serve_cmd.add_argument_group("HTTPS", "what a tablet needs to open the console offline "
+                                         "(the README's On the field)")
+    https.add_argument("--tls", action="store_true", help="serve HTTPS with a certificate signed by this laptop's "
+                       "own certificate authority (made once beside the store's secret); tablets install it from "
+                       "/setup/tablet")
+    https.add_argument("--tls-name", action="append", default=[], metavar="NAME",
+                       help="one more name or address the certificate covers (again for more)")
+    https.add_argument("--ssl-certfile", metavar="PEM", help="serve HTTPS with this certificate (and its chain)")
+    https.add_argument("--ssl-keyfile", metavar="PEM", help="the private key of --ssl-certfile")
     guard = serve_cmd.add_argument_group("limits", "what the server allows its clients (the README's Access)")
     for flag, dest, kind, metavar, what in (
         ("--clock-tolerance", "clock_tolerance", float, "SECONDS", "refuse an event whose `at` is more than this "
@@ -439,23 +670,28 @@ def parser() -> argparse.ArgumentParser:
                        help="proxies (addresses or networks, comma-separated) whose X-Forwarded-For names the client "
                        "the limits count (default: $MATCHSTATE_FORWARDED_ALLOW_IPS, else none)")
     serve_cmd.set_defaults(run=cmd_serve)
+    _serve_environment(serve_cmd, environment)
     return top
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run a command: its exit status is 0, 1 where it found a problem (a tampered store, a database behind),
+    2 where it could not run (a refused log, a store not there, a file missing, a bad option)."""
     args = parser().parse_args(argv)
+    if args.command == "serve":  # the environment is read only for serve, so that a bad one stops only serve
+        args = parser(environment=True).parse_args(argv)
     try:
         return int(args.run(args))
     except RefusedEvent as err:
         print(str(err), file=sys.stderr)
-        return 2
+        return COULD_NOT_RUN
     except BrokenPipeError:
         # The reader (say, `head`) stopped reading: not our error. Quiet the final flush too.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (MatchstateError, OSError) as err:
         print(f"matchstate: {err}", file=sys.stderr)
-        return 2 if isinstance(err, MatchstateError) else 1
+        return COULD_NOT_RUN
 
 
 if __name__ == "__main__":

@@ -27,9 +27,10 @@ An error made with ``said`` speaks the catalog's [refusal] phrase: its message i
 
 from __future__ import annotations
 
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
-from .words import Words, phrases
+if TYPE_CHECKING:  # the catalog is read when an error is worded, not when the tree is imported
+    from .words import Words
 
 
 class MatchstateError(Exception):
@@ -41,6 +42,8 @@ class MatchstateError(Exception):
     def said(cls, key: str, /, *args: Any, **fields: object) -> Self:
         """This error, its message the [refusal] phrase ``key`` (``args`` follow the message, as the
         error's own constructor takes them)."""
+        from .words import phrases
+
         words = phrases("refusal", key, **fields)
         err = cls(words["en"], *args)
         err.words = words
@@ -78,6 +81,8 @@ class RefusedEvent(MatchstateError):
     def worded(self) -> Words | None:
         if self.words is None or self.line is None:
             return self.words
+        from .words import phrases
+
         return phrases("refusal", "line", line=self.line, reason=self.words)
 
     @property
@@ -159,6 +164,8 @@ class DatabaseUnavailable(StoreError):
 
     @classmethod
     def waited(cls, seconds: float) -> DatabaseUnavailable:
+        from .words import phrases
+
         words = phrases("faults", "database-unavailable", seconds=f"{seconds:g}")
         err = cls(words["en"])
         err.words = words

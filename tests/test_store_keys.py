@@ -124,7 +124,7 @@ def test_db_upgrade_makes_the_secret_and_a_league_key_once(store_url, monkeypatc
     from matchstate.cli import main
 
     monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store_url)
-    assert main(["db", "upgrade"]) == 0
+    assert main(["db", "upgrade", "--create"]) == 0
     first = capsys.readouterr().out
     league_key = printed_key(first, "league key")
     store = Store(store_url)

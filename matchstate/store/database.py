@@ -316,6 +316,12 @@ class Database:
         command.upgrade(config, "head")
         return before
 
+    def revisions(self) -> tuple[list[str], list[str]]:
+        """The migrations the database has had (its heads), and the latest that ship with matchstate."""
+        with self.engine.connect() as connection:
+            current = sorted(MigrationContext.configure(connection).get_current_heads())
+        return current, sorted(ScriptDirectory.from_config(self.alembic()).get_heads())
+
     def schema_is_current(self) -> bool:
         """Whether the database has had every migration."""
         with self.engine.connect() as connection:

@@ -213,11 +213,46 @@ def _row_problems(row: Row[Any], match: Match, digest: str, first: Row[Any]) -> 
                           f"the chain ends at seq {match.seq}, but the match's head is seq {row.last_seq} with "
                           f"another hash: events were removed or added")
             return
-    for column, value in match_columns(match, first.received_at).items():
-        found = row._mapping[column]
-        if _plain(found) != _plain(value):
-            yield Problem(code, None, f"it is {_shown(found)}, but the chain and its replay give {_shown(value)}",
-                          column)
+    given = match_columns(match, first.received_at)
+    as_stored = _as_written_by(first.engine_version, decode(first.raw), given)
+    for column, value in given.items():
+        found = _plain(row._mapping[column])
+        if found != _plain(value) and found != _plain(as_stored.get(column, value)):
+            yield Problem(code, None, _column_difference(found, _plain(value)), column)
+
+
+def _column_difference(found: Any, given: Any) -> str:
+    """How a column differs from what the chain gives: both values (cut where long), or where both are long, each
+    place where they part (``handicap_goals``, ``teams[1]``), so that two long values never print alike."""
+    ours, theirs = _shown(found), _shown(given)
+    if not (ours.endswith("…") and theirs.endswith("…")):
+        return f"it is {ours}, but the chain and its replay give {theirs}"
+    return "; ".join(f"at {path}: it is {ours}, but the chain and its replay give {theirs}"
+                     for path, ours, theirs in _differences(found, given))
+
+
+# The engine version from which the match row's derived columns are what the engine now derives.
+ROWS_AS_NOW = (1, 1, 0)
+
+
+def _as_written_by(engine_version: str, start: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """The match row's columns as the engine that ruled its match.start (``engine_version``) wrote them, where
+    that engine derived them otherwise than this one: a row an older release wrote and no append has written
+    since is no tampering. Before engine 1.1.0 (release 0.1.0), ``conditions`` kept ``handicap_goals`` as
+    given, every team named ({} where none were given); 1.1.0 derives them from the rosters' handicaps."""
+    if _version(engine_version) >= ROWS_AS_NOW:
+        return given
+    handicap = start.get("handicap_goals")
+    teams = given["teams"]
+    written = {} if not isinstance(handicap, dict) else {team: handicap.get(team, 0) for team in teams}
+    return {**given, "conditions": {**given["conditions"], "handicap_goals": written}}
+
+
+def _version(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in text.split("."))
+    except ValueError:
+        return ()
 
 
 def _plain(value: Any) -> Any:

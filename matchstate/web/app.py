@@ -32,7 +32,7 @@ from ..log import MAX_LINE_BYTES
 from ..records.archive import Archive
 from ..store import Store
 from ..words import phrases
-from . import api, apidocs, assets, pages, stats
+from . import api, apidocs, assets, ops, pages, stats
 from .faults import RETRY_AFTER_SECONDS, DatabaseFaults
 from .headers import SecurityHeaders
 from .limits import Limits, RequestLimits
@@ -87,6 +87,7 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     # Answers above a packet's size gzipped where the client takes it (never a live stream: Starlette's
     # GZipMiddleware leaves text/event-stream alone, and the static files come compressed already).
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
+    ops.mount(app)  # the operator's routes: tablet setup, manifest, health, metrics
     app.add_middleware(PlainAppends, service=service)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, larger={"/api/matches/import": api.MAX_IMPORT_BYTES})
     app.add_middleware(DatabaseFaults, seconds=store.database.timeout)

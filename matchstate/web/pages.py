@@ -28,7 +28,7 @@ HERE = resources.files(__package__)
 # in play and the reference data the console reads (a match's own pages are kept as they are visited).
 # The catalog's words are in every page, so a change to them is a new version too.
 WORDS = resources.files("matchstate").joinpath("data")
-PRECACHE = ["/", "/scoreboard", "/api/event-types", "/api/rules"]
+PRECACHE = ["/", "/scoreboard", "/api/event-types", "/api/rules", "/console", "/manifest.webmanifest"]
 
 
 def files_version(*folders: Traversable, package_version: str = __version__) -> str:

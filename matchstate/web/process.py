@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import resource
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -25,17 +26,21 @@ class ServerProcess:
     on the same port, as a pitch-side laptop's server might go away and come back. ``private`` serves
     it as ``matchstate serve --private``; ``options`` are more of ``serve``'s options; ``file_limit``
     is the server process's limit on open files (``ulimit -n``), where not the caller's; ``python`` the
-    interpreter that runs it (another installation's, say)."""
+    interpreter that runs it (another installation's, say); with ``https`` its options make it serve HTTPS
+    (``--tls``, say), and it is waited for over HTTPS."""
 
     def __init__(self, url: str, port: int | None = None, log: Path | None = None, private: bool = False,
-                 options: Sequence[str] = (), file_limit: int | None = None, python: str = sys.executable) -> None:
+                 options: Sequence[str] = (), file_limit: int | None = None, python: str = sys.executable,
+                 https: bool = False) -> None:
         self.url = url
         self.python = python
         self.private = private
         self.options = list(options)
         self.file_limit = file_limit
         self.port = port or free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
+        self.base = f"{'https' if https else 'http'}://127.0.0.1:{self.port}"
+        # Only to learn that it answers: the caller checks its certificate as it needs.
+        self._waiting_context = ssl._create_unverified_context() if https else None
         self.log = log
         self._process: subprocess.Popen[bytes] | None = None
 
@@ -53,7 +58,8 @@ class ServerProcess:
             if self._process.poll() is not None:
                 raise RuntimeError(f"matchstate serve exited with {self._process.returncode}")
             try:
-                with urllib.request.urlopen(f"{self.base}/api/event-types", timeout=1):
+                with urllib.request.urlopen(f"{self.base}/api/event-types", timeout=1,
+                                            context=self._waiting_context):
                     return
             except OSError:
                 time.sleep(0.05)

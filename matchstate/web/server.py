@@ -204,19 +204,28 @@ class AccessLog:
             os.write(self.fd, line.encode("utf-8", "replace"))
 
 
-def serve(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadlines, workers: int = 1) -> None:
+@dataclass(frozen=True, slots=True)
+class Certificate:
+    """The files of the certificate a server answers HTTPS with (the chain, then its private key)."""
+
+    certfile: str
+    keyfile: str
+
+
+def serve(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadlines, workers: int = 1,
+          tls: Certificate | None = None) -> None:
     """Run the app ``make_app`` makes on uvicorn at ``host``:``port``, guarded by ``deadlines``, until told to stop.
 
     With ``workers`` above one, the listening socket is opened here and that many worker processes are
     forked to accept on it, each making its own app (its store's connections, its caches, its live
     streams); this process only waits. SIGTERM or SIGINT stops them all, as one server stops; a worker
     that ends by itself ends the server too, with its status, for the supervisor that runs it (systemd,
-    a container runtime) to start it again whole.
+    a container runtime) to start it again whole. With ``tls``, it answers HTTPS only.
     """
     if workers == 1:
-        _run(make_app, host, port, deadlines)
+        _run(make_app, host, port, deadlines, tls)
         return
-    listening = _config(None, host, port, deadlines).bind_socket()
+    listening = _config(None, host, port, deadlines, tls).bind_socket()
     children: set[int] = set()
     stopping = False
 
@@ -234,7 +243,7 @@ def serve(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadline
     for _ in range(workers):
         pid = os.fork()
         if pid == 0:
-            os._exit(_worker(make_app, host, port, deadlines, listening))
+            os._exit(_worker(make_app, host, port, deadlines, listening, tls))
         children.add(pid)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
     status = 0
@@ -251,13 +260,14 @@ def serve(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadline
         raise SystemExit(status)
 
 
-def _worker(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadlines, listening: socket.socket) -> int:
+def _worker(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadlines, listening: socket.socket,
+            tls: Certificate | None) -> int:
     """A forked worker's life: its own app, served on the socket its parent opened; its exit status."""
     for signum in STOPPING:  # uvicorn sets its own once it runs
         signal.signal(signum, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
     try:
-        _run(make_app, host, port, deadlines, [listening])
+        _run(make_app, host, port, deadlines, tls, [listening])
     except SystemExit as err:  # uvicorn's, where the app would not start
         return err.code if isinstance(err.code, int) else int(err.code is not None)
     except Exception:  # a worker tells what stopped it; only its status goes up
@@ -269,18 +279,19 @@ def _worker(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadli
     return 0
 
 
-def _config(app: Any, host: str, port: int, deadlines: Deadlines) -> uvicorn.Config:
+def _config(app: Any, host: str, port: int, deadlines: Deadlines, tls: Certificate | None) -> uvicorn.Config:
     return uvicorn.Config(
         app, host=host, port=port, http=guarded_protocol(deadlines), ws="none", backlog=BACKLOG,
+        ssl_certfile=tls.certfile if tls else None, ssl_keyfile=tls.keyfile if tls else None,
         proxy_headers=False,  # a client is its own address: a header cannot make it another one
         timeout_graceful_shutdown=2,  # open live streams would hold a shutdown forever
         access_log=False,  # AccessLog writes it
     )
 
 
-def _run(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadlines,
+def _run(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadlines, tls: Certificate | None,
          sockets: list[socket.socket] | None = None) -> None:
-    config = _config(AccessLog(make_app(), sys.stdout.fileno()), host, port, deadlines)
+    config = _config(AccessLog(make_app(), sys.stdout.fileno()), host, port, deadlines, tls)
     # What the imports and the app made lives as long as the process: kept out of the collector's full passes,
     # which otherwise walk it all again and again. And a young generation large enough that what lives for one
     # fan-out (a thousand streams' waits) is gone before it is counted old: full passes grow rare, where they

@@ -10,6 +10,13 @@ wireToggle($("lang"), () => translate());
 // A print button (the score sheet's): wired here, as the Content-Security-Policy runs no inline handler.
 for (const button of document.querySelectorAll("[data-print]")) button.addEventListener("click", () => print());
 
+// The installed app opens at /console (start.mjs): the console this device had open last comes first.
+export const LAST_CONSOLE = "matchstate:last-console";
+if (document.body.dataset.page === "console") localStorage.setItem(LAST_CONSOLE, location.pathname);
+
+// Plain HTTP under any name but this device's own: no service worker, so no reload while the server is down.
+if (!window.isSecureContext && $("insecure")) $("insecure").hidden = false;
+
 if ("serviceWorker" in navigator) {
   // updateViaCache "none": every check for a new version asks the server, not the browser's cache.
   navigator.serviceWorker.register("/sw.js", {scope: "/", updateViaCache: "none"}).catch((err) => {

@@ -1,0 +1,159 @@
+"""On the field: a tablet reaches the laptop by a name that is not localhost. Over HTTPS with the laptop's own
+certificate authority (``serve --tls``) the console is a secure context, its service worker runs, and a
+reload with the server down opens it with its outbox; over plain HTTP the page says it will not.
+
+The browser maps ``pitch.test`` to 127.0.0.1 (``--host-resolver-rules``) and trusts the server's key as a
+tablet that installed the CA would (``--ignore-certificate-errors-spki-list``, which Chromium counts as
+secure, unlike ignoring certificate errors altogether)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import ssl
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
+
+from browser.browsing import TABLET, TIMEOUT_MS, Console, create, league_store
+from browser.conftest import ARGS, CHROMIUM, _unavailable, watch
+from matchstate.web.process import ServerProcess
+from matchstate.web.tls import TlsFiles, ca_fingerprint
+
+NAME = "pitch.test"
+
+
+def _spki_hash(pem: bytes) -> str:
+    """The base64 SHA-256 of a certificate's public key, as Chromium's SPKI list takes it."""
+    key = x509.load_pem_x509_certificate(pem).public_key()
+    der = key.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return base64.b64encode(hashlib.sha256(der).digest()).decode()
+
+
+@pytest.fixture
+def chromium() -> Iterator[Any]:
+    """A way to launch Chromium with more arguments (each test launches its own, after its server runs)."""
+    reason = _unavailable()
+    if reason is not None:
+        import os
+
+        if os.environ.get("MATCHSTATE_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{reason}, and MATCHSTATE_REQUIRE_BROWSER=1", pytrace=False)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched: list[Any] = []
+
+        def launch(*more: str) -> Any:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=[*ARGS, *more])
+            launched.append(browser)
+            return browser
+
+        yield launch
+        for browser in launched:
+            browser.close()
+
+
+@pytest.fixture
+def trusting_ca() -> Iterator[list[Path]]:
+    """Python's own requests (making the match) trust the CA put in the list, as a tablet would."""
+    cas: list[Path] = []
+    before = urllib.request._opener  # type: ignore[attr-defined]
+
+    class Trusting(urllib.request.HTTPSHandler):
+        def https_open(self, request: Any) -> Any:
+            context = ssl.create_default_context(cafile=str(cas[0]))
+            return self.do_open(urllib.request.http.client.HTTPSConnection, request,  # type: ignore[attr-defined]
+                                context=context)
+
+    urllib.request.install_opener(urllib.request.build_opener(Trusting()))
+    yield cas
+    urllib.request._opener = before  # type: ignore[attr-defined]
+
+
+def _tablet(browser: Any) -> Any:
+    page = browser.new_context(viewport=TABLET).new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    return watch(page)
+
+
+def test_over_https_by_a_field_name_the_console_reloads_offline_with_its_outbox(
+        tmp_path: Path, chromium: Any, trusting_ca: list[Path]) -> None:
+    url = f"sqlite:///{tmp_path / 'field.db'}"
+    league_store(url)
+    server = ServerProcess(url, log=tmp_path / "server.log", https=True, options=["--tls", "--tls-name", NAME])
+    server.start()
+    try:
+        files = TlsFiles(tmp_path / "field.db.secret")
+        for path in (files.ca_cert, files.ca_key, files.server_cert, files.server_key):
+            assert path.stat().st_mode & 0o777 == 0o600, path
+        trusting_ca.append(files.ca_cert)
+        keys = create(server, "field-1")  # over HTTPS, checked against the laptop's CA
+
+        browser = chromium(f"--host-resolver-rules=MAP {NAME} 127.0.0.1",
+                           f"--ignore-certificate-errors-spki-list={_spki_hash(files.server_cert.read_bytes())}")
+        page = _tablet(browser)
+        field = ServerProcess(url, port=server.port)
+        field.base = f"https://{NAME}:{server.port}"
+        console = Console(page, "field-1").open(field, keys["scorer_key"])
+        assert page.evaluate("window.isSecureContext") is True
+        assert page.locator("#insecure").is_hidden()
+        page.wait_for_function("async () => (await navigator.serviceWorker.getRegistrations()).length === 1")
+        page.wait_for_function("async () => (await caches.match(location.pathname)) !== undefined")
+        console.click("penalty.award", penalty="4", to="Blue")
+        page.wait_for_selector("#freehit >> text=Penalty 4 to Blue, 60 yards from goal")
+        page.wait_for_selector(".banner.ok")
+
+        server.stop()
+        page.wait_for_selector(".banner.offline")
+        console.click("play")
+        page.reload()
+        page.wait_for_selector("#console.ready")
+        assert "This site can" not in page.content()
+        assert page.locator("#recent li.pending").count() == 1
+        page.wait_for_selector(".banner.offline >> text=1 event kept on this device")
+
+        # The setup page, shown by the laptop, gives the tablet the CA and its fingerprint.
+        server.start()
+        setup = _tablet(browser)
+        setup.goto(f"https://{NAME}:{server.port}/setup/tablet")
+        assert setup.inner_text("#fingerprint") == ca_fingerprint(files.ca_cert.read_bytes())
+        assert setup.locator("#qr svg").count() == 1
+        assert setup.inner_text("#qr figcaption") == f"https://{NAME}:{server.port}/setup/matchstate-ca.crt"
+        assert setup.locator("text=Certificate Trust Settings").count() == 1
+        ca = setup.evaluate("async (url) => (await fetch(url)).text()", "/setup/matchstate-ca.crt")
+        assert ca == files.ca_cert.read_text()
+        setup.click("#lang")
+        setup.wait_for_selector("text=Ajustes de confianza de certificados")
+        assert not setup.errors  # (the console, while the server was down, failed to reach it: as it should)
+    finally:
+        server.stop()
+
+
+def test_over_plain_http_by_a_field_name_the_pages_warn_that_offline_reload_needs_https(
+        tmp_path: Path, chromium: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'plain.db'}"
+    league_store(url)
+    server = ServerProcess(url, log=tmp_path / "server.log")
+    server.start()
+    try:
+        browser = chromium(f"--host-resolver-rules=MAP {NAME} 127.0.0.1")
+        page = _tablet(browser)
+        page.goto(f"http://{NAME}:{server.port}/")
+        assert page.evaluate("window.isSecureContext") is False
+        page.wait_for_selector("#insecure >> text=it will not open offline if the server stops")
+        page.click("#lang")
+        page.wait_for_selector("#insecure >> text=no abrirá sin conexión si el servidor se detiene")
+        # On the laptop itself (a secure context even over HTTP) there is nothing to warn of.
+        local = _tablet(browser)
+        local.goto(f"{server.base}/")
+        assert local.evaluate("window.isSecureContext") is True
+        assert local.locator("#insecure").is_hidden()
+    finally:
+        server.stop()

@@ -1,0 +1,71 @@
+"""The console installs as an app: Chromium finds the manifest installable, and the installed app opens at
+the console of the match in progress, also with the server down."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser.browsing import TABLET, TIMEOUT_MS, create
+from browser.conftest import ARGS, CHROMIUM, _unavailable, watch
+from matchstate.web.process import ServerProcess
+
+
+@pytest.fixture
+def profile_page(tmp_path: Path) -> Iterator[Any]:
+    """A page of a browser with a profile on disk, as a tablet's is: Chromium installs nothing from an
+    incognito context, which is what a new Playwright context is."""
+    reason = _unavailable()
+    if reason is not None:
+        if os.environ.get("MATCHSTATE_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{reason}, and MATCHSTATE_REQUIRE_BROWSER=1", pytrace=False)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=str(CHROMIUM), args=ARGS, viewport=TABLET)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        yield watch(page)
+        context.close()
+
+
+def test_the_manifest_passes_chromiums_installability_check(server: ServerProcess, profile_page: Any) -> None:
+    keys = create(server, "install-1")
+    page = profile_page
+    page.goto(f"{server.base}/matches/install-1/console#key={keys['scorer_key']}")
+    page.wait_for_selector("#console.ready")
+    page.wait_for_function("async () => (await navigator.serviceWorker.getRegistrations()).length === 1")
+    session = page.context.new_cdp_session(page)
+    manifest = session.send("Page.getAppManifest")
+    assert manifest["errors"] == [] and manifest["url"].endswith("/manifest.webmanifest")
+    assert session.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+
+
+def test_the_installed_app_opens_the_console_of_the_match_in_progress_online_and_offline(
+        server: ServerProcess, new_page: Callable[..., Any]) -> None:
+    for code in ("install-old", "install-now"):
+        keys = create(server, code)
+    page = new_page(viewport=TABLET)
+    page.goto(f"{server.base}/console")
+    page.wait_for_url(f"{server.base}/matches/install-now/console")  # none opened here yet: the newest in play
+    page.wait_for_selector("#console.ready")
+    page.goto(f"{server.base}/matches/install-old/console")
+    page.wait_for_selector("#console.ready")
+    page.wait_for_function("async () => (await caches.match('/console')) !== undefined")
+    page.wait_for_function("async () => (await caches.match(location.pathname)) !== undefined")
+    page.goto(f"{server.base}/console")
+    page.wait_for_url(f"{server.base}/matches/install-old/console")  # this device's own match comes first
+    page.wait_for_selector("#console.ready")
+
+    server.stop()
+    page.goto(f"{server.base}/console")
+    page.wait_for_url(f"{server.base}/matches/install-old/console")
+    page.wait_for_selector("#console.ready")
+    assert "This site can" not in page.content()
+    del keys

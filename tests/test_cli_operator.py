@@ -1,0 +1,130 @@
+"""The command line without traps: a missing store refused by its absolute path, ports checked, exit 1 for a
+problem found and 2 for a command that could not run, JSON for scripts, serve's options from the
+environment, a release number that moves with the CHANGELOG, and --help without the engine."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from matchstate import __version__
+from matchstate.cli import COULD_NOT_RUN, FOUND_A_PROBLEM, LANGUAGES, main, parser
+from matchstate.words import LANGUAGES as CATALOG_LANGUAGES
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = str(ROOT / "matchstate" / "examples" / "penalty-shootout.jsonl")
+
+
+def test_a_store_command_in_the_wrong_folder_names_the_store_it_did_not_find_and_makes_none(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MATCHSTATE_DATABASE_URL", raising=False)
+    for command in (["verify"], ["matches"], ["db", "upgrade"], ["import", EXAMPLE]):
+        assert main(command) == COULD_NOT_RUN
+        assert f"no store at {tmp_path / 'matchstate.db'}" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+    assert main(["db", "upgrade", "--create"]) == 0
+    assert (tmp_path / "matchstate.db").exists()
+
+
+def test_an_unknown_database_scheme_is_refused_in_a_sentence(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", "mysql://somewhere/league")
+    assert main(["matches"]) == COULD_NOT_RUN
+    err = capsys.readouterr().err
+    assert "neither SQLite" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("port", ["0", "99999", "-1", "http"])
+def test_a_port_outside_1_to_65535_is_refused(port: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        parser().parse_args(["serve", "--port", port])
+    assert stopped.value.code == COULD_NOT_RUN
+    assert "must be a port number from 1 to 65535" in capsys.readouterr().err
+
+
+def test_every_serve_option_is_also_an_environment_variable(monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    named = set(re.findall(r"\[\$(MATCHSTATE_\w+)\]", shown))
+    assert {"MATCHSTATE_HOST", "MATCHSTATE_PORT", "MATCHSTATE_TLS", "MATCHSTATE_SSL_CERTFILE",
+            "MATCHSTATE_CLOCK_TOLERANCE", "MATCHSTATE_STREAMS_PER_CLIENT", "MATCHSTATE_WORKERS"} <= named
+    assert len(named) == shown.count("[$MATCHSTATE_")  # one each
+    monkeypatch.setenv("MATCHSTATE_PORT", "8443")
+    monkeypatch.setenv("MATCHSTATE_TLS", "yes")
+    monkeypatch.setenv("MATCHSTATE_TLS_NAME", "pitch.lan, 10.0.0.2")
+    monkeypatch.setenv("MATCHSTATE_RATE_KEYED", "80")
+    args = parser(environment=True).parse_args(["serve", "--port", "9000"])
+    assert (args.port, args.tls, args.tls_name, args.keyed_per_second) == (9000, True, ["pitch.lan", "10.0.0.2"], 80)
+    monkeypatch.setenv("MATCHSTATE_PORT", "99999")
+    with pytest.raises(SystemExit):
+        parser(environment=True).parse_args(["serve"])
+    assert "$MATCHSTATE_PORT must be a port number" in capsys.readouterr().err
+    assert parser().parse_args(["matches"]).command == "matches"  # another command is not stopped by it
+
+
+def test_json_for_scripts_and_exit_1_for_a_problem_2_for_seals_not_checked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", f"sqlite:///{tmp_path / 'store.db'}")
+    assert main(["db", "upgrade", "--create", "--json"]) == 0
+    made = json.loads(capsys.readouterr().out)
+    assert made["made"]["secret"] == str(tmp_path / "store.db.secret") and made["league_key"]
+    assert main(["import", EXAMPLE, "--json"]) == 0
+    imported = json.loads(capsys.readouterr().out)
+    assert set(imported["keys"]) == {"scorer", "official"} and imported["events"] > 10
+    assert main(["matches", "--json"]) == 0
+    [listed] = json.loads(capsys.readouterr().out)
+    assert listed["match"] == imported["match"] and listed["last_seq"] == imported["events"]
+    assert main(["keys", "issue", imported["match"], "scorer", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["role"] == "scorer"
+    assert main(["db", "current", "--json"]) == 0
+    current = json.loads(capsys.readouterr().out)
+    assert current["up_to_date"] and current["current"] == current["latest"]
+    assert main(["db", "history", "--json"]) == 0
+    history = json.loads(capsys.readouterr().out)
+    assert history[0]["revision"] == "0001" and all(row["applied"] for row in history)
+    assert main(["db", "history"]) == 0
+    assert capsys.readouterr().out.startswith("* 0001  ")
+    assert main(["verify", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"status": 0, "problems": [], "notes": [], "sealed": True,
+                                                   "matches": 1}
+
+    secret = tmp_path / "store.db.secret"
+    secret.rename(tmp_path / "elsewhere")
+    assert main(["verify"]) == COULD_NOT_RUN
+    out = capsys.readouterr().out
+    assert f"seals not checked: no secret at {secret}" in out and "but the seals were not checked" in out
+    (tmp_path / "elsewhere").rename(secret)
+
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'store.db'}")
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE matches SET state = 'live'"))
+    engine.dispose()
+    assert main(["verify", "--json"]) == FOUND_A_PROBLEM
+    assert "its row's state" in json.loads(capsys.readouterr().out)["problems"][0]
+
+
+def test_the_release_is_the_changelogs_latest_and_the_languages_the_catalogs() -> None:
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    releases = re.findall(r"^## (\d+\.\d+\.\d+) — \d{4}-\d\d-\d\d$", changelog, re.MULTILINE)
+    assert releases[0] == __version__ == "0.2.0" and "0.1.0" in releases
+    assert LANGUAGES == CATALOG_LANGUAGES
+
+
+def test_help_imports_neither_the_engine_nor_the_store_nor_the_web() -> None:
+    probe = ("import sys; from matchstate.cli import main\n"
+             "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+             "print(sorted(m for m in sys.modules if m.startswith('matchstate') or m in ('sqlalchemy', 'fastapi')))")
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)}).stdout.splitlines()[-1]
+    assert shown == "['matchstate', 'matchstate.cli', 'matchstate.errors', 'matchstate.version']"
