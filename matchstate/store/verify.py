@@ -122,9 +122,11 @@ def _linked(seq: int, digest: str, stored: Row[Any]) -> tuple[dict[str, Any] | N
         return None, "its ruling row is missing: it was removed"
     try:
         event = decode(stored.raw)
-        material = sealed(event, stored.role, stored.received_at, stored.engine_version)
+        material = sealed(event, stored.role, stored.received_at, stored.engine_version, stored.chain_version)
     except RefusedEvent as err:
         return None, f"its JSON is not an event: {err.reason}"
+    except ValueError as err:  # a chain version that was never made
+        return None, f"its chain version: {err}"
     if chain_hash(digest, material) != stored.hash:
         return None, ("its JSON, role, received_at and ruling's engine_version do not give its hash: "
                       "the row was changed")
