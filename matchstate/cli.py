@@ -188,14 +188,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
     sealed = store.secrets.path.exists()
     if not sealed:
         notes.append(f"seals not checked: no secret at {store.secrets.path}")
+    receipts_fail = False
     if args.receipts:
         report = store.check_receipts(read_lines(args.receipts), _public_key(args.public_key))
         problems += report.problems
         notes += report.removed
         notes.append(f"receipts: {report.held} of those read hold")
+        receipts_fail = not report.all_hold  # a receipt that cannot be checked any more does not hold either
     for line in [*map(str, problems), *notes]:
         print(line)
-    if problems:
+    if problems or receipts_fail:
         return 1
     print("verified: every chain is whole, every stored ruling is the engine's"
           + (" and every seal holds" if sealed else ""))
