@@ -315,13 +315,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if not sealed:
         notes.append(f"seals not checked: no secret at {store.secrets.path} (restore it beside the store, or "
                      "set MATCHSTATE_SECRET_FILE)")
+    receipts_fail = False
     if args.receipts:
         report = store.check_receipts(read_lines(args.receipts), _public_key(args.public_key))
         problems += report.problems
         notes += report.removed
         notes.append(f"receipts: {report.held} of those read hold")
+        receipts_fail = not report.all_hold  # a receipt that cannot be checked any more does not hold either
     matches = len(store.summaries()) if args.match is None else 1
-    status = FOUND_A_PROBLEM if problems else 0 if sealed else COULD_NOT_RUN
+    status = FOUND_A_PROBLEM if problems or receipts_fail else 0 if sealed else COULD_NOT_RUN
     if args.json:
         print_json({"status": status, "problems": [str(problem) for problem in problems], "notes": notes,
                     "sealed": sealed, "matches": matches})
@@ -330,7 +332,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(line)
     if not matches:
         print(f"the store {store.url} holds no matches")
-    if not problems:
+    if status != FOUND_A_PROBLEM:
         print("verified: every chain is whole, every stored ruling is the engine's"
               + (" and every seal holds" if sealed else ", but the seals were not checked"))
     return status

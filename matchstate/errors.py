@@ -14,8 +14,9 @@
     │   ├── ConflictError       an append on a stale view (``current_seq`` says where the match is)
     │   ├── DatabaseUnavailable the database did not answer in time, or cannot be written: try again later
     │   └── TamperedStore       what is stored does not chain, seal or replay as it was written
-    └── AccessDenied            a request without the key its act needs
-        └── MissingKey          no key was given at all
+    ├── AccessDenied            a request without the key its act needs
+    │   └── MissingKey          no key was given at all
+    └── NotProven               a Merkle proof, checkpoint or signed note that does not hold  (also a ValueError)
 
 Catch :class:`RefusedEvent` to handle any refusal; its subclasses tell a device whether sending the
 event again can ever help (an :class:`IllegalEvent` may make sense later, an :class:`InvalidEvent`
@@ -170,3 +171,8 @@ class DatabaseUnavailable(StoreError):
         err = cls(words["en"])
         err.words = words
         return err
+
+
+class NotProven(MatchstateError, ValueError):
+    """A transparency log's proof, checkpoint or signed note that cannot be read or does not hold: the message
+    says which and why (:mod:`matchstate.tlog`)."""

@@ -16,6 +16,7 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     MetaData,
+    SmallInteger,
     String,
     Table,
     Text,
@@ -115,6 +116,8 @@ class EventRow(Base):
     received_at: Mapped[datetime] = mapped_column(UTCDateTime)
     prev_hash: Mapped[str] = mapped_column(String(HASH_LENGTH))
     hash: Mapped[str] = mapped_column(String(HASH_LENGTH))
+    # The canonical form its hash was made under (matchstate/store/chain.py): 1 before RFC 8785, 2 since.
+    chain_version: Mapped[int] = mapped_column(SmallInteger, server_default=text("1"))
 
 
 class RulingRow(Base):

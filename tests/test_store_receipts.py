@@ -130,3 +130,27 @@ def test_a_receipt_altered_or_signed_by_another_key(store, kept):
     assert "its signature does not hold" in report.problems[0].what and report.held == 1
     other = store.check_receipts(kept[:1], public_key=forged_key.public_key())
     assert "is signed by key" in other.problems[0].what and "not by this store's key" in other.problems[0].what
+
+
+def test_a_match_removed_and_imported_again_rewritten_is_caught_by_its_receipts(store, kept, tmp_path, monkeypatch,
+                                                                                 capsys):
+    """Issue 19: the league key removes m-1 and imports a rewritten log under the same code. verify alone finds
+    nothing; every receipt kept from before names the rewrite, and verify --receipts exits 1."""
+    log = match_log("m-1", EVENTS)
+    rewritten = [log[0], *({**event, "by": "someone else"} for event in log[1:])]
+    store.remove_match("m-1", reason="a correction", by="league")
+    store.import_log(json.dumps(event) for event in rewritten)
+    assert store.verify() == []
+    report = store.check_receipts(kept)
+    assert report.held == 0 and [problem.seq for problem in report.problems] == list(range(1, EVENTS + 1))
+    assert "removing and importing it again" in report.problems[0].what  # its time of receipt is the import's
+    status, out = run_verify(store, monkeypatch, capsys, "--receipts", write_receipts(tmp_path / "r.jsonl", kept))
+    assert status == 1 and out.startswith("match m-1, seq 1: receipt 1, signed by the store, gives it the hash ")
+
+
+def test_receipts_of_a_removed_match_do_not_pass_verify(store, kept, tmp_path, monkeypatch, capsys):
+    """A receipt that can no longer be checked does not hold: verify --receipts names it and exits 1."""
+    store.remove_match("m-1", reason="a test match", by="league")
+    status, out = run_verify(store, monkeypatch, capsys, "--receipts", write_receipts(tmp_path / "r.jsonl", kept))
+    assert status == 1 and "receipt 1: seq 1 of a match since removed" in out
+    assert "receipts: 0 of those read hold" in out

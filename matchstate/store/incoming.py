@@ -11,7 +11,7 @@ from typing import Any
 from ..errors import InvalidEvent
 from ..rulings import Ruling
 from .cache import Head
-from .chain import chain_hash, decode, sealed
+from .chain import CHAIN_VERSION, chain_hash, decode, sealed
 from .results import StoredEvent
 from .sql import event_columns
 
@@ -63,7 +63,7 @@ class Incoming:
         ruling_json = ruling.to_json() if ruling is not None else None
         key = {"match_id": head.match_id, "seq": match.seq}
         event_row = {**key, **columns, "raw": self.raw, "role": self.role, "received_at": self.received_at,
-                     "prev_hash": head.hash, "hash": digest}
+                     "prev_hash": head.hash, "hash": digest, "chain_version": CHAIN_VERSION}
         clock, flags = match.clock_after(match.seq), list(match.flags[-1])
         ruling_row = {**key, "ruling": ruling_json, "state": match.state, "engine_version": self.engine_version,
                       "clock": clock, "flags": flags}

@@ -125,7 +125,7 @@ MATCH_ROWS = select(MatchRow.id, MatchRow.code, MatchRow.teams, MatchRow.conditi
                     MatchRow.last_seq, MatchRow.last_hash, MatchRow.last_at, MatchRow.state, MatchRow.score,
                     MatchRow.status, MatchRow.day, MatchRow.team_1, MatchRow.team_2,
                     MatchRow.seal, MatchRow.acts_seq, LAST_ACT.label("last_act")).where(LIVE).order_by(MatchRow.code)
-CHECKED = EVENTS.add_columns(RulingRow.engine_version)
+CHECKED = EVENTS.add_columns(RulingRow.engine_version, EventRow.chain_version)
 # Every key, with its match's code (none for the league's); every act, in order.
 KEYS = (select(KeyRow.id, KeyRow.match_id, MatchRow.code, KeyRow.role, KeyRow.key_hash, KeyRow.issued_at,
                KeyRow.revoked_at, KeyRow.seal)

@@ -123,9 +123,11 @@ def _linked(seq: int, digest: str, stored: Row[Any]) -> tuple[dict[str, Any] | N
         return None, "its ruling row is missing: it was removed"
     try:
         event = decode(stored.raw)
-        material = sealed(event, stored.role, stored.received_at, stored.engine_version)
+        material = sealed(event, stored.role, stored.received_at, stored.engine_version, stored.chain_version)
     except RefusedEvent as err:
         return None, f"its JSON is not an event: {err.reason}"
+    except ValueError as err:  # a chain version that was never made
+        return None, f"its chain version: {err}"
     if chain_hash(digest, material) != stored.hash:
         return None, ("its JSON, role, received_at and ruling's engine_version do not give its hash: "
                       "the row was changed")
@@ -358,11 +360,16 @@ def orphans(found: dict[str, list[tuple[Any, ...]]]) -> Iterator[Problem]:
 @dataclass
 class ReceiptReport:
     """What :meth:`Store.check_receipts` found: how many receipts hold, those of matches removed since (which
-    cannot be checked against a log any more), and the problems."""
+    cannot be checked against a log any more, so do not hold either), and the problems."""
 
     held: int = 0
     removed: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def all_hold(self) -> bool:
+        """Whether every receipt read holds: none with a problem, none of a match removed since."""
+        return not self.problems and not self.removed
 
     def add(self, number: int, receipt: Receipt, public_key: Ed25519PublicKey, stored_hash: str | None,
             head_seq: int | None, removal: Act | None) -> None:
@@ -378,6 +385,11 @@ class ReceiptReport:
                                                     "or the store never signed it"))
         elif stored_hash == receipt.hash:
             self.held += 1
+        elif removal is not None and stored_hash is not None:
+            self.problems.append(Problem(code, seq, f"{name}, signed by the store, gives it the hash {receipt.hash}, "
+                                                    f"but the match was removed ({removal}) and a match of the same "
+                                                    f"code stored since, whose event there has hash {stored_hash}: "
+                                                    "the match was rewritten by removing and importing it again"))
         elif removal is not None and removal.last_seq is not None and removal.last_seq >= seq and not (
                 removal.last_seq == seq and removal.last_hash != receipt.hash):
             self.removed.append(f"{name}: seq {seq} of a match since removed ({removal}); it cannot be checked "

@@ -1,0 +1,131 @@
+"""RFC 8785 canonical JSON, checked against the RFC's own examples, and the chain's version 2 built on it."""
+
+import json
+import struct
+
+import pytest
+from conftest import match_log
+from sqlalchemy import text
+
+from matchstate import jcs
+from matchstate.errors import InvalidEvent
+from matchstate.store import Store
+from matchstate.store.chain import canonical, sealed
+
+# RFC 8785 appendix B: IEEE 754 doubles (as hex) and how ECMAScript (and so JCS) writes them.
+NUMBERS = [
+    ("0000000000000000", "0"),
+    ("8000000000000000", "0"),
+    ("0000000000000001", "5e-324"),
+    ("8000000000000001", "-5e-324"),
+    ("7fefffffffffffff", "1.7976931348623157e+308"),
+    ("ffefffffffffffff", "-1.7976931348623157e+308"),
+    ("4340000000000000", "9007199254740992"),
+    ("c340000000000000", "-9007199254740992"),
+    ("4430000000000000", "295147905179352830000"),
+    ("44b52d02c7e14af5", "9.999999999999997e+22"),
+    ("44b52d02c7e14af6", "1e+23"),
+    ("44b52d02c7e14af7", "1.0000000000000001e+23"),
+    ("444b1ae4d6e2ef4e", "999999999999999700000"),
+    ("444b1ae4d6e2ef4f", "999999999999999900000"),
+    ("444b1ae4d6e2ef50", "1e+21"),
+    ("3eb0c6f7a0b5ed8c", "9.999999999999997e-7"),
+    ("3eb0c6f7a0b5ed8d", "0.000001"),
+    ("41b3de4355555553", "333333333.3333332"),
+    ("41b3de4355555554", "333333333.33333325"),
+    ("41b3de4355555555", "333333333.3333333"),
+    ("41b3de4355555556", "333333333.3333334"),
+    ("41b3de4355555557", "333333333.33333343"),
+    ("becbf647612f3696", "-0.0000033333333333333333"),
+    ("43143ff3c1cb0959", "1424953923781206.2"),
+]
+
+
+@pytest.mark.parametrize(("bits", "written"), NUMBERS)
+def test_numbers_are_written_as_ecmascript_writes_them(bits, written):
+    assert jcs.number(struct.unpack(">d", bytes.fromhex(bits))[0]) == written
+
+
+@pytest.mark.parametrize("bits", ["7fffffffffffffff", "7ff0000000000000", "fff0000000000000"])
+def test_nan_and_infinity_have_no_canonical_form(bits):
+    with pytest.raises(jcs.NotCanonical):
+        jcs.canonical([struct.unpack(">d", bytes.fromhex(bits))[0]])
+
+
+def test_the_rfcs_example_object():
+    """RFC 8785 section 3.2.2's example, read from its JSON text, written as its section 3.2.3 shows."""
+    received = (r'{"numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001],'
+                r' "string": "\u20ac$\u000F\u000aA' + "'" + r'\u0042\u0022\u005c\\\"\/",'
+                r' "literals": [null, true, false]}')
+    assert jcs.canonical(json.loads(received)) == (
+        '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],'
+        '"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}').encode()
+
+
+def test_keys_sort_by_utf16_code_units():
+    """RFC 8785 section 3.2.3's sorting example: the emoji (a surrogate pair) sorts before U+FB33."""
+    received = (r'{"\u20ac": "Euro Sign", "\r": "Carriage Return", "\ufb33": "Hebrew Letter Dalet With Dagesh",'
+                r' "1": "One", "\ud83d\ude00": "Emoji: Grinning Face", "\u0080": "Control",'
+                r' "\u00f6": "Latin Small Letter O With Diaeresis"}')
+    written = jcs.canonical(json.loads(received)).decode()
+    assert [json.loads(f"[{part.split(':')[0]}]")[0] for part in written[1:-1].split(",")] == [
+        "\r", "1", "\u0080", "\u00f6", "\u20ac", "\U0001f600", "\ufb33"]
+
+
+@pytest.mark.parametrize("value", [2**53, -(2**53), "\ud800", {1: "a"}, b"bytes"])
+def test_what_jcs_cannot_write_alike_everywhere_is_refused(value):
+    with pytest.raises(jcs.NotCanonical):
+        jcs.canonical({"x": value})
+
+
+def test_whole_numbers_up_to_two_to_the_53_are_exact():
+    written = b"[9007199254740991,-9007199254740991,0,true,null]"
+    assert jcs.canonical([2**53 - 1, -(2**53 - 1), 0, True, None]) == written
+
+
+# Three events that the chain's version 1 (Python's sorted-key JSON) writes otherwise than RFC 8785: a float
+# written with ".0", one with an exponent Python pads, and team names that sort otherwise by UTF-16.
+CRAFTED = [
+    ({"type": "note", "handicap_goals": 1.0}, b'"handicap_goals":1,'),
+    ({"type": "note", "yards": 1.5e-07}, b'"yards":1.5e-7}'),
+    ({"type": "note", "handicap_goals": {"Los \ufb01": 1, "Los \U0001f40e": 2}},
+     '"handicap_goals":{"Los \U0001f40e":2,"Los \ufb01":1}'.encode()),
+]
+
+
+@pytest.mark.parametrize(("event", "jcs_part"), CRAFTED)
+def test_three_crafted_events_hash_differently_under_version_1(event, jcs_part):
+    from datetime import UTC, datetime
+
+    at = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
+    version_1, version_2 = sealed(event, "scorer", at, "0.1.0", 1), sealed(event, "scorer", at, "0.1.0", 2)
+    assert version_1 != version_2
+    assert version_1 == canonical({"engine_version": "0.1.0", "event": event,
+                                   "received_at": "2026-12-04T20:00:00.000000Z", "role": "scorer"})
+    assert jcs_part in version_2 and jcs_part not in version_1
+
+
+def test_a_whole_number_beyond_two_to_the_53_is_refused_in_a_new_event(store: Store):
+    log = match_log("m-1", 2)
+    store.create_match(log[0], role="official")
+    with pytest.raises(InvalidEvent, match="2\\*\\*53"):
+        store.append("m-1", {**log[1], "chukker": 2**53 + 1}, role="scorer")
+
+
+def test_rows_keep_verifying_under_their_own_chain_version(store: Store):
+    """New rows are written as version 2; rows of version 1 (as written before) verify under version 1, and a
+    row whose hash needs version 2 does not verify when its version is set back to 1."""
+    log = match_log("m-1", 5)
+    store.create_match({**log[0], "note": {"Los \ufb01": 1.0, "Los \U0001f40e": 1.5e-07}}, role="official")
+    for event in log[1:]:
+        store.append("m-1", event, role="scorer")
+    assert store.verify() == []
+    with store.engine.begin() as connection:
+        assert set(connection.execute(text("SELECT chain_version FROM events")).scalars()) == {2}
+        # the rallies are written alike by both versions: as a store from before version 2 holds them
+        connection.execute(text("UPDATE events SET chain_version = 1 WHERE seq > 1"))
+    assert store.verify() == []
+    with store.engine.begin() as connection:
+        connection.execute(text("UPDATE events SET chain_version = 1 WHERE seq = 1"))
+    problems = store.verify()
+    assert [(problem.seq, "the row was changed" in problem.what) for problem in problems][:1] == [(1, True)]
