@@ -160,10 +160,19 @@ class Desk:
         if fixture.match:  # stale: its teams no longer go on; a new match (a new code) for the right ones
             start["match"] = f"{start['match']}~{len([f for f in tournament.fixtures if f.match])}"
         self.store.create_match(start, keys=keys, role="official", by="league")
-        opened = replace(fixture, match=start["match"])
-        saved = self.save(replace(tournament, fixtures=tuple(opened if f.id == fixture_id else f
-                                                             for f in tournament.fixtures)))
-        return saved, start["match"]
+        return self._with_match(tournament, fixture_id, start["match"]), start["match"]
+
+    def attach(self, slug: str, fixture_id: str, code: str) -> Tournament:
+        """Make match ``code`` (imported: a result kept on paper) the fixture's match."""
+        tournament = self.get(slug)
+        fixture = tournament.fixture(fixture_id)
+        if fixture.match and fixture.id not in self.progress(tournament).stale:
+            raise refused(DuplicateMatch, "opened", fixture=fixture_id, match=fixture.match)
+        return self._with_match(tournament, fixture_id, code)
+
+    def _with_match(self, tournament: Tournament, fixture_id: str, code: str) -> Tournament:
+        return self.save(replace(tournament, fixtures=tuple(replace(f, match=code) if f.id == fixture_id else f
+                                                            for f in tournament.fixtures)))
 
     def read(self, code: str) -> MatchState | None:
         try:

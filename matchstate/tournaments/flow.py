@@ -62,6 +62,7 @@ def fixture_json(progress: Progress, fixture: Fixture) -> dict[str, Any]:
             "home": home, "away": away, "home_from": fixture.home.label(), "away_from": fixture.away.label(),
             "day": fixture.day, "time": fixture.time, "field": fixture.field, "match": fixture.match,
             "consolation": fixture.consolation, "score": dict(state.score) if state else None,
+            "seq": state.seq if state else 0,
             "status": ("stale" if fixture.id in progress.stale else "ended" if game else
                        "playing" if state and state.started else "scheduled" if home and away else "waiting"),
             "winner": game.winner if game else None}

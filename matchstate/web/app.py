@@ -32,7 +32,7 @@ from ..log import MAX_LINE_BYTES
 from ..records.archive import Archive
 from ..store import Store
 from ..words import phrases
-from . import api, apidocs, pages, stats
+from . import api, apidocs, pages, stats, tournaments
 from .limits import Limits, RequestLimits
 from .service import CLOCK_TOLERANCE_SECONDS, MAX_SEQ, Service
 from .watch import watch
@@ -80,6 +80,8 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.include_router(pages.router)
     app.include_router(stats.pages)
     app.include_router(apidocs.router)
+    app.include_router(tournaments.api)
+    app.include_router(tournaments.pages)
     static = resources.files(__package__).joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.add_middleware(PlainAppends, service=service)
