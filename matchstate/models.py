@@ -242,3 +242,18 @@ STAT_LINES = Table(
     *(Column(name, Integer, nullable=False) for name in STAT_COUNTS),
     Index("ix_stat_lines_line", "team_key", "team", "player_key", "player"),
 )
+
+
+class TournamentRow(Base):
+    """A tournament as its host committee set it (conditions, teams, the draw's fixtures and the codes of
+    their matches), one JSON document named by ``slug``; see :mod:`matchstate.tournaments`. Nothing that
+    happened in a match is copied here: standings are derived from the matches each time they are read."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(200), unique=True)
+    name: Mapped[str] = mapped_column(Text)
+    doc: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -32,7 +32,7 @@ from ..log import MAX_LINE_BYTES
 from ..records.archive import Archive
 from ..store import Store
 from ..words import phrases
-from . import api, apidocs, assets, ops, pages, stats
+from . import api, apidocs, assets, ops, pages, stats, tournaments
 from .faults import RETRY_AFTER_SECONDS, DatabaseFaults
 from .headers import SecurityHeaders
 from .limits import Limits, RequestLimits
@@ -83,6 +83,8 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.include_router(pages.router)
     app.include_router(stats.pages)
     app.include_router(apidocs.router)
+    app.include_router(tournaments.api)
+    app.include_router(tournaments.pages)
     app.include_router(assets.router)  # the static files, compressed ahead and versioned
     # Answers above a packet's size gzipped where the client takes it (never a live stream: Starlette's
     # GZipMiddleware leaves text/event-stream alone, and the static files come compressed already).

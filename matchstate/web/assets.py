@@ -39,7 +39,8 @@ STATIC = resources.files(__package__).joinpath("static")
 CATALOG_MODULE = "catalog-words.mjs"  # the catalog, made from data/words.toml
 IMMUTABLE = "public, max-age=31536000, immutable"
 TYPES = {".mjs": "text/javascript; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-         ".css": "text/css; charset=utf-8", ".json": "application/json"}
+         ".css": "text/css; charset=utf-8", ".json": "application/json", ".png": "image/png",
+         ".svg": "image/svg+xml"}
 IMPORT = re.compile(r"""((?:\bfrom|\bimport)\s*\(?\s*)(["'])\./([\w.-]+\.mjs)\2""")
 
 

@@ -26,6 +26,7 @@ import {Receipts} from "./receipts.mjs";
 import {ask} from "./dialog.mjs";
 import {flagLabel, flagMeaning} from "./flags.mjs";
 import {fitText} from "./fit.mjs";
+import "./sitouts.mjs";
 
 // The buttons' places: a free hit's course first, then what goes wrong, then the officials' and the
 // match's own events; a type the server adds later goes after these, so no button ever moves.

@@ -17,6 +17,7 @@ import {listen, matchPage, tracker} from "./live.mjs";
 import {eventItem, showNow, time} from "./show.mjs";
 import {details, eventName} from "./words.mjs";
 import {newEvent} from "./events.mjs";
+import "./sitouts.mjs";
 import {pageClock} from "./clock.mjs";
 import {question} from "./asks.mjs";
 import {ask} from "./dialog.mjs";

@@ -1,0 +1,63 @@
+"""The discipline ledger of the whole league: the cards of every stored match, weighed against every game the
+league knows of (every stored match, and every tournament fixture whose teams are known)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import orjson
+
+from ..store import MatchQuery
+from .desk import Desk
+from .discipline import Card, Game, PlayerRecord, ledger
+
+
+def league_cards(desk: Desk) -> list[Card]:
+    """Every card not voided, in every match of the league, named from its match's roster."""
+    cards: list[Card] = []
+    for summary in desk.store.summaries(MatchQuery()):
+        snapshot = desk.store.match(summary.code)
+        rosters = snapshot.info.get("rosters") or {}
+        for event in desk.store.events(summary.code):
+            if event.type != "card" or event.seq in snapshot.void:
+                continue
+            fields = orjson.loads(event.raw)
+            team, number = fields["team"], fields["player"]
+            name = next((player["name"] for player in rosters.get(team, ()) if player["player"] == number),
+                        f"#{number}")
+            cards.append(Card(summary.code, event.seq, event.at, team, number, name, fields["colour"]))
+    return cards
+
+
+def league_games(desk: Desk) -> list[Game]:
+    """Every game: each tournament fixture with a team known (when it is scheduled, or its match started),
+    and each stored match outside the tournaments (at no level)."""
+    games: dict[str, Game] = {}
+    for summary in desk.store.summaries(MatchQuery()):
+        games[summary.code] = Game(summary.code, tuple(summary.teams), summary.started or summary.created, None)
+    for slug, _ in desk.list():
+        tournament = desk.get(slug)
+        now = desk.progress(tournament)
+        for fixture in tournament.fixtures:
+            teams = tuple(name for name in now.teams[fixture.id] if name is not None)
+            if not teams:
+                continue
+            code = fixture.match or fixture.id
+            known = games.get(code)
+            when = known.when if known else scheduled(fixture.day, fixture.time)
+            if when is None:
+                continue
+            games[code] = Game(code, teams, when, tournament.conditions.handicap_max,
+                               consolation=fixture.consolation, subsidiary_first_round=fixture.subsidiary_first_round,
+                               shootout=fixture.kind == "shootout")
+    return list(games.values())
+
+
+def scheduled(day: str, time: str) -> datetime | None:
+    if not day:
+        return None
+    return datetime.fromisoformat(f"{day}T{time or '00:00'}").replace(tzinfo=UTC)
+
+
+def league_ledger(desk: Desk) -> dict[tuple[str, str], PlayerRecord]:
+    return ledger(league_cards(desk), league_games(desk))

@@ -1,0 +1,187 @@
+"""A tournament as the host committee sets it: conditions, entered teams, the draw's fixtures."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..errors import InvalidQuery
+from ..rules import RULE_SETS
+from .refusals import refused
+
+TIEBREAKS = ("wins", "net", "gross", "head_to_head", "shootout")
+DEFAULT_TIEBREAKS = ("wins", "net", "gross")
+# Where a fixture's team comes from: a team, the winner or loser of a fixture, a place in a group.
+SOURCE_KINDS = ("team", "winner", "loser", "place")
+FIXTURE_KINDS = ("group", "knockout", "shootout")
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    player: int  # the number worn, 1 to 4
+    name: str
+    handicap: int
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    name: str
+    roster: tuple[Player, ...]
+
+    @property
+    def handicap(self) -> int:
+        return sum(player.handicap for player in self.roster)
+
+
+@dataclass(frozen=True, slots=True)
+class Conditions:
+    """The tournament conditions that matter to the desk."""
+
+    rules: str = "uspa-2026"
+    chukkers: int = 6
+    penalty3_defended: bool = True
+    handicap_min: int | None = None
+    handicap_max: int | None = None  # the tournament's level: "a 20-goal tournament"
+    tiebreaks: tuple[str, ...] = DEFAULT_TIEBREAKS
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """``team`` (``ref`` its name), ``winner``/``loser`` (``ref`` a fixture's id) or ``place`` (``ref`` a
+    group's name, ``place`` from 1)."""
+
+    kind: str
+    ref: str
+    place: int = 0
+
+    def label(self) -> str:
+        return self.ref if self.kind == "team" else f"{self.kind}:{self.ref}" + (f":{self.place}" if self.place else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Fixture:
+    """One match of the tournament. ``stage`` is its group's or bracket's name; ``consolation`` and
+    ``subsidiary_first_round`` say where a suspension may not be served; ``match`` the code of its match
+    once it has one."""
+
+    id: str
+    stage: str
+    kind: str
+    round: int
+    home: Source
+    away: Source
+    day: str = ""
+    time: str = ""
+    field: str = ""
+    match: str | None = None
+    consolation: bool = False
+    subsidiary_first_round: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    slug: str
+    name: str
+    starts: str
+    ends: str
+    venue: str = ""
+    conditions: Conditions = field(default_factory=Conditions)
+    teams: tuple[Team, ...] = ()
+    fixtures: tuple[Fixture, ...] = ()
+    draw: dict[str, Any] | None = None  # the seed and the algorithm's version, where the tool made the draw
+    officials: tuple[str, ...] = ()
+
+    def team(self, name: str) -> Team:
+        for team in self.teams:
+            if team.name == name:
+                return team
+        raise refused(InvalidQuery, "unknown-team", team=name, slug=self.slug)
+
+    def fixture(self, fixture_id: str) -> Fixture:
+        for fixture in self.fixtures:
+            if fixture.id == fixture_id:
+                return fixture
+        raise refused(InvalidQuery, "unknown-fixture", fixture=fixture_id, slug=self.slug)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def source_of(data: Any) -> Source:
+    if isinstance(data, str):
+        return Source("team", data)
+    kind = data.get("kind", "team")
+    if kind not in SOURCE_KINDS:
+        raise refused(InvalidQuery, "bad-field", name="kind", value=kind, allowed=", ".join(SOURCE_KINDS))
+    return Source(kind, str(data["ref"]), int(data.get("place", 0)))
+
+
+def fixture_of(data: dict[str, Any]) -> Fixture:
+    kind = data.get("kind", "group")
+    if kind not in FIXTURE_KINDS:
+        raise refused(InvalidQuery, "bad-field", name="kind", value=kind, allowed=", ".join(FIXTURE_KINDS))
+    return Fixture(id=str(data["id"]), stage=str(data.get("stage", "")), kind=kind, round=int(data.get("round", 1)),
+                   home=source_of(data["home"]), away=source_of(data["away"]), day=str(data.get("day", "")),
+                   time=str(data.get("time", "")), field=str(data.get("field", "")), match=data.get("match"),
+                   consolation=bool(data.get("consolation", False)),
+                   subsidiary_first_round=bool(data.get("subsidiary_first_round", False)))
+
+
+def conditions_of(data: dict[str, Any]) -> Conditions:
+    tiebreaks = tuple(data.get("tiebreaks", DEFAULT_TIEBREAKS))
+    for name in tiebreaks:
+        if name not in TIEBREAKS:
+            raise refused(InvalidQuery, "bad-field", name="tiebreaks", value=name, allowed=", ".join(TIEBREAKS))
+    rules = str(data.get("rules", "uspa-2026"))
+    if rules not in RULE_SETS:
+        raise refused(InvalidQuery, "bad-field", name="rules", value=rules, allowed=", ".join(RULE_SETS))
+    chukkers = int(data.get("chukkers", 6))
+    if not 1 <= chukkers <= 8:
+        raise refused(InvalidQuery, "bad-field", name="chukkers", value=chukkers, allowed="1-8")
+    return Conditions(rules=rules, chukkers=chukkers, penalty3_defended=bool(data.get("penalty3_defended", True)),
+                      handicap_min=data.get("handicap_min"), handicap_max=data.get("handicap_max"),
+                      tiebreaks=tiebreaks)
+
+
+def team_of(data: dict[str, Any], conditions: Conditions) -> Team:
+    roster = tuple(Player(int(p["player"]), str(p["name"]), int(p["handicap"])) for p in data.get("roster", ()))
+    team = Team(str(data["name"]), roster)
+    low, high = conditions.handicap_min, conditions.handicap_max
+    if roster and ((low is not None and team.handicap < low) or (high is not None and team.handicap > high)):
+        raise refused(InvalidQuery, "handicap-out", team=team.name, handicap=team.handicap,
+                      low=low if low is not None else "-", high=high if high is not None else "-")
+    return team
+
+
+def tournament_of(data: dict[str, Any]) -> Tournament:
+    """A tournament from its JSON (as the API takes it and the store keeps it), checked."""
+    try:
+        conditions = conditions_of(data.get("conditions", {}))
+        teams = tuple(team_of(team, conditions) for team in data.get("teams", ()))
+        names = [team.name for team in teams]
+        if len(set(names)) != len(names):
+            raise refused(InvalidQuery, "team-twice")
+        fixtures = tuple(fixture_of(fixture) for fixture in data.get("fixtures", ()))
+        slug = str(data["slug"])
+        if not slug or "/" in slug or slug in (".", ".."):
+            raise refused(InvalidQuery, "bad-field", name="slug", value=slug, allowed="text without /")
+        made = Tournament(slug=slug, name=str(data["name"]), starts=str(data.get("starts", "")),
+                          ends=str(data.get("ends", "")), venue=str(data.get("venue", "")), conditions=conditions,
+                          teams=teams, fixtures=fixtures, draw=data.get("draw"),
+                          officials=tuple(str(name) for name in data.get("officials", ())))
+    except KeyError as err:
+        raise refused(InvalidQuery, "missing-field", name=err.args[0]) from None
+    except (TypeError, ValueError, AttributeError) as err:
+        if isinstance(err, InvalidQuery):
+            raise
+        raise refused(InvalidQuery, "unreadable", error=str(err)) from None
+    ids = [fixture.id for fixture in fixtures]
+    if len(set(ids)) != len(ids):
+        raise refused(InvalidQuery, "fixture-twice")
+    for fixture in fixtures:
+        for source in (fixture.home, fixture.away):
+            if source.kind == "team":
+                made.team(source.ref)
+            elif source.kind in ("winner", "loser"):
+                made.fixture(source.ref)
+    return made

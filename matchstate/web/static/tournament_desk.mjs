@@ -1,0 +1,56 @@
+// The record keeper's desk: the draw, the schedule and a result kept on paper, each with the league key;
+// the page is rendered again after each, as the server derives the standings and brackets.
+
+import {api, reason} from "./http.mjs";
+import {t} from "./catalog.mjs";
+
+const root = document.getElementById("tournament");
+const base = `/api/tournaments/${encodeURIComponent(root.dataset.slug)}`;
+const message = document.getElementById("desk-message");
+const keyInput = document.querySelector("#league-key input[name=key]");
+const KEY = "matchstate:league-key";
+keyInput.value = sessionStorage.getItem(KEY) || "";
+keyInput.addEventListener("change", () => sessionStorage.setItem(KEY, keyInput.value));
+
+function done(reply, ok) {
+  if (reply.status >= 200 && reply.status < 300) {
+    sessionStorage.setItem("matchstate:desk-done", ok);
+    window.location.reload();
+  } else {
+    message.textContent = reason(reply.data);
+  }
+}
+
+function onSubmit(id, act) {
+  document.getElementById(id).addEventListener("submit", async (e) => {
+    e.preventDefault();
+    sessionStorage.setItem(KEY, keyInput.value);
+    await act(new FormData(e.target));
+  });
+}
+
+onSubmit("draw-form", async (form) => {
+  const body = {format: form.get("format"), seed: form.get("seed"), groups: Number(form.get("groups")) || 1};
+  done(await api(`${base}/draw`, {method: "POST", body, key: keyInput.value}), "drawn");
+});
+
+onSubmit("schedule-form", async (form) => {
+  const body = {day: form.get("day"), time: form.get("time"), field: form.get("field")};
+  const fixture = encodeURIComponent(form.get("fixture"));
+  done(await api(`${base}/fixtures/${fixture}/schedule`, {method: "PUT", body, key: keyInput.value}), "scheduled");
+});
+
+onSubmit("import-form", async (form) => {
+  const fixture = encodeURIComponent(form.get("fixture"));
+  const response = await fetch(`${base}/fixtures/${fixture}/import`, {
+    method: "POST", body: form.get("log"),
+    headers: {"Content-Type": "application/jsonl", Authorization: `Bearer ${keyInput.value}`, Accept: "application/json"},
+  });
+  done({status: response.status, data: await response.json()}, "entered");
+});
+
+const last = sessionStorage.getItem("matchstate:desk-done");
+if (last) {
+  sessionStorage.removeItem("matchstate:desk-done");
+  message.textContent = t("tournament", `done-${last}`);
+}

@@ -1,0 +1,262 @@
+"""The tournament desk on the web: its API (``/api/tournaments``), the public tournament page and the record
+keeper's desk page. Creating and changing a tournament takes the league key; reading it is public, except on a
+private server, where it is the league's as the match list is."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any
+from urllib.parse import quote
+
+import orjson
+from fastapi import APIRouter, Body, Query, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from ..errors import InvalidQuery, MatchstateError
+from ..store import hash_key, new_key
+from ..tournaments.bracket import stage_pictures
+from ..tournaments.desk import Desk
+from ..tournaments.discipline import PlayerRecord, sit_outs
+from ..tournaments.feeds import calendar, results_feed
+from ..tournaments.league import league_ledger
+from ..tournaments.packet import packet, packet_csv
+from ..tournaments.refusals import refused
+from .api import KEY_ERRORS, LEAGUE_ERRORS, KeyDep, ServiceDep, download
+from .service import Service
+from .templating import templates
+
+api = APIRouter(prefix="/api", tags=["tournaments"])
+pages = APIRouter(include_in_schema=False)
+NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No such tournament"}, **KEY_ERRORS}
+CHANGE: dict[int | str, dict[str, Any]] = {400: {"description": "The change is refused; `detail` says why"},
+                                           404: {"description": "No such tournament"}, **LEAGUE_ERRORS}
+Body_ = Annotated[dict[str, Any], Body()]
+
+
+class DrawRequest(BaseModel):
+    format: str = Field(description="`groups` (round robins) or `bracket` (single elimination)")
+    seed: str = Field(min_length=1, description="The seed the draw is made from, recorded with it")
+    groups: int = Field(1, ge=1, le=16, description="How many groups (`groups` only)")
+    seeds: list[str] | None = Field(None, description="The teams in seed order, best first, where the "
+                                                      "committee seeded them by hand (`bracket` only)")
+
+
+class ScheduleRequest(BaseModel):
+    day: str = Field(description="YYYY-MM-DD")
+    time: str = Field(description="HH:MM, the venue's time")
+    field: str = Field("", description="The field it is played on")
+
+
+class BracketRequest(BaseModel):
+    stage: str = Field(min_length=1, description="The bracket's name: Cup, Subsidiary, Copa de Plata...")
+    entrants: list[Any] = Field(description="In seed order: team names, or sources "
+                                            "(`{kind: place, ref: A, place: 1}`, `{kind: loser, ref: fixture id}`)")
+    consolation: bool = False
+    subsidiary: bool = False
+
+
+def desk_of(service: Service) -> Desk:
+    return Desk(service.store)
+
+
+def _json(desk: Desk, slug: str) -> dict[str, Any]:
+    tournament = desk.get(slug)
+    return {**tournament.to_json(), "progress": desk.progress(tournament).to_json()}
+
+
+@api.get("/tournaments", responses=KEY_ERRORS)
+def list_tournaments(service: ServiceDep, key: KeyDep) -> list[dict[str, str]]:
+    """Every tournament's slug and name."""
+    service.check_list(key)
+    return [{"slug": slug, "name": name} for slug, name in desk_of(service).list()]
+
+
+@api.post("/tournaments", status_code=201, responses=CHANGE)
+def create_tournament(service: ServiceDep, key: KeyDep, body: Body_) -> dict[str, Any]:
+    """Create a tournament, with the league key: `slug`, `name`, `starts`, `ends`, `venue`, `conditions`
+    (`rules`, `chukkers`, `penalty3_defended`, `handicap_min`, `handicap_max`, `tiebreaks`), `teams` (each a
+    `name` and a `roster` of `{player, name, handicap}`), `officials`."""
+    service.check_league(key)
+    desk = desk_of(service)
+    return _json(desk, desk.create(body).slug)
+
+
+@api.get("/tournaments/{slug}", responses=NOT_FOUND)
+def read_tournament(service: ServiceDep, key: KeyDep, slug: str) -> dict[str, Any]:
+    """The tournament, and its `progress`: each fixture's teams, status and score, each group's standings with
+    why each place, all as the matches stand now."""
+    service.check_list(key)
+    return _json(desk_of(service), slug)
+
+
+@api.patch("/tournaments/{slug}", responses=CHANGE)
+def change_tournament(service: ServiceDep, key: KeyDep, slug: str, body: Body_) -> dict[str, Any]:
+    """Change a tournament's fields, with the league key."""
+    service.check_league(key)
+    desk = desk_of(service)
+    desk.change(slug, body)
+    return _json(desk, slug)
+
+
+@api.post("/tournaments/{slug}/draw", responses=CHANGE)
+def draw(service: ServiceDep, key: KeyDep, slug: str, body: DrawRequest) -> dict[str, Any]:
+    """Make the draw from a seed (recorded with the algorithm's version), with the league key; again, until a
+    match of it is created."""
+    service.check_league(key)
+    desk = desk_of(service)
+    if body.format == "groups":
+        desk.draw_groups(slug, body.groups, body.seed)
+    elif body.format == "bracket":
+        desk.draw_bracket(slug, body.seed, seeds=body.seeds)
+    else:
+        raise refused(InvalidQuery, "bad-field", name="format", value=body.format, allowed="groups, bracket")
+    return _json(desk, slug)
+
+
+@api.post("/tournaments/{slug}/brackets", responses=CHANGE)
+def add_bracket(service: ServiceDep, key: KeyDep, slug: str, body: BracketRequest) -> dict[str, Any]:
+    """Add a bracket fed by teams, a group's places or another bracket's losers, with the league key."""
+    service.check_league(key)
+    desk = desk_of(service)
+    desk.add_bracket(slug, body.stage, body.entrants, consolation=body.consolation, subsidiary=body.subsidiary)
+    return _json(desk, slug)
+
+
+@api.post("/tournaments/{slug}/fixtures", responses=CHANGE)
+def add_fixtures(service: ServiceDep, key: KeyDep, slug: str,
+                 body: Annotated[list[dict[str, Any]], Body()]) -> dict[str, Any]:
+    """Add fixtures entered by hand (a shootout for a place: `kind: shootout`), with the league key."""
+    service.check_league(key)
+    desk = desk_of(service)
+    desk.add_fixtures(slug, body)
+    return _json(desk, slug)
+
+
+@api.put("/tournaments/{slug}/fixtures/{fixture}/schedule", responses=CHANGE)
+def schedule(service: ServiceDep, key: KeyDep, slug: str, fixture: str, body: ScheduleRequest) -> dict[str, Any]:
+    """Give a fixture its day, time and field, with the league key."""
+    service.check_league(key)
+    desk = desk_of(service)
+    desk.schedule(slug, fixture, body.day, body.time, body.field)
+    return _json(desk, slug)
+
+
+@api.post("/tournaments/{slug}/fixtures/{fixture}/match", status_code=201, responses=CHANGE)
+def open_match(service: ServiceDep, key: KeyDep, slug: str, fixture: str) -> dict[str, Any]:
+    """Create the fixture's match (its teams, rosters, conditions), with the league key. The answer holds its
+    scorer key and official key: they are shown only this once."""
+    service.check_league(key)
+    keys = {"scorer": new_key(), "official": new_key()}
+    _, code = desk_of(service).open_match(slug, fixture, {role: hash_key(made) for role, made in keys.items()})
+    return {"code": code, "scorer_key": keys["scorer"], "official_key": keys["official"],
+            "console": f"/matches/{quote(code, safe='')}/console"}
+
+
+@api.post("/tournaments/{slug}/fixtures/{fixture}/import", status_code=201, responses=CHANGE,
+          openapi_extra={"requestBody": {"required": True, "content": {"application/jsonl": {}}}})
+async def import_result(service: ServiceDep, key: KeyDep, slug: str, fixture: str, request: Request) -> dict[str, Any]:
+    """A result kept on paper, entered as its whole match log (JSON Lines), with the league key: its teams
+    must be the fixture's; it becomes the fixture's match."""
+    await run_in_threadpool(service.check_league, key)
+    try:
+        text = (await request.body()).decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise MatchstateError.said("log-not-utf8", error=err) from None
+    desk = desk_of(service)
+
+    def check() -> None:
+        first = next((line for line in text.splitlines() if line.strip()), "{}")
+        try:
+            teams = orjson.loads(first).get("teams")
+        except (orjson.JSONDecodeError, AttributeError):
+            teams = None
+        expected = desk.progress(slug).teams[desk.get(slug).fixture(fixture).id]
+        if not isinstance(teams, list) or None in expected or set(teams) != set(expected):
+            raise refused(InvalidQuery, "import-teams", fixture=fixture, teams=" v ".join(map(str, expected)))
+
+    await run_in_threadpool(check)
+    created = await run_in_threadpool(service.import_log, text, key)
+    await run_in_threadpool(desk.attach, slug, fixture, created.code)
+    return {"code": created.code, "scorer_key": created.scorer_key, "official_key": created.official_key}
+
+
+@api.get("/tournaments/{slug}/calendar.ics", response_class=PlainTextResponse, responses=NOT_FOUND)
+def calendar_feed(service: ServiceDep, key: KeyDep, slug: str, request: Request) -> PlainTextResponse:
+    """The fixtures as an iCalendar (RFC 5545), one event per scheduled fixture."""
+    service.check_list(key)
+    desk = desk_of(service)
+    text = calendar(desk.progress(slug), request.url.hostname or "matchstate", datetime.now(UTC))
+    return download(text, f"{slug}.ics", "text/calendar")
+
+
+@api.get("/tournaments/{slug}/results.json", responses=NOT_FOUND)
+def results(service: ServiceDep, key: KeyDep, slug: str) -> dict[str, Any]:
+    """The results so far and the standings, for a club's website."""
+    service.check_list(key)
+    return results_feed(desk_of(service).progress(slug))
+
+
+@api.get("/tournaments/{slug}/packet.{format}", responses=NOT_FOUND, response_model=None)
+def results_packet(service: ServiceDep, key: KeyDep, slug: str, format: str) -> dict[str, Any] | PlainTextResponse:
+    """The federation's results packet, as `json` or `csv`: results, rosters with handicaps, officials, cards
+    and suspensions, goals by handicap, each match's last seq, hash and signed receipt."""
+    service.check_list(key)
+    desk = desk_of(service)
+    made = packet(desk, desk.progress(slug), league_ledger(desk))
+    if format == "json":
+        return made
+    if format == "csv":
+        return download(packet_csv(made), f"{slug}-results.csv", "text/csv")
+    raise refused(InvalidQuery, "bad-field", name="format", value=format, allowed="json, csv")
+
+
+def record_json(record: PlayerRecord) -> dict[str, Any]:
+    return {"team": record.team, "name": record.name,
+            "cards": [{"match": c.match, "seq": c.seq, "at": c.at.isoformat(), "colour": c.colour}
+                      for c in record.cards],
+            "suspensions": [{"seconds": s.seconds, "earned_in": s.earned_in, "served_in": s.served_in,
+                             "passed": list(s.passed)} for s in record.suspensions]}
+
+
+@api.get("/discipline", responses=LEAGUE_ERRORS)
+def discipline(service: ServiceDep, key: KeyDep) -> list[dict[str, Any]]:
+    """The discipline ledger: every player with a card in the league, their cards and suspensions (league key)."""
+    service.check_league(key)
+    records = league_ledger(desk_of(service))
+    return [record_json(records[found]) for found in sorted(records)]
+
+
+@api.get("/matches/{code}/sit-outs", responses=KEY_ERRORS)
+def match_sit_outs(service: ServiceDep, key: KeyDep, code: str) -> list[dict[str, Any]]:
+    """Who must sit out of the start of this match, and for how long, from earlier cards."""
+    service.check_read(code, key)
+    return [{"team": s.team, "name": s.name, "seconds": s.seconds, "earned_in": s.earned_in}
+            for s in sit_outs(league_ledger(desk_of(service)).values(), code)]
+
+
+# -- pages -------------------------------------------------------------------------------
+
+@pages.get("/tournaments/{slug}", response_class=HTMLResponse)
+def tournament_page(request: Request, service: ServiceDep, slug: str,
+                    key: Annotated[str | None, Query()] = None) -> HTMLResponse:
+    service.check_list(key)
+    desk = desk_of(service)
+    tournament = desk.get(slug)
+    progress = desk.progress(tournament)
+    return templates.TemplateResponse(request, "tournament.html", {
+        "tournament": tournament, "progress": progress.to_json(), "pictures": stage_pictures(progress),
+        "private": service.private})
+
+
+@pages.get("/tournaments/{slug}/desk", response_class=HTMLResponse)
+def desk_page(request: Request, service: ServiceDep, slug: str,
+              key: Annotated[str | None, Query()] = None) -> HTMLResponse:
+    service.check_list(key)
+    desk = desk_of(service)
+    tournament = desk.get(slug)
+    progress = desk.progress(tournament)
+    return templates.TemplateResponse(request, "tournament_desk.html", {
+        "tournament": tournament, "progress": progress.to_json(), "pictures": stage_pictures(progress),
+        "private": service.private})

@@ -1,0 +1,137 @@
+"""The tournament desk and the public tournament page as a record keeper and a spectator use them, on a phone
+and a laptop, in English and Spanish: a draw, a schedule and a result kept on paper flowing into the bracket;
+a live score updating; axe finding nothing serious."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser.browsing import LEAGUE_KEY, PHONE, post, send, to_spanish
+from browser.test_accessibility import GRAVE, described
+from browser.test_accessibility import axe as axe  # the fixture
+from matchstate.web.process import ServerProcess
+
+LAPTOP = {"width": 1280, "height": 800}
+DONE = {"en": ("The draw is made.", "The fixture is scheduled.", "The result is entered."),
+        "es": ("El sorteo está hecho.", "El partido está programado.", "El resultado está cargado.")}
+
+
+def roster(name: str, handicap: int) -> dict[str, Any]:
+    return {"name": name, "roster": [{"player": n, "name": f"{name} {n}", "handicap": handicap} for n in range(1, 5)]}
+
+
+def tournament(server: ServerProcess) -> None:
+    post(server, "/api/tournaments", {"slug": "otono", "name": "Copa de Otoño", "starts": "2026-12-05",
+                                      "ends": "2026-12-12", "venue": "Pilar",
+                                      "teams": [roster("Blue", 3), roster("Red", 2), roster("Gold", 1),
+                                                roster("Green", 0)]}, LEAGUE_KEY)
+
+
+def paper_log(home: str, away: str) -> str:
+    start = datetime.now(UTC) - timedelta(hours=2)
+
+    def at(n: int) -> str:
+        return (start + timedelta(seconds=n)).isoformat().replace("+00:00", "Z")
+
+    events = [{"type": "match.start", "at": at(0), "match": "paper-semi", "teams": [home, away]},
+              {"type": "chukker.start", "chukker": 1, "at": at(1)}, {"type": "goal", "team": home, "at": at(2)},
+              {"type": "chukker.end", "chukker": 1, "at": at(3)}, {"type": "match.end", "at": at(4)}]
+    return "\n".join(json.dumps(event) for event in events)
+
+
+def in_language(page: Any, language: str) -> None:
+    if language == "es":
+        to_spanish(page)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_desk_draws_schedules_and_takes_a_result_kept_on_paper(server: ServerProcess, new_page: Any,
+                                                                    viewport: dict[str, int], language: str) -> None:
+    tournament(server)
+    page = new_page(viewport=viewport)
+    page.goto(server.base + "/tournaments/otono/desk")
+    in_language(page, language)
+    drawn, scheduled, entered = DONE[language]
+    page.fill("#league-key input[name=key]", LEAGUE_KEY)
+    page.select_option("#draw-form select[name=format]", "bracket")
+    page.fill("#draw-form input[name=seed]", "otoño-2026")
+    with page.expect_navigation():
+        page.click("#draw-form button")
+    page.wait_for_selector(f"#desk-message >> text={drawn}")
+    assert page.locator("svg.bracket .fixture").count() == 3
+    page.select_option("#schedule-form select[name=fixture]", "Cup-R1-1")
+    page.fill("#schedule-form input[name=day]", "2026-12-05")
+    page.fill("#schedule-form input[name=time]", "15:00")
+    page.fill("#schedule-form input[name=field]", "Cancha 1")
+    with page.expect_navigation():
+        page.click("#schedule-form button")
+    page.wait_for_selector(f"#desk-message >> text={scheduled}")
+    assert "2026-12-05 15:00 · Cancha 1" in page.inner_text('.fixture-row[data-fixture="Cup-R1-1"]')
+    page.select_option("#import-form select[name=fixture]", "Cup-R1-1")
+    page.fill("#import-form textarea[name=log]", paper_log("Blue", "Green"))
+    with page.expect_navigation():
+        page.click("#import-form button")
+    page.wait_for_selector(f"#desk-message >> text={entered}")
+    # The winner has gone on into the final, drawn in the bracket.
+    final = page.locator('svg.bracket [data-fixture="Cup-R2-1"] text.team').first
+    assert final.text_content() == "Blue"
+    assert page.locator('svg.bracket [data-fixture="Cup-R1-1"] text.won').text_content() == "Blue"
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= viewport["width"], "the page is wider than the screen"
+    assert not page.errors
+
+
+def test_a_wrong_key_is_refused_in_words(server: ServerProcess, new_page: Any) -> None:
+    tournament(server)
+    page = new_page(viewport=PHONE)
+    page.goto(server.base + "/tournaments/otono/desk")
+    page.fill("#league-key input[name=key]", "not-the-key")
+    page.fill("#draw-form input[name=seed]", "x")
+    page.click("#draw-form button")
+    page.wait_for_selector("#desk-message:not(:empty)")
+    assert "league" in page.inner_text("#desk-message").lower()
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_public_page_keeps_a_score_live(server: ServerProcess, new_page: Any, viewport: dict[str, int],
+                                            language: str) -> None:
+    tournament(server)
+    post(server, "/api/tournaments/otono/draw", {"format": "bracket", "seed": "s"}, LEAGUE_KEY)
+    opened = post(server, "/api/tournaments/otono/fixtures/Cup-R1-1/match", {}, LEAGUE_KEY)
+    send(server, opened["code"], {"type": "chukker.start", "chukker": 1}, opened["scorer_key"])
+    page = new_page(viewport=viewport)
+    page.goto(server.base + "/tournaments/otono")
+    in_language(page, language)
+    row = page.locator('.fixture-row[data-fixture="Cup-R1-1"]')
+    before = row.locator("[data-score]").inner_text()
+    assert before == "0 – 12"  # Green's goals by handicap: 12 against 0, over 6 chukkers
+    page.wait_for_load_state("networkidle")
+    send(server, opened["code"], {"type": "goal", "team": "Blue"}, opened["scorer_key"])
+    page.wait_for_selector('.fixture-row[data-fixture="Cup-R1-1"] [data-score] >> text="1 – 12"')
+    playing = {"en": "playing", "es": "en juego"}[language]
+    assert row.locator("[data-status]").inner_text() == playing
+    assert not page.errors
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize("path", ["/tournaments/otono", "/tournaments/otono/desk"])
+def test_axe_finds_nothing_serious_on_the_tournament_pages(server: ServerProcess, new_page: Any, axe: Path,
+                                                           path: str, language: str) -> None:
+    tournament(server)
+    post(server, "/api/tournaments/otono/draw", {"format": "groups", "groups": 1, "seed": "s"}, LEAGUE_KEY)
+    post(server, "/api/tournaments/otono/brackets", {"stage": "Cup", "entrants": [
+        {"kind": "place", "ref": "A", "place": n} for n in range(1, 5)]}, LEAGUE_KEY)
+    page = new_page(viewport=LAPTOP)
+    page.goto(server.base + path)
+    in_language(page, language)
+    page.add_script_tag(path=str(axe))
+    results = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    grave = [v for v in results["violations"] if v["impact"] in GRAVE]
+    assert not grave, f"{path} in {language}:\n{described(grave)}"

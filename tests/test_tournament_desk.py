@@ -1,0 +1,207 @@
+"""The tournament desk on SQLite and PostgreSQL: a 6-team round robin, a 13-team bracket with byes, groups
+with a shootout for a place feeding a knockout and a subsidiary final; results flowing by themselves, and a
+void of a match.end taking them back; the same seed giving the same draw."""
+
+from __future__ import annotations
+
+import pytest
+from tournament_helpers import Played, new_tournament, team
+
+from matchstate.errors import DuplicateMatch, InvalidQuery, NotFound
+from matchstate.tournaments.desk import Desk
+
+SIX = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot"]
+# Each pairing's score, worked by hand into the table below (no handicap goals: equal teams).
+SCORES = {("Alpha", "Bravo"): (5, 4), ("Alpha", "Charlie"): (6, 2), ("Alpha", "Delta"): (4, 3),
+          ("Alpha", "Echo"): (7, 1), ("Alpha", "Foxtrot"): (3, 2), ("Bravo", "Charlie"): (6, 1),
+          ("Bravo", "Delta"): (2, 5), ("Bravo", "Echo"): (4, 3), ("Bravo", "Foxtrot"): (3, 4),
+          ("Charlie", "Delta"): (5, 4), ("Charlie", "Echo"): (2, 3), ("Charlie", "Foxtrot"): (6, 2),
+          ("Delta", "Echo"): (4, 2), ("Delta", "Foxtrot"): (3, 5), ("Echo", "Foxtrot"): (6, 5)}
+# team, wins, goals for, goals against, in the order of wins, net, gross (Bravo and Delta level on all three)
+BY_HAND = [("Alpha", 5, 25, 12), ("Bravo", 2, 19, 18), ("Delta", 2, 19, 18), ("Foxtrot", 2, 18, 21),
+           ("Charlie", 2, 16, 21), ("Echo", 2, 15, 22)]
+
+
+@pytest.fixture
+def desk(store) -> Desk:
+    return Desk(store)
+
+
+def play_round_robin(desk: Desk, played: Played, slug: str) -> None:
+    for fixture in desk.get(slug).fixtures:
+        home, away = fixture.home.ref, fixture.away.ref
+        goals = SCORES.get((home, away)) or tuple(reversed(SCORES[away, home]))
+        played.play(desk, slug, fixture.id, *goals)
+
+
+def table(desk: Desk, slug: str, group: str = "A") -> list[tuple]:
+    return [(row.team, row.wins, row.goals_for, row.goals_against) for row in desk.progress(slug).tables[group]]
+
+
+def test_a_six_team_round_robin_is_ranked_as_worked_by_hand(desk, store):
+    new_tournament(desk, "rr", [team(name) for name in SIX])
+    drawn = desk.draw_groups("rr", 1, seed="2026")
+    assert drawn.draw == {"seed": "2026", "algorithm": "matchstate-draw-1", "format": "groups", "groups": 1}
+    assert len(drawn.fixtures) == 15 and max(fixture.round for fixture in drawn.fixtures) == 5
+    for name in SIX:  # each team once a round
+        assert sorted(f.round for f in drawn.fixtures if name in (f.home.ref, f.away.ref)) == [1, 2, 3, 4, 5]
+    play_round_robin(desk, Played(store), "rr")
+    rows = desk.progress("rr").tables["A"]
+    assert table(desk, "rr") == BY_HAND
+    assert [row.why["en"] if row.why else None for row in rows] == [
+        "ahead of Bravo on wins: 5 against 2",
+        "level with Delta on every tie-break: listed in the order of entry",
+        "ahead of Foxtrot on net goals: +1 against -3",
+        "ahead of Charlie on net goals: -3 against -5",
+        "ahead of Echo on net goals: -5 against -7",
+        None]
+    assert rows[2].why == {"en": "ahead of Foxtrot on net goals: +1 against -3",
+                           "es": "delante de Foxtrot por diferencia de goles: +1 contra -3"}
+    # Head to head after the defaults: Delta beat Bravo.
+    desk.change("rr", {"conditions": {"tiebreaks": ["wins", "net", "gross", "head_to_head"]}})
+    rows = desk.progress("rr").tables["A"]
+    assert [row.team for row in rows][1:3] == ["Delta", "Bravo"]
+    assert rows[1].why["en"] == "ahead of Bravo on the matches between them: 1 won against 0"
+    # Gross goals before net: Bravo and Delta (19) ahead of Foxtrot (18), Charlie (16), Echo (15).
+    desk.change("rr", {"conditions": {"tiebreaks": ["wins", "gross"]}})
+    rows = desk.progress("rr").tables["A"]
+    assert [row.team for row in rows] == ["Alpha", "Bravo", "Delta", "Foxtrot", "Charlie", "Echo"]
+    assert rows[2].why["en"] == "ahead of Foxtrot on gross goals: 19 against 18"
+
+
+def test_a_void_of_a_match_end_takes_its_result_out_of_the_standings(desk, store):
+    new_tournament(desk, "rr", [team(name) for name in SIX])
+    desk.draw_groups("rr", 1, seed="2026")
+    played = Played(store)
+    play_round_robin(desk, played, "rr")
+    fixture = next(f for f in desk.get("rr").fixtures if {f.home.ref, f.away.ref} == {"Alpha", "Bravo"})
+    played.void_end(fixture.match)
+    rows = {row.team: row for row in desk.progress("rr").tables["A"]}
+    assert (rows["Alpha"].wins, rows["Alpha"].goals_for, rows["Bravo"].goals_for) == (4, 20, 15)
+    assert desk.progress("rr").complete == set()
+    played.log(fixture.match, "match.end")
+    assert table(desk, "rr") == BY_HAND
+
+
+def test_a_thirteen_team_bracket_gives_the_top_three_seeds_byes(desk, store):
+    teams = [team(f"T{n:02}", *(n // 4, n // 4, n // 4, n - 3 * (n // 4))) for n in range(1, 14)]
+    new_tournament(desk, "ko", teams, conditions={"handicap_max": 16})
+    drawn = desk.draw_bracket("ko", seed="abc")
+    assert drawn.draw["seeds"][:3] == ["T13", "T12", "T11"]  # highest total handicap first
+    first = [f for f in drawn.fixtures if f.round == 1]
+    assert len(first) == 5 and {f.home.ref for f in first} == {"T06", "T07", "T08", "T09", "T10"}
+    assert next((f.home.label(), f.away.label()) for f in drawn.fixtures if f.round == 2) == ("T13", "winner:Cup-R1-2")
+    played = Played(store)
+    progress = desk.progress("ko")
+    assert progress.teams["Cup-R2-1"] == ("T13", None)
+    code = played.win(desk, "ko", "Cup-R1-2", "T05")  # seed 8 (T06) against seed 9 (T05): the lower seed wins
+    start = store.match(code)
+    assert start.info["rosters"]["T06"][3]["handicap"] == 3 and start.info["event"] == "Copa ko"
+    assert start.info["venue"] == "Pilar" and start.info["chukkers"] == 6
+    assert desk.progress("ko").teams["Cup-R2-1"] == ("T13", "T05")
+    for round_number in (1, 2, 3, 4):
+        for fixture in desk.get("ko").fixtures:
+            if fixture.round == round_number and not fixture.match:
+                home, _ = desk.progress("ko").teams[fixture.id]
+                played.win(desk, "ko", fixture.id, home)
+    final = desk.progress("ko")
+    assert final.games["Cup-R4-1"].winner == "T13"
+    # A void of a quarter-final's end takes its winner out of the semi-final, whose match goes stale.
+    quarter = desk.get("ko").fixture("Cup-R2-1").match
+    played.void_end(quarter)
+    after = desk.progress("ko")
+    assert after.teams["Cup-R3-1"] == (None, "T11") or after.teams["Cup-R3-1"][0] is None
+    assert "Cup-R3-1" in after.stale and "Cup-R4-1" in after.stale
+    assert "Cup-R4-1" not in after.games
+
+
+def test_groups_with_a_shootout_for_a_place_feed_a_knockout_and_a_subsidiary_final(desk, store):
+    names = [f"Team {n}" for n in range(1, 9)]
+    new_tournament(desk, "qc", [team(name) for name in names],
+                   conditions={"tiebreaks": ["wins", "net", "shootout", "gross"]})
+    groups = {g: [f.home.ref for f in desk.draw_groups("qc", 2, seed="queens").fixtures if f.stage == g]
+              for g in "AB"}
+    drawn = desk.get("qc")
+    a = list(dict.fromkeys(ref for f in drawn.fixtures if f.stage == "A" for ref in (f.home.ref, f.away.ref)))
+    b = list(dict.fromkeys(ref for f in drawn.fixtures if f.stage == "B" for ref in (f.home.ref, f.away.ref)))
+    assert len(a) == len(b) == 4 and set(a) | set(b) == set(names) and groups
+    t1, t2, t3, t4 = a
+    # Group A, worked by hand: t1 and t3 two wins and +5 each, settled by a shootout; t2 (+2) and t4 (-12)
+    # one win each, settled on net goals.
+    a_scores = {(t1, t2): (5, 3), (t1, t3): (6, 2), (t4, t1): (4, 3), (t2, t4): (7, 2), (t3, t4): (9, 1),
+                (t3, t2): (4, 3)}
+    u1, u2, u3, u4 = b
+    b_scores = {(u1, u2): (3, 1), (u1, u3): (3, 1), (u1, u4): (3, 1), (u2, u3): (3, 1), (u2, u4): (3, 1),
+                (u3, u4): (3, 1)}
+    played = Played(store)
+    def place(group: str, number: int) -> dict:
+        return {"kind": "place", "ref": group, "place": number}
+
+    desk.add_bracket("qc", "Cup", [place("A", 1), place("B", 1), place("A", 2), place("B", 2)])
+    desk.add_bracket("qc", "Subsidiary", [place("A", 3), place("B", 3)], subsidiary=True)
+    scores = {**a_scores, **b_scores}
+    for fixture in desk.get("qc").fixtures:
+        if fixture.kind == "group":
+            home, away = fixture.home.ref, fixture.away.ref
+            goals = scores.get((home, away)) or tuple(reversed(scores[away, home]))
+            played.play(desk, "qc", fixture.id, *goals)
+    waiting = desk.progress("qc")
+    assert "A" not in waiting.complete and "B" in waiting.complete  # A waits on its shootout
+    assert waiting.teams["Cup-R1-1"] == (None, u2) and waiting.teams["Cup-R1-2"] == (u1, None)
+    with pytest.raises(InvalidQuery, match="does not know both its teams"):
+        desk.open_match("qc", "Cup-R1-1", {})
+    desk.add_fixtures("qc", [{"id": "A-shootout", "stage": "A", "kind": "shootout", "home": t1, "away": t3}])
+    played.play(desk, "qc", "A-shootout", 2, 3)
+    settled = desk.progress("qc")
+    rows = settled.tables["A"]
+    assert [row.team for row in rows] == [t3, t1, t2, t4]
+    assert rows[0].why["en"] == f"ahead of {t1} by the shootout between them"
+    assert rows[2].why["en"] == f"ahead of {t4} on net goals: +2 against -12"
+    assert settled.teams["Cup-R1-1"] == (t3, u2) and settled.teams["Cup-R1-2"] == (u1, t1)
+    assert settled.teams["Subsidiary-R1-1"] == (t2, u3)
+    assert desk.get("qc").fixture("Subsidiary-R1-1").subsidiary_first_round
+    played.win(desk, "qc", "Cup-R1-1", u2)
+    played.win(desk, "qc", "Cup-R1-2", t1)
+    played.win(desk, "qc", "Cup-R2-1", t1)
+    played.win(desk, "qc", "Subsidiary-R1-1", u3)
+    done = desk.progress("qc")
+    assert done.games["Cup-R2-1"].winner == t1 and done.games["Subsidiary-R1-1"].winner == u3
+    # A void of the shootout's end: group A is open again, and the knockout it fed goes stale.
+    played.void_end(desk.get("qc").fixture("A-shootout").match)
+    reopened = desk.progress("qc")
+    assert "A" not in reopened.complete and reopened.teams["Cup-R1-1"] == (None, u2)
+    assert {"Cup-R1-1", "Cup-R1-2", "Cup-R2-1", "Subsidiary-R1-1"} <= reopened.stale
+
+
+def test_the_same_seed_gives_the_same_draw(desk):
+    names = [f"Club {n}" for n in range(1, 11)]
+    for slug in ("one", "two", "three"):
+        new_tournament(desk, slug, [team(name) for name in names])
+    one = desk.draw_groups("one", 2, seed="7 December").fixtures
+    two = desk.draw_groups("two", 2, seed="7 December").fixtures
+    three = desk.draw_groups("three", 2, seed="8 December").fixtures
+    assert one == two and one != three
+    assert desk.draw_groups("one", 2, seed="7 December").fixtures == one  # made again before any match
+
+
+def test_refusals_name_what_is_wrong(desk, store):
+    new_tournament(desk, "rr", [team(name) for name in SIX])
+    with pytest.raises(DuplicateMatch):
+        new_tournament(desk, "rr", [])
+    with pytest.raises(NotFound) as missing:
+        desk.get("nope")
+    assert missing.value.words == {"en": "no tournament is called nope", "es": "ningún torneo se llama nope"}
+    with pytest.raises(InvalidQuery, match="outside the tournament's limits"):
+        new_tournament(desk, "high", [team("Big", 8, 8, 8, 8)], conditions={"handicap_max": 22})
+    with pytest.raises(InvalidQuery, match="tiebreaks"):
+        new_tournament(desk, "odd", [], conditions={"tiebreaks": ["luck"]})
+    desk.draw_groups("rr", 1, seed="x")
+    with pytest.raises(InvalidQuery, match="YYYY-MM-DD"):
+        desk.schedule("rr", "A-1", "tomorrow", "15:00", "1")
+    scheduled = desk.schedule("rr", "A-1", "2026-12-05", "15:00", "Field 2").fixture("A-1")
+    assert (scheduled.day, scheduled.time, scheduled.field) == ("2026-12-05", "15:00", "Field 2")
+    Played(store).play(desk, "rr", "A-1", 1, 0)
+    with pytest.raises(InvalidQuery, match="cannot be made again"):
+        desk.draw_groups("rr", 1, seed="y")
+    with pytest.raises(DuplicateMatch, match="has its match already"):
+        desk.open_match("rr", "A-1", {})

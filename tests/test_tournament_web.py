@@ -1,0 +1,143 @@
+"""The tournament desk over HTTP on SQLite and PostgreSQL: made with the league key, its matches played through
+the ordinary API, its pages, its iCalendar and JSON feeds and its results packet."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", "Using `httpx`")
+    from fastapi.testclient import TestClient
+
+from tournament_helpers import team
+
+from matchstate.store import Store
+from matchstate.tournaments.feeds import folded
+from matchstate.web import create_app
+from matchstate.web.access import hash_key
+
+LEAGUE = "league-key-for-the-desk"
+AUTH = {"Authorization": f"Bearer {LEAGUE}"}
+
+
+@pytest.fixture
+def client(store: Store) -> Iterator[TestClient]:
+    store.set_league_key(hash_key(LEAGUE))
+    with TestClient(create_app(store)) as client:
+        yield client
+
+
+def at(n: int) -> str:
+    return (datetime.now(UTC) + timedelta(seconds=n)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def made(client: TestClient, slug: str = "cup") -> dict:
+    body = {"slug": slug, "name": "Copa Ñandú de Otoño, Pilar", "starts": "2026-12-05", "ends": "2026-12-12",
+            "venue": "Pilar", "conditions": {"chukkers": 4, "handicap_max": 16},
+            "officials": ["Umpire Uno", "Referee Dos"],
+            "teams": [team("Blue", 3, 3, 3, 3), team("Red", 3, 2, 2, 2), team("Gold"), team("Green", 1, 1, 1, 1)]}
+    reply = client.post("/api/tournaments", json=body, headers=AUTH)
+    assert reply.status_code == 201, reply.text
+    reply = client.post(f"/api/tournaments/{slug}/draw", json={"format": "bracket", "seed": "s1"}, headers=AUTH)
+    assert reply.status_code == 200, reply.text
+    return reply.json()
+
+
+def play(client: TestClient, scorer: str, official: str, code: str, *goals: str) -> None:
+    headers = {"Authorization": f"Bearer {scorer}"}
+    events = [{"type": "chukker.start", "chukker": 1}, *({"type": "goal", "team": name} for name in goals),
+              {"type": "chukker.end", "chukker": 1}, {"type": "match.end"}]
+    for n, event in enumerate(events, 1):
+        reply = client.post(f"/api/matches/{code}/events", json={"event": {**event, "at": at(n)}}, headers=headers)
+        assert reply.status_code == 201, reply.text
+
+
+def test_the_league_key_makes_a_tournament_and_its_refusals_speak_both_languages(client):
+    body = {"slug": "cup", "name": "Cup", "teams": [team("Blue")]}
+    assert client.post("/api/tournaments", json=body).status_code == 401
+    assert client.post("/api/tournaments", json=body, headers={"Authorization": "Bearer no"}).status_code == 403
+    bad = client.post("/api/tournaments", json={**body, "conditions": {"tiebreaks": ["luck"]}}, headers=AUTH)
+    assert bad.status_code == 400 and bad.json()["words"]["es"].startswith("el campo tiebreaks no puede ser luck")
+    missing = client.get("/api/tournaments/nope")
+    assert missing.status_code == 404 and missing.json()["words"]["es"] == "ningún torneo se llama nope"
+
+
+def test_a_bracket_flows_from_its_matches_into_feeds_pages_and_the_packet(client):
+    drawn = made(client)
+    assert drawn["draw"]["seeds"] == ["Blue", "Red", "Gold", "Green"]
+    semi = {f["id"]: f for f in drawn["progress"]["fixtures"]}
+    assert (semi["Cup-R1-1"]["home"], semi["Cup-R1-1"]["away"]) == ("Blue", "Green")
+    reply = client.put("/api/tournaments/cup/fixtures/Cup-R1-1/schedule",
+                       json={"day": "2026-12-05", "time": "15:00", "field": "Field 1"}, headers=AUTH)
+    assert reply.status_code == 200
+    opened = client.post("/api/tournaments/cup/fixtures/Cup-R1-1/match", headers=AUTH).json()
+    code = opened["code"]
+    match = client.get(f"/api/matches/{code}").json()
+    assert match["score"] == {"Blue": 0, "Green": 5.5}  # 12 against 4 over 4 chukkers: 32/6, a half goal
+    play(client, opened["scorer_key"], opened["official_key"], code, *["Blue"] * 7)
+    final = {f["id"]: f for f in client.get("/api/tournaments/cup").json()["progress"]["fixtures"]}
+    assert final["Cup-R2-1"]["home"] == "Blue" and final["Cup-R1-1"]["status"] == "ended"
+    page = client.get("/tournaments/cup")
+    assert page.status_code == 200 and "<svg" in page.text and "style=" not in page.text and "onclick" not in page.text
+    assert "7 – 5½" in page.text or "7 – 5.5" in page.text
+    client.cookies.set("matchstate_lang", "es")
+    spanish = client.get("/tournaments/cup").text
+    assert "Partidos" in spanish and "terminado" in spanish
+    assert "Mesa de control" in client.get("/tournaments/cup/desk").text
+    client.cookies.clear()
+    ics = client.get("/api/tournaments/cup/calendar.ics")
+    assert ics.headers["content-type"].startswith("text/calendar")
+    text = ics.text
+    assert text.startswith("BEGIN:VCALENDAR\r\n") and text.endswith("END:VCALENDAR\r\n")
+    assert "UID:Cup-R1-1@cup." in text and "DTSTART:20261205T150000" in text
+    assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))
+    assert "SUMMARY:Blue v Green (7-5.5)" in text
+    results = client.get("/api/tournaments/cup/results.json").json()
+    assert results["fixtures"][0]["winner"] == "Blue"
+    packet = client.get("/api/tournaments/cup/packet.json").json()
+    first = next(m for m in packet["matches"] if m["id"] == "Cup-R1-1")
+    assert first["handicap_goals"] == {"Blue": 0, "Green": 5.5} and first["officials"] == ["Umpire Uno", "Referee Dos"]
+    assert first["last_hash"] == first["receipt"]["hash"] and first["last_seq"] == first["receipt"]["seq"]
+    assert packet["teams"][0] == {"name": "Blue", "handicap": 12, "roster": [
+        {"player": n, "name": f"Blue {n}", "handicap": 3} for n in range(1, 5)]}
+    csv = client.get("/api/tournaments/cup/packet.csv").text
+    assert csv.splitlines()[1].startswith("Cup-R1-1,Cup,1,2026-12-05,15:00,Field 1,Blue,Green,7,5.5,0,5.5,Blue,ended,")
+
+
+def test_a_result_kept_on_paper_is_entered_as_a_whole_log_and_two_yellows_sit_a_player_out(client):
+    made(client)
+    log = [{"type": "match.start", "at": at(0), "match": "paper-1", "teams": ["Red", "Gold"],
+            "rosters": {"Red": [{"player": 1, "name": "Ana", "handicap": 2}],
+                        "Gold": [{"player": 1, "name": "Bea", "handicap": 2}]}},
+           {"type": "chukker.start", "chukker": 1, "at": at(1)},
+           {"type": "card", "team": "Red", "player": 1, "colour": "yellow", "at": at(2)},
+           {"type": "card", "team": "Red", "player": 1, "colour": "yellow", "at": at(3)},
+           {"type": "goal", "team": "Red", "at": at(4)}, {"type": "chukker.end", "chukker": 1, "at": at(5)},
+           {"type": "match.end", "at": at(6)}]
+    text = "\n".join(json.dumps(event) for event in log)
+    wrong = client.post("/api/tournaments/cup/fixtures/Cup-R1-1/import", content=text, headers=AUTH)
+    assert wrong.status_code == 400 and "Blue v Green" in wrong.json()["detail"]
+    entered = client.post("/api/tournaments/cup/fixtures/Cup-R1-2/import", content=text, headers=AUTH)
+    assert entered.status_code == 201, entered.text
+    fixtures = {f["id"]: f for f in client.get("/api/tournaments/cup").json()["progress"]["fixtures"]}
+    assert fixtures["Cup-R2-1"]["away"] == "Red"
+    client.put("/api/tournaments/cup/fixtures/Cup-R2-1/schedule", json={"day": "2099-12-12", "time": "16:00"},
+               headers=AUTH)
+    ledger = client.get("/api/discipline", headers=AUTH).json()
+    assert ledger == [{"team": "Red", "name": "Ana", "cards": ledger[0]["cards"], "suspensions": [
+        {"seconds": 120, "earned_in": "paper-1", "served_in": "Cup-R2-1", "passed": []}]}]
+    assert len(ledger[0]["cards"]) == 2
+    opened = client.post("/api/tournaments/cup/fixtures/Cup-R2-1/match", headers=AUTH)
+    assert opened.status_code == 400  # Blue v Green has no result yet
+
+
+def test_folding_keeps_each_line_within_75_octets_without_splitting_a_character():
+    line = "SUMMARY:" + "ñ" * 100
+    folded_line = folded(line)
+    parts = folded_line.split("\r\n ")
+    assert "".join(parts) == line and all(len(part.encode()) <= 75 - (i > 0) for i, part in enumerate(parts))
