@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 
@@ -18,6 +18,11 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+# How long start waits for the server's first answer: only a guard against a server that never comes up, as
+# a loaded machine (the whole suite beside other work on two cores) may take many seconds to start one.
+START_TIMEOUT = 180.0
 
 
 class ServerProcess:
@@ -37,13 +42,15 @@ class ServerProcess:
         self.log = log
         self._process: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout: float = 20.0) -> None:
+    def start(self, timeout: float = START_TIMEOUT, clock: Callable[[], float] = time.monotonic) -> None:
+        """Start the server and return once it answers; ``timeout`` seconds by ``clock`` only guard against
+        one that never does (it exited, or hangs)."""
         env = {**os.environ, "MATCHSTATE_DATABASE_URL": self.url}
         with open(self.log or os.devnull, "ab") as out:  # the child keeps its own copy open
             self._process = subprocess.Popen(self.command(), env=env, stdout=out, stderr=subprocess.STDOUT,
                                              preexec_fn=self._limit_files)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        deadline = clock() + timeout
+        while clock() < deadline:
             if self._process.poll() is not None:
                 raise RuntimeError(f"matchstate serve exited with {self._process.returncode}")
             try:
