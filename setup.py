@@ -1,6 +1,5 @@
-"""The packages, found rather than listed (a package left out of a list built a wheel that did not import),
-and the Alembic migrations, kept at the top of the repository, shipped inside as ``matchstate.migrations``
-(pyproject.toml maps that package to ``migrations/``). Everything else is in pyproject.toml."""
+"""The packages of the wheel: every package under matchstate, found, and the migrations (at the repository's top,
+mapped into the package by pyproject.toml's package-dir). The rest of the build is in pyproject.toml."""
 
 from setuptools import find_packages, setup
 

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 
@@ -21,19 +21,21 @@ def free_port() -> int:
         return port
 
 
+# How long start waits for the server's first answer: only a guard against a server that never comes up, as
+# a loaded machine (the whole suite beside other work on two cores) may take many seconds to start one.
+START_TIMEOUT = 180.0
+
+
 class ServerProcess:
     """A real server on 127.0.0.1 over the database at ``url``; it can be stopped and started again
     on the same port, as a pitch-side laptop's server might go away and come back. ``private`` serves
     it as ``matchstate serve --private``; ``options`` are more of ``serve``'s options; ``file_limit``
-    is the server process's limit on open files (``ulimit -n``), where not the caller's; ``python`` the
-    interpreter that runs it (another installation's, say); with ``https`` its options make it serve HTTPS
-    (``--tls``, say), and it is waited for over HTTPS."""
+    is the server process's limit on open files (``ulimit -n``), where not the caller's; with ``https``
+    its options make it serve HTTPS (``--tls``, say), and it is waited for over HTTPS."""
 
     def __init__(self, url: str, port: int | None = None, log: Path | None = None, private: bool = False,
-                 options: Sequence[str] = (), file_limit: int | None = None, python: str = sys.executable,
-                 https: bool = False) -> None:
+                 options: Sequence[str] = (), file_limit: int | None = None, https: bool = False) -> None:
         self.url = url
-        self.python = python
         self.private = private
         self.options = list(options)
         self.file_limit = file_limit
@@ -44,17 +46,15 @@ class ServerProcess:
         self.log = log
         self._process: subprocess.Popen[bytes] | None = None
 
-    # Only a guard against a server that never answers: a loaded machine may take long to start one, and
-    # a test waits for the answer, never for a time.
-    START_TIMEOUT = 180.0
-
-    def start(self, timeout: float = START_TIMEOUT) -> None:
+    def start(self, timeout: float = START_TIMEOUT, clock: Callable[[], float] = time.monotonic) -> None:
+        """Start the server and return once it answers; ``timeout`` seconds by ``clock`` only guard against
+        one that never does (it exited, or hangs)."""
         env = {**os.environ, "MATCHSTATE_DATABASE_URL": self.url}
         with open(self.log or os.devnull, "ab") as out:  # the child keeps its own copy open
             self._process = subprocess.Popen(self.command(), env=env, stdout=out, stderr=subprocess.STDOUT,
                                              preexec_fn=self._limit_files)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        deadline = clock() + timeout
+        while clock() < deadline:
             if self._process.poll() is not None:
                 raise RuntimeError(f"matchstate serve exited with {self._process.returncode}")
             try:
@@ -68,7 +68,7 @@ class ServerProcess:
 
     def command(self) -> list[str]:
         """The child's command line: ``matchstate serve`` on this port with the options."""
-        return [self.python, "-m", "matchstate.cli", "serve", "--port", str(self.port),
+        return [sys.executable, "-m", "matchstate.cli", "serve", "--port", str(self.port),
                 *(["--private"] if self.private else []), *self.options]
 
     def _limit_files(self) -> None:
