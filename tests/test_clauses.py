@@ -716,8 +716,8 @@ def test_undo_last_in_a_long_match_refolds_only_the_events_since_a_checkpoint(sc
     scorer.log("void", seq=goals[0], reason="no goal")  # refolds nearly all, checkpoints taken anew
     scorer.log("goal", team="Red")
     applied = []
-    monkeypatch.setattr(Match, "_apply", lambda match, play, event, apply=Match._apply: applied.append(event) or
-                        apply(match, play, event))
+    monkeypatch.setattr(Match, "_apply", lambda match, play, event, seq, apply=Match._apply: applied.append(event) or
+                        apply(match, play, event, seq))
     scorer.log("void", seq=scorer.match.seq, reason="no goal")
     assert 0 < len(applied) <= CHECKPOINT_EVERY < len(scorer.events) / 2
 

@@ -17,6 +17,7 @@ from .clock import Clock
 from .handicap import goals_by_handicap
 from .judges import Foul
 from .machine import ACCEPTS, QUIET, TRIGGER_OF
+from .officials import FLAGGED, NOTED, OFFICIALS_EVENTS
 from .penalties import Conditions
 from .play import Play
 
@@ -232,7 +233,7 @@ class Match:
             return play.review is not None
         if event_type == "review.request" and play.review is not None:
             return False
-        return ((event_type in ACCEPTS[play.state] or event_type in officials.OFFICIALS_EVENTS)
+        return ((event_type in ACCEPTS[play.state] or event_type in OFFICIALS_EVENTS)
                 and play.clock.refusal(event_type) is None and officials.refusal_while_review(play, event_type) is None)
 
     def accepted_types(self) -> list[str]:
@@ -257,7 +258,7 @@ class Match:
             raise IllegalEvent.said("earlier", kind=event["type"], at=obj["at"])
         kind = event["type"]
         flags: tuple[str, ...] = () if kind == "void" else self._play.clock.flags(event)
-        if kind in officials.FLAGGED:
+        if kind in FLAGGED:
             flags += officials.flags(self._play, event)
         if kind == "void":
             self._strike(event)
@@ -282,10 +283,12 @@ class Match:
         if not self.info or kind == "match.start":
             self._start(event)
             return None
-        refusal = play.clock.refusal(kind) or officials.refusal_while_review(play, kind)
+        refusal = play.clock.refusal(kind)
+        if refusal is None and play.review is not None:
+            refusal = officials.refusal_while_review(play, kind)
         if refusal:
             raise refusal
-        if kind in officials.OFFICIALS_EVENTS:
+        if kind in OFFICIALS_EVENTS:
             officials.apply(play, event, seq)
             return None
         if kind not in ACCEPTS[play.state]:
@@ -295,11 +298,11 @@ class Match:
             raise IllegalEvent.said("no-sense", kind=kind, state=play.state)
         if kind == "decide" and event["option"] > len(play.options):
             raise IllegalEvent.said("option", option=event["option"], offered=len(play.options))
-        chukker_in_play = play.clock.chukker if play.clock.in_play else None
+        clock = play.clock
         ruling = None if kind in QUIET[play.state] else play.rule(TRIGGER_OF[kind], event)
-        play.clock = play.clock.after(event, ruling, play.score)
-        if kind in officials.NOTED:
-            officials.note(play, event, seq, chukker_in_play)
+        play.clock = clock.after(event, ruling, play.score)
+        if kind in NOTED:
+            officials.note(play, event, seq, clock.chukker if clock.in_play else None)
         return ruling
 
     def _start(self, event: Event) -> None:
