@@ -7,7 +7,12 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import TracebackType
+
+from sqlalchemy import create_engine, make_url
 
 
 class SilentProxy:
@@ -72,3 +77,24 @@ class SilentProxy:
         for sock in (source, target):
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
+
+
+@contextmanager
+def postgres_schema(server_url: str) -> Iterator[str]:
+    """A PostgreSQL schema of the test's own on the server at ``server_url``: its URL (dropped afterwards)."""
+    server = make_url(server_url)
+    schema = f"test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(server)
+    with admin.begin() as connection:
+        connection.exec_driver_sql(f"CREATE SCHEMA {schema}")
+    try:
+        yield server.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as connection:
+            connection.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+        admin.dispose()
+
+
+def through(proxy: SilentProxy, url: str) -> str:
+    """``url``, its host and port the proxy's."""
+    return make_url(url).set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)

@@ -11,7 +11,6 @@ import json
 import logging
 import sqlite3
 import time
-import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
@@ -22,8 +21,8 @@ import psycopg
 import pytest
 from conftest import BLUE, RED
 from fastapi import FastAPI
-from silent_proxy import SilentProxy
-from sqlalchemy import create_engine, event, make_url
+from silent_proxy import SilentProxy, postgres_schema, through
+from sqlalchemy import event, make_url
 from sqlalchemy.exc import OperationalError
 
 from matchstate.store import Store, sql
@@ -96,22 +95,15 @@ def schema_url(postgres_server: str, tmp_path: Any, monkeypatch: pytest.MonkeyPa
     """A PostgreSQL schema of this test's own (its URL, straight to the server)."""
     monkeypatch.setenv("MATCHSTATE_SECRET_FILE", str(tmp_path / "store.secret"))
     monkeypatch.setenv("MATCHSTATE_DATABASE_TIMEOUT", str(TIMEOUT))
-    server = make_url(postgres_server)
-    schema = f"test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(server)
-    with admin.begin() as connection:
-        connection.exec_driver_sql(f"CREATE SCHEMA {schema}")
-    yield server.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
-    with admin.begin() as connection:
-        connection.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
-    admin.dispose()
+    with postgres_schema(postgres_server) as url:
+        yield url
 
 
 def test_a_silent_postgresql_gives_503_in_time_and_the_server_recovers_losing_nothing(
         schema_url: str, caplog: pytest.LogCaptureFixture) -> None:
     direct = make_url(schema_url)
     with SilentProxy((direct.host or "127.0.0.1", direct.port or 5432)) as proxy:
-        proxied = Store(direct.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False))
+        proxied = Store(through(proxy, schema_url))
         proxied.upgrade()
         proxied.set_league_key(hash_key(LEAGUE_KEY))
         healthy = Store(schema_url)  # another server of the same database, on a path that stays healthy

@@ -1,9 +1,10 @@
 // Talking to the server's JSON API.
 
+import {fetchWithin} from "./deadline.mjs";
 import {lang} from "./lang.mjs";
 
 /**
- * Call the API; resolves to {status, data, headers}; a network failure rejects.
+ * Call the API; resolves to {status, data, headers}; a network failure, or no answer in time, rejects.
  * @param {string} path
  * @param {{method?: string, body?: any, key?: string}} [options]  ``key``: sent as the bearer key
  */
@@ -11,9 +12,8 @@ export async function api(path, {method = "GET", body, key} = {}) {
   const headers = {Accept: "application/json"};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (key) headers.Authorization = `Bearer ${key}`;
-  const response = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
-  const type = response.headers.get("Content-Type") || "";
-  const data = type.includes("json") ? await response.json() : await response.text();
+  const {response, data} = await fetchWithin(path, {method, headers,
+                                                    body: body === undefined ? undefined : JSON.stringify(body)});
   return {status: response.status, data, headers: response.headers};
 }
 

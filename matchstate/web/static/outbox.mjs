@@ -48,8 +48,8 @@ export class Outbox {
   constructor({storage, name, send, lastKnownAt = () => null, movedOn = () => null, onRecorded = () => {},
     onChange = () => {}, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))}) {
     Object.assign(this, {storage, name, send, lastKnownAt, movedOn, onRecorded, onChange, sleep});
-    this.link = "unknown";   // "up", "down" (no answer), "failing" (the server answers 5xx) or "busy" (it asks to
-                             // wait: 408, 429, 503), as the last send found
+    this.link = "unknown";   // "up", "down" (no answer), "failing" (the server answers 5xx), "database" (503: its
+                             // database does not answer) or "busy" (it asks to wait: 408, 429), as the last send found
     this.inFlight = null;    // the id of the event being sent
     this.pumping = false;
   }
@@ -239,7 +239,8 @@ export class Outbox {
     const id = item.event.id;
     const notNow = reply && NOT_NOW.has(reply.status);
     if (!reply || reply.status >= 500 || notNow) {
-      this.link = notNow ? "busy" : reply ? "failing" : "down";
+      // A 503 is the server's word that its database is unreachable; no answer at all, the server is.
+      this.link = reply && reply.status === 503 ? "database" : notNow ? "busy" : reply ? "failing" : "down";
       this.#change((state) => {
         const found = state.items.find((other) => other.event.id === id);
         if (found) found.attempts += 1;
