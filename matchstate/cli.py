@@ -217,6 +217,39 @@ def cmd_db_history(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_backup(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .store.backup import backup
+
+    store = open_store()
+    manifest = backup(store.url, store.secrets, Path(args.destination))
+    if args.json:
+        print_json(manifest)
+    else:
+        print(f"backed up {store.url} and its secret files to {os.path.abspath(args.destination)}")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .store import Store
+    from .store.backup import restore
+
+    store = Store()
+    manifest = restore(Path(args.source), store.url, store.secrets)
+    store.close()
+    if not open_store().schema_is_current():  # the backup's schema, older: upgrade as ever
+        raise MatchstateError("restored, but the database is not up to date: run `matchstate db upgrade`")
+    if args.json:
+        print_json(manifest)
+    else:
+        print(f"restored {os.path.abspath(args.source)} (made {manifest['made']}) into {store.url}; its secret "
+              f"files at {store.secrets.path}: run `matchstate verify`")
+    return 0
+
+
 def _print_key(name: str, key: str) -> None:
     print(f"{name}: {key}\n(shown this once: the store keeps only its SHA-256 hash, in the keys table)")
 
@@ -528,6 +561,17 @@ def parser(environment: bool = False) -> argparse.ArgumentParser:
     import_cmd.add_argument("--by", help="who imports it (kept with the store's record of the act)")
     _json_option(import_cmd)
     import_cmd.set_defaults(run=cmd_import)
+
+    backup_cmd = commands.add_parser("backup", help="copy the store and its two secret files into a new folder, "
+                                                    "consistent while appends go on")
+    backup_cmd.add_argument("destination", help="a new or empty folder")
+    _json_option(backup_cmd)
+    backup_cmd.set_defaults(run=cmd_backup)
+    restore_cmd = commands.add_parser("restore", help="put a backup back: the database (new or empty) and the "
+                                                      "secret files where the store looks for them")
+    restore_cmd.add_argument("source", help="a folder `matchstate backup` wrote")
+    _json_option(restore_cmd)
+    restore_cmd.set_defaults(run=cmd_restore)
 
     keys_cmd = commands.add_parser("keys", help="the league key, a match's keys, the receipts' public key")
     keys_actions = keys_cmd.add_subparsers(dest="action", required=True, metavar="ACTION")
