@@ -396,7 +396,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from .web import create_app
     from .web.limits import Limits
-    from .web.server import Deadlines, serve
+    from .web.server import Deadlines, Logging, serve
 
     given = vars(args)  # the limits' options are absent where not given: their classes hold the defaults
 
@@ -421,7 +421,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         app.state.tls = served  # for the tablet setup page
         return app
 
-    serve(make_app, args.host, args.port, Deadlines(**options(Deadlines)), workers=args.workers, tls=certificate)
+    serve(make_app, args.host, args.port, Deadlines(**options(Deadlines)), workers=args.workers, tls=certificate,
+          logging_=Logging(args.log_format, args.log_level))
     return 0
 
 
@@ -628,6 +629,11 @@ def parser(environment: bool = False) -> argparse.ArgumentParser:
                            "used matches may take (default 64; a typical match's takes about 50 KiB)")
     serve_cmd.add_argument("--workers", type=_positive(int), default=1, metavar="N",
                            help="server processes sharing the port (default 1; above 1 needs PostgreSQL)")
+    serve_cmd.add_argument("--log-format", choices=("text", "json"), default="text", help="the access log: a "
+                           "line as uvicorn writes it, or a JSON object a line (time, request id, method, path, "
+                           "status, latency)")
+    serve_cmd.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"), default="info",
+                           help="the least level logged (info: each request too)")
     https = serve_cmd.add_argument_group("HTTPS", "what a tablet needs to open the console offline "
                                          "(the README's On the field)")
     https.add_argument("--tls", action="store_true", help="serve HTTPS with a certificate signed by this laptop's "

@@ -51,3 +51,22 @@ def test_head_is_answered_wherever_get_is_with_its_headers_and_no_body(tmp_path:
         assert (head.status_code, head.content) == (got.status_code, b""), path
         assert head.headers["content-type"] == got.headers["content-type"]
     assert client.head("/api/matches/none").status_code == 404
+
+
+def test_the_json_access_log_has_time_latency_status_request_id_method_and_path(tmp_path: Path) -> None:
+    import json
+    import urllib.request
+
+    from matchstate.web.process import ServerProcess
+
+    url = f"sqlite:///{tmp_path / 'logged.db'}"
+    Store(url).upgrade()
+    log = tmp_path / "server.log"
+    with ServerProcess(url, log=log, options=["--log-format", "json"]) as server:
+        request = urllib.request.Request(f"{server.base}/readyz?key=secret-key", headers={"X-Request-ID": "tablet-7"})
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            assert answer.headers["X-Request-ID"] == "tablet-7"
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+    [ready] = [line for line in lines if line["path"].startswith("/readyz")]
+    assert ready["request_id"] == "tablet-7" and ready["status"] == 200 and ready["method"] == "GET"
+    assert "secret-key" not in ready["path"] and ready["latency_ms"] >= 0 and ready["time"].endswith("Z")
