@@ -217,6 +217,39 @@ def cmd_db_history(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_backup(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .store.backup import backup
+
+    store = open_store()
+    manifest = backup(store.url, store.secrets, Path(args.destination))
+    if args.json:
+        print_json(manifest)
+    else:
+        print(f"backed up {store.url} and its secret files to {os.path.abspath(args.destination)}")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .store import Store
+    from .store.backup import restore
+
+    store = Store()
+    manifest = restore(Path(args.source), store.url, store.secrets)
+    store.close()
+    if not open_store().schema_is_current():  # the backup's schema, older: upgrade as ever
+        raise MatchstateError("restored, but the database is not up to date: run `matchstate db upgrade`")
+    if args.json:
+        print_json(manifest)
+    else:
+        print(f"restored {os.path.abspath(args.source)} (made {manifest['made']}) into {store.url}; its secret "
+              f"files at {store.secrets.path}: run `matchstate verify`")
+    return 0
+
+
 def _print_key(name: str, key: str) -> None:
     print(f"{name}: {key}\n(shown this once: the store keeps only its SHA-256 hash, in the keys table)")
 
@@ -387,7 +420,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .web import create_app
     from .web.headers import allowed_hosts
     from .web.limits import Limits, proxy_networks
-    from .web.server import Deadlines, serve
+    from .web.server import Deadlines, Logging, serve
     from .web.tls import laptop_names
 
     given = vars(args)  # the limits' options are absent where not given: their classes hold the defaults
@@ -429,7 +462,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         app.state.tls = served  # for the tablet setup page
         return app
 
-    serve(make_app, args.host, args.port, Deadlines(**options(Deadlines)), workers=args.workers, tls=certificate)
+    serve(make_app, args.host, args.port, Deadlines(**options(Deadlines)), workers=args.workers, tls=certificate,
+          logging_=Logging(args.log_format, args.log_level))
     return 0
 
 
@@ -570,6 +604,17 @@ def parser(environment: bool = False) -> argparse.ArgumentParser:
     _json_option(import_cmd)
     import_cmd.set_defaults(run=cmd_import)
 
+    backup_cmd = commands.add_parser("backup", help="copy the store and its two secret files into a new folder, "
+                                                    "consistent while appends go on")
+    backup_cmd.add_argument("destination", help="a new or empty folder")
+    _json_option(backup_cmd)
+    backup_cmd.set_defaults(run=cmd_backup)
+    restore_cmd = commands.add_parser("restore", help="put a backup back: the database (new or empty) and the "
+                                                      "secret files where the store looks for them")
+    restore_cmd.add_argument("source", help="a folder `matchstate backup` wrote")
+    _json_option(restore_cmd)
+    restore_cmd.set_defaults(run=cmd_restore)
+
     keys_cmd = commands.add_parser("keys", help="the league key, a match's keys, the receipts' public key")
     keys_actions = keys_cmd.add_subparsers(dest="action", required=True, metavar="ACTION")
     league_cmd = keys_actions.add_parser("league", help="make a new league key (the one before it is revoked)")
@@ -642,6 +687,11 @@ def parser(environment: bool = False) -> argparse.ArgumentParser:
                            "used matches may take (default 64; a typical match's takes about 50 KiB)")
     serve_cmd.add_argument("--workers", type=_positive(int), default=1, metavar="N",
                            help="server processes sharing the port (default 1; above 1 needs PostgreSQL)")
+    serve_cmd.add_argument("--log-format", choices=("text", "json"), default="text", help="the access log: a "
+                           "line as uvicorn writes it, or a JSON object a line (time, request id, method, path, "
+                           "status, latency)")
+    serve_cmd.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"), default="info",
+                           help="the least level logged (info: each request too)")
     https = serve_cmd.add_argument_group("HTTPS", "what a tablet needs to open the console offline "
                                          "(the README's On the field)")
     https.add_argument("--tls", action="store_true", help="serve HTTPS with a certificate signed by this laptop's "

@@ -7,8 +7,10 @@
   (:mod:`~matchstate.store.receipts`); its public key is what anyone checks a receipt with.
 
 Where: ``MATCHSTATE_SECRET_FILE``, else beside an SQLite database file (``matchstate.db.secret``), else,
-for PostgreSQL, ``$XDG_CONFIG_HOME/matchstate/HOST-PORT-DATABASE.secret`` (``~/.config`` without
-``XDG_CONFIG_HOME``). The signing key is the secret's path with ``.ed25519`` added. Both are mode 0600;
+for PostgreSQL, ``$XDG_CONFIG_HOME/matchstate/store.secret`` (``~/.config`` without ``XDG_CONFIG_HOME``):
+not named after the database, so a store restored under another name finds it. A store made before
+0.2.0 kept it as ``HOST-PORT-DATABASE.secret`` there; that file is used while it is the only one. The
+signing key is the secret's path with ``.ed25519`` added. Both are mode 0600;
 a folder made for them is 0700. Every server of one database needs the same two files.
 """
 
@@ -39,9 +41,11 @@ def secret_path(url: URL, given: str | Path | None = None) -> Path:
         if not url.database or url.database == ":memory:":
             raise StoreError("an SQLite database in memory has no folder for its secret: set MATCHSTATE_SECRET_FILE")
         return Path(url.database + ".secret").resolve()
-    config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    folder = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "matchstate"
     name = "-".join(str(part) for part in (url.host or "localhost", url.port or 5432, url.database or "postgres"))
-    return config / "matchstate" / f"{name}.secret"
+    before = folder / f"{name}.secret"  # where 0.1.0 kept it, by the database's name
+    chosen_now = folder / "store.secret"
+    return before if before.exists() and not chosen_now.exists() else chosen_now
 
 
 class SecretFiles:

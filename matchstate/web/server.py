@@ -19,18 +19,23 @@ import contextlib
 import gc
 import logging
 import os
+import re
 import resource
+import secrets
 import signal
 import socket
 import sys
+import time
 import traceback
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from http import HTTPStatus
 from typing import Any, ClassVar
 from urllib.parse import quote
 
+import orjson
 import uvicorn
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -172,36 +177,56 @@ PHRASES = {status.value: f"{status.value} {status.phrase}" for status in HTTPSta
 
 
 class AccessLog:
-    """The access log: a line per request on standard output, as uvicorn's own access log writes it, with the
-    ``key`` query parameter redacted (:func:`~matchstate.web.access.redact`). Written straight to the file,
-    one write a line: uvicorn's goes through a logger, a filter and a formatter, which cost a request
-    more than all the rest of its answer's way out."""
+    """The access log: a line per request on standard output, with the ``key`` query parameter redacted
+    (:func:`~matchstate.web.access.redact`): as uvicorn's own access log writes it, with the request's id and
+    latency after it (``text``), or one JSON object a line (``json``: time, level, request id, client, method,
+    path, status, latency in ms to the response's headers). Each request's id is its ``X-Request-ID`` where
+    the client sent a short one, else a new one, and goes back in the answer's ``X-Request-ID``. Written
+    straight to the file, one write a line: uvicorn's goes through a logger, a filter and a formatter, which
+    cost a request more than all the rest of its answer's way out."""
 
-    def __init__(self, app: ASGIApp, fd: int) -> None:
+    def __init__(self, app: ASGIApp, fd: int, form: str = "text") -> None:
         self.app = app
         self.fd = fd
+        self.json = form == "json"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        began = time.perf_counter()
+        given = next((value for name, value in scope["headers"] if name == b"x-request-id"), b"")
+        request_id = given.decode("ascii") if REQUEST_ID.fullmatch(given) else secrets.token_hex(8)
 
         async def logged(message: Message) -> None:
             if message["type"] == "http.response.start":
-                self.write(scope, message["status"])
+                message = {**message, "headers": [*message.get("headers", []),
+                                                  (b"x-request-id", request_id.encode("ascii"))]}
+                self.write(scope, message["status"], request_id, time.perf_counter() - began)
             await send(message)
 
         await self.app(scope, receive, logged)
 
-    def write(self, scope: Scope, status: int) -> None:
+    def write(self, scope: Scope, status: int, request_id: str = "-", latency: float = 0.0) -> None:
         path = quote(scope["path"])
         if scope["query_string"]:
             path = redact(f"{path}?{scope['query_string'].decode('ascii', 'replace')}")
         client = scope.get("client")
-        line = (f'INFO:     {f"{client[0]}:{client[1]}" if client else ""} - "{scope["method"]} {path} '
-                f'HTTP/{scope["http_version"]}" {PHRASES.get(status, status)}\n')
+        if self.json:
+            line = orjson.dumps({
+                "time": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+                "level": "info", "request_id": request_id, "client": f"{client[0]}:{client[1]}" if client else None,
+                "method": scope["method"], "path": path, "status": status,
+                "latency_ms": round(latency * 1000, 3)}).decode() + "\n"
+        else:
+            line = (f'INFO:     {f"{client[0]}:{client[1]}" if client else ""} - "{scope["method"]} {path} '
+                    f'HTTP/{scope["http_version"]}" {PHRASES.get(status, status)} {latency * 1000:.1f}ms '
+                    f'id={request_id}\n')
         with contextlib.suppress(OSError):  # a log that cannot be written stops no request
             os.write(self.fd, line.encode("utf-8", "replace"))
+
+
+REQUEST_ID = re.compile(rb"[A-Za-z0-9._-]{1,64}")  # a client's own id, kept where it is short and plain
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,8 +237,21 @@ class Certificate:
     keyfile: str
 
 
+@dataclass(frozen=True, slots=True)
+class Logging:
+    """What the server logs: the access log's form (``text`` or ``json``) and the least level written
+    (``info`` logs each request; ``warning`` and above leave the access log out)."""
+
+    form: str = "text"
+    level: str = "info"
+
+    @property
+    def access(self) -> bool:
+        return self.level in ("trace", "debug", "info")
+
+
 def serve(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadlines, workers: int = 1,
-          tls: Certificate | None = None) -> None:
+          tls: Certificate | None = None, logging_: Logging | None = None) -> None:
     """Run the app ``make_app`` makes on uvicorn at ``host``:``port``, guarded by ``deadlines``, until told to stop.
 
     With ``workers`` above one, the listening socket is opened here and that many worker processes are
@@ -222,10 +260,11 @@ def serve(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadline
     that ends by itself ends the server too, with its status, for the supervisor that runs it (systemd,
     a container runtime) to start it again whole. With ``tls``, it answers HTTPS only.
     """
+    logs = logging_ or Logging()
     if workers == 1:
-        _run(make_app, host, port, deadlines, tls)
+        _run(make_app, host, port, deadlines, tls, logs)
         return
-    listening = _config(None, host, port, deadlines, tls).bind_socket()
+    listening = _config(None, host, port, deadlines, tls, logs).bind_socket()
     children: set[int] = set()
     stopping = False
 
@@ -243,7 +282,7 @@ def serve(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadline
     for _ in range(workers):
         pid = os.fork()
         if pid == 0:
-            os._exit(_worker(make_app, host, port, deadlines, listening, tls))
+            os._exit(_worker(make_app, host, port, deadlines, listening, tls, logs))
         children.add(pid)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
     status = 0
@@ -261,13 +300,13 @@ def serve(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadline
 
 
 def _worker(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadlines, listening: socket.socket,
-            tls: Certificate | None) -> int:
+            tls: Certificate | None, logs: Logging) -> int:
     """A forked worker's life: its own app, served on the socket its parent opened; its exit status."""
     for signum in STOPPING:  # uvicorn sets its own once it runs
         signal.signal(signum, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
     try:
-        _run(make_app, host, port, deadlines, tls, [listening])
+        _run(make_app, host, port, deadlines, tls, logs, [listening])
     except SystemExit as err:  # uvicorn's, where the app would not start
         return err.code if isinstance(err.code, int) else int(err.code is not None)
     except Exception:  # a worker tells what stopped it; only its status goes up
@@ -279,19 +318,23 @@ def _worker(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadli
     return 0
 
 
-def _config(app: Any, host: str, port: int, deadlines: Deadlines, tls: Certificate | None) -> uvicorn.Config:
+def _config(app: Any, host: str, port: int, deadlines: Deadlines, tls: Certificate | None,
+            logs: Logging) -> uvicorn.Config:
     return uvicorn.Config(
         app, host=host, port=port, http=guarded_protocol(deadlines), ws="none", backlog=BACKLOG,
         ssl_certfile=tls.certfile if tls else None, ssl_keyfile=tls.keyfile if tls else None,
         proxy_headers=False,  # a client is its own address: a header cannot make it another one
         timeout_graceful_shutdown=2,  # open live streams would hold a shutdown forever
         access_log=False,  # AccessLog writes it
+        log_level=logs.level,
     )
 
 
 def _run(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadlines, tls: Certificate | None,
-         sockets: list[socket.socket] | None = None) -> None:
-    config = _config(AccessLog(make_app(), sys.stdout.fileno()), host, port, deadlines, tls)
+         logs: Logging, sockets: list[socket.socket] | None = None) -> None:
+    app = make_app()
+    app = AccessLog(app, sys.stdout.fileno(), logs.form) if logs.access else app
+    config = _config(app, host, port, deadlines, tls, logs)
     # What the imports and the app made lives as long as the process: kept out of the collector's full passes,
     # which otherwise walk it all again and again. And a young generation large enough that what lives for one
     # fan-out (a thousand streams' waits) is gone before it is counted old: full passes grow rare, where they

@@ -1,0 +1,72 @@
+"""What a monitor asks: /healthz while the process runs, /readyz 503 naming what is wrong (the database gone,
+the schema behind, the secret missing), HEAD wherever GET answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine
+
+from matchstate.store import Store
+from matchstate.web import create_app
+
+
+def _client(tmp_path: Path) -> tuple[TestClient, Store]:
+    store = Store(f"sqlite:///{tmp_path / 'ops.db'}")
+    store.upgrade()
+    return TestClient(create_app(store)), store
+
+
+def test_ready_with_database_schema_and_secret_and_not_without_each(tmp_path: Path) -> None:
+    client, store = _client(tmp_path)
+    assert client.get("/healthz").json() == {"status": "ok"}
+    assert client.get("/readyz").json() == {"status": "ready", "problems": []}
+
+    store.secrets.path.rename(tmp_path / "elsewhere")
+    answer = client.get("/readyz")
+    assert answer.status_code == 503
+    assert answer.json()["problems"] == [f"secret: missing at {store.secrets.path}"]
+    (tmp_path / "elsewhere").rename(store.secrets.path)
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'ops.db'}")
+    with engine.begin() as connection:
+        connection.exec_driver_sql("UPDATE alembic_version SET version_num = '0005'")
+    engine.dispose()
+    answer = client.get("/readyz")
+    assert answer.status_code == 503 and "schema at 0005" in answer.json()["problems"][0]
+
+    store.close()
+    (tmp_path / "ops.db").unlink()
+    (tmp_path / "ops.db").mkdir()  # where the file was, nothing a database can open
+    answer = client.get("/readyz")
+    assert answer.status_code == 503 and answer.json()["problems"][0].startswith("database: cannot be reached")
+    assert client.get("/healthz").status_code == 200
+
+
+def test_head_is_answered_wherever_get_is_with_its_headers_and_no_body(tmp_path: Path) -> None:
+    client, _ = _client(tmp_path)
+    for path in ("/", "/api/event-types", "/healthz", "/manifest.webmanifest", "/static/style.css", "/setup/tablet"):
+        got, head = client.get(path), client.head(path)
+        assert (head.status_code, head.content) == (got.status_code, b""), path
+        assert head.headers["content-type"] == got.headers["content-type"]
+    assert client.head("/api/matches/none").status_code == 404
+
+
+def test_the_json_access_log_has_time_latency_status_request_id_method_and_path(tmp_path: Path) -> None:
+    import json
+    import urllib.request
+
+    from matchstate.web.process import ServerProcess
+
+    url = f"sqlite:///{tmp_path / 'logged.db'}"
+    Store(url).upgrade()
+    log = tmp_path / "server.log"
+    with ServerProcess(url, log=log, options=["--log-format", "json"]) as server:
+        request = urllib.request.Request(f"{server.base}/readyz?key=secret-key", headers={"X-Request-ID": "tablet-7"})
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            assert answer.headers["X-Request-ID"] == "tablet-7"
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+    [ready] = [line for line in lines if line["path"].startswith("/readyz")]
+    assert ready["request_id"] == "tablet-7" and ready["status"] == 200 and ready["method"] == "GET"
+    assert "secret-key" not in ready["path"] and ready["latency_ms"] >= 0 and ready["time"].endswith("Z")
