@@ -1203,9 +1203,10 @@ def tournament_pages(bench: Bench) -> None:
             matches = _played_tournament(desk, slug, teams, bracket)
             codes = [f.match for f in desk.get(slug).fixtures if f.match]
             reads: dict[str, tuple[list[float], list[float]]] = {}
+            measures = (("the matches' snapshots alone", lambda codes=codes: [store.match(c) for c in codes]),
+                        ("standings and brackets", lambda slug=slug: stage_pictures(desk.progress(slug))))
             for _ in range(bench.repeat):
-                for name, read in (("the matches' snapshots alone", lambda codes=codes: [store.match(c) for c in codes]),
-                                   ("standings and brackets", lambda slug=slug: stage_pictures(desk.progress(slug)))):
+                for name, read in measures:
                     seconds, latencies = reads.setdefault(name, ([], []))
                     gc.collect()
                     began = time.perf_counter()
