@@ -1365,6 +1365,83 @@ def _pythonpath(tree: Path) -> Iterator[None]:
             os.environ["PYTHONPATH"] = before
 
 
+
+
+TOURNAMENT_PAGES = 10  # page reads per repetition
+SEASON_SIZES = (13, 18, 25)  # round robins of 78, 153 and 300 matches
+
+
+def _played_tournament(desk: Any, slug: str, teams: int, bracket: bool) -> int:
+    """A tournament of ``teams`` (a seeded bracket, or one round-robin group) with every match played: each
+    fixture's match imported whole as a record keeper enters a result kept on paper. Returns its matches."""
+    desk.create({"slug": slug, "name": slug, "teams": [{"name": f"Team {n:02}"} for n in range(teams)]})
+    if bracket:
+        desk.draw_bracket(slug, seed="bench")
+    else:
+        desk.draw_groups(slug, 1, seed="bench")
+    first = datetime(2026, 3, 1, 15, tzinfo=UTC)
+    played = 0
+    for _ in range(8):  # a bracket's rounds open as their teams become known
+        progress = desk.progress(slug)
+        ready = [f for f in progress.tournament.fixtures if not f.match and None not in progress.teams[f.id]]
+        if not ready:
+            break
+        for fixture in ready:
+            home, away = progress.teams[fixture.id]
+            at = [(first + timedelta(minutes=played, seconds=n)).isoformat() for n in range(5)]
+            code = f"{slug}-{fixture.id}"
+            lines = [json.dumps(event) for event in (
+                {"type": "match.start", "at": at[0], "match": code, "teams": [home, away]},
+                {"type": "chukker.start", "chukker": 1, "at": at[1]},
+                {"type": "goal", "team": home if played % 3 else away, "at": at[2]},
+                {"type": "chukker.end", "chukker": 1, "at": at[3]}, {"type": "match.end", "at": at[4]})]
+            desk.store.import_log(lines)
+            desk.attach(slug, fixture.id, code)
+            played += 1
+    return played
+
+
+@section
+def tournament_pages(bench: Bench) -> None:
+    """The tournament page's derived part (standings by the tie-breaks, who went on, the brackets as SVG), read
+    afresh from the matches each time: a 32-team bracket, and round robins of 78, 153 and 300 matches (a
+    season as it grows), against reading the same matches' snapshots alone (Store.match)."""
+    import tempfile
+
+    from matchstate.store import Store
+    from matchstate.tournaments.bracket import stage_pictures
+    from matchstate.tournaments.desk import Desk
+
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        store = Store(f"sqlite:///{folder}/tournaments.db")
+        store.upgrade()
+        desk = Desk(store)
+        cases = [("32-team bracket", "bracket-32", 32, True)]
+        cases += [(f"round robin of {n * (n - 1) // 2} matches", f"season-{n}", n, False) for n in SEASON_SIZES]
+        for label, slug, teams, bracket in cases:
+            matches = _played_tournament(desk, slug, teams, bracket)
+            codes = [f.match for f in desk.get(slug).fixtures if f.match]
+            reads: dict[str, tuple[list[float], list[float]]] = {}
+            measures = (("the matches' snapshots alone", lambda codes=codes: [store.match(c) for c in codes]),
+                        ("standings and brackets", lambda slug=slug: stage_pictures(desk.progress(slug))))
+            for _ in range(bench.repeat):
+                for name, read in measures:
+                    seconds, latencies = reads.setdefault(name, ([], []))
+                    gc.collect()
+                    began = time.perf_counter()
+                    for _ in range(TOURNAMENT_PAGES):
+                        begun = time.perf_counter()
+                        read()
+                        latencies.append(time.perf_counter() - begun)
+                    seconds.append(time.perf_counter() - began)
+            baseline = None
+            for name, (seconds, latencies) in reads.items():
+                row = bench.record(f"{label} ({matches} played): {name}", TOURNAMENT_PAGES, seconds, latencies,
+                                   baseline)
+                baseline = baseline or row
+                _latency(f"{label}, {name}", latencies)
+        store.close()
+
 def main(argv: list[str] | None = None) -> int:
     args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     args.add_argument("--matches", type=int, default=1000, help="matches in the season (default 1000)")

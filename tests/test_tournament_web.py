@@ -132,8 +132,17 @@ def test_a_result_kept_on_paper_is_entered_as_a_whole_log_and_two_yellows_sit_a_
     assert ledger == [{"team": "Red", "name": "Ana", "cards": ledger[0]["cards"], "suspensions": [
         {"seconds": 120, "earned_in": "paper-1", "served_in": "Cup-R2-1", "passed": []}]}]
     assert len(ledger[0]["cards"]) == 2
-    opened = client.post("/api/tournaments/cup/fixtures/Cup-R2-1/match", headers=AUTH)
-    assert opened.status_code == 400  # Blue v Green has no result yet
+    refused = client.post("/api/tournaments/cup/fixtures/Cup-R2-1/match", headers=AUTH)
+    assert refused.status_code == 400  # Blue v Green has no result yet
+    other = [{**event, "match": "paper-2", "teams": ["Blue", "Green"], "rosters": {}} if n == 0 else
+             {**event, "team": "Blue"} if "team" in event and event["type"] == "goal" else event
+             for n, event in enumerate(log) if event["type"] != "card"]
+    lines = "\n".join(json.dumps(event) for event in other)
+    assert client.post("/api/tournaments/cup/fixtures/Cup-R1-1/import", content=lines, headers=AUTH).status_code == 201
+    final = client.post("/api/tournaments/cup/fixtures/Cup-R2-1/match", headers=AUTH).json()
+    sit_outs = client.get(f"/api/matches/{final['code']}/sit-outs").json()
+    assert sit_outs == [{"team": "Red", "name": "Ana", "seconds": 120, "earned_in": "paper-1"}]
+    assert client.get("/api/matches/paper-1/sit-outs").json() == []
 
 
 def test_folding_keeps_each_line_within_75_octets_without_splitting_a_character():

@@ -5,6 +5,7 @@ a live score updating; axe finding nothing serious."""
 from __future__ import annotations
 
 import json
+import urllib.request
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -135,3 +136,40 @@ def test_axe_finds_nothing_serious_on_the_tournament_pages(server: ServerProcess
     results = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     grave = [v for v in results["violations"] if v["impact"] in GRAVE]
     assert not grave, f"{path} in {language}:\n{described(grave)}"
+
+
+def test_the_next_match_console_and_review_say_who_sits_out_before_the_first_chukker(server: ServerProcess,
+                                                                                     new_page: Any) -> None:
+    tournament(server)
+    post(server, "/api/tournaments/otono/draw", {"format": "bracket", "seed": "s"}, LEAGUE_KEY)
+    start = datetime.now(UTC) - timedelta(hours=3)
+
+    def paper(code: str, home: str, away: str, cards: bool) -> str:
+        def at(n: int) -> str:
+            return (start + timedelta(minutes=10 if cards else 0, seconds=n)).isoformat().replace("+00:00", "Z")
+
+        events = [{"type": "match.start", "at": at(0), "match": code, "teams": [home, away], "rosters": {
+            home: [{"player": 1, "name": f"{home} Uno", "handicap": 2}],
+            away: [{"player": 1, "name": f"{away} Uno", "handicap": 2}]}},
+            {"type": "chukker.start", "chukker": 1, "at": at(1)}]
+        if cards:
+            events += [{"type": "card", "team": home, "player": 1, "colour": "yellow", "at": at(n)} for n in (2, 3)]
+        events += [{"type": "goal", "team": home, "at": at(4)}, {"type": "chukker.end", "chukker": 1, "at": at(5)},
+                   {"type": "match.end", "at": at(6)}]
+        return "\n".join(json.dumps(event) for event in events)
+
+    for fixture, code, home, away, cards in (("Cup-R1-1", "semi-1", "Blue", "Green", True),
+                                             ("Cup-R1-2", "semi-2", "Red", "Gold", False)):
+        request = urllib.request.Request(f"{server.base}/api/tournaments/otono/fixtures/{fixture}/import",
+                                         paper(code, home, away, cards).encode(), method="POST",
+                                         headers={"Authorization": f"Bearer {LEAGUE_KEY}"})
+        urllib.request.urlopen(request, timeout=10).close()
+    final = post(server, "/api/tournaments/otono/fixtures/Cup-R2-1/match", {}, LEAGUE_KEY)
+    page = new_page(viewport=PHONE)
+    for path in (f"/matches/{final['code']}/console#key={final['scorer_key']}",
+                 f"/matches/{final['code']}/review#key={final['official_key']}"):
+        page.goto(server.base + path)
+        notice = page.wait_for_selector(".sit-outs li")
+        assert notice.inner_text() == ("Blue Uno (Blue): the first 2:00 of play, for two yellow cards "
+                                       "(the second in semi-1)")
+    assert not page.errors
