@@ -6,6 +6,10 @@
 // Keyboard: the timeline is one Tab stop (a roving tabindex): the arrow keys, Home and End move along its
 // rows, Enter or Space selects one; the one void action is the selected row's, so Tab never walks through
 // a button per row; a skip link at the top goes straight to the timeline.
+//
+// From log format 1.2, beside the timeline: the match's video (reviewvideo.mjs), pinned to the log by a
+// video.sync on a selected row; a review asked from the selected row, decided, and an overturned call carried
+// out by its void and award; each chukker's score confirmed or corrected; the audit window counting down.
 
 import {$, el} from "./dom.mjs";
 import {api, denied} from "./http.mjs";
@@ -23,6 +27,10 @@ import {question} from "./asks.mjs";
 import {ask} from "./dialog.mjs";
 import {clockLabel} from "./chukkerclock.mjs";
 import {flagMeaning} from "./flags.mjs";
+import {videoPanel} from "./reviewvideo.mjs";
+import {clipTime, pinnedSeconds} from "./clips.mjs";
+import {askers, chukkerScores, countdownText, matchEnd, windowLeft} from "./officials.mjs";
+import {filled, formContent, formKeys, missing, showMissing} from "./quickform.mjs";
 
 const {root, code, base} = matchPage($("review"));
 const clock = pageClock();
@@ -32,9 +40,12 @@ let verifyTimer = null;
 let flaggedOnly = false;  // the timeline shows the flagged events alone
 let badSeq = null;        // the first row the chain check found wrong
 let cursor = null;        // the seq of the row the keyboard is on (the timeline's one Tab stop)
+let playing = null;       // the seq of the row the clip playing shows
+let carryOut = null;      // the seq of the event a review overturned, until its void is logged
+let forms = null;         // the event forms (GET /api/event-types), for the award that carries out a review
 
-async function official(type, fields) {
-  const event = newEvent(type, fields, clock.stamp(known.lastAt()));
+async function official(type, fields, at = clock.stamp(known.lastAt())) {
+  const event = newEvent(type, fields, at);
   let reply;
   try {
     reply = await api(`${base}/events`, {method: "POST", body: {event, expected_seq: known.view.seq}, key: key(code)});
@@ -46,7 +57,7 @@ async function official(type, fields) {
     known.seen(reply.data.event, reply.data.match);
     say(t("review", "recorded", {seq: reply.data.seq, event: eventName(type)}));
     render();
-    return;
+    return true;
   }
   const extra = reply.status === 409 ? t("review", "moved-on", {seq: reply.data.current_seq}) : "";
   say(t("review", "not-recorded", {status: reply.status, reason: refusal(reply.data), extra}));
@@ -54,10 +65,10 @@ async function official(type, fields) {
 
 function say(text) { $("message").textContent = text; }
 
-function voidEvent(row) {
+function voidEvent(row, reason = "") {
   const dialog = $("void");
   dialog.querySelector(".what").textContent = `#${row.seq} ${eventName(row.type)} ${details(row.event)}`;
-  dialog.querySelector("input").value = "";
+  dialog.querySelector("input").value = reason;
   dialog.onclose = () => {
     const why = dialog.querySelector("input").value.trim();
     if (dialog.returnValue === "void" && why) official("void", {seq: row.seq, reason: why});
@@ -76,6 +87,8 @@ async function select(seq) {
   const reply = await api(`${base}/rulings/${seq}`, {key: key(code)});
   selected = reply.status === 200 ? reply.data : null;
   render();
+  const row = known.log.find((r) => r.seq === seq);
+  if (row) video.seek(row);  // every synced clip plays from a few seconds before it
 }
 
 // The row the keyboard is on: the cursor's, else the selected one, else the last.
@@ -182,18 +195,19 @@ function timeline() {
   return rows.map((row) => el("tr", {
     class: [known.view.void.includes(row.seq) ? "struck" : "", row.ruling ? "has-ruling" : "",
       isFlagged(row) ? "flagged" : "", row.seq === badSeq ? "bad" : "",
-      selected && selected.event.seq === row.seq ? "selected" : ""].join(" "),
+      selected && selected.event.seq === row.seq ? "selected" : "", playing === row.seq ? "playing" : ""].join(" "),
     dataset: {seq: row.seq},
     id: `seq-${row.seq}`,
     tabindex: "-1",
-    "aria-current": selected && selected.event.seq === row.seq ? "true" : null,
+    "aria-current": selected && selected.event.seq === row.seq ? "true" : playing === row.seq ? "time" : null,
     onclick: (e) => { if (!e.target.closest("button, a")) select(row.seq); },
   },
   el("td", {class: "seq"}, `#${row.seq}`),
-  el("td", {class: "at"}, time(row.at)),
+  el("td", {class: "at"}, time(row.at), video.moments(row).map(({clip, at}) =>
+    el("span", {class: "moment", dataset: {clip}}, `${clip} ${clipTime(at)}`))),
   el("td", {class: "clock"}, row.clock ? clockLabel(row.clock) : "—"),
   el("td", {}, el("strong", {}, eventName(row.type)), " ", el("code", {class: "type", translate: "no"}, row.type), " ",
-    el("span", {class: "quiet"}, details(row.event)),
+    el("span", {class: "quiet"}, details(row.event)), reviewBadge(row),
     isFlagged(row) ? flagList(row.flags, lang()) : null),
   rulingCell(row.ruling),
   el("td", {class: "who"}, row.by || "—", el("br"), el("span", {class: "quiet"},
@@ -204,6 +218,171 @@ function timeline() {
     : el("button", {type: "button", class: "small", dataset: {act: "void"}, onclick: () => voidEvent(row)},
       t("review", "void", {seq: row.seq})))));
 }
+
+// The review in progress, in the timeline: the event under review and its request.
+function reviewBadge(row) {
+  const open = openReview();
+  if (!open) return null;
+  if (row.seq === open.about) return el("span", {class: "badge under-review"}, " ", t("review-officials", "under-review"));
+  if (row.seq === open.seq) return el("span", {class: "badge reviewing"}, " ", t("review-officials", "reviewing"));
+  return null;
+}
+
+const officialsNow = () => known.view.officials || {};
+
+/** The open review, {seq, about, asked_by, outcome: null}, or null. */
+function openReview() {
+  const {review, reviews} = officialsNow();
+  return review == null ? null : (reviews || []).find((r) => r.seq === review) || null;
+}
+
+const rowOf = (seq) => known.log.find((row) => row.seq === seq) || null;
+const askerName = (asker) => (known.view.teams.includes(asker) ? t("review-officials", "team-asker", {team: asker})
+  : t("officials", asker));
+
+// Ask for a review of the selected row; a team with no challenge left is refused here, before anything is sent.
+function askReview(row, who) {
+  if (who.refused) {
+    say(t("review-officials", "no-challenge", {team: who.asker}));
+    return;
+  }
+  official("review.request", {about: row.seq, asked_by: who.asker});
+}
+
+async function decideReview(outcome) {
+  const open = openReview();
+  const note = $("review-note") ? $("review-note").value.trim() : "";
+  if (await official("review.outcome", note ? {outcome, note} : {outcome}) && outcome === "overturned") {
+    carryOut = open.about;
+    render();
+    const row = rowOf(open.about);
+    if (row) voidEvent(row, t("review-officials", "carry-out", {seq: row.seq}));  // straight to its void
+  }
+}
+
+// The award that carries out an overturned call: the console's form for a penalty.award, in a dialog.
+async function award() {
+  if (!forms) forms = (await api("/api/event-types")).data;
+  const dialog = $("award");
+  const form = {type: "penalty.award", values: {}, action: t("review-officials", "award-log")};
+  const fields = forms["penalty.award"];
+  const send = async () => {
+    const lacking = missing(fields, form.values);
+    if (lacking.length) { showMissing(dialog, lacking); return; }
+    dialog.close();
+    if (await official("penalty.award", filled(form.values))) { carryOut = null; render(); }
+  };
+  dialog.replaceChildren(...formContent(form, fields, {view: known.view, lang: lang(), freeHit: null, onSend: send,
+    onCancel: () => dialog.close()}));
+  dialog.querySelector("h2").textContent = t("review-officials", "award-title");
+  if (!dialog.dataset.keyed) { formKeys(dialog, {onSend: () => dialog.querySelector("#send").click(), onCancel: () => dialog.close()}); dialog.dataset.keyed = "1"; }
+  dialog.showModal();
+}
+
+function reviewOpen() {
+  const open = openReview();
+  if (!open) {
+    if (carryOut === null) return [];
+    const row = rowOf(carryOut);
+    const voided = known.view.void.includes(carryOut);
+    return [el("p", {class: "carry-out"}, t("review-officials", "carry-out", {seq: carryOut})),
+      voided || !row ? null : el("button", {type: "button", class: "small", dataset: {act: "carry-void"},
+        onclick: () => voidEvent(row, t("review-officials", "carry-out", {seq: carryOut}))}, t("review-officials", "void-it", {seq: carryOut})),
+      " ", el("button", {type: "button", class: "small", dataset: {act: "award"}, onclick: award}, t("review-officials", "award"))];
+  }
+  const about = rowOf(open.about);
+  return [
+    el("p", {class: "open-review"}, el("strong", {}, t("review-officials", "open", {seq: open.about,
+      event: about ? `${eventName(about.type)} (${details(about.event)})` : "", asker: askerName(open.asked_by)}))),
+    about && about.ruling ? el("div", {class: "both"}, el("p", {lang: "en"}, about.ruling.text.en),
+      el("p", {lang: "es"}, about.ruling.text.es)) : null,
+    el("label", {}, t("review-officials", "note"), " ", el("input", {id: "review-note", type: "text"})),
+    el("p", {class: "outcomes"}, t("review-officials", "decide"), " ",
+      ["stands", "overturned", "no-decision"].map((outcome) => el("button", {type: "button", class: "small",
+        dataset: {outcome}, onclick: () => decideReview(outcome)}, t("officials", outcome)))),
+  ];
+}
+
+function reviewAsk() {
+  if (openReview()) return [];
+  const row = selected ? rowOf(selected.event.seq) : null;
+  if (!row || row.type === "match.start" || known.view.void.includes(row.seq)) {
+    return [el("p", {class: "quiet"}, t("review-officials", "ask-select"))];
+  }
+  return [el("p", {class: "asks"}, t("review-officials", "ask", {seq: row.seq}), " ",
+    askers(known.view.teams, officialsNow().challenges_left).map((who) => el("button", {
+      type: "button", class: "small", dataset: {asker: who.asker}, "aria-disabled": who.refused ? "true" : null,
+      onclick: () => askReview(row, who)},
+    who.team ? t("review-officials", "by-team", {team: who.asker, left: who.left})
+      : t("review-officials", `by-${who.asker}`))))];
+}
+
+// Each chukker ended: its state, and its score to confirm or correct (the score now, for the latest).
+function chukkerRows() {
+  const ends = chukkerScores(known.log, known.view.void, officialsNow());
+  if (!ends.length) return [el("li", {class: "quiet"}, t("review-officials", "none-ended"))];
+  return ends.map(({chukker, state}) => {
+    const inputs = known.view.teams.map((team) => el("input", {type: "number", min: "0", step: "0.5", required: true,
+      value: String(known.view.score[team]), dataset: {team},
+      "aria-label": t("review-officials", "goals-of", {team, n: chukker})}));
+    const confirm = (e) => {
+      e.preventDefault();
+      official("chukker.confirm", {chukker, score: Object.fromEntries(inputs.map((input) =>
+        [input.dataset.team, Number(input.value)]))});
+    };
+    return el("li", {dataset: {chukker, state}},
+      el("form", {onsubmit: confirm}, t("review-officials", "chukker", {n: chukker}), " ",
+        el("span", {class: state}, t("officials", state)), " ",
+        inputs.flatMap((input) => [input, " "]),
+        el("button", {class: "small"}, t("review-officials", "confirm"))),
+      state === "queried" ? el("p", {class: "query", role: "status"}, t("review-officials", "query")) : null);
+  });
+}
+
+function challengesText() {
+  const left = officialsNow().challenges_left || {};
+  return t("review-officials", "challenges", {teams: known.view.teams.map((team) => `${team} ${left[team] ?? 0}`).join(", ")});
+}
+
+// The audit window after the match.end in force, counted down on the server's time.
+function windowText() {
+  const end = matchEnd(known.log, known.view.void);
+  if (!end) return "";
+  const left = windowLeft(end.at, clock.now());
+  return left > 0 ? t("review-officials", "window-open", {left: countdownText(left)}) : t("review-officials", "window-closed");
+}
+
+function renderOfficials() {
+  $("review-open").replaceChildren(...reviewOpen());
+  $("review-ask").replaceChildren(...reviewAsk());
+  $("challenges").textContent = challengesText();
+  $("window").textContent = windowText();
+  $("chukkers").replaceChildren(...chukkerRows());
+}
+
+// The row the clip playing shows, marked as it plays (without drawing the timeline again).
+function markPlaying(seq) {
+  if (seq === playing) return;
+  playing = seq;
+  for (const row of $("timeline").querySelectorAll("tr[data-seq]")) {
+    const on = Number(row.dataset.seq) === seq;
+    row.classList.toggle("playing", on);
+    if (!row.classList.contains("selected")) {
+      if (on) row.setAttribute("aria-current", "time"); else row.removeAttribute("aria-current");
+    }
+  }
+}
+
+const video = videoPanel({
+  clips: () => (known.view ? officialsNow().clips || [] : []),
+  rows: () => known.log,
+  selected: () => (selected ? rowOf(selected.event.seq) : null),
+  pin: (clip, position, row) => {
+    const at = clock.stamp(known.lastAt());
+    official("video.sync", {clip, clip_seconds: pinnedSeconds(position, row ? row.at : at, at)}, at);
+  },
+  shown: markPlaying,
+});
 
 function detail() {
   if (!selected) return [el("p", {class: "quiet"}, t("review", "select-hint"))];
@@ -248,6 +427,8 @@ function render() {
   flagFilter();
   if (following) pane.scrollTop = pane.scrollHeight;
   $("detail").replaceChildren(...detail());
+  renderOfficials();
+  video.render();
 }
 
 // Read the match; a private server's match needs a key even for that: then ask for it.
@@ -284,6 +465,7 @@ function begin() {
   });
   verify();
   onLang(() => { render(); verify(); });
+  setInterval(() => { $("window").textContent = windowText(); }, 1000);
   root.classList.add("ready");
 }
 

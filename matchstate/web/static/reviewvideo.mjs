@@ -1,0 +1,153 @@
+// The review's video: recordings opened on this laptop (played from the file itself through an object URL:
+// nothing is uploaded, a helmet camera's several GB play offline) or from an address, each matched to a clip
+// of the log by the official; the clips in force (video.sync) that are not open here, said in words; a
+// selected row plays every synced clip from a few seconds before it, and the clip playing marks the row it
+// shows. Frame steps and slow motion by keyboard (the keys are listed on the page).
+
+import {$, el} from "./dom.mjs";
+import {t} from "./catalog.mjs";
+import {time} from "./show.mjs";
+import {FRAME_RATE, clipTime, frameStep, moment, nextSpeed, rowShown, startFor, syncsByClip} from "./clips.mjs";
+
+/**
+ * @param {object} page
+ * @param {() => object[]} page.clips  the clips in force (the match view's officials.clips)
+ * @param {() => object[]} page.rows  the log's rows, in order
+ * @param {() => object|null} page.selected  the selected row
+ * @param {(clip: string, position: number, row: object|null) => void} page.pin  log a video.sync
+ * @param {(seq: number|null) => void} page.shown  the row the clip playing shows (null: none)
+ */
+export function videoPanel(page) {
+  const players = [];
+  let active = null;
+
+  const syncOf = (player) => syncsByClip(page.clips()).get(player.clip) || null;
+
+  function activate(player) {
+    active = player;
+    players.forEach((other) => other.box.classList.toggle("active", other === player));
+  }
+
+  function open(url, name) {
+    const video = el("video", {controls: true, preload: "auto", muted: true, playsinline: true, src: url,
+      "aria-label": t("review-video", "video-label", {clip: name})});
+    video.muted = true;  // a helmet camera's wind: the official turns it up
+    const player = {url, name, clip: name, video, box: null, trouble: null};
+    const choose = el("select", {class: "clip-name", "aria-label": t("review-video", "as-clip")});
+    choose.addEventListener("change", () => { player.clip = choose.value; render(); });
+    player.choose = choose;
+    player.box = el("figure", {class: "player", dataset: {clip: name}},
+      el("label", {}, t("review-video", "as-clip"), " ", choose),
+      video,
+      el("figcaption", {},
+        el("p", {class: "sync"}), el("p", {class: "status"}),
+        el("button", {type: "button", class: "small pin", onclick: () => pin(player)}),
+        " ", el("button", {type: "button", class: "small close", onclick: () => close(player)},
+          t("review-video", "close", {clip: name}))));
+    video.addEventListener("error", () => { player.trouble = t("review-video", "unplayable-reason"); render(); });
+    video.addEventListener("play", () => activate(player));
+    video.addEventListener("focus", () => activate(player));
+    video.addEventListener("timeupdate", () => { status(player); if (player === active) follow(player); });
+    video.addEventListener("ratechange", () => status(player));
+    players.push(player);
+    $("players").append(player.box);
+    // A re-opened recording is matched to its clip by name where the names agree; else the official chooses.
+    activate(player);
+    render();
+  }
+
+  function close(player) {
+    players.splice(players.indexOf(player), 1);
+    player.video.pause();
+    player.box.remove();
+    if (player.url.startsWith("blob:")) URL.revokeObjectURL(player.url);
+    if (active === player) activate(players[0] || null);
+    render();
+  }
+
+  function pin(player) {
+    player.video.pause();
+    page.pin(player.clip, player.video.currentTime, page.selected());
+  }
+
+  // The row the clip playing shows, marked in the timeline.
+  function follow(player) {
+    const sync = syncOf(player);
+    page.shown(sync ? rowShown(page.rows(), sync, player.video.currentTime)?.seq ?? null : null);
+  }
+
+  function status(player) {
+    const {video} = player;
+    player.box.querySelector(".status").textContent = player.trouble
+      ? t("review-video", "unplayable", {clip: player.clip, reason: player.trouble})
+      : t("review-video", "position", {moment: clipTime(video.currentTime), speed: video.playbackRate});
+    player.box.querySelector(".status").classList.toggle("trouble", Boolean(player.trouble));
+  }
+
+  function render() {
+    const inForce = page.clips();
+    const open = new Set(players.map((player) => player.clip));
+    $("missing").replaceChildren(...inForce.filter((sync) => !open.has(sync.clip))
+      .map((sync) => el("li", {dataset: {clip: sync.clip}}, t("review-video", "missing", {clip: sync.clip}))));
+    const row = page.selected();
+    for (const player of players) {
+      const names = [...new Set([player.name, ...inForce.map((sync) => sync.clip)])];
+      const taken = new Set(players.filter((other) => other !== player).map((other) => other.clip));
+      player.choose.replaceChildren(...names.filter((name) => !taken.has(name)).map((name) => el("option", {value: name},
+        name === player.name && !inForce.some((sync) => sync.clip === name) ? t("review-video", "new-clip", {clip: name}) : name)));
+      player.choose.value = player.clip;
+      player.box.dataset.clip = player.clip;
+      const sync = syncOf(player);
+      player.box.querySelector(".sync").textContent = sync
+        ? t("review-video", "synced", {at: time(sync.at), moment: clipTime(sync.clip_seconds)})
+        : t("review-video", "not-synced");
+      player.box.querySelector(".pin").textContent = row ? t("review-video", "pin", {seq: row.seq}) : t("review-video", "pin-now");
+      status(player);
+    }
+  }
+
+  /** Play every synced clip open here from a few seconds before ``row``'s moment. */
+  function seek(row) {
+    for (const player of players) {
+      const sync = syncOf(player);
+      if (!sync || player.trouble) continue;
+      player.video.currentTime = startFor(sync, row.at);
+      player.video.play().catch(() => {});  // a refused play (no gesture): the official presses K
+    }
+  }
+
+  // The video keys, anywhere outside a text box: K, "," and ".", "[" and "]".
+  function keys(e) {
+    if (!active || e.ctrlKey || e.metaKey || e.altKey || e.target.closest("input, select, textarea, dialog")) return;
+    const {video} = active;
+    const speed = {"[": -1, "]": 1}[e.key];
+    const frame = {",": -1, ".": 1}[e.key];
+    if (e.key === "k" || e.key === "K") {
+      if (video.paused) video.play().catch(() => {}); else video.pause();
+    } else if (frame !== undefined) {
+      video.pause();
+      video.currentTime = frameStep(video.currentTime, frame, FRAME_RATE);
+    } else if (speed !== undefined) {
+      video.playbackRate = nextSpeed(video.playbackRate, speed);
+    } else {
+      return;
+    }
+    e.preventDefault();
+  }
+
+  $("clip-file").addEventListener("change", (e) => {
+    for (const file of e.target.files) open(URL.createObjectURL(file), file.name);
+    e.target.value = "";
+  });
+  $("clip-address").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const url = $("clip-url").value.trim();
+    if (url) open(url, url);
+  });
+  document.addEventListener("keydown", keys);
+
+  /** Where ``row`` is in each synced clip: "umpire.webm 0:12.40" (its moments, for the timeline). */
+  const moments = (row) => page.clips().map((sync) => ({clip: sync.clip, at: moment(sync, row.at)}));
+
+  return {render, seek, moments};
+}

@@ -1,0 +1,275 @@
+"""The officials' review of log format 1.2 as an official works it: a real recording (made here by ffmpeg, a
+frame counter on each frame) opened from the laptop and pinned to a row, each row's moment in it, a selected
+row playing the clip from three seconds before it and the row the clip shows marked as it plays, frame steps
+and slow motion by keyboard; a review asked, overturned and carried out by a void, in English and Spanish; a
+team with no challenge left refused before anything is sent; a chukker confirmed with a wrong score queried
+until corrected; the audit window counting down on a clock the test moves."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser.browsing import assert_no_english, create, get, log, post, send, shoot, to_spanish
+from matchstate.web.process import ServerProcess
+
+LAPTOP = {"width": 1366, "height": 768}
+TABLET = {"width": 1024, "height": 768}
+CLIP_SECONDS = 14
+
+
+@pytest.fixture(scope="module")
+def clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 14 s WebM (VP8) at 30 frames a second, its frame number drawn on each frame (ffmpeg's testsrc)."""
+    ffmpeg = shutil.which("ffmpeg")
+    if ffmpeg is None:
+        reason = "ffmpeg is missing: install Debian's ffmpeg (.ci/run does) to make the review's test recording"
+        if os.environ.get("MATCHSTATE_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{reason}, and MATCHSTATE_REQUIRE_BROWSER=1", pytrace=False)
+        pytest.skip(reason)
+    path = tmp_path_factory.mktemp("video") / "umpire-1.webm"
+    subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                    f"testsrc=duration={CLIP_SECONDS}:size=320x180:rate=30", "-c:v", "libvpx", "-b:v", "300k",
+                    "-g", "15", str(path)], check=True, timeout=120)
+    return path
+
+
+def log_at(server: ServerProcess, code: str, key: str, event: dict[str, Any]) -> None:
+    seq = get(server, f"/api/matches/{code}")["seq"]
+    post(server, f"/api/matches/{code}/events", {"event": {**event, "id": f"video-{code}-{seq + 1}"},
+                                                   "expected_seq": seq}, key)
+
+
+# seq 2 to 6: a chukker's start, a whistle, a goal by Red #2 five seconds later, the clock again, Blue #1's goal.
+CHUKKER = [
+    {"type": "chukker.start", "at": "2026-11-29T15:00:05Z", "chukker": 1},
+    {"type": "whistle", "at": "2026-11-29T15:01:00Z"},
+    {"type": "goal", "at": "2026-11-29T15:01:05Z", "team": "Red", "player": 2},
+    {"type": "clock.start", "at": "2026-11-29T15:01:10Z"},
+    {"type": "goal", "at": "2026-11-29T15:02:00Z", "team": "Blue", "player": 1},
+]
+END = {"type": "chukker.end", "at": "2026-11-29T15:08:00Z", "chukker": 1}
+
+
+def open_review(server: ServerProcess, new_page: Any, code: str, events: list[dict[str, Any]],
+                viewport: dict[str, int] = LAPTOP, prepare: Any = None, **start: Any) -> tuple[dict[str, Any], Any]:
+    keys = create(server, code, **start)
+    for event in events:
+        log_at(server, code, keys["scorer_key"], event)
+    page = new_page(viewport=viewport)
+    if prepare is not None:
+        prepare(page)
+    page.goto(f"{server.base}/matches/{code}/review#key={keys['official_key']}")
+    page.wait_for_selector("#review.ready")
+    page.wait_for_selector("#live.ok")
+    return keys, page
+
+
+def video_time(page: Any) -> float:
+    return float(page.eval_on_selector(".player video", "v => v.currentTime"))
+
+
+def at_frame(page: Any, seconds: float) -> None:
+    """Wait until the clip is at ``seconds`` (within a sixth of a frame)."""
+    page.wait_for_function("s => Math.abs(document.querySelector('.player video').currentTime - s) < 0.005",
+                           arg=seconds)
+
+
+def test_a_recording_pinned_to_a_row_plays_from_each_selected_row_and_marks_the_row_it_shows(
+        server: ServerProcess, new_page: Any, clip: Path) -> None:
+    keys, page = open_review(server, new_page, "video-1", CHUKKER)
+    page.set_input_files("#clip-file", str(clip))  # from the laptop: nothing is uploaded
+    page.wait_for_function("() => document.querySelector('.player video').readyState >= 1")
+    assert page.inner_text(".player .sync").startswith("Not pinned to the log yet")
+
+    page.click('#timeline tr[data-seq="3"]')  # the whistle: a moment the camera shows plainly
+    page.wait_for_selector('#timeline tr.selected[data-seq="3"]')
+    page.eval_on_selector(".player video", "v => { v.pause(); v.currentTime = 2; }")  # frame 60 on the camera
+    page.wait_for_function("() => document.querySelector('.player video').currentTime === 2")
+    assert page.inner_text(".player .pin") == "Pin this frame to #3"
+    page.click(".player .pin")
+    page.wait_for_selector("#message >> text=Recorded #7")
+    sync = log(server, "video-1")[-1]
+    assert (sync["type"], sync["role"], sync["event"]["clip"]) == ("video.sync", "official", "umpire-1.webm")
+    # logged now (no event goes back in time), its clip_seconds carrying the whistle's moment forward
+    since = (datetime.fromisoformat(sync["at"]) - datetime(2026, 11, 29, 15, 1, tzinfo=UTC)).total_seconds()
+    assert abs(sync["event"]["clip_seconds"] - (2 + since)) < 0.002
+    page.wait_for_selector(".player .sync >> text=Pinned")
+
+    # Every row has its moment in the clip: Red's goal five seconds after the whistle.
+    assert page.inner_text('#timeline tr[data-seq="4"] .moment') == "umpire-1.webm 0:07.00"
+    assert page.inner_text('#timeline tr[data-seq="2"] .moment') == "umpire-1.webm −0:53.00"
+    assert page.locator("#missing li").count() == 0
+
+    # Selecting Red's goal plays the clip from three seconds before it: 7 − 3 = 4.
+    page.evaluate("""() => { const v = document.querySelector('.player video');
+      window.seekedAt = new Promise((done) => v.addEventListener('seeked', () => done(v.currentTime),
+                                                                 {once: true})); }""")
+    page.click('#timeline tr[data-seq="4"]')
+    assert abs(page.evaluate("() => window.seekedAt") - 4.0) < 0.1
+    # As it plays the row it shows is marked: the whistle, then the goal once the clip reaches 7 s.
+    page.wait_for_selector('#timeline tr.playing[data-seq="3"][aria-current="time"]')
+    page.wait_for_selector('#timeline tr.playing.selected[data-seq="4"]', timeout=20_000)
+    assert page.locator("#timeline tr.playing").count() == 1
+    assert video_time(page) >= 7
+
+    # The keys: K pauses, "." and "," step a frame, "[" and "]" slow down and speed up.
+    page.focus('#timeline tr[data-seq="4"]')
+    page.keyboard.press("k")
+    page.wait_for_function("() => document.querySelector('.player video').paused")
+    before = video_time(page)
+    page.keyboard.press(".")
+    at_frame(page, before + 1 / 30)
+    page.keyboard.press(",")
+    page.keyboard.press(",")
+    at_frame(page, before - 1 / 30)
+    page.keyboard.press("[")
+    assert page.eval_on_selector(".player video", "v => v.playbackRate") == 0.5
+    page.keyboard.press("[")
+    page.keyboard.press("[")
+    assert page.eval_on_selector(".player video", "v => v.playbackRate") == 0.25
+    page.keyboard.press("]")
+    assert page.eval_on_selector(".player video", "v => v.playbackRate") == 0.5
+    assert "speed 0.5×" in page.inner_text(".player .status")
+    assert "K play or pause" in page.inner_text("#video .hint")
+    shoot(page, "review-video.png", full_page=False)
+
+    # Opened again on another laptop: the clip is missing until its recording is opened and matched to it.
+    other = new_page(viewport=TABLET)
+    other.goto(f"{server.base}/matches/video-1/review#key={keys['official_key']}")
+    other.wait_for_selector("#review.ready")
+    assert other.inner_text("#missing li") == (
+        "Clip umpire-1.webm is not open on this laptop: open its recording above to play it.")
+    renamed = clip.with_name("helmet.webm")
+    shutil.copy(clip, renamed)
+    other.set_input_files("#clip-file", str(renamed))
+    other.select_option(".player select.clip-name", "umpire-1.webm")  # the official says which clip it is
+    other.wait_for_selector(".player .sync >> text=Pinned")
+    assert other.locator("#missing li").count() == 0
+    side = other.locator(".side").bounding_box()
+    timeline = other.locator("#pane").bounding_box()
+    assert side["x"] >= timeline["x"] + timeline["width"] - 1  # the video beside the timeline, on a tablet
+    assert side["x"] + side["width"] <= TABLET["width"]
+    assert page.errors == [] and other.errors == []
+
+
+def test_a_clip_that_cannot_be_played_says_so(server: ServerProcess, new_page: Any, tmp_path: Path) -> None:
+    _, page = open_review(server, new_page, "video-2", CHUKKER)
+    broken = tmp_path / "broken.webm"
+    broken.write_bytes(b"not a recording at all" * 100)
+    page.set_input_files("#clip-file", str(broken))
+    page.wait_for_selector(".player .status.trouble")
+    assert page.inner_text(".player .status") == (
+        "Clip broken.webm cannot be played here: the browser cannot read this recording")
+    page.errors.clear()  # the browser's own report of the unreadable file
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_review_overturned_is_carried_out_by_its_void_and_award(server: ServerProcess, new_page: Any,
+                                                                  language: str) -> None:
+    code = f"overturn-{language}"
+    _, page = open_review(server, new_page, code, CHUKKER, challenges=1)
+    spanish = language == "es"
+    if spanish:
+        to_spanish(page)
+    assert page.inner_text("#challenges") == ("Desafíos restantes: Blue 1, Red 1" if spanish
+                                              else "Challenges left: Blue 1, Red 1")
+    page.click('#timeline tr[data-seq="6"]')  # Blue #1's goal, challenged by Red
+    page.click('#review-ask [data-asker="Red"]')
+    page.wait_for_selector("#review-open .open-review")
+    assert page.inner_text("#review-open .open-review") == (
+        "En revisión: #6 Gol (Equipo Blue, Jugador 1), pedida por el desafío de Red" if spanish
+        else "Under review: #6 Goal (Team Blue, Player 1), asked by Red's challenge")
+    assert page.locator('#timeline tr[data-seq="6"] .under-review').count() == 1
+    assert page.locator('#timeline tr[data-seq="7"] .reviewing').count() == 1
+    request = log(server, code)[-1]["event"]
+    assert (request["type"], request["about"], request["asked_by"]) == ("review.request", 6, "Red")
+    if spanish:
+        assert_no_english(page)
+
+    page.click('#review-open [data-outcome="overturned"]')
+    page.wait_for_selector("#void[open]")  # straight to the void, filled in for the goal
+    assert page.input_value("#void input") == (
+        "Revocada: anule el #6 para cumplirla y luego registre la sanción que la reemplaza." if spanish
+        else "Overturned: void #6 to carry it out, then log the award that replaces it.")
+    page.click('#void button[value="void"]')
+    page.wait_for_selector('#timeline tr.struck[data-seq="6"]')
+    events = [row["event"] for row in log(server, code)]
+    assert (events[7]["type"], events[7]["outcome"]) == ("review.outcome", "overturned")
+    assert (events[8]["type"], events[8]["seq"]) == ("void", 6)
+    assert page.inner_text("#score") == "Blue 0 – Red 2"
+    # An overturned challenge keeps it.
+    assert page.inner_text("#challenges").endswith("Blue 1, Red 1")
+
+    page.click('#review-open [data-act="award"]')  # and the award that replaces the goal
+    page.wait_for_selector("#award[open]")
+    page.click('#award [data-field="penalty"] [data-value="2"]')
+    page.click('#award [data-field="to"] [data-value="Red"]')
+    page.click("#award #send")
+    page.wait_for_selector(f"#message >> text={'Registrado' if spanish else 'Recorded'} #10")
+    assert log(server, code)[-1]["event"]["type"] == "penalty.award"
+    assert page.locator("#review-open .carry-out").count() == 0
+    assert page.errors == []
+
+
+def test_a_team_with_no_challenge_left_is_refused_before_anything_is_sent(server: ServerProcess,
+                                                                          new_page: Any) -> None:
+    _, page = open_review(server, new_page, "no-challenge", CHUKKER)  # challenges: 0, the default
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url) if request.method == "POST" else None)
+    page.click('#timeline tr[data-seq="6"]')
+    button = page.locator('#review-ask [data-asker="Red"]')
+    assert button.inner_text() == "Red's challenge (0 left)"
+    assert button.get_attribute("aria-disabled") == "true"
+    button.click(force=True)  # aria-disabled, as said to a screen reader: still a button a person may press
+    assert page.inner_text("#message") == "Red has no challenge left: nothing was sent."
+    assert sent == []
+    assert len(log(server, "no-challenge")) == 6
+    page.click('#review-ask [data-asker="umpire"]')  # the umpire needs none
+    page.wait_for_selector("#review-open .open-review")
+    assert len(sent) == 1
+    assert page.errors == []
+
+
+def test_a_chukker_confirmed_with_a_wrong_score_is_queried_until_corrected(server: ServerProcess,
+                                                                           new_page: Any) -> None:
+    _, page = open_review(server, new_page, "confirm-1", [*CHUKKER, END])
+    chukker = page.locator('#chukkers li[data-chukker="1"]')
+    assert chukker.get_attribute("data-state") == "unconfirmed"
+    assert chukker.locator('input[data-team="Blue"]').input_value() == "1"
+    chukker.locator('input[data-team="Red"]').fill("3")  # Red has 2 (1 on handicap)
+    chukker.locator("button").click()
+    page.wait_for_selector('#chukkers li[data-chukker="1"][data-state="queried"]')
+    assert page.inner_text('#chukkers li[data-chukker="1"] .query') == (
+        "Score query: the score confirmed differs from the log's; confirm again once corrected.")
+    page.wait_for_selector('#timeline tr.flagged[data-seq="8"] .flag[data-flag="score-query"]')
+    chukker = page.locator('#chukkers li[data-chukker="1"]')
+    chukker.locator('input[data-team="Red"]').fill("2")
+    chukker.locator("button").click()
+    page.wait_for_selector('#chukkers li[data-chukker="1"][data-state="confirmed"]')
+    assert page.locator("#chukkers .query").count() == 0
+    assert log(server, "confirm-1")[-1]["event"]["score"] == {"Blue": 1, "Red": 2}
+    assert page.errors == []
+
+
+def test_the_audit_window_counts_down_from_the_match_end_on_the_servers_time(server: ServerProcess,
+                                                                            new_page: Any) -> None:
+    keys, page = open_review(server, new_page, "window-1", [*CHUKKER, END],
+                             prepare=lambda page: page.clock.install())
+    assert page.inner_text("#window") == ""
+    send(server, "window-1", {"type": "match.end"}, keys["scorer_key"])
+    page.wait_for_selector("#window >> text=Audit window")
+    assert page.inner_text("#window").endswith("left to question the final period")
+    left = page.inner_text("#window").split()[2]
+    assert left in ("15:00", "14:59", "14:58")
+    page.clock.fast_forward("10:00")
+    page.wait_for_selector("#window >> text=/Audit window: (5:00|4:5\\d) left/")
+    page.clock.fast_forward("05:10")
+    page.wait_for_selector("#window >> text=Audit window closed")
+    assert page.errors == []
