@@ -151,8 +151,8 @@ def string(value: object, _: Context) -> str:
 def clip(value: object, context: Context) -> str:
     """A recording's name or address: 1 to :data:`MAX_CLIP_LENGTH` characters, counted as code points."""
     if not isinstance(value, str) or not 1 <= len(value) <= MAX_CLIP_LENGTH:
-        _fail_officials("clip", value[:MAX_CLIP_LENGTH] + "…" if isinstance(value, str) else value,
-                        most=MAX_CLIP_LENGTH)
+        shown = value[:MAX_CLIP_LENGTH] + "…" if isinstance(value, str) and len(value) > MAX_CLIP_LENGTH else value
+        _fail_officials("clip", shown, most=MAX_CLIP_LENGTH)
     return string(value, context)
 
 

@@ -254,7 +254,8 @@ class Match:
         if not self.info and isinstance(obj, Mapping) and obj.get("type") != "match.start":
             raise IllegalEvent.said("first-start", type=repr(obj.get("type")))
         event = check_event(obj, self.context)
-        if self.seq and event["at"] < self.last_at:
+        seq = self.seq + 1  # this event's
+        if seq > 1 and event["at"] < self.last_at:
             raise IllegalEvent.said("earlier", kind=event["type"], at=obj["at"])
         kind = event["type"]
         flags: tuple[str, ...] = () if kind == "void" else self._play.clock.flags(event)
@@ -264,15 +265,14 @@ class Match:
             self._strike(event)
             ruling = None
         else:
-            if kind == "review.request" and (refusal := officials.about_refusal(event, self.seq + 1, self.void)):
+            if kind == "review.request" and (refusal := officials.about_refusal(event, seq, self.void)):
                 raise refusal  # judged when it is logged: a later void of the event under review leaves it
-            ruling = self._apply(self._play, event, self.seq + 1)
+            ruling = self._apply(self._play, event, seq)
         self.events.append(event)
         self.rulings.append(ruling)
         self._clocks.append(self._play.clock)
         self.flags.append(flags)
-        seq = self.seq
-        if event["type"] == "void":
+        if kind == "void":
             self._voids[seq] = event["seq"]
         if seq % CHECKPOINT_EVERY == 0:
             self._checkpoints[seq] = self._play.copy()
