@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import warnings
+from datetime import datetime, timedelta
 
 import pytest
 from conftest import BLUE, RED, stamp
@@ -199,4 +200,31 @@ def test_verify_passes_on_a_store_written_by_engine_1_1_0(store_url):
     store = Store(store_url)
     assert store.verify() == []
     assert store.summaries()[0].code == parse_line(lines[0])["match"]
+    store.close()
+
+
+def test_verify_passes_on_a_store_whose_engine_gave_no_1_2_flags(store_url):
+    """A void logged more than 900 s after match.end is flagged after-window from engine 1.2.0 on; the row an
+    older engine stored has no such flag, and an honest upgrade does not make verify cry wolf."""
+    from sqlalchemy import select, update
+
+    from matchstate.models import MatchRow, RulingRow
+
+    Store(store_url).upgrade()
+    older = Store(store_url, engine_version="1.1.0")
+    lines = list(read_lines(examples.path("full-match")))
+    code = parse_line(lines[0])["match"]
+    older.import_log(lines)
+    last = older.match(code)
+    end_at = datetime.fromisoformat(parse_line(lines[-1])["at"].replace("Z", "+00:00"))
+    void = {"type": "void", "seq": last.seq, "reason": "a tribunal's correction",
+            "at": (end_at + timedelta(seconds=901)).isoformat()}
+    older.append(code, void)
+    with older.database.transaction(write=True) as connection:  # as engine 1.1.0 stored it: no 1.2 flag
+        match_id = connection.execute(select(MatchRow.id).where(MatchRow.code == code)).scalar_one()
+        connection.execute(update(RulingRow).where(RulingRow.match_id == match_id, RulingRow.seq == last.seq + 1)
+                           .values(flags=[]))
+    older.close()
+    store = Store(store_url)
+    assert store.verify() == []
     store.close()

@@ -86,7 +86,7 @@ def _match_problems(row: Row[Any], events: Iterable[Row[Any]], engine_version: s
         if (stored.ruling, stored.state) != (given, match.state):
             yield Problem(row.code, seq, _ruling_difference(stored, given, match.state, engine_version))
         elif stored.clock is not None and (stored.clock, stored.flags) != (match.clock_after(seq),
-                                                                           list(match.flags[-1])):
+                                                                           _flags_as_of(stored, match.flags[-1])):
             yield Problem(row.code, seq, f"its clock and flags: stored {stored.clock} {stored.flags}, the engine "
                                          f"gives {match.clock_after(seq)} {list(match.flags[-1])} (given by engine "
                                          f"{stored.engine_version}; this is engine {engine_version})")
@@ -248,6 +248,19 @@ def _as_written_by(engine_version: str, start: dict[str, Any], given: dict[str, 
     teams = given["teams"]
     written = {} if not isinstance(handicap, dict) else {team: handicap.get(team, 0) for team in teams}
     return {**given, "conditions": {**given["conditions"], "handicap_goals": written}}
+
+
+# The flags log format 1.2 added (engine 1.2.0): an engine before it gave none, so their absence from a row it
+# stored is no tampering, and an honest upgrade does not make verify cry wolf.
+FLAGS_OF_1_2 = frozenset({"score-query", "after-window"})
+FLAGS_1_2_FROM = (1, 2, 0)
+
+
+def _flags_as_of(stored: Row[Any], flags: Iterable[str]) -> list[str]:
+    """The flags this engine gives an event, as the engine that stored its row would have given them."""
+    if _version(stored.engine_version) < FLAGS_1_2_FROM:
+        return [flag for flag in flags if flag not in FLAGS_OF_1_2]
+    return list(flags)
 
 
 def _version(text: str) -> tuple[int, ...]:
