@@ -169,3 +169,29 @@ def test_a_tied_match_has_no_winner() -> None:
 def test_a_scheduled_match_says_so() -> None:
     log = hand_log("s", "2026-03-14", handicap_goals={RED: 2})
     assert "Scheduled, no chukker started: <strong>Blue 0 – Red 2</strong>" in render(log)
+
+
+def test_the_sheet_carries_the_officials_record_in_the_language_chosen(tmp_path: Path) -> None:
+    """Log format 1.2: each chukker confirmed or queried, the reviews and their outcomes, the challenges left
+    (the bundled reviewed-call match: a team's challenge that stood, an umpire's review overturned)."""
+    from matchstate import examples
+    from matchstate.log import read_lines
+    from matchstate.web.templating import LANG_COOKIE
+
+    store = Store(f"sqlite:///{tmp_path / 'reviewed.db'}")
+    store.upgrade()
+    code, _ = store.import_log(read_lines(examples.path("reviewed-call")))
+    with TestClient(create_app(store)) as client:
+        english = client.get(f"/matches/{code}/sheet").text
+        client.cookies.set(LANG_COOKIE, "es")
+        spanish = client.get(f"/matches/{code}/sheet").text
+    store.close()
+    record = english.split('class="officials"')[1].split("</section>")[0]
+    assert "Officials&#39; record" in record or "Officials' record" in record
+    assert "Chukker 1 confirmed" in record and "Chukker 2 confirmed" in record
+    assert "asked by Cañada Seca: the call stands" in record
+    assert "asked by the umpire: overturned" in record
+    assert "Challenges left: Los Álamos 1, Cañada Seca 0" in record
+    registro = spanish.split('class="officials"')[1].split("</section>")[0]
+    assert "Registro de los oficiales" in registro and "Chukker 1 confirmado" in registro
+    assert "pedida por el umpire: revocada" in registro
