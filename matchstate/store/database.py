@@ -36,7 +36,7 @@ from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url, 
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from ..errors import DatabaseUnavailable
+from ..errors import DatabaseUnavailable, StoreError
 
 DEFAULT_URL = "sqlite:///matchstate.db"
 # Inside the package when installed from a wheel; at the repository's top in a checkout.
@@ -79,7 +79,7 @@ def database_timeout() -> float:
     except ValueError:
         seconds = 0
     if not 0 < seconds < math.inf:
-        raise ValueError(f"MATCHSTATE_DATABASE_TIMEOUT must be a number of seconds above 0, not {given!r}")
+        raise StoreError(f"MATCHSTATE_DATABASE_TIMEOUT must be a number of seconds above 0, not {given!r}")
     return seconds
 
 
