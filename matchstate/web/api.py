@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import MatchstateError, NotFound
+from ..log import refuse_repeated_keys
 from ..records import EXPORTERS
 from ..records.archive import Archive
 from ..records.search import Filters
@@ -228,12 +229,14 @@ async def append_event(request: Request, code: str) -> Response:
 def read_append(body: bytes) -> tuple[dict[str, Any], int | None]:
     """The event and ``expected_seq`` of an append's body, read once; a body that is not JSON, or not as
     :class:`AppendRequest` describes it, is refused as FastAPI refuses any route's body (answered by the
-    app's handler of :class:`RequestValidationError`: 400 for no JSON, else 422 naming each field)."""
+    app's handler of :class:`RequestValidationError`: 400 for no JSON, else 422 naming each field); one whose
+    JSON holds a key twice in one object, as every door refuses it."""
     try:
         asked = orjson.loads(body)
     except orjson.JSONDecodeError as err:
         raise RequestValidationError([{"type": "json_invalid", "loc": ("body", err.pos), "msg": "JSON decode error",
                                        "input": {}, "ctx": {"error": err.msg}}]) from err
+    refuse_repeated_keys(body)  # as the import and a log's replay refuse it: 422, naming the key
     try:
         read = AppendRequest.model_validate(asked)
     except ValidationError as err:
