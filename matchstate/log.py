@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -68,6 +69,33 @@ def parse_line(line: str) -> dict[str, Any]:
     return obj
 
 
+class _RepeatedKey(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _one_value_per_key(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    decoded = dict(pairs)
+    if len(decoded) != len(pairs):
+        seen: set[str] = set()
+        raise _RepeatedKey(next(key for key, _ in pairs if key in seen or seen.add(key)))  # type: ignore[func-returns-value]
+    return decoded
+
+
+_STRICT = json.JSONDecoder(object_pairs_hook=_one_value_per_key)
+
+
+def refuse_repeated_keys(text: str | bytes) -> None:
+    """Refuse JSON text (parsed already, and valid) where one object holds a key twice: readers disagree on
+    which of the two counts. The one definition for every door: a log's replay, the store, the HTTP append."""
+    try:
+        _STRICT.decode(text if isinstance(text, str) else text.decode("utf-8", "surrogatepass"))
+    except _RepeatedKey as repeated:
+        raise InvalidEvent.said("repeated-key", key=repr(repeated.key)) from None
+    except ValueError:  # what the JSON parser refused or let pass already: its word is the one given
+        pass
+
+
 def read_lines(path: str | Path) -> Iterator[str]:
     """The lines of the log at ``path`` (``-``: standard input), each decoded as UTF-8 or refused."""
     with (open(sys.stdin.fileno(), "rb", closefd=False) if str(path) == "-" else open(path, "rb")) as stream:
@@ -83,7 +111,9 @@ def read_events(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
     for number, line in enumerate(lines, 1):
         if line.strip():
             try:
-                yield number, parse_line(line)
+                event = parse_line(line)
+                refuse_repeated_keys(line)
+                yield number, event
             except RefusedEvent as err:
                 raise err.at_line(number) from None
 

@@ -26,7 +26,7 @@ from matchstate.web import create_app, stats
 from matchstate.web.access import hash_key
 from matchstate.web.api import router
 from matchstate.web.app import MAX_BODY_BYTES
-from matchstate.web.service import KEPT_MATCHES
+from matchstate.web.service import KEPT_MATCHES, MAX_SEQ
 
 CODE = "test-final"
 LEAGUE_KEY = "the-league's-key"
@@ -304,6 +304,21 @@ def test_openapi_describes_every_api_route(client: TestClient) -> None:
     assert "409" in paths["/api/matches/{code}/events"]["post"]["responses"]
 
 
+def test_openapi_describes_the_append_as_its_one_route_reads_it(client: TestClient) -> None:
+    """The append route reads its own request (issue 16, finding 3: a middleware took most appends before
+    the route): the docs still give its body, its bounds, and the two ways of presenting a key."""
+    described = client.get("/openapi.json").json()
+    append = described["paths"]["/api/matches/{code}/events"]["post"]
+    body = append["requestBody"]["content"]["application/json"]["schema"]
+    assert body["required"] == ["event"] and body["properties"]["event"]["type"] == "object"
+    expected = next(kind for kind in body["properties"]["expected_seq"]["anyOf"] if kind["type"] == "integer")
+    assert (expected["minimum"], expected["maximum"]) == (0, MAX_SEQ)
+    assert {(parameter["name"], parameter["in"]) for parameter in append["parameters"]} == {("code", "path"),
+                                                                                         ("key", "query")}
+    assert append["security"] == [{"HTTPBearer": []}]
+    assert described["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
+
+
 # -- appending: conflicts, retries, refusals ------------------------------------------------------
 
 def test_each_refusal_a_page_shows_says_its_reason_in_english_and_in_spanish(api: Api) -> None:
@@ -403,9 +418,9 @@ def test_a_refused_event_gets_422_with_the_engines_reason_and_writes_nothing(api
 
 
 def test_an_append_is_answered_alike_however_its_request_is_written(api: Api) -> None:
-    """The plain request every console sends takes the app's short way; each other way of writing the same
-    append (a key in the query, a number as text, another spelling of JSON's media type, a body that is no
-    object) goes to the route: the answers are the same."""
+    """The plain request every console sends and each other way of writing the same append (a key in the
+    query, a number as text, another spelling of JSON's media type, a body that is no object) go through the
+    one route: the answers are the same."""
     ways = [
         ({"Authorization": f"Bearer {api.scorer}"}, "", lambda seq: {"expected_seq": seq}),
         ({}, f"?key={api.scorer}", lambda seq: {"expected_seq": seq}),

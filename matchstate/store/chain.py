@@ -22,7 +22,7 @@ from typing import Any
 
 from .. import jcs
 from ..errors import InvalidEvent
-from ..log import parse_line
+from ..log import parse_line, refuse_repeated_keys
 
 GENESIS = "0" * 64  # the previous hash of every match's first event
 CHAIN_VERSION = 2  # the version of the rows written now: RFC 8785 canonical JSON
@@ -72,29 +72,10 @@ def chain_hash(prev_hash: str, sealed_json: bytes) -> str:
     return hashlib.sha256(prev_hash.encode("ascii") + sealed_json).hexdigest()
 
 
-class _RepeatedKey(Exception):
-    def __init__(self, key: str) -> None:
-        self.key = key
-
-
-def _one_value_per_key(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    decoded = dict(pairs)
-    if len(decoded) != len(pairs):
-        seen: set[str] = set()
-        raise _RepeatedKey(next(key for key, _ in pairs if key in seen or seen.add(key)))  # type: ignore[func-returns-value]
-    return decoded
-
-
-_STRICT = json.JSONDecoder(object_pairs_hook=_one_value_per_key)
-
-
 def decode(raw: str) -> dict[str, Any]:
     """An event's text decoded as the log format reads it (``log.parse_line``), and refused where one object holds a
     key twice: readers disagree on which of the two counts, so the hash of what Python read would vouch for a
     text that another reader reads otherwise."""
     event = parse_line(raw)
-    try:
-        _STRICT.decode(raw)
-    except _RepeatedKey as repeated:
-        raise InvalidEvent.said("repeated-key", key=repr(repeated.key)) from None
+    refuse_repeated_keys(raw)
     return event

@@ -9,23 +9,38 @@ from urllib.parse import quote
 
 import orjson
 from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse, StreamingResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, Field
+from fastapi.security import HTTPBearer
+from pydantic import BaseModel, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import MatchstateError, NotFound
+from ..log import refuse_repeated_keys
 from ..records import EXPORTERS
 from ..records.archive import Archive
 from ..records.search import Filters
 from ..records.tally import STATUSES
 from ..store.results import Sort
 from . import live
+from .limits import presented_key
 from .service import MAX_SEQ, Created, Service, message
 from .views import event_forms, rules_json
 
 router = APIRouter(prefix="/api")
-bearer = HTTPBearer(auto_error=False, description="The match's scorer key or official key, or the league key.")
+
+
+class _Bearer(HTTPBearer):
+    """The key a request presents, documented in ``/openapi.json`` as HTTP bearer authentication and read by the
+    server's one reading of it (:func:`limits.presented_key`: ``Authorization: Bearer KEY``, else ``?key=``)."""
+
+    async def __call__(self, request: Request) -> str | None:  # type: ignore[override]
+        return presented_key(request.scope)
+
+
+bearer = _Bearer(auto_error=False, scheme_name="HTTPBearer",
+                 description="The match's scorer key or official key, or the league key.")
+KEY_QUERY = "The key, where no header can be sent (a browser's EventSource)."
 
 KEY_ERRORS: dict[int | str, dict[str, Any]] = {401: {"description": "No key given"},
                                                403: {"description": "The key is wrong, or its role may not"}}
@@ -44,10 +59,9 @@ async def get_service(request: Request) -> Service:
     return service
 
 
-async def get_key(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
-            key: Annotated[str | None, Query(description="The key, where no header can be sent "
-                                                         "(a browser's EventSource).")] = None) -> str | None:
-    return credentials.credentials if credentials else key
+async def get_key(presented: Annotated[str | None, Depends(bearer)],
+                  key: Annotated[str | None, Query(description=KEY_QUERY)] = None) -> str | None:
+    return presented  # the query's key, declared here for the docs, is read with the header, by presented_key
 
 
 async def get_archive(request: Request) -> Archive:
@@ -212,20 +226,48 @@ def read_events(service: ServiceDep, key: KeyDep, code: str, after_seq: AfterSeq
              responses={201: {"description": "The event is recorded: its seq, ruling, the stored event, the match "
                                              "after it and the store's signed receipt"},
                         200: {"description": "A retry of an event already recorded: the same answer"},
+                        400: {"description": "The body is not JSON"},
                         409: {"description": "`expected_seq` is stale; `current_seq` is the match's last seq"},
                         413: {"description": "The body is too large"},
-                        422: {"description": "The engine refuses the event; `detail` says why"},
-                        **READ_ERRORS})
-async def append_event(service: ServiceDep, key: KeyDep, code: str, body: AppendRequest) -> Response:
+                        422: {"description": "The body is not as described, or the engine refuses the event; "
+                                             "`detail` says why"},
+                        **READ_ERRORS},
+             # The route reads its request itself (the API's hot path, with no dependencies or body model to
+             # solve): what it reads is described here as FastAPI would describe the parameters.
+             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+                                "schema": AppendRequest.model_json_schema()}}},
+                            "parameters": [{"name": "key", "in": "query", "required": False,
+                                            "description": KEY_QUERY, "schema": {"type": "string"}}],
+                            "security": [{bearer.scheme_name: []}]})
+async def append_event(request: Request, code: str) -> Response:
     """Append one event and get its ruling. Needs the scorer or official key; deciding a choice, and
     voiding an event another role recorded, need the official key."""
-    return await append(service, code, body.event, body.expected_seq, key)
+    event, expected_seq = read_append(await request.body())
+    return await append(request.app.state.service, code, event, expected_seq, presented_key(request.scope))
+
+
+def read_append(body: bytes) -> tuple[dict[str, Any], int | None]:
+    """The event and ``expected_seq`` of an append's body, read once; a body that is not JSON, or not as
+    :class:`AppendRequest` describes it, is refused as FastAPI refuses any route's body (answered by the
+    app's handler of :class:`RequestValidationError`: 400 for no JSON, else 422 naming each field); one whose
+    JSON holds a key twice in one object, as every door refuses it."""
+    try:
+        asked = orjson.loads(body)
+    except orjson.JSONDecodeError as err:
+        raise RequestValidationError([{"type": "json_invalid", "loc": ("body", err.pos), "msg": "JSON decode error",
+                                       "input": {}, "ctx": {"error": err.msg}}]) from err
+    refuse_repeated_keys(body)  # as the import and a log's replay refuse it: 422, naming the key
+    try:
+        read = AppendRequest.model_validate(asked)
+    except ValidationError as err:
+        raise RequestValidationError([{**error, "loc": ("body", *error["loc"])} for error in err.errors()]) from err
+    return read.event, read.expected_seq
 
 
 async def append(service: Service, code: str, event: dict[str, Any], expected_seq: int | None,
                  key: str | None) -> Response:
-    """The append and its answer, for the route above and for the app's short way to it (``app.PlainAppends``).
-    The answer is JSON the service made: written as it is, with no response model to check it against."""
+    """The append and its answer. The answer is JSON the service made: written as it is, with no response
+    model to check it against."""
     recorded = await run_in_threadpool(service.append, code, event, expected_seq, key)
     if not recorded.duplicate and service.hub.listeners(code):  # the message is made only for open streams
         service.hub.publish(code, message(recorded.event, recorded.match))

@@ -9,9 +9,7 @@ import operator
 import re
 from collections.abc import AsyncIterator
 from itertools import accumulate
-from typing import Any
 
-import orjson
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -39,7 +37,7 @@ from . import api, apidocs, assets, ops, pages, stats, tournaments
 from .faults import RETRY_AFTER_SECONDS, DatabaseFaults
 from .headers import SecurityHeaders
 from .limits import Limits, RequestLimits
-from .service import CLOCK_TOLERANCE_SECONDS, MAX_SEQ, Service
+from .service import CLOCK_TOLERANCE_SECONDS, Service
 from .watch import watch
 
 # One event as long as the log allows, with room for the {"event": ..., "expected_seq": N} around it.
@@ -93,7 +91,6 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     # GZipMiddleware leaves text/event-stream alone, and the static files come compressed already).
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
     ops.mount(app)  # the operator's routes: tablet setup, manifest, health, metrics
-    app.add_middleware(PlainAppends, service=service)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, larger={"/api/matches/import": api.MAX_IMPORT_BYTES})
     app.add_middleware(DatabaseFaults, seconds=store.database.timeout)
     # Outermost (but for the headers every answer has): a refused client costs least.
@@ -184,91 +181,6 @@ class BodyLimit:
             return message
 
         await self.app(scope, limited, send)
-
-
-APPEND_PATH = re.compile(r"^/api/matches/([^/]+)/events$")
-
-
-class PlainAppends:
-    """The append, the API's hot path, taken the short way: a request as every console sends it (a bearer key,
-    a JSON object with an ``event`` object and an integer ``expected_seq`` or none) is appended here, without
-    FastAPI's routing, dependencies and validation, which cost more than the rest of the server's part of
-    an append. Any other request to the path goes on to the route, which answers it as ever (a 422 names
-    what is wrong); both answer through :func:`api.append`. Inside :class:`BodyLimit`, whose refusals of
-    the body are answered here as the routes answer them."""
-
-    def __init__(self, app: ASGIApp, service: Service) -> None:
-        self.app = app
-        self.service = service
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        found = APPEND_PATH.match(scope["path"]) if scope["type"] == "http" and scope["method"] == "POST" else None
-        if found is None:
-            await self.app(scope, receive, send)
-            return
-        chunks: list[bytes] = []
-        try:
-            while True:
-                message = await receive()
-                chunks.append(message.get("body", b""))
-                if not message.get("more_body", False):
-                    break
-        except BodyRefused as err:
-            await err.answer()(scope, receive, send)
-            return
-        body = b"".join(chunks)
-        plain = _plain_append(scope, body)
-        if plain is None:
-            await self.app(scope, _replaying(body, receive), send)
-            return
-        try:
-            answer = await api.append(self.service, found[1], *plain)
-        except MatchstateError as err:
-            answer = error_answer(err)
-        await answer(scope, receive, send)
-
-
-def _plain_append(scope: Scope, body: bytes) -> tuple[dict[str, Any], int | None, str | None] | None:
-    """The event, ``expected_seq`` and key of an append asked as the route reads them, where nothing in the
-    request could make the route read it otherwise; else None."""
-    authorization = content_type = None
-    for name, value in scope["headers"]:
-        if name == b"authorization" and authorization is None:
-            authorization = value
-        elif name == b"content-type" and content_type is None:
-            content_type = value
-    if content_type is None or content_type.partition(b";")[0].strip().lower() != b"application/json":
-        return None
-    key = None
-    if authorization is not None:  # as FastAPI's HTTPBearer reads it
-        scheme, _, credentials = authorization.decode("latin-1").partition(" ")
-        if scheme.lower() == "bearer" and credentials.strip():
-            key = credentials.strip()
-    if key is None and scope["query_string"]:  # a ?key= maybe: the route reads it
-        return None
-    try:
-        asked = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        return None
-    if not isinstance(asked, dict) or not isinstance(event := asked.get("event"), dict):
-        return None
-    expected = asked.get("expected_seq")
-    if expected is not None and (type(expected) is not int or not 0 <= expected <= MAX_SEQ):
-        return None
-    return event, expected, key
-
-
-def _replaying(body: bytes, receive: Receive) -> Receive:
-    """``receive``, after giving the body already read once more."""
-    given = False
-
-    async def replayed() -> Message:
-        nonlocal given
-        if given:
-            return await receive()
-        given = True
-        return {"type": "http.request", "body": body, "more_body": False}
-    return replayed
 
 
 # A string (or, unterminated, the rest of the text), whose brackets do not count; anything but a bracket.
