@@ -88,6 +88,7 @@ def test_a_bracket_flows_from_its_matches_into_feeds_pages_and_the_packet(client
     client.cookies.set("matchstate_lang", "es")
     spanish = client.get("/tournaments/cup").text
     assert "Partidos" in spanish and "terminado" in spanish
+    assert "ganador de Cup-R1-2" in spanish and "winner of Cup-R1-2" in page.text  # the final's team to come
     assert "Mesa de control" in client.get("/tournaments/cup/desk").text
     client.cookies.clear()
     ics = client.get("/api/tournaments/cup/calendar.ics")

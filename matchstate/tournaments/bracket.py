@@ -12,16 +12,16 @@ from .standings import goals
 BOX_WIDTH, BOX_HEIGHT, GAP_X, ROW = 180, 44, 36, 56
 
 
-def stage_pictures(progress: Progress) -> dict[str, Markup]:
+def stage_pictures(progress: Progress, lang: str = "en") -> dict[str, Markup]:
     """Each knockout stage's bracket as an ``<svg>``, by stage name, in the order the stages first appear."""
     stages: dict[str, list[str]] = {}
     for fixture in progress.tournament.fixtures:
         if fixture.kind == "knockout":
             stages.setdefault(fixture.stage, []).append(fixture.id)
-    return {stage: picture(progress, stage) for stage in stages}
+    return {stage: picture(progress, stage, lang) for stage in stages}
 
 
-def picture(progress: Progress, stage: str) -> Markup:
+def picture(progress: Progress, stage: str, lang: str = "en") -> Markup:
     fixtures = [f for f in progress.tournament.fixtures if f.stage == stage and f.kind == "knockout"]
     rounds = sorted({f.round for f in fixtures})
     columns = [[f for f in fixtures if f.round == number] for number in rounds]
@@ -47,8 +47,8 @@ def picture(progress: Progress, stage: str) -> Markup:
                 data["status"], fixture.id, fixture.match or ""))
             parts.append(Markup('<rect x="{:.0f}" y="{:.0f}" width="{}" height="{}" rx="4"/>').format(
                 x, y, BOX_WIDTH, BOX_HEIGHT))
-            for line, (team, label) in enumerate(((data["home"], fixture.home.label()),
-                                                  (data["away"], fixture.away.label()))):
+            for line, (team, label) in enumerate(((data["home"], fixture.home.said(lang)),
+                                                  (data["away"], fixture.away.said(lang)))):
                 score = data["score"] or {}
                 won = team is not None and team == data["winner"]
                 ty = y + 17 + line * 20

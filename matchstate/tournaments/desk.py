@@ -61,9 +61,11 @@ class Desk:
         return checked
 
     def change(self, slug: str, data: Mapping[str, Any]) -> Tournament:
-        """Change a tournament's fields (its slug stays); fixtures whose match exists keep their match."""
+        """Change a tournament's fields (its slug stays; ``conditions`` are changed one by one)."""
         current = self.get(slug).to_json()
         merged = {**current, **data, "slug": slug}
+        if isinstance(data.get("conditions"), Mapping):  # a change of one condition keeps the others
+            merged["conditions"] = {**current["conditions"], **data["conditions"]}
         return self.save(tournament_of(merged))
 
     # -- the draw and the schedule -------------------------------------------------------

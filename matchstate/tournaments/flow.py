@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..words import LANGUAGES
 from .model import Fixture, Source, Tournament
 from .standings import Game, Row, awaits_shootout, standings
 
@@ -60,6 +61,8 @@ def fixture_json(progress: Progress, fixture: Fixture) -> dict[str, Any]:
     game = progress.games.get(fixture.id)
     return {"id": fixture.id, "stage": fixture.stage, "kind": fixture.kind, "round": fixture.round,
             "home": home, "away": away, "home_from": fixture.home.label(), "away_from": fixture.away.label(),
+            "home_said": {lang: fixture.home.said(lang) for lang in LANGUAGES},
+            "away_said": {lang: fixture.away.said(lang) for lang in LANGUAGES},
             "day": fixture.day, "time": fixture.time, "field": fixture.field, "match": fixture.match,
             "consolation": fixture.consolation, "score": dict(state.score) if state else None,
             "seq": state.seq if state else 0,

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..errors import InvalidQuery
 from ..rules import RULE_SETS
+from ..words import phrase
 from .refusals import refused
 
 TIEBREAKS = ("wins", "net", "gross", "head_to_head", "shootout")
@@ -56,6 +57,12 @@ class Source:
 
     def label(self) -> str:
         return self.ref if self.kind == "team" else f"{self.kind}:{self.ref}" + (f":{self.place}" if self.place else "")
+
+    def said(self, lang: str) -> str:
+        """Where the team comes from, in words: "winner of Cup-R1-2", "Group A, place 1"."""
+        if self.kind == "team":
+            return self.ref
+        return phrase("tournament", f"from-{self.kind}", lang, ref=self.ref, place=self.place)
 
 
 @dataclass(frozen=True, slots=True)

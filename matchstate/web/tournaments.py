@@ -25,7 +25,7 @@ from ..tournaments.packet import packet, packet_csv
 from ..tournaments.refusals import refused
 from .api import KEY_ERRORS, LEAGUE_ERRORS, KeyDep, ServiceDep, download
 from .service import Service
-from .templating import templates
+from .templating import reader_lang, templates
 
 api = APIRouter(prefix="/api", tags=["tournaments"])
 pages = APIRouter(include_in_schema=False)
@@ -241,22 +241,20 @@ def match_sit_outs(service: ServiceDep, key: KeyDep, code: str) -> list[dict[str
 @pages.get("/tournaments/{slug}", response_class=HTMLResponse)
 def tournament_page(request: Request, service: ServiceDep, slug: str,
                     key: Annotated[str | None, Query()] = None) -> HTMLResponse:
-    service.check_list(key)
-    desk = desk_of(service)
-    tournament = desk.get(slug)
-    progress = desk.progress(tournament)
-    return templates.TemplateResponse(request, "tournament.html", {
-        "tournament": tournament, "progress": progress.to_json(), "pictures": stage_pictures(progress),
-        "private": service.private})
+    return _page(request, service, slug, key, "tournament.html")
 
 
 @pages.get("/tournaments/{slug}/desk", response_class=HTMLResponse)
 def desk_page(request: Request, service: ServiceDep, slug: str,
               key: Annotated[str | None, Query()] = None) -> HTMLResponse:
+    return _page(request, service, slug, key, "tournament_desk.html")
+
+
+def _page(request: Request, service: Service, slug: str, key: str | None, template: str) -> HTMLResponse:
     service.check_list(key)
     desk = desk_of(service)
     tournament = desk.get(slug)
     progress = desk.progress(tournament)
-    return templates.TemplateResponse(request, "tournament_desk.html", {
-        "tournament": tournament, "progress": progress.to_json(), "pictures": stage_pictures(progress),
-        "private": service.private})
+    return templates.TemplateResponse(request, template, {
+        "tournament": tournament, "progress": progress.to_json(),
+        "pictures": stage_pictures(progress, reader_lang(request)), "private": service.private})
