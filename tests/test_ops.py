@@ -70,3 +70,31 @@ def test_the_json_access_log_has_time_latency_status_request_id_method_and_path(
     [ready] = [line for line in lines if line["path"].startswith("/readyz")]
     assert ready["request_id"] == "tablet-7" and ready["status"] == 200 and ready["method"] == "GET"
     assert "secret-key" not in ready["path"] and ready["latency_ms"] >= 0 and ready["time"].endswith("Z")
+
+
+def test_metrics_parse_as_prometheus_text_and_count_appends_refusals_and_latency(tmp_path: Path) -> None:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from matchstate.store import hash_key
+
+    client, store = _client(tmp_path)
+    store.set_league_key(hash_key("league"))
+    start = {"type": "match.start", "at": "2026-11-29T15:00:00Z", "match": "m-1", "teams": ["Blue", "Red"]}
+    keys = client.post("/api/matches", json=start, headers={"Authorization": "Bearer league"}).json()
+    scorer = {"Authorization": f"Bearer {keys['scorer_key']}"}
+    goal = {"type": "goal", "at": "2026-11-29T15:01:00Z", "team": "Blue"}
+    assert client.post("/api/matches/m-1/events", json={"event": {**goal, "type": "chukker.start", "chukker": 1}},
+                       headers=scorer).status_code == 201
+    assert client.post("/api/matches/m-1/events", json={"event": goal, "expected_seq": 1},
+                       headers=scorer).status_code == 409
+    answer = client.get("/metrics")
+    assert answer.headers["content-type"].startswith("text/plain; version=")
+    families = {family.name: family for family in text_string_to_metric_families(answer.text)}
+    samples = {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
+               for family in families.values() for sample in family.samples}
+    assert samples[("matchstate_appends_total", ())] == 1
+    assert samples[("matchstate_append_refusals_total", (("status", "409"),))] == 1
+    assert samples[("matchstate_http_request_seconds_count", (("kind", "append"),))] == 2
+    assert families["matchstate_http_request_seconds"].type == "histogram"
+    assert samples[("matchstate_live_streams", ())] == 0
+    assert samples[("matchstate_engine_cache_matches", ())] >= 1

@@ -80,12 +80,12 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.include_router(pages.router)
     app.include_router(stats.pages)
     app.include_router(apidocs.router)
-    ops.mount(app)  # the operator's routes: tablet setup, manifest, health, metrics
     static = resources.files(__package__).joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.add_middleware(PlainAppends, service=service)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, larger={"/api/matches/import": api.MAX_IMPORT_BYTES})
-    app.add_middleware(RequestLimits, limits=limits or Limits())  # outermost: a refused client costs least
+    app.add_middleware(RequestLimits, limits=limits or Limits())  # a refused client costs least
+    ops.mount(app)  # the operator's routes (setup, manifest, health) and, outermost, HEAD and the metrics
     return app
 
 
