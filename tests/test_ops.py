@@ -98,3 +98,37 @@ def test_metrics_parse_as_prometheus_text_and_count_appends_refusals_and_latency
     assert families["matchstate_http_request_seconds"].type == "histogram"
     assert samples[("matchstate_live_streams", ())] == 0
     assert samples[("matchstate_engine_cache_matches", ())] >= 1
+
+
+def test_sigterm_with_20_open_streams_ends_them_without_a_traceback(tmp_path: Path) -> None:
+    import json
+    import socket
+    import urllib.request
+
+    from matchstate.store import hash_key
+    from matchstate.web.process import ServerProcess
+
+    url = f"sqlite:///{tmp_path / 'streams.db'}"
+    store = Store(url)
+    store.upgrade()
+    store.set_league_key(hash_key("league"))
+    store.close()
+    log = tmp_path / "server.log"
+    server = ServerProcess(url, log=log, options=["--streams-per-client", "32"])
+    server.start(timeout=120)
+    try:
+        start = {"type": "match.start", "at": "2026-11-29T15:00:00Z", "match": "m-1", "teams": ["Blue", "Red"]}
+        urllib.request.urlopen(urllib.request.Request(
+            f"{server.base}/api/matches", json.dumps(start).encode(),
+            headers={"Content-Type": "application/json", "Authorization": "Bearer league"}), timeout=30).read()
+        streams = [socket.create_connection(("127.0.0.1", server.port), timeout=30) for _ in range(20)]
+        for stream in streams:
+            stream.sendall(b"GET /api/matches/m-1/stream HTTP/1.1\r\nHost: pitch\r\n\r\n")
+        for stream in streams:
+            assert stream.recv(12) == b"HTTP/1.1 200"
+    finally:
+        server.stop()
+    text = log.read_text()
+    assert text.count('"GET /api/matches/m-1/stream HTTP/1.1" 200') == 20
+    assert "Traceback" not in text and "ERROR" not in text
+    assert "Finished server process" in text
