@@ -519,7 +519,7 @@ def export_format(text: str) -> str:
     from .records import EXPORTERS
 
     if text not in EXPORTERS:
-        raise argparse.ArgumentTypeError(f"must be one of {', '.join(EXPORTERS)}, not {text!r}")
+        raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(EXPORTERS)})")
     return text
 
 

@@ -70,3 +70,65 @@ def test_the_json_access_log_has_time_latency_status_request_id_method_and_path(
     [ready] = [line for line in lines if line["path"].startswith("/readyz")]
     assert ready["request_id"] == "tablet-7" and ready["status"] == 200 and ready["method"] == "GET"
     assert "secret-key" not in ready["path"] and ready["latency_ms"] >= 0 and ready["time"].endswith("Z")
+
+
+def test_metrics_parse_as_prometheus_text_and_count_appends_refusals_and_latency(tmp_path: Path) -> None:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from matchstate.store import hash_key
+
+    client, store = _client(tmp_path)
+    store.set_league_key(hash_key("league"))
+    start = {"type": "match.start", "at": "2026-11-29T15:00:00Z", "match": "m-1", "teams": ["Blue", "Red"]}
+    keys = client.post("/api/matches", json=start, headers={"Authorization": "Bearer league"}).json()
+    scorer = {"Authorization": f"Bearer {keys['scorer_key']}"}
+    goal = {"type": "goal", "at": "2026-11-29T15:01:00Z", "team": "Blue"}
+    assert client.post("/api/matches/m-1/events", json={"event": {**goal, "type": "chukker.start", "chukker": 1}},
+                       headers=scorer).status_code == 201
+    assert client.post("/api/matches/m-1/events", json={"event": goal, "expected_seq": 1},
+                       headers=scorer).status_code == 409
+    answer = client.get("/metrics")
+    assert answer.headers["content-type"].startswith("text/plain; version=")
+    families = {family.name: family for family in text_string_to_metric_families(answer.text)}
+    samples = {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
+               for family in families.values() for sample in family.samples}
+    assert samples[("matchstate_appends_total", ())] == 1
+    assert samples[("matchstate_append_refusals_total", (("status", "409"),))] == 1
+    assert samples[("matchstate_http_request_seconds_count", (("kind", "append"),))] == 2
+    assert families["matchstate_http_request_seconds"].type == "histogram"
+    assert samples[("matchstate_live_streams", ())] == 0
+    assert samples[("matchstate_engine_cache_matches", ())] >= 1
+
+
+def test_sigterm_with_20_open_streams_ends_them_without_a_traceback(tmp_path: Path) -> None:
+    import json
+    import socket
+    import urllib.request
+
+    from matchstate.store import hash_key
+    from matchstate.web.process import ServerProcess
+
+    url = f"sqlite:///{tmp_path / 'streams.db'}"
+    store = Store(url)
+    store.upgrade()
+    store.set_league_key(hash_key("league"))
+    store.close()
+    log = tmp_path / "server.log"
+    server = ServerProcess(url, log=log, options=["--streams-per-client", "32"])
+    server.start(timeout=120)
+    try:
+        start = {"type": "match.start", "at": "2026-11-29T15:00:00Z", "match": "m-1", "teams": ["Blue", "Red"]}
+        urllib.request.urlopen(urllib.request.Request(
+            f"{server.base}/api/matches", json.dumps(start).encode(),
+            headers={"Content-Type": "application/json", "Authorization": "Bearer league"}), timeout=30).read()
+        streams = [socket.create_connection(("127.0.0.1", server.port), timeout=30) for _ in range(20)]
+        for stream in streams:
+            stream.sendall(b"GET /api/matches/m-1/stream HTTP/1.1\r\nHost: pitch\r\n\r\n")
+        for stream in streams:
+            assert stream.recv(12) == b"HTTP/1.1 200"
+    finally:
+        server.stop()
+    text = log.read_text()
+    assert text.count('"GET /api/matches/m-1/stream HTTP/1.1" 200') == 20
+    assert "Traceback" not in text and "ERROR" not in text
+    assert "Finished server process" in text

@@ -90,11 +90,12 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     # Answers above a packet's size gzipped where the client takes it (never a live stream: Starlette's
     # GZipMiddleware leaves text/event-stream alone, and the static files come compressed already).
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
-    ops.mount(app)  # the operator's routes: tablet setup, manifest, health, metrics
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, larger={"/api/matches/import": api.MAX_IMPORT_BYTES})
     app.add_middleware(DatabaseFaults, seconds=store.database.timeout)
-    # Outermost (but for the headers every answer has): a refused client costs least.
-    app.add_middleware(RequestLimits, limits=limits or Limits(), holds_role=store.key_holds_a_role)
+    app.add_middleware(RequestLimits, limits=limits or Limits(), holds_role=store.key_holds_a_role)  # a refused
+    # client costs least; outside it the operator's routes (setup, manifest, health) and HEAD and the metrics,
+    # which count every request; outermost the headers every answer has.
+    ops.mount(app)
     app.add_middleware(SecurityHeaders, hosts=hosts)
     return app
 

@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import install, setup
+from .metrics import Metrics
 
 
 def mount(app: FastAPI) -> None:
@@ -21,6 +22,7 @@ def mount(app: FastAPI) -> None:
     app.add_api_route("/healthz", healthz, methods=["GET"], include_in_schema=False)
     app.add_api_route("/readyz", readyz, methods=["GET"], include_in_schema=False)
     app.add_middleware(HeadAsGet)
+    app.add_middleware(Metrics, store=app.state.service.store)
 
 
 async def healthz() -> JSONResponse:

@@ -226,6 +226,67 @@ class AccessLog:
             os.write(self.fd, line.encode("utf-8", "replace"))
 
 
+STREAM_PATH = re.compile(r"^/api/matches/[^/]+/stream$")
+
+
+class EndingStreams:
+    """Live streams ended cleanly when the server stops: uvicorn waits for open requests, then cancels them
+    and logs each as an error with its traceback (20 streams, a thousand lines). Here a stream is run as a
+    task of its own and, once :meth:`stop` is called, cancelled by us and its response ended as a chunked
+    response ends; the console reconnects to the next server. Other requests pass straight through."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.stopping: asyncio.Event | None = None
+
+    def stop(self) -> None:
+        if self.stopping is not None:
+            self.stopping.set()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or STREAM_PATH.match(scope["path"]) is None:
+            await self.app(scope, receive, send)
+            return
+        self.stopping = self.stopping or asyncio.Event()
+        state = {"started": False, "ended": False}
+
+        async def tracked(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                state["started"] = True
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                state["ended"] = True
+            await send(message)
+
+        serving = asyncio.ensure_future(self.app(scope, receive, tracked))
+        stopping = asyncio.ensure_future(self.stopping.wait())
+        try:
+            await asyncio.wait({serving, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopping.cancel()
+        if serving.done():
+            serving.result()
+            return
+        serving.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await serving
+        if state["started"] and not state["ended"]:
+            with contextlib.suppress(OSError, RuntimeError):
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, which ends the live streams as soon as it is told to stop."""
+
+    def __init__(self, config: uvicorn.Config, streams: EndingStreams) -> None:
+        super().__init__(config)
+        self.streams = streams
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        super().handle_exit(sig, frame)
+        with contextlib.suppress(RuntimeError):  # no loop running yet: no stream to end
+            asyncio.get_running_loop().call_soon_threadsafe(self.streams.stop)
+
+
 REQUEST_ID = re.compile(rb"[A-Za-z0-9._-]{1,64}")  # a client's own id, kept where it is short and plain
 
 
@@ -332,8 +393,8 @@ def _config(app: Any, host: str, port: int, deadlines: Deadlines, tls: Certifica
 
 def _run(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadlines, tls: Certificate | None,
          logs: Logging, sockets: list[socket.socket] | None = None) -> None:
-    app = make_app()
-    app = AccessLog(app, sys.stdout.fileno(), logs.form) if logs.access else app
+    streams = EndingStreams(make_app())
+    app: ASGIApp = AccessLog(streams, sys.stdout.fileno(), logs.form) if logs.access else streams
     config = _config(app, host, port, deadlines, tls, logs)
     # What the imports and the app made lives as long as the process: kept out of the collector's full passes,
     # which otherwise walk it all again and again. And a young generation large enough that what lives for one
@@ -341,4 +402,4 @@ def _run(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadlines
     # came every few dozen appends with a thousand streams open, each a pause of a good part of a second.
     gc.freeze()
     gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])
-    uvicorn.Server(config).run(sockets=sockets)
+    _Server(config, streams).run(sockets=sockets)
