@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from . import __version__
+from . import __version__, evidence_cli
 from .engine import Match, diagram
 from .errors import MatchstateError, RefusedEvent
 from .log import Step, final, read_lines, replay
@@ -363,6 +363,7 @@ def parser() -> argparse.ArgumentParser:
     verify_cmd.add_argument("--public-key", metavar="PEM", help="check the receipts with this public key "
                                                                 "(default: the store's own)")
     verify_cmd.set_defaults(run=cmd_verify)
+    evidence_cli.register(commands, verify_cmd)  # archive, verify --bundle
 
     serve_cmd = commands.add_parser("serve", help="run the live service: API, scorer's console, review, records")
     serve_cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
