@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import evidence_cli
 from .errors import MatchstateError, RefusedEvent
 from .version import PACKAGE_VERSION
 
@@ -675,6 +676,7 @@ def parser(environment: bool = False) -> argparse.ArgumentParser:
                                                                 "(default: the store's own)")
     _json_option(verify_cmd)
     verify_cmd.set_defaults(run=cmd_verify)
+    evidence_cli.register(commands, verify_cmd)  # archive, verify --bundle
 
     serve_cmd = commands.add_parser("serve", help="run the live service: API, scorer's console, review, records")
     serve_cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")

@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Column,
     DateTime,
     Dialect,
@@ -257,3 +258,41 @@ class TournamentRow(Base):
     doc: Mapped[dict[str, Any]] = mapped_column(JSON)
     created: Mapped[datetime] = mapped_column(UTCDateTime)
     updated: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class LogLeafRow(Base):
+    """A leaf of the league log (matchstate/store/leaguelog.py), by its index in the tree: what it commits to,
+    as RFC 8785 JSON (``body``), and, for an event's leaf, the match's code and the event's seq to find it by."""
+
+    __tablename__ = "log_leaves"
+    __table_args__ = (Index("ix_log_leaves_code_seq", "code", "seq"),)
+
+    idx: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    kind: Mapped[str] = mapped_column(String(16))
+    code: Mapped[str | None] = mapped_column(String(64))
+    seq: Mapped[int | None]
+    body: Mapped[str] = mapped_column(Text)
+
+
+class LogNodeRow(Base):
+    """The hash of a complete subtree of the league log: ``level`` 0 a leaf's, level k the 2**k leaves from
+    ``idx`` * 2**k on. Written once, never changed: the proofs are made from them."""
+
+    __tablename__ = "log_nodes"
+
+    level: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    idx: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    hash: Mapped[str] = mapped_column(String(HASH_LENGTH))
+
+
+class LogHeadRow(Base):
+    """The league log's head, one row: its size, root, the hashes of the complete subtrees along its right edge
+    (``frontier``, JSON: level → hex hash) and its latest signed checkpoint."""
+
+    __tablename__ = "log_head"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    size: Mapped[int] = mapped_column(BigInteger)
+    root: Mapped[str] = mapped_column(String(HASH_LENGTH))
+    frontier: Mapped[dict[str, str]] = mapped_column(JSON)
+    checkpoint: Mapped[str | None] = mapped_column(Text)

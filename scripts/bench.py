@@ -797,6 +797,14 @@ def store_append_sealing(bench: Bench) -> None:
 CONCURRENT_WRITERS = 8
 
 
+def _databases(folder: str, postgresql: Callable[[str], str] | None) -> dict[str, Callable[[str], str]]:
+    """The URL makers of a new SQLite file in ``folder`` and, where one answers, a new PostgreSQL schema."""
+    urls: dict[str, Callable[[str], str]] = {"SQLite": lambda name: f"sqlite:///{folder}/{name}.db"}
+    if postgresql is not None:
+        urls["PostgreSQL"] = postgresql
+    return urls
+
+
 @section
 def store_append_concurrent(bench: Bench) -> None:
     """8 threads, each appending the events of a match of its own through one Store, durably: with group commit
@@ -808,10 +816,7 @@ def store_append_concurrent(bench: Bench) -> None:
     events = sum(len(lines) for _, lines in matches)
     with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder, \
             _postgresql("store_append_concurrent") as postgresql:
-        urls: dict[str, Callable[[str], str]] = {"SQLite": lambda name: f"sqlite:///{folder}/{name}.db"}
-        if postgresql is not None:
-            urls["PostgreSQL"] = postgresql
-        for kind, url in urls.items():
+        for kind, url in _databases(folder, postgresql).items():
             timings: dict[bool, tuple[list[float], list[float]]] = {False: ([], []), True: ([], [])}
             for repetition in range(bench.repeat):
                 for grouped in (False, True) if repetition % 2 == 0 else (True, False):
@@ -861,6 +866,57 @@ def _concurrent_appends(url: str, matches: list[tuple[dict, list[str]]], grouped
     seconds = time.perf_counter() - began
     store.close()
     return seconds, latencies
+
+
+@contextlib.contextmanager
+def _without_league_log() -> Iterator[None]:
+    """Store.append as before the league log: no leaf added, no checkpoint signed, no proof made (here only)."""
+    from unittest import mock
+
+    from matchstate.store import facade
+    from matchstate.store.leaguelog import Added, LeagueLog
+
+    with mock.patch.object(LeagueLog, "add", lambda *_, **__: Added(0, 0, b"", None)), \
+            mock.patch.object(facade.Store, "_proof", lambda *_: None):
+        yield
+
+
+@section
+def store_append_league_log(bench: Bench) -> None:
+    """What the league log costs a durable append: Store.append with its leaf, its group's signed checkpoint and
+    its inclusion proof, against Store.append without them (as before the log), alone (one event at a time) and
+    with 8 threads writing at once (group commit: one checkpoint per group; on PostgreSQL every group of every
+    server takes the log's lock until it commits); SQLite and PostgreSQL (skipped where no server answers),
+    repetitions alternating, each on a new database."""
+    import tempfile
+
+    lone = _matches_for(bench.logs, STORE_APPENDS // 4)
+    lone_events = sum(len(lines) for _, lines in lone)
+    writers = [(json.loads(lines[0]), lines[1:]) for lines in bench.logs[:CONCURRENT_WRITERS]]
+    writer_events = sum(len(lines) for _, lines in writers)
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder, \
+            _postgresql("store_append_league_log") as postgresql:
+        for kind, url in _databases(folder, postgresql).items():
+            timings: dict[tuple[str, bool], tuple[list[float], list[float]]] = {
+                (way, logged): ([], []) for way in ("lone", "writers") for logged in (False, True)}
+            with _secret_file(f"{folder}/{kind}.secret"):
+                for repetition in range(bench.repeat):
+                    for logged in (False, True) if repetition % 2 == 0 else (True, False):
+                        with contextlib.nullcontext() if logged else _without_league_log():
+                            latencies = _store_appends(url(f"l{repetition}{logged:d}"), lone)
+                            timings["lone", logged][0].append(sum(latencies))
+                            timings["lone", logged][1].extend(latencies)
+                            seconds, latencies = _concurrent_appends(url(f"w{repetition}{logged:d}"), writers, True,
+                                                                     f"{folder}/{kind}.secret")
+                            timings["writers", logged][0].append(seconds)
+                            timings["writers", logged][1].extend(latencies)
+            for way, events, what in (("lone", lone_events, "one event at a time"),
+                                      ("writers", writer_events, f"{CONCURRENT_WRITERS} threads, group commit")):
+                baseline = bench.record(f"{kind}: Store.append without the league log, {what}", events,
+                                        *timings[way, False])
+                bench.record(f"{kind}: Store.append with its leaf, checkpoint and proof, {what}", events,
+                             *timings[way, True], baseline=baseline)
+                _latency(f"{kind}, {what}, with the league log", timings[way, True][1])
 
 
 IMPORT_SIZES = (10_000, 40_000)

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, insert, select
 
 from ..models import ActRow
+from . import leaguelog
 from .chain import GENESIS, instant
 from .database import ACTS_LOCK, Database
 from .seals import seal
@@ -63,6 +64,9 @@ def record(connection: Connection, database: Database, secret: bytes, act: Act) 
     last = connection.execute(select(ActRow.seq, ActRow.seal).order_by(ActRow.seq.desc()).limit(1)).first()
     seq, prev = (last.seq + 1, last.seal) if last is not None else (1, GENESIS)
     connection.execute(insert(ActRow).values(seq=seq, seal=act_seal(secret, prev, seq, act), **asdict(act)))
+    if (log := leaguelog.of(database)) is not None:  # in the league log too: a removal shows there forever
+        log.add(connection, [{"kind": leaguelog.ACT, "seq": seq, "act": act.act, "match": act.code, "role": act.role,
+                              "at": instant(act.at), "last_seq": act.last_seq, "last_hash": act.last_hash}])
     return seq
 
 

@@ -29,6 +29,7 @@ from sqlalchemy import Connection
 
 from ..errors import MatchstateError, StoreError
 from .database import Database, unavailable
+from .leaguelog import APPEND, LeagueLog, event_leaf
 from .sql import AppendStatements, Wanted
 
 T = TypeVar("T")
@@ -40,7 +41,7 @@ Work = Callable[[Connection, tuple[Any, ...] | None], tuple[T, dict[str, Any] | 
 class _Unit(Generic[T]):
     """One caller's work in a group, and its answer once the group's commit returned."""
 
-    __slots__ = ("answered", "error", "turn", "value", "wanted", "work")
+    __slots__ = ("answered", "error", "leaf", "turn", "value", "wanted", "work")
 
     def __init__(self, wanted: Wanted, work: Work[T]) -> None:
         self.wanted, self.work = wanted, work
@@ -48,6 +49,7 @@ class _Unit(Generic[T]):
         self.answered = False
         self.value: T | None = None
         self.error: BaseException | None = None
+        self.leaf: tuple[int, str | None] | None = None  # its league log leaf's index, the group's checkpoint
 
     def result(self) -> T:
         if self.error is not None:
@@ -61,10 +63,12 @@ class GroupCommit:
     """Write transactions shared by the threads that wait at the same moment (see the module's docstring);
     ``grouped=False`` gives each unit a transaction of its own, as before group commit (for comparison)."""
 
-    def __init__(self, database: Database, statements: AppendStatements, *, grouped: bool = True) -> None:
+    def __init__(self, database: Database, statements: AppendStatements, *, grouped: bool = True,
+                 log: LeagueLog | None = None) -> None:
         self.database = database
         self.statements = statements
         self.grouped = grouped
+        self.log = log
         self._lock = threading.Lock()
         self._queue: list[_Unit[Any]] = []
         self._leading = False
@@ -72,10 +76,15 @@ class GroupCommit:
     def run(self, wanted: Wanted, work: Work[T]) -> T:
         """Do ``work`` for the match and device id ``wanted`` in a write transaction, maybe with others' work, and
         return its answer once the transaction's commit has returned."""
+        return self.run_logged(wanted, work)[0]
+
+    def run_logged(self, wanted: Wanted, work: Work[T]) -> tuple[T, tuple[int, str | None] | None]:
+        """:meth:`run`, with the index of the league log leaf the work wrote and the checkpoint its group signed
+        (None where it wrote nothing)."""
         unit: _Unit[T] = _Unit(wanted, work)
         if not self.grouped:
             self._commit([unit])
-            return unit.result()
+            return unit.result(), unit.leaf
         with self._lock:
             self._queue.append(unit)
             lead = not self._leading
@@ -84,7 +93,7 @@ class GroupCommit:
             unit.turn.wait()
         if not unit.answered:  # its turn to lead: the group queued behind the last one, itself first
             self._lead()
-        return unit.result()
+        return unit.result(), unit.leaf
 
     def _lead(self) -> None:
         with self._lock:
@@ -128,8 +137,9 @@ class GroupCommit:
         """Do the units' work in one transaction, committed; it raises (rolled back) where the database failed."""
         with self.database.transaction(write=True) as connection:
             heads = self.statements.heads(connection, [unit.wanted for unit in group])
-            rows = []
+            rows, written = [], []
             for unit, head in zip(group, heads, strict=True):
+                unit.leaf = None
                 try:
                     unit.value, row = unit.work(connection, head)
                 except MatchstateError as refused:
@@ -140,5 +150,11 @@ class GroupCommit:
                     raise
                 if row is not None:
                     rows.append(row)
+                    written.append(unit)
             if rows:
                 self.statements.write(connection, rows)
+                if self.log is not None:  # the group's leaves, and one checkpoint signed for all of them
+                    added = self.log.add(connection, [event_leaf(APPEND, unit.wanted[0], row["seq"], row["hash"])
+                                                      for unit, row in zip(written, rows, strict=True)])
+                    for offset, unit in enumerate(written):
+                        unit.leaf = (added.first + offset, added.checkpoint)

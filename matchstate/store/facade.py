@@ -17,8 +17,9 @@ from ..errors import ConflictError, DuplicateMatch, IllegalEvent, RefusedEvent, 
 from ..log import parse_line
 from ..models import ActRow, EventRow, KeyRow, MatchRow, RulingRow
 from ..rulings import Ruling
+from ..tlog.note import Signer
 from ..version import ENGINE_VERSION
-from . import acts
+from . import acts, logcheck
 from . import keys as keyring
 from . import verify as checks
 from .acts import Act
@@ -29,6 +30,7 @@ from .commits import GroupCommit
 from .database import ACTS_LOCK, Database, database_url
 from .incoming import Incoming
 from .keys import KeyCheck
+from .leaguelog import APPEND, LeagueLog, event_leaf
 from .receipts import Receipt, fingerprint, public_pem, sign
 from .results import Appended, MatchQuery, StoredEvent, Summary
 from .seals import head_seal
@@ -75,15 +77,17 @@ class Store:
 
     def __init__(self, url: str | None = None, *, clock: Clock = utc_now, engine_version: str = ENGINE_VERSION,
                  secret_file: str | Path | None = None, cache_bytes: int = CACHE_BYTES,
-                 group_commit: bool = True) -> None:
+                 group_commit: bool = True, log_origin: str | None = None) -> None:
         self.database = Database(database_url(url))
+        self.log_origin = log_origin
         self.clock = clock
         self.engine_version = engine_version
         self._secret_file = secret_file
         self._secrets: SecretFiles | None = None
         self._signer: tuple[Ed25519PrivateKey, str] | None = None  # the signing key and its fingerprint
         self._statements = AppendStatements(self.engine.dialect)
-        self._commits = GroupCommit(self.database, self._statements, grouped=group_commit)
+        self.log = LeagueLog(self.database, self._log_signer)
+        self._commits = GroupCommit(self.database, self._statements, grouped=group_commit, log=self.log)
         self._cache = EngineCache(cache_bytes, Checkpoints(self.engine.dialect, engine_version, self._sealing_secret))
 
     @property
@@ -167,11 +171,13 @@ class Store:
                                      incoming.received_at, by)
             stored, written = self._rows(secret, head, incoming, ruling, acts_seq)
             self._statements.write(connection, [written])
-        code = head.match.info["match"]
+            code = head.match.info["match"]
+            added = self.log.add(connection, [event_leaf(APPEND, code, 1, stored.hash)])
         with self._cache.lock(code):
             self._cache.remember(head)
             snapshot = head.snapshot()
-        return Appended(stored, False, snapshot, self._receipt(code, stored))
+        return Appended(stored, False, snapshot, self._receipt(code, stored),
+                        self._proof(code, stored, (added.first, added.checkpoint)))
 
     def append(self, code: str, event: Mapping[str, Any] | str, expected_seq: int | None = None, *,
                role: str | None = None, key: KeyCheck | None = None) -> Appended:
@@ -200,9 +206,10 @@ class Store:
         device_id = incoming.event.get("id") if isinstance(incoming.event.get("id"), str) else None
         wanted = (code, device_id, key.key_hash if key is not None else None)
         with self._cache.lock(code):
-            stored, duplicate, snapshot = self._commits.run(wanted, lambda connection, found: self._append(
-                connection, found, code, device_id, incoming, expected_seq, secret, key))
-        return Appended(stored, duplicate, snapshot, self._receipt(code, stored))
+            (stored, duplicate, snapshot), leaf = self._commits.run_logged(
+                wanted, lambda connection, found: self._append(connection, found, code, device_id, incoming,
+                                                               expected_seq, secret, key))
+        return Appended(stored, duplicate, snapshot, self._receipt(code, stored), self._proof(code, stored, leaf))
 
     def _append(self, connection: Connection, found: tuple[Any, ...] | None, code: str, device_id: str | None,
                 incoming: Incoming, expected_seq: int | None, secret: bytes,
@@ -415,6 +422,21 @@ class Store:
             raise IllegalEvent.said("id-taken", id=repr(stored.device_id), seq=stored.seq)
         return stored, self._cache.head(connection, code, row)[0].snapshot()
 
+    def _log_signer(self) -> Signer:
+        """The key that signs the league log's checkpoints: the receipts' key, named by the log's origin."""
+        return Signer(self.log_origin or f"matchstate.league/{self.key_fingerprint()}", self.secrets.signing_key())
+
+    def _proof(self, code: str, stored: StoredEvent, leaf: tuple[int, str | None] | None) -> str | None:
+        """The C2SP tlog proof of the event's league log leaf in its group's checkpoint (for a retry, or an
+        event from before the log, its latest leaf in the log's latest checkpoint; None where it has none)."""
+        with self.database.transaction() as connection:
+            if leaf is None or leaf[1] is None:
+                index, checkpoint = self.log.latest_leaf(connection, code, stored.seq), self.log.head(connection)[2]
+                if index is None or checkpoint is None:
+                    return None
+                leaf = index, checkpoint
+            return self.log.tlog_proof(connection, leaf[0], leaf[1])  # type: ignore[arg-type]
+
     def _receipt(self, code: str, stored: StoredEvent) -> Receipt:
         """The signed receipt of a stored event (made after its commit, outside every lock)."""
         if self._signer is None:
@@ -541,6 +563,9 @@ class Store:
                     problems.extend(checks.verify_ledger(ledger, matches))
                 problems.extend(checks.orphans({kind: [tuple(row) for row in connection.execute(query)]
                                                 for kind, query in ORPHANS.items()}))
+            # the log's word on the events of each match whose chain holds: one problem per broken chain is enough
+            problems.extend(logcheck.problems(self.log, connection, code, {row_code for row_code, _, ok in matches
+                                                                          if ok}))
         return problems
 
     def check_receipts(self, receipts: Iterable[Any], public_key: Ed25519PublicKey | None = None) -> ReceiptReport:

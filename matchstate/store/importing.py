@@ -28,6 +28,7 @@ from ..rulings import Ruling
 from .cache import HELD_EVENTS, Head
 from .checkpoints import STORED_EVERY
 from .incoming import Incoming
+from .leaguelog import IMPORT, event_leaf
 from .sql import standing
 
 if TYPE_CHECKING:
@@ -87,6 +88,9 @@ class Import:
                     raise DuplicateMatch.said("duplicate", code=repr(code)) from None
                 acts_seq = store._register(connection, secret, head.match_id or 0, code, self.keys, received_at,
                                            self.by, "imported")
+                store.log.add(connection, [event_leaf(IMPORT, code, seq, digest) for seq, digest in connection.execute(
+                    select(EventRow.seq, EventRow.hash).where(EventRow.match_id == head.match_id)
+                    .order_by(EventRow.seq))])
                 store._seal_head(connection, secret, head.match_id or 0, code, head.match.seq, head.hash, acts_seq)
                 if head.match.seq >= STORED_EVERY:  # the first append after it resumes here, not from the start
                     store._cache.checkpoint(connection, code, head)

@@ -41,6 +41,7 @@ class Appended:
     duplicate: bool
     match: Snapshot = field(compare=False)
     receipt: Receipt = field(compare=False)
+    proof: str | None = field(default=None, compare=False)  # its C2SP tlog proof in the league log
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..errors import NotProven
 from .merkle import HASH_SIZE
-from .note import Note, Signer, Verifier
+from .note import Note, Signer, Verifier, strict_base64
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +42,7 @@ class Checkpoint:
         if not re.fullmatch(r"0|[1-9][0-9]*", size):
             raise NotProven(f"a checkpoint's second line is its tree size in decimal, not {size!r}")
         try:
-            digest = base64.b64decode(root, validate=True)
+            digest = strict_base64(root)
         except binascii.Error:
             raise NotProven("a checkpoint's third line is its root hash in base64") from None
         if len(digest) != HASH_SIZE:

@@ -29,6 +29,16 @@ MAX_SIGNATURES = 16  # the spec asks verifiers to accept at least this many
 _NAME = re.compile(r"[^\s+]+")  # non-empty, no Unicode space, no plus
 
 
+def strict_base64(text: str) -> bytes:
+    """Standard base64 decoded, refused (:class:`binascii.Error`) unless it is the one encoding of its bytes:
+    base64 leaves a few bits of its last character unused, and a text whose bytes two spellings give would
+    let a changed character pass unseen."""
+    decoded = base64.b64decode(text, validate=True)
+    if base64.b64encode(decoded).decode("ascii") != text:
+        raise binascii.Error("not the canonical base64 of its bytes")
+    return decoded
+
+
 def key_id(name: str, kind: int, public: bytes) -> bytes:
     """The 4-byte key ID of the key ``public`` of signature type ``kind`` named ``name``."""
     return hashlib.sha256(name.encode("utf-8") + b"\n" + bytes([kind]) + public).digest()[:4]
@@ -61,12 +71,12 @@ class Verifier:
     @classmethod
     def parse(cls, vkey: str) -> Verifier:
         """A verifier from its vkey text; :class:`NotProven` naming what is wrong with it."""
-        parts = vkey.strip().split("+")
+        parts = vkey.strip().split("+", 2)  # the key's base64 may hold a '+' too; the name may not
         if len(parts) != 3 or not re.fullmatch(r"[0-9a-f]{8}", parts[1]):
             raise NotProven(f"a verifier key is <name>+<8 hex digits>+<base64>, not {vkey!r}")
         name = _checked_name(parts[0])
         try:
-            material = base64.b64decode(parts[2], validate=True)
+            material = strict_base64(parts[2])
         except binascii.Error:
             raise NotProven(f"the key of {name} is not base64") from None
         if len(material) != 33 or material[0] not in (ED25519, COSIGNATURE):
@@ -145,7 +155,7 @@ class Note:
             if len(parts) != 3 or parts[0] != DASH:
                 raise NotProven(f"a signature line is '{DASH} <key name> <base64>', not {line!r}")
             try:
-                raw = base64.b64decode(parts[2], validate=True)
+                raw = strict_base64(parts[2])
             except binascii.Error:
                 raise NotProven(f"the signature of {parts[1]} is not base64") from None
             if len(raw) < 5:

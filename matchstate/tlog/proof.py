@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ..errors import NotProven
 from .checkpoint import SignedCheckpoint
 from .merkle import verify_inclusion
-from .note import Verifier
+from .note import Verifier, strict_base64
 
 HEADER = "c2sp.org/tlog-proof@v1"
 
@@ -78,6 +78,6 @@ class TlogProof:
 
 def _base64(text: str, what: str) -> bytes:
     try:
-        return base64.b64decode(text, validate=True)
+        return strict_base64(text)
     except binascii.Error:
         raise NotProven(f"{what} is not base64: {text!r}") from None

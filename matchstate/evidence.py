@@ -1,0 +1,205 @@
+"""Evidence bundles: a match's record that anyone checks years later with no database, no secret and no server.
+
+``matchstate archive MATCH DIR`` (or ``--season YYYY``) writes, per match, ``DIR/<code>/``:
+
+- ``events.jsonl``: one line per event, every fact its chain hash covers (the text as received, role,
+  received_at, the engine version that ruled it, the chain version), its previous hash and hash, the ruling
+  and state the engine gave, and which league log leaf holds it (``leaf``: ``append`` or ``import``);
+- ``proofs/<seq>.tlog-proof``: the C2SP tlog proof of that leaf in the bundle's checkpoint;
+- ``checkpoint``: the league log's signed checkpoint (C2SP tlog-checkpoint) that every proof leads to;
+- ``policy``: the C2SP tlog-policy that names the log's key (``log <vkey>``; ``quorum none``: this version
+  has no witnesses).
+
+``matchstate verify --bundle DIR`` checks every match in it: the policy's key signed the checkpoint, each
+chain recomputes from its lines, each event's leaf is proven in the checkpoint, and the engine, where it is the
+version that ruled, rules each event as recorded. A single changed byte of a line, a proof or the checkpoint
+fails one of these.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+
+from . import jcs
+from .engine import Match
+from .errors import MatchstateError, NotProven
+from .models import EventRow, LogLeafRow, MatchRow
+from .store.chain import GENESIS, chain_hash, decode, instant, sealed
+from .store.leaguelog import event_leaf
+from .store.sql import CHECKED
+from .tlog import merkle
+from .tlog.checkpoint import SignedCheckpoint
+from .tlog.note import Verifier
+from .tlog.proof import TlogProof
+
+if TYPE_CHECKING:
+    from .store import Store
+
+EVENTS, CHECKPOINT, POLICY, PROOFS = "events.jsonl", "checkpoint", "policy", "proofs"
+FIELDS = ("seq", "raw", "role", "received_at", "engine_version", "chain_version", "prev_hash", "hash", "ruling",
+          "state", "leaf")
+
+
+def archive(store: Store, codes: list[str], folder: Path) -> list[Path]:
+    """Write the bundle of each match of ``codes`` into ``folder``; the folders written."""
+    written = []
+    with store.database.transaction() as connection:
+        size, _, checkpoint = store.log.head(connection)
+        if checkpoint is None:
+            raise MatchstateError("the league log has no checkpoint yet: there is nothing to prove a bundle with")
+        policy = f"log {store.log.signer.verifier.vkey()}\nquorum none\n"
+        for code in codes:
+            match_id = connection.execute(select(MatchRow.id).where(MatchRow.code == code)).scalar()
+            if match_id is None:
+                raise MatchstateError(f"no match has the code {code!r}")
+            leaves = {seq: (index, kind) for index, kind, seq in connection.execute(
+                select(LogLeafRow.idx, LogLeafRow.kind, LogLeafRow.seq)
+                .where(LogLeafRow.code == code, LogLeafRow.kind.in_(("append", "import")), LogLeafRow.idx < size)
+                .order_by(LogLeafRow.idx))}
+            target = folder / code
+            (target / PROOFS).mkdir(parents=True, exist_ok=True)
+            lines = []
+            for row in connection.execute(CHECKED.where(EventRow.match_id == match_id).order_by(EventRow.seq)):
+                index, kind = leaves.get(row.seq, (None, None))
+                lines.append(jcs.canonical({
+                    "seq": row.seq, "raw": row.raw, "role": row.role, "received_at": instant(row.received_at),
+                    "engine_version": row.engine_version, "chain_version": row.chain_version,
+                    "prev_hash": row.prev_hash, "hash": row.hash, "ruling": row.ruling, "state": row.state,
+                    "leaf": kind}).decode("utf-8") + "\n")
+                if index is not None:
+                    (target / PROOFS / f"{row.seq}.tlog-proof").write_text(
+                        store.log.tlog_proof(connection, index, checkpoint), encoding="utf-8")
+            (target / EVENTS).write_text("".join(lines), encoding="utf-8")
+            (target / CHECKPOINT).write_text(checkpoint, encoding="utf-8")
+            (target / POLICY).write_text(policy, encoding="utf-8")
+            written.append(target)
+    return written
+
+
+def season_codes(store: Store, year: str) -> list[str]:
+    """The codes of the matches whose match.start is in ``year``."""
+    with store.database.transaction() as connection:
+        return list(connection.execute(select(MatchRow.code).where(MatchRow.day.like(f"{year}-%"),
+                                                                   MatchRow.importing.is_(None))
+                                       .order_by(MatchRow.code)).scalars())
+
+
+@dataclass
+class BundleReport:
+    """What :func:`verify_bundle` found: the matches checked, the problems and the notes."""
+
+    matches: int = 0
+    events: int = 0
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def log_keys(policy: str) -> list[Verifier]:
+    """The log keys a C2SP tlog-policy names; :class:`NotProven` where it asks for a witness quorum (this
+    version checks none) or names no log."""
+    keys, quorum = [], None
+    for line in policy.splitlines():
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        if words[0] == "log" and len(words) in (2, 3):
+            keys.append(Verifier.parse(words[1]))
+        elif words[0] == "quorum" and len(words) == 2:
+            quorum = words[1]
+        elif words[0] not in ("witness", "group"):
+            raise NotProven(f"the policy's line {line!r} is not a tlog-policy line")
+    if quorum != "none":
+        raise NotProven("the policy asks for a witness quorum; this version checks bundles under 'quorum none' only")
+    if not keys:
+        raise NotProven("the policy names no log key")
+    return keys
+
+
+def verify_bundle(folder: Path, engine_version: str) -> BundleReport:
+    """Check every match bundle in ``folder`` (or ``folder`` itself, if it is one); see the module's docstring."""
+    report = BundleReport()
+    targets = [folder] if (folder / EVENTS).exists() else sorted(path.parent for path in folder.glob(f"*/{EVENTS}"))
+    if not targets:
+        report.problems.append(f"{folder}: no match bundle in it (no {EVENTS})")
+    for target in targets:
+        report.matches += 1
+        report.problems += [f"{target.name}: {problem}" for problem in _match_problems(target, engine_version,
+                                                                                        report)]
+    return report
+
+
+def _match_problems(target: Path, engine_version: str, report: BundleReport) -> Iterator[str]:
+    try:
+        keys = log_keys((target / POLICY).read_text(encoding="utf-8"))
+        note = (target / CHECKPOINT).read_bytes()
+        origin = SignedCheckpoint.open(note, keys[0].name, keys).checkpoint.origin
+        checkpoint = note.decode("utf-8")
+        lines = (target / EVENTS).read_bytes().decode("utf-8").splitlines(keepends=True)
+    except (OSError, UnicodeDecodeError, NotProven) as err:
+        yield f"cannot be checked: {err}"
+        return
+    digest, match, code = GENESIS, Match(), ""
+    for number, line in enumerate(lines, 1):
+        report.events += 1
+        try:
+            fact = json.loads(line)
+            if not line.endswith("\n") or jcs.canonical(fact).decode("utf-8") + "\n" != line:
+                raise ValueError("it is not RFC 8785 JSON with its newline")
+            if not isinstance(fact, dict) or set(fact) != set(FIELDS):
+                raise ValueError(f"its fields are not {', '.join(FIELDS)}")
+            seq = fact["seq"]
+            if seq != number or fact["prev_hash"] != digest:
+                raise ValueError(f"it is not seq {number} after hash {digest}")
+            event = decode(fact["raw"])
+            received_at = datetime.fromisoformat(fact["received_at"])
+            if instant(received_at) != fact["received_at"]:  # fromisoformat takes any separator, say
+                raise ValueError(f"its received_at is not written as the chain writes a time: {fact['received_at']}")
+            material = sealed(event, fact["role"], received_at, fact["engine_version"], fact["chain_version"])
+        except (ValueError, KeyError, TypeError, MatchstateError) as err:
+            yield f"line {number} cannot be read: {err}"
+            return
+        if chain_hash(digest, material) != fact["hash"]:
+            yield f"seq {seq}: its facts do not give its hash: the line was changed"
+            return
+        digest = fact["hash"]
+        code = event["match"] if number == 1 else code  # the match.start's, which its hash covers
+        yield from _proof_problems(target, fact, code, origin, keys, checkpoint, report)
+        try:
+            ruling = match.feed(event)
+        except MatchstateError as err:
+            yield f"seq {seq}: the engine refuses it: {err}"
+            return
+        if fact["engine_version"] == engine_version:
+            given = ruling.to_json() if ruling is not None else None
+            if (given, match.state) != (fact["ruling"], fact["state"]):
+                yield f"seq {seq}: the engine rules it otherwise than recorded"
+        elif number == 1:
+            report.notes.append(f"{target.name}: ruled by engine {fact['engine_version']}, this is {engine_version}: "
+                                "its rulings are not compared")
+
+
+def _proof_problems(target: Path, fact: dict[str, Any], code: str, origin: str, keys: list[Verifier],
+                    checkpoint: str, report: BundleReport) -> Iterator[str]:
+    seq = fact["seq"]
+    path = target / PROOFS / f"{seq}.tlog-proof"
+    if fact["leaf"] is None:
+        if path.exists():
+            yield f"seq {seq}: a proof for an event its line says has no leaf"
+        else:
+            report.notes.append(f"{target.name}: seq {seq} was stored before the league log: no proof")
+        return
+    leaf = merkle.leaf_hash(jcs.canonical(event_leaf(fact["leaf"], code, seq, fact["hash"])))
+    try:
+        proof = TlogProof.parse(path.read_bytes())
+        if proof.checkpoint != checkpoint:
+            raise NotProven("its checkpoint is not the bundle's")
+        proof.verify(leaf, origin, keys)
+    except (OSError, NotProven) as err:
+        yield f"seq {seq}: its proof does not hold: {err}"

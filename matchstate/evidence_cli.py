@@ -1,0 +1,58 @@
+"""The evidence bundles' commands (``matchstate archive``, ``matchstate verify --bundle``), registered into the
+command line's parser by :func:`register`."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .errors import MatchstateError
+from .version import ENGINE_VERSION
+
+
+def cmd_archive(args: argparse.Namespace) -> int:
+    from .cli import open_store
+    from .evidence import archive, season_codes
+
+    store = open_store()
+    if (args.match is None) == (args.season is None):
+        raise MatchstateError("archive one MATCH or a --season YYYY, not both nor neither")
+    codes = [args.match] if args.match is not None else season_codes(store, args.season)
+    for folder in archive(store, codes, Path(args.dir)):
+        print(folder)
+    return 0
+
+
+def _verify_or_bundle(verify: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        from .evidence import verify_bundle  # only when asked: the command line's --help imports no engine
+
+        if args.bundle is None:
+            return verify(args)
+        if args.match is not None or args.receipts is not None:
+            raise MatchstateError("verify --bundle DIR checks the bundle alone: no MATCH, no --receipts")
+        report = verify_bundle(Path(args.bundle), ENGINE_VERSION)
+        for line in [*report.problems, *report.notes]:
+            print(line)
+        if report.problems:
+            return 1
+        print(f"verified: {report.matches} matches, {report.events} events: every chain is whole, every event is in "
+              "the signed checkpoint, every ruling replayed is the engine's")
+        return 0
+
+    return run
+
+
+def register(commands: Any, verify_cmd: argparse.ArgumentParser) -> None:
+    """Add ``archive`` to ``commands`` and ``--bundle`` to ``verify_cmd``."""
+    archive_cmd = commands.add_parser("archive", help="write evidence bundles: a match's (or a season's) lines, "
+                                                      "rulings, league log proofs, checkpoint and policy")
+    archive_cmd.add_argument("match", nargs="?", help="the match's code")
+    archive_cmd.add_argument("dir", help="the folder to write the bundles into")
+    archive_cmd.add_argument("--season", metavar="YYYY", help="every match whose match.start is in that year")
+    archive_cmd.set_defaults(run=cmd_archive)
+    verify_cmd.add_argument("--bundle", metavar="DIR", help="check an evidence bundle (`matchstate archive`) with "
+                                                            "no database and no secret")
+    verify_cmd.set_defaults(run=_verify_or_bundle(verify_cmd.get_default("run")))

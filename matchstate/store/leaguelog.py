@@ -1,0 +1,186 @@
+"""The league log: one RFC 6962 Merkle tree over everything the store accepts, shared by every server of a league.
+
+Each leaf is RFC 8785 JSON: an accepted append ``{"kind": "append", "match": code, "seq": n, "hash": chain hash
+after it}``, each event of an imported match (``"kind": "import"``, the same fields), and each act (a match
+created or removed, a key issued or revoked, the league key set: ``"kind": "act"``). A match removed and
+imported again under its code keeps its old leaves in the tree forever: the rewrite shows.
+
+Order: a transaction that adds leaves takes the log's lock (PostgreSQL: an advisory lock until it ends; SQLite:
+its one writer) and gives them the next indexes, so the tree's order is the order in which those transactions
+commit. That serialises the writing groups of every server for the time from the lock to their commit (their
+writes and their durable commit), not their reads, checks or engines: a server's group carries up to 64 appends,
+so the league's appends go at (groups per second) × (appends per group), and a group is one durable commit.
+``scripts/bench.py`` measures it with 8 writers.
+
+The head row keeps the root and the complete subtrees along the tree's right edge (the *frontier*), so adding a
+leaf costs O(log n) hashes; each complete subtree's hash is written once to ``log_nodes``, from which the
+inclusion and consistency proofs are made. One checkpoint (a C2SP signed note) is signed per transaction.
+"""
+
+from __future__ import annotations
+
+import base64
+import threading
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, insert, select, update
+
+from .. import jcs
+from ..models import LogHeadRow, LogLeafRow, LogNodeRow
+from ..tlog import merkle
+from ..tlog.checkpoint import Checkpoint
+from ..tlog.note import Signer
+from ..tlog.proof import TlogProof
+from .database import Database
+
+LOG_LOCK = 36_019  # the advisory lock a transaction holds while it adds leaves
+APPEND, IMPORT, ACT = "append", "import", "act"
+
+
+def event_leaf(kind: str, code: str, seq: int, digest: str) -> dict[str, Any]:
+    """The leaf of event ``seq`` of match ``code`` whose chain hash (the match's head after it) is ``digest``."""
+    return {"kind": kind, "match": code, "seq": seq, "hash": digest}
+
+
+@dataclass(frozen=True, slots=True)
+class Added:
+    """What a transaction added: its leaves' first index, the tree's size and root after them, the checkpoint."""
+
+    first: int
+    size: int
+    root: bytes
+    checkpoint: str | None
+
+
+class StoredTree:
+    """:class:`~matchstate.tlog.merkle.Subtrees` over ``log_nodes``, through the log's cache."""
+
+    def __init__(self, log: LeagueLog, connection: Connection) -> None:
+        self.log, self.connection = log, connection
+
+    def range_hash(self, start: int, end: int) -> bytes:
+        size = end - start
+        if size & (size - 1) == 0 and start % size == 0:
+            return self.log.node(self.connection, size.bit_length() - 1, start // size)
+        k = merkle.split(size)
+        return merkle.node_hash(self.range_hash(start, start + k), self.range_hash(start + k, end))
+
+
+_LOGS: weakref.WeakKeyDictionary[Database, LeagueLog] = weakref.WeakKeyDictionary()
+
+
+def of(database: Database) -> LeagueLog | None:
+    """The league log a store keeps in ``database`` (for the acts, recorded wherever the store records them)."""
+    return _LOGS.get(database)
+
+
+class LeagueLog:
+    """The league log of one database (see the module's docstring); ``signer`` gives the key that signs its
+    checkpoints, named by the log's origin (made when first needed: the key is a file the store makes)."""
+
+    def __init__(self, database: Database, signer: Callable[[], Signer]) -> None:
+        self.database, self._signer = database, signer
+        self._made: Signer | None = None
+        self._nodes: dict[tuple[int, int], bytes] = {}  # complete subtrees never change: safe to keep
+        self._lock = threading.Lock()
+        _LOGS[database] = self
+
+    @property
+    def signer(self) -> Signer:
+        if self._made is None:
+            self._made = self._signer()
+        return self._made
+
+    @property
+    def origin(self) -> str:
+        return self.signer.name
+
+    def node(self, connection: Connection, level: int, index: int) -> bytes:
+        with self._lock:
+            known = self._nodes.get((level, index))
+        if known is None:
+            found = connection.execute(select(LogNodeRow.hash).where(LogNodeRow.level == level,
+                                                                     LogNodeRow.idx == index)).scalar()
+            if found is None:
+                raise LookupError(f"the league log has no node {level}/{index}")
+            known = bytes.fromhex(found)
+            with self._lock:
+                self._nodes[(level, index)] = known
+        return known
+
+    def add(self, connection: Connection, leaves: Sequence[Mapping[str, Any]], *, sign: bool = True) -> Added:
+        """Add ``leaves`` in ``connection``'s write transaction, under the log's lock until it ends; with ``sign``,
+        sign a checkpoint of the tree after them and keep it as the head's."""
+        self.database.lock(connection, LOG_LOCK)
+        head = connection.execute(select(LogHeadRow.size, LogHeadRow.frontier).where(LogHeadRow.id == 1)).first()
+        size = head.size if head is not None else 0
+        frontier = {int(level): bytes.fromhex(digest) for level, digest in (head.frontier if head else {}).items()}
+        first = size
+        leaf_rows: list[dict[str, Any]] = []
+        node_rows: list[dict[str, Any]] = []
+        for leaf in leaves:
+            body = jcs.canonical(leaf)
+            carry, level, index = merkle.leaf_hash(body), 0, size
+            leaf_rows.append({"idx": index, "kind": leaf["kind"], "code": leaf.get("match"), "seq": leaf.get("seq"),
+                              "body": body.decode("utf-8")})
+            node_rows.append({"level": 0, "idx": index, "hash": carry.hex()})
+            while index & 1:  # a right child: it completes its parent, with the frontier's left sibling
+                carry = merkle.node_hash(frontier.pop(level), carry)
+                level, index = level + 1, index >> 1
+                node_rows.append({"level": level, "idx": index, "hash": carry.hex()})
+            frontier[level] = carry
+            size += 1
+        root = _root(frontier)
+        checkpoint = Checkpoint(self.origin, size, root).signed(self.signer) if sign else None
+        if leaf_rows:
+            connection.execute(insert(LogLeafRow), leaf_rows)
+            connection.execute(insert(LogNodeRow), node_rows)
+        values = {"size": size, "root": root.hex(), "frontier": {str(level): digest.hex()
+                                                               for level, digest in frontier.items()}}
+        if checkpoint is not None:
+            values["checkpoint"] = checkpoint
+        if head is None:
+            connection.execute(insert(LogHeadRow).values(id=1, **{"checkpoint": None, **values}))
+        else:
+            connection.execute(update(LogHeadRow).where(LogHeadRow.id == 1).values(**values))
+        with self._lock:
+            self._nodes.update({(row["level"], row["idx"]): bytes.fromhex(row["hash"]) for row in node_rows})
+        return Added(first, size, root, checkpoint)
+
+    def inclusion(self, connection: Connection, index: int, size: int) -> list[bytes]:
+        return merkle.inclusion_proof(StoredTree(self, connection), index, size)
+
+    def consistency(self, connection: Connection, old_size: int, size: int) -> list[bytes]:
+        return merkle.consistency_proof(StoredTree(self, connection), old_size, size)
+
+    def tlog_proof(self, connection: Connection, index: int, checkpoint: str) -> str:
+        """The C2SP tlog proof of leaf ``index`` in the tree of ``checkpoint`` (a signed note of this log's)."""
+        size = Checkpoint.from_text(checkpoint.rpartition("\n\n")[0] + "\n").size
+        return str(TlogProof(index, tuple(self.inclusion(connection, index, size)), checkpoint))
+
+    def head(self, connection: Connection) -> tuple[int, bytes, str | None]:
+        """The log's size, root and latest signed checkpoint."""
+        head = connection.execute(select(LogHeadRow.size, LogHeadRow.root, LogHeadRow.checkpoint)
+                                  .where(LogHeadRow.id == 1)).first()
+        return (0, merkle.EMPTY_ROOT, None) if head is None else (head.size, bytes.fromhex(head.root), head.checkpoint)
+
+    def latest_leaf(self, connection: Connection, code: str, seq: int) -> int | None:
+        """The index of the latest leaf of event ``seq`` of match ``code``."""
+        return connection.execute(select(LogLeafRow.idx).where(LogLeafRow.code == code, LogLeafRow.seq == seq)
+                                  .order_by(LogLeafRow.idx.desc()).limit(1)).scalar()
+
+
+def _root(frontier: Mapping[int, bytes]) -> bytes:
+    """The root of the tree whose right edge's complete subtrees are ``frontier`` (level → hash)."""
+    root: bytes | None = None
+    for level in sorted(frontier):
+        root = frontier[level] if root is None else merkle.node_hash(frontier[level], root)
+    return merkle.EMPTY_ROOT if root is None else root
+
+
+def encoded(digest: bytes) -> str:
+    return base64.b64encode(digest).decode("ascii")
+

@@ -1,0 +1,88 @@
+"""``verify``'s checks of the league log (:mod:`~matchstate.store.leaguelog`): the tree against its leaves, its
+head and checkpoint, and the stored events against their leaves."""
+
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import Connection, select
+
+from .. import jcs
+from ..errors import NotProven
+from ..models import EventRow, LogLeafRow, LogNodeRow, MatchRow
+from ..tlog import merkle
+from ..tlog.checkpoint import SignedCheckpoint
+from .leaguelog import APPEND, IMPORT, LeagueLog, encoded
+from .verify import Problem
+
+
+def problems(log: LeagueLog, connection: Connection, code: str | None, whole: set[str]) -> list[Problem]:
+    """What is wrong with the league log against itself and the events (of match ``code``, or of every match,
+    then the tree too): a leaf, node or head that does not recompute, a checkpoint whose signature or tree is not
+    the head's, a stored event whose hash is not its latest leaf's, and an event the log recorded before with
+    another hash (a match removed and stored again under its code with another log). A match with no leaf at all
+    was stored before the log began, and is no problem; only the events of the matches in ``whole`` (those whose
+    chain and seal hold) are compared, as the chain's problem names a broken one already."""
+    found: list[Problem] = []
+    if code is None:
+        found += _tree_problems(log, connection)
+    leaves: dict[tuple[str | None, int | None], list[tuple[int, str]]] = {}
+    query = select(LogLeafRow.idx, LogLeafRow.code, LogLeafRow.seq, LogLeafRow.body).where(
+        LogLeafRow.kind.in_((APPEND, IMPORT)))
+    for index, leaf_code, seq, body in connection.execute(query if code is None else query.where(
+            LogLeafRow.code == code)).all():
+        leaves.setdefault((leaf_code, seq), []).append((index, json.loads(body)["hash"]))
+    logged = {leaf_code for leaf_code, _ in leaves}
+    events = select(MatchRow.code, EventRow.seq, EventRow.hash).join(EventRow, EventRow.match_id == MatchRow.id) \
+        .where(MatchRow.importing.is_(None))
+    for event_code, seq, digest in connection.execute(events if code is None else events.where(MatchRow.code == code)):
+        if event_code not in logged or event_code not in whole:
+            continue
+        history = sorted(leaves.get((event_code, seq), []))
+        if not history:
+            found.append(Problem(event_code, seq, "the league log has no leaf for it: it was written behind the "
+                                                  "log's back"))
+        elif history[-1][1] != digest:
+            found.append(Problem(event_code, seq, f"its hash {digest} is not the one its league log leaf "
+                                                  f"{history[-1][0]} records ({history[-1][1]}): the row was changed"))
+        elif len({leaf_hash for _, leaf_hash in history}) > 1:
+            earlier = next((index, leaf_hash) for index, leaf_hash in history if leaf_hash != digest)
+            found.append(Problem(event_code, seq, f"the league log recorded it before with another hash "
+                                                  f"({earlier[1]}, leaf {earlier[0]}): the match was removed and "
+                                                  "stored again under its code with another log"))
+    return found
+
+
+def _tree_problems(log: LeagueLog, connection: Connection) -> list[Problem]:
+    found: list[Problem] = []
+    tree = merkle.Leaves()
+    for index, body in connection.execute(select(LogLeafRow.idx, LogLeafRow.body).order_by(LogLeafRow.idx)):
+        if index != len(tree):
+            found.append(Problem(None, None, f"the league log's leaf {len(tree)} is missing: the next is {index}"))
+            return found
+        try:
+            canonical = jcs.canonical(json.loads(body)).decode("utf-8") == body
+        except (ValueError, jcs.NotCanonical):
+            canonical = False
+        if not canonical:
+            found.append(Problem(None, None, f"the league log's leaf {index} is not RFC 8785 JSON: it was changed"))
+        tree.append(merkle.leaf_hash(body.encode("utf-8")))
+    for level, index, digest in connection.execute(select(LogNodeRow.level, LogNodeRow.idx, LogNodeRow.hash)):
+        start, end = index << level, (index + 1) << level
+        if end > len(tree) or tree.range_hash(start, end).hex() != digest:
+            found.append(Problem(None, None, f"the league log's node {level}/{index} is not its leaves' hash"))
+    size, root, checkpoint = log.head(connection)
+    if (size, root) != (len(tree), merkle.root(tree, len(tree))):
+        found.append(Problem(None, None, f"the league log's head says {size} leaves with root {encoded(root)}, but "
+                                         f"its leaves give {len(tree)} with root "
+                                         f"{encoded(merkle.root(tree, len(tree)))}"))
+    if checkpoint is not None:
+        try:
+            signed = SignedCheckpoint.open(checkpoint, log.origin, [log.signer.verifier]).checkpoint
+        except NotProven as err:
+            found.append(Problem(None, None, f"the league log's checkpoint does not hold: {err}"))
+        else:
+            if (signed.size, signed.root) != (size, root):
+                found.append(Problem(None, None, f"the league log's checkpoint is of {signed.size} leaves, "
+                                                 f"not its head's {size}"))
+    return found

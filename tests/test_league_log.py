@@ -1,0 +1,125 @@
+"""The league log: every append, import and act a leaf of one RFC 6962 tree, one checkpoint signed per group,
+each append's answer a C2SP tlog proof that verifies with the store's public key alone; SQLite and PostgreSQL."""
+
+import json
+import threading
+
+from conftest import match_log
+
+from matchstate import jcs
+from matchstate.store import Store
+from matchstate.tlog import merkle
+from matchstate.tlog.checkpoint import SignedCheckpoint
+from matchstate.tlog.note import Verifier
+from matchstate.tlog.proof import TlogProof
+
+
+def verifier(store: Store) -> Verifier:
+    return store.log.signer.verifier
+
+
+def leaf(kind: str, code: str, seq: int, digest: str) -> bytes:
+    return merkle.leaf_hash(jcs.canonical({"kind": kind, "match": code, "seq": seq, "hash": digest}))
+
+
+def test_each_append_answers_with_a_proof_of_its_leaf(store: Store):
+    log = match_log("m-1", 6)
+    answers = [store.create_match(log[0], role="official")]
+    answers += [store.append("m-1", event, role="scorer") for event in log[1:]]
+    sizes = []
+    for answer in answers:
+        proof = TlogProof.parse(answer.proof)
+        signed = proof.verify(leaf("append", "m-1", answer.event.seq, answer.event.hash), store.log.origin,
+                              [verifier(store)])
+        sizes.append(signed.checkpoint.size)
+    assert sizes == sorted(sizes) and len(set(sizes)) == len(sizes)
+    again = store.append("m-1", log[3], role="scorer")  # a retry: its leaf, in the latest checkpoint
+    assert again.duplicate
+    assert TlogProof.parse(again.proof).verify(leaf("append", "m-1", 4, again.event.hash), store.log.origin,
+                                               [verifier(store)]).checkpoint.size == sizes[-1]
+
+
+def test_a_group_signs_one_checkpoint_for_all_its_appends(store: Store):
+    codes = [f"m-{n}" for n in range(8)]
+    logs = {code: match_log(code, 4) for code in codes}
+    for code in codes:
+        store.create_match(logs[code][0])
+    answers: dict[str, list] = {code: [] for code in codes}
+    barrier = threading.Barrier(len(codes))
+
+    def score(code: str) -> None:
+        barrier.wait(timeout=60)
+        for event in logs[code][1:]:
+            answers[code].append(store.append(code, event))
+
+    threads = [threading.Thread(target=score, args=(code,)) for code in codes]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    checkpoints = [TlogProof.parse(answer.proof).checkpoint for code in codes for answer in answers[code]]
+    assert len(checkpoints) == 24
+    for code in codes:
+        for answer in answers[code]:
+            TlogProof.parse(answer.proof).verify(leaf("append", code, answer.event.seq, answer.event.hash),
+                                                 store.log.origin, [verifier(store)])
+    # every checkpoint is one size of the tree: as many checkpoints as groups, at most one per append
+    sizes = {SignedCheckpoint.open(text, store.log.origin, [verifier(store)]).checkpoint.size for text in checkpoints}
+    assert len(set(checkpoints)) == len(sizes) <= 24
+
+
+def test_consistency_between_every_two_checkpoints(store: Store):
+    log = match_log("m-1", 5)
+    answers = [store.create_match(log[0])] + [store.append("m-1", event) for event in log[1:]]
+    heads = [SignedCheckpoint.open(TlogProof.parse(answer.proof).checkpoint, store.log.origin,
+                                   [verifier(store)]).checkpoint for answer in answers]
+    with store.database.transaction() as connection:
+        for old in heads:
+            for new in heads:
+                if 0 < old.size <= new.size:
+                    proof = store.log.consistency(connection, old.size, new.size)
+                    assert merkle.verify_consistency(old.size, new.size, proof, old.root, new.root)
+
+
+def test_a_match_removed_and_imported_again_keeps_its_old_leaves(store: Store):
+    log = match_log("m-1", 4)
+    first = [store.create_match(log[0])] + [store.append("m-1", event) for event in log[1:]]
+    store.remove_match("m-1", reason="a correction", by="league")
+    store.import_log(json.dumps({**event, "by": "someone else"}) for event in log)
+    with store.database.transaction() as connection:
+        size, root, checkpoint = store.log.head(connection)
+        kinds = [json.loads(row.body)["kind"] for row in connection.exec_driver_sql(
+            "SELECT body FROM log_leaves ORDER BY idx")]
+    assert kinds.count("append") == 4 and kinds.count("import") == 4 and kinds.count("act") >= 3
+    old = TlogProof.parse(first[2].proof)
+    with store.database.transaction() as connection:  # the old leaf is still proven in today's tree
+        proof = store.log.inclusion(connection, old.index, size)
+    assert merkle.verify_inclusion(old.index, size, leaf("append", "m-1", 3, first[2].event.hash), proof, root)
+    assert SignedCheckpoint.open(checkpoint, store.log.origin, [verifier(store)]).checkpoint.size == size
+
+
+def test_verify_names_a_match_removed_and_imported_again_with_another_log(store: Store):
+    log = match_log("m-1", 4)
+    store.create_match(log[0])
+    for event in log[1:]:
+        store.append("m-1", event)
+    assert store.verify() == []
+    store.remove_match("m-1", reason="a correction", by="league")
+    store.import_log(json.dumps({**event, "by": "someone else"}) for event in log)
+    problems = store.verify()
+    assert [problem.seq for problem in problems] == [1, 2, 3, 4]
+    assert "recorded it before with another hash" in problems[0].what
+    assert [problem.seq for problem in store.verify("m-1")] == [1, 2, 3, 4]
+
+
+def test_verify_names_a_leaf_or_head_changed(store: Store):
+    log = match_log("m-1", 3)
+    store.create_match(log[0])
+    for event in log[1:]:
+        store.append("m-1", event)
+    with store.engine.begin() as connection:
+        connection.exec_driver_sql("UPDATE log_leaves SET body = replace(body, '\"seq\":2', '\"seq\":7') "
+                                   "WHERE kind = 'append' AND seq = 2")
+    whats = [problem.what for problem in store.verify()]
+    assert any("is not its leaves' hash" in what for what in whats)
+    assert any("its leaves give" in what for what in whats)
