@@ -1368,9 +1368,9 @@ def console_slow_3g(bench: Bench) -> None:
                 env = {**os.environ, "PYTHONPATH": str(tree), "MATCHSTATE_DATABASE_URL": url,
                        "MATCHSTATE_SECRET_FILE": f"{folder}/{len(rows)}.secret"}
                 subprocess.run([sys.executable, "-m", "matchstate", "db", "upgrade"], env=env, check=True,
-                               capture_output=True)
+                               capture_output=True, cwd=tree)
                 subprocess.run([sys.executable, "-m", "matchstate", "import", str(example_path("full-match"))],
-                               env=env, check=True, capture_output=True)
+                               env=env, check=True, capture_output=True, cwd=tree)
                 firsts, reloads, wire = [], [], []
                 server = ServerProcess(url, log=Path(folder) / f"{len(rows)}.log")
                 with _secret_file(env["MATCHSTATE_SECRET_FILE"]), _pythonpath(tree):
@@ -1409,12 +1409,15 @@ def console_slow_3g(bench: Bench) -> None:
 
 @contextlib.contextmanager
 def _pythonpath(tree: Path) -> Iterator[None]:
-    """PYTHONPATH set to ``tree`` for the servers started meanwhile (they run that tree's matchstate)."""
-    before = os.environ.get("PYTHONPATH")
+    """PYTHONPATH and the working directory set to ``tree`` for the servers started meanwhile, so they run that
+    tree's matchstate (`python -m` puts the working directory first on the path)."""
+    before, here = os.environ.get("PYTHONPATH"), os.getcwd()
     os.environ["PYTHONPATH"] = str(tree)
+    os.chdir(tree)
     try:
         yield
     finally:
+        os.chdir(here)
         if before is None:
             del os.environ["PYTHONPATH"]
         else:
