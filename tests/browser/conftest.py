@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -105,3 +107,22 @@ def scorer(server: ServerProcess, new_page: Callable[..., Any]) -> Callable[...,
         return console
 
     return make
+
+
+CLIP_SECONDS = 14
+
+
+@pytest.fixture(scope="module")
+def clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 14 s WebM (VP8) at 30 frames a second, its frame number drawn on each frame (ffmpeg's testsrc)."""
+    ffmpeg = shutil.which("ffmpeg")
+    if ffmpeg is None:
+        reason = "ffmpeg is missing: install Debian's ffmpeg (.ci/run does) to make the review's test recording"
+        if os.environ.get("MATCHSTATE_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{reason}, and MATCHSTATE_REQUIRE_BROWSER=1", pytrace=False)
+        pytest.skip(reason)
+    path = tmp_path_factory.mktemp("video") / "umpire-1.webm"
+    subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                    f"testsrc=duration={CLIP_SECONDS}:size=320x180:rate=30", "-c:v", "libvpx", "-b:v", "300k",
+                    "-g", "15", str(path)], check=True, timeout=120)
+    return path

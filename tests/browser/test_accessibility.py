@@ -61,3 +61,25 @@ def test_axe_finds_no_serious_or_critical_violation(server: ServerProcess, new_p
     results = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     grave = [v for v in results["violations"] if v["impact"] in GRAVE]
     assert not grave, f"{page_name} in {language}:\n{described(grave)}"
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_axe_finds_no_serious_violation_in_the_review_with_a_clip_open_and_a_review_open(
+        server: ServerProcess, new_page: Any, axe: Path, clip: Path, language: str) -> None:
+    keys = match_with_events(server, "axe-video")
+    page = new_page(viewport=TABLET)
+    open_page(server, page, "review", "axe-video", keys)
+    if language == "es":
+        page.click("#lang")
+    page.set_input_files("#clip-file", str(clip))
+    page.wait_for_function("() => document.querySelector('.player video').readyState >= 1")
+    page.click('table.timeline tr[data-seq="4"]')
+    page.wait_for_selector('table.timeline tr.selected[data-seq="4"]')
+    page.click(".player .pin")
+    page.wait_for_selector("table.timeline .moment")
+    page.click('#review-ask [data-asker="umpire"]')
+    page.wait_for_selector("#review-open .open-review")
+    page.add_script_tag(path=str(axe))
+    results = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    grave = [v for v in results["violations"] if v["impact"] in GRAVE]
+    assert not grave, f"the review with a clip open, in {language}:\n{described(grave)}"

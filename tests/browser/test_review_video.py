@@ -7,9 +7,7 @@ until corrected; the audit window counting down on a clock the test moves."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,23 +19,6 @@ from matchstate.web.process import ServerProcess
 
 LAPTOP = {"width": 1366, "height": 768}
 TABLET = {"width": 1024, "height": 768}
-CLIP_SECONDS = 14
-
-
-@pytest.fixture(scope="module")
-def clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A 14 s WebM (VP8) at 30 frames a second, its frame number drawn on each frame (ffmpeg's testsrc)."""
-    ffmpeg = shutil.which("ffmpeg")
-    if ffmpeg is None:
-        reason = "ffmpeg is missing: install Debian's ffmpeg (.ci/run does) to make the review's test recording"
-        if os.environ.get("MATCHSTATE_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"{reason}, and MATCHSTATE_REQUIRE_BROWSER=1", pytrace=False)
-        pytest.skip(reason)
-    path = tmp_path_factory.mktemp("video") / "umpire-1.webm"
-    subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                    f"testsrc=duration={CLIP_SECONDS}:size=320x180:rate=30", "-c:v", "libvpx", "-b:v", "300k",
-                    "-g", "15", str(path)], check=True, timeout=120)
-    return path
 
 
 def log_at(server: ServerProcess, code: str, key: str, event: dict[str, Any]) -> None:

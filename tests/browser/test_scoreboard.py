@@ -168,3 +168,22 @@ def test_on_a_private_server_the_scoreboard_asks_for_a_key(tmp_path: Path, new_p
         assert page.is_hidden("#keyform")
         every = open_board(server, new_page, "/scoreboard")
         assert every.is_visible("#keyform") and "league" in every.inner_text("#message")
+
+
+def test_the_scoreboard_shows_a_review_in_progress_and_then_its_outcome_in_both_languages(
+        server: ServerProcess, new_page: Any) -> None:
+    keys = create(server, "board-review", challenges=1)
+    send(server, "board-review", {"type": "chukker.start", "chukker": 1}, keys["scorer_key"])
+    send(server, "board-review", {"type": "goal", "team": "Blue", "player": 3}, keys["scorer_key"])
+    page = open_board(server, new_page, "/matches/board-review/scoreboard")
+    review = board(page, "board-review").locator(".last .review")
+    assert review.inner_text() == ""
+    send(server, "board-review", {"type": "review.request", "about": 3, "asked_by": "Red"}, keys["official_key"])
+    review.locator("text=Review: Goal, Blue #3").wait_for()
+    page.click("#lang")
+    review.locator("text=Revisión: Gol, Blue #3").wait_for()
+    send(server, "board-review", {"type": "review.outcome", "outcome": "overturned"}, keys["official_key"])
+    review.locator("text=Revisión: Gol, Blue #3 — revocada").wait_for()
+    page.click("#lang")
+    assert review.inner_text() == "Review: Goal, Blue #3 — overturned"
+    assert page.errors == []

@@ -29,21 +29,19 @@ export function videoPanel(page) {
   }
 
   function open(url, name) {
-    const video = el("video", {controls: true, preload: "auto", muted: true, playsinline: true, src: url,
-      "aria-label": t("review-video", "video-label", {clip: name})});
+    const video = el("video", {controls: true, preload: "auto", muted: true, playsinline: true, src: url});
     video.muted = true;  // a helmet camera's wind: the official turns it up
     const player = {url, name, clip: name, video, box: null, trouble: null};
-    const choose = el("select", {class: "clip-name", "aria-label": t("review-video", "as-clip")});
+    const choose = el("select", {class: "clip-name"});
     choose.addEventListener("change", () => { player.clip = choose.value; render(); });
     player.choose = choose;
     player.box = el("figure", {class: "player", dataset: {clip: name}},
-      el("label", {}, t("review-video", "as-clip"), " ", choose),
+      el("label", {}, el("span", {class: "as-clip"}), " ", choose),
       video,
       el("figcaption", {},
         el("p", {class: "sync"}), el("p", {class: "status"}),
         el("button", {type: "button", class: "small pin", onclick: () => pin(player)}),
-        " ", el("button", {type: "button", class: "small close", onclick: () => close(player)},
-          t("review-video", "close", {clip: name}))));
+        " ", el("button", {type: "button", class: "small close", onclick: () => close(player)})));
     video.addEventListener("error", () => { player.trouble = t("review-video", "unplayable-reason"); render(); });
     video.addEventListener("play", () => activate(player));
     video.addEventListener("focus", () => activate(player));
@@ -97,6 +95,10 @@ export function videoPanel(page) {
         name === player.name && !inForce.some((sync) => sync.clip === name) ? t("review-video", "new-clip", {clip: name}) : name)));
       player.choose.value = player.clip;
       player.box.dataset.clip = player.clip;
+      // the words of the language chosen, drawn again with each render (the toggle renders)
+      player.box.querySelector(".as-clip").textContent = t("review-video", "as-clip");
+      player.box.querySelector(".close").textContent = t("review-video", "close", {clip: player.name});
+      player.video.setAttribute("aria-label", t("review-video", "video-label", {clip: player.clip}));
       const sync = syncOf(player);
       player.box.querySelector(".sync").textContent = sync
         ? t("review-video", "synced", {at: time(sync.at), moment: clipTime(sync.clip_seconds)})

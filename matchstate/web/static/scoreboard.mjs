@@ -10,6 +10,7 @@ import {lang, onLang} from "./lang.mjs";
 import {listen, tracker} from "./live.mjs";
 import {pageClock} from "./clock.mjs";
 import {face} from "./chukkerclock.mjs";
+import {eventName} from "./words.mjs";
 
 const root = $("scoreboard");
 const single = root.dataset.code;       // one match's board; absent: every match in play
@@ -37,7 +38,8 @@ function newBoard(code) {
   const side = (n) => el("div", {class: `side side-${n}`}, part("team"), part("goals"), part("hcp"));
   const board = el("section", {class: "board", dataset: {code}},
     el("div", {class: "face"}, part("title"), side(1), el("div", {class: "middle"}, part("chukker"), part("time"),
-      part("caption")), side(2), el("p", {class: "last"}, el("span", {class: "label"}), " ", el("span", {class: "outcome"}))));
+      part("caption")), side(2), el("p", {class: "last"}, el("span", {class: "label"}), " ", el("span", {class: "outcome"}),
+      " ", el("span", {class: "review", "aria-live": "polite"}))));
   $("boards").append(board);
   return board;
 }
@@ -49,6 +51,19 @@ function lastRuling(known) {
     if (row.ruling && !known.view.void.includes(row.seq)) return row.ruling;
   }
   return null;
+}
+
+// The review open, else the latest decided (log format 1.2), in words: "Review: Goal, Blue #3 — overturned".
+function reviewLine(known) {
+  const {review, reviews} = known.view.officials || {};
+  const latest = (reviews || []).find((r) => r.seq === review) || (reviews || []).at(-1);
+  const about = latest && known.log.find((row) => row.seq === latest.about);
+  if (!about) return "";
+  const {team, player} = about.event;
+  const who = team && player ? t("scoreboard-review", "player", {team, player}) : team || "";
+  const event = [eventName(about.type), who].filter(Boolean).join(", ");
+  return latest.outcome ? t("scoreboard-review", "decided", {event, outcome: t("officials", latest.outcome)})
+    : t("scoreboard-review", "open", {event});
 }
 
 function render(follow) {
@@ -66,6 +81,7 @@ function render(follow) {
   const ruling = lastRuling(known);
   find(".last .label").textContent = ruling ? t("scoreboard", "last") : "";
   find(".last .outcome").textContent = ruling ? ruling.outcome[lang()] : t("scoreboard", "none");
+  find(".review").textContent = reviewLine(known);
   tick(follow);
 }
 
