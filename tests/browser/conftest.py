@@ -34,13 +34,18 @@ def _unavailable() -> str | None:
 
 # One browser per test module, not per session: Playwright's sync API keeps an event loop running while
 # it is open, and the service's own tests, after these, run asyncio.run().
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def require_browser() -> None:
+    """Skip the test where Chromium or Playwright is missing; fail it instead under MATCHSTATE_REQUIRE_BROWSER=1."""
     reason = _unavailable()
     if reason is not None:
         if os.environ.get("MATCHSTATE_REQUIRE_BROWSER") == "1":
             pytest.fail(f"{reason}, and MATCHSTATE_REQUIRE_BROWSER=1", pytrace=False)
         pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    require_browser()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -21,7 +21,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 
 from browser.browsing import TABLET, TIMEOUT_MS, Console, create, league_store
-from browser.conftest import ARGS, CHROMIUM, _unavailable, watch
+from browser.conftest import ARGS, CHROMIUM, require_browser, watch
 from matchstate.web.process import ServerProcess
 from matchstate.web.tls import TlsFiles, ca_fingerprint
 
@@ -38,13 +38,7 @@ def _spki_hash(pem: bytes) -> str:
 @pytest.fixture
 def chromium() -> Iterator[Any]:
     """A way to launch Chromium with more arguments (each test launches its own, after its server runs)."""
-    reason = _unavailable()
-    if reason is not None:
-        import os
-
-        if os.environ.get("MATCHSTATE_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"{reason}, and MATCHSTATE_REQUIRE_BROWSER=1", pytrace=False)
-        pytest.skip(reason)
+    require_browser()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

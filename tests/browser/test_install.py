@@ -3,7 +3,6 @@ the console of the match in progress, also with the server down."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -11,7 +10,7 @@ from typing import Any
 import pytest
 
 from browser.browsing import TABLET, TIMEOUT_MS, create
-from browser.conftest import ARGS, CHROMIUM, _unavailable, watch
+from browser.conftest import ARGS, CHROMIUM, require_browser, watch
 from matchstate.web.process import ServerProcess
 
 
@@ -19,11 +18,7 @@ from matchstate.web.process import ServerProcess
 def profile_page(tmp_path: Path) -> Iterator[Any]:
     """A page of a browser with a profile on disk, as a tablet's is: Chromium installs nothing from an
     incognito context, which is what a new Playwright context is."""
-    reason = _unavailable()
-    if reason is not None:
-        if os.environ.get("MATCHSTATE_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"{reason}, and MATCHSTATE_REQUIRE_BROWSER=1", pytrace=False)
-        pytest.skip(reason)
+    require_browser()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
