@@ -250,6 +250,32 @@ def desk_page(request: Request, service: ServiceDep, slug: str,
     return _page(request, service, slug, key, "tournament_desk.html")
 
 
+@pages.get("/tournaments/{slug}/packet", response_class=HTMLResponse)
+def packet_page(request: Request, service: ServiceDep, slug: str,
+                key: Annotated[str | None, Query()] = None) -> HTMLResponse:
+    """The federation's results packet to print (A4 or Letter): the results, the teams with their handicaps,
+    the cards and suspensions, and every match's score sheet with its signed receipt."""
+    service.check_list(key)
+    desk = desk_of(service)
+    made = packet(desk, desk.progress(slug), league_ledger(desk))
+    sheets = [(row["match"], *service.sheet(row["match"])) for row in made["matches"] if row.get("last_seq")]
+    return templates.TemplateResponse(request, "tournament_packet.html", {
+        "packet": made, "sheets": sheets, "private": service.private})
+
+
+@pages.get("/discipline", response_class=HTMLResponse)
+def discipline_page(request: Request, service: ServiceDep, key: Annotated[str | None, Query()] = None,
+                    team: str = "", name: str = "") -> HTMLResponse:
+    """The record keeper's page of the discipline ledger: each player with a card in the league, or the one
+    player asked for (``team`` and ``name``), with their cards and the suspensions they carry."""
+    service.check_league(key)
+    records = league_ledger(desk_of(service))
+    chosen = [records[found] for found in sorted(records)
+              if (not team or found[0] == team) and (not name or found[1] == name)]
+    return templates.TemplateResponse(request, "discipline.html", {
+        "records": chosen, "player": bool(team and name), "key": key or "", "private": service.private})
+
+
 def _page(request: Request, service: Service, slug: str, key: str | None, template: str) -> HTMLResponse:
     service.check_list(key)
     desk = desk_of(service)
