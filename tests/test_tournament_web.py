@@ -151,3 +151,37 @@ def test_folding_keeps_each_line_within_75_octets_without_splitting_a_character(
     folded_line = folded(line)
     parts = folded_line.split("\r\n ")
     assert "".join(parts) == line and all(len(part.encode()) <= 75 - (i > 0) for i, part in enumerate(parts))
+
+
+def test_the_packet_prints_every_sheet_and_the_discipline_page_shows_each_players_cards(client):
+    """The federation's packet to print: results, rosters with handicaps, officials, cards and suspensions and
+    each match's score sheet with its receipt; the record keeper's page per player (league key)."""
+    made(client)
+    log = [{"type": "match.start", "at": at(0), "match": "paper-3", "teams": ["Red", "Gold"],
+            "officials": ["Umpire Uno"],
+            "rosters": {"Red": [{"player": 1, "name": "Ana", "handicap": 2}],
+                        "Gold": [{"player": 1, "name": "Bea", "handicap": 2}]}},
+           {"type": "chukker.start", "chukker": 1, "at": at(1)},
+           {"type": "card", "team": "Red", "player": 1, "colour": "yellow", "at": at(2)},
+           {"type": "card", "team": "Red", "player": 1, "colour": "yellow", "at": at(3)},
+           {"type": "goal", "team": "Red", "player": 1, "at": at(4)},
+           {"type": "chukker.end", "chukker": 1, "at": at(5)}, {"type": "match.end", "at": at(6)}]
+    text = "\n".join(json.dumps(event) for event in log)
+    assert client.post("/api/tournaments/cup/fixtures/Cup-R1-2/import", content=text, headers=AUTH).status_code == 201
+    page = client.get("/tournaments/cup/packet")
+    assert page.status_code == 200 and "style=" not in page.text and "onclick" not in page.text
+    html = page.text
+    assert "Results packet: Copa Ñandú de Otoño, Pilar" in html
+    assert "Red 1 – 0 Gold" in html and "Red won" in html
+    assert "Blue 1 (3)" in html  # a roster line with its handicap
+    assert "Ana (Red) sits out the first 120 s, for two yellow cards (the second in paper-3)" in html
+    assert html.count('class="packet-sheet"') == 1 and 'class="sheet"' in html and "matchstate verify" in html
+    client.cookies.set("matchstate_lang", "es")
+    assert "Informe de resultados" in client.get("/tournaments/cup/packet").text
+    client.cookies.clear()
+
+    assert client.get("/discipline").status_code == 401  # the league's own record
+    ledger = client.get(f"/discipline?key={LEAGUE}").text
+    assert "Discipline ledger" in ledger and "Ana" in ledger and ledger.count("yellow card · paper-3") == 2
+    one = client.get(f"/discipline?key={LEAGUE}&team=Red&name=Ana").text
+    assert "Every player" in one and "served in the team&#39;s next eligible game" in one.replace("'", "&#39;")

@@ -10,7 +10,12 @@ const message = document.getElementById("desk-message");
 const keyInput = document.querySelector("#league-key input[name=key]");
 const KEY = "matchstate:league-key";
 keyInput.value = sessionStorage.getItem(KEY) || "";
-keyInput.addEventListener("change", () => sessionStorage.setItem(KEY, keyInput.value));
+// The discipline ledger is the league's record: its link carries the key the desk holds.
+const ledgerLink = () => {
+  document.querySelector("[data-league-link]").href = `/discipline?key=${encodeURIComponent(keyInput.value)}`;
+};
+ledgerLink();
+keyInput.addEventListener("change", () => { sessionStorage.setItem(KEY, keyInput.value); ledgerLink(); });
 
 function done(reply, ok) {
   if (reply.status >= 200 && reply.status < 300) {
