@@ -74,3 +74,25 @@ def test_the_ruling_panel_clears_when_its_free_hit_closes_and_reads_in_full_in_o
     console.answer("cancel")
     assert page.locator("#ruling").bounding_box() == panel and console.boxes() == buttons
     assert page.errors == []
+
+
+def test_the_console_shows_a_review_in_progress_and_logs_only_what_it_allows(
+        server: ServerProcess, scorer: Callable[..., Console]) -> None:
+    """Log format 1.2: while the officials review a call the console says which, and its buttons follow what
+    the engine accepts (a goal waits; a card and the clock's events do not); the outcome clears it."""
+    console = scorer("screen-3")
+    page = console.page
+    scorer_key, official_key = console.keys["scorer_key"], console.keys["official_key"]
+    for event in [{"type": "chukker.start", "chukker": 1}, {"type": "goal", "team": "Blue", "player": 3}]:
+        send(server, "screen-3", event, scorer_key)
+    goal = get(server, "/api/matches/screen-3")["seq"]
+    send(server, "screen-3", {"type": "review.request", "about": goal, "asked_by": "umpire"}, official_key)
+    page.wait_for_selector("#waiting .review-open >> text=Review: Goal, Blue #3")
+    assert "Until the officials decide" in page.inner_text("#waiting .review-open")
+    page.wait_for_selector('#buttons [data-type="goal"][disabled]')
+    assert page.locator('#buttons [data-type="card"]').is_enabled()
+    assert page.locator('#buttons [data-type="clock.stop"]').is_enabled()
+    send(server, "screen-3", {"type": "review.outcome", "outcome": "stands"}, official_key)
+    page.wait_for_selector("#waiting .review-open", state="detached")
+    page.wait_for_selector('#buttons [data-type="goal"]:not([disabled])')
+    assert page.errors == []

@@ -26,6 +26,7 @@ import {Receipts} from "./receipts.mjs";
 import {ask} from "./dialog.mjs";
 import {flagLabel, flagMeaning} from "./flags.mjs";
 import {fitText} from "./fit.mjs";
+import {reviewLine} from "./reviewline.mjs";
 import "./sitouts.mjs";
 
 // The buttons' places: a free hit's course first, then what goes wrong, then the officials' and the
@@ -405,6 +406,13 @@ function status() {
   return el("div", {class: "banner ok"}, t("console", "online"));
 }
 
+// The officials' review in progress (log format 1.2): until its outcome the engine takes only what a review
+// allows, so the buttons it refuses are disabled, and this says why.
+function reviewInProgress() {
+  if (!(known.view.officials || {}).review) return [];
+  return [el("p", {class: "review-open"}, t("console-review", "open", {review: reviewLine(known)}))];
+}
+
 // The defending team's violations that wait for the free hit to close (the engine rules on them then).
 function waitingFouls() {
   return (known.view.waiting || []).map((foul) => el("p", {class: "waiting-foul"}, t("console", "waiting", {
@@ -594,7 +602,7 @@ function render() {
   $("provisional").hidden = !now.provisional;
   fitText($("score"), SCORE_SMALLEST_PX);  // after the pills beside it, which take their width first
   $("freehit").textContent = now.text;
-  $("waiting").replaceChildren(...waitingFouls());
+  $("waiting").replaceChildren(...reviewInProgress(), ...waitingFouls());
   $("link").replaceChildren(status());
   renderKeyBox();
   $("ruling").replaceChildren(...rulingPanel());

@@ -10,7 +10,7 @@ import {lang, onLang} from "./lang.mjs";
 import {listen, tracker} from "./live.mjs";
 import {pageClock} from "./clock.mjs";
 import {face} from "./chukkerclock.mjs";
-import {eventName} from "./words.mjs";
+import {reviewLine} from "./reviewline.mjs";
 
 const root = $("scoreboard");
 const single = root.dataset.code;       // one match's board; absent: every match in play
@@ -51,19 +51,6 @@ function lastRuling(known) {
     if (row.ruling && !known.view.void.includes(row.seq)) return row.ruling;
   }
   return null;
-}
-
-// The review open, else the latest decided (log format 1.2), in words: "Review: Goal, Blue #3 — overturned".
-function reviewLine(known) {
-  const {review, reviews} = known.view.officials || {};
-  const latest = (reviews || []).find((r) => r.seq === review) || (reviews || []).at(-1);
-  const about = latest && known.log.find((row) => row.seq === latest.about);
-  if (!about) return "";
-  const {team, player} = about.event;
-  const who = team && player ? t("scoreboard-review", "player", {team, player}) : team || "";
-  const event = [eventName(about.type), who].filter(Boolean).join(", ");
-  return latest.outcome ? t("scoreboard-review", "decided", {event, outcome: t("officials", latest.outcome)})
-    : t("scoreboard-review", "open", {event});
 }
 
 function render(follow) {
