@@ -45,12 +45,21 @@ def problems(log: LeagueLog, connection: Connection, code: str | None, whole: se
         elif history[-1][1] != digest:
             found.append(Problem(event_code, seq, f"its hash {digest} is not the one its league log leaf "
                                                   f"{history[-1][0]} records ({history[-1][1]}): the row was changed"))
-        elif len({leaf_hash for _, leaf_hash in history}) > 1:
+        elif len({leaf_hash for _, leaf_hash in history}) > 1 and not _corrected_unstarted(leaves, event_code, seq,
+                                                                                         history[-1][0]):
             earlier = next((index, leaf_hash) for index, leaf_hash in history if leaf_hash != digest)
             found.append(Problem(event_code, seq, f"the league log recorded it before with another hash "
                                                   f"({earlier[1]}, leaf {earlier[0]}): the match was removed and "
                                                   "stored again under its code with another log"))
     return found
+
+
+def _corrected_unstarted(leaves: dict[tuple[str | None, int | None], list[tuple[int, str]]], code: str, seq: int,
+                         latest: int) -> bool:
+    """Whether a match.start logged again (leaf ``latest``) corrects a match that had logged nothing else before
+    it (``Store.correct_match``, a recorded act): nothing played was rewritten, so it is no tampering."""
+    return seq == 1 and not any(index < latest for (leaf_code, leaf_seq), history in leaves.items()
+                                if leaf_code == code and leaf_seq is not None and leaf_seq > 1 for index, _ in history)
 
 
 def _tree_problems(log: LeagueLog, connection: Connection) -> list[Problem]:
