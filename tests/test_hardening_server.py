@@ -121,7 +121,7 @@ def test_headers_or_a_body_sent_too_slowly_get_408_and_the_connection_closes(tmp
         attackers = half_sent(server, 20)
         idle = socket.create_connection(("127.0.0.1", server.port), timeout=5)  # sends nothing at all
         slow_body = socket.create_connection(("127.0.0.1", server.port), timeout=5)
-        slow_body.sendall(b"POST /api/matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        slow_body.sendall(b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                           b"Content-Length: 100\r\n\r\n{\"type\": ")
         for attacker in [*attackers, idle, slow_body]:
             closing.callback(attacker.close)
