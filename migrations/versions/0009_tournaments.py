@@ -37,5 +37,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    require_drop_allowed("tournaments")
+    if op.get_bind().execute(sa.text("SELECT count(*) FROM tournaments")).scalar_one():  # asked only where one is lost
+        require_drop_allowed("tournaments")
     op.drop_table("tournaments")
