@@ -123,7 +123,7 @@ def test_sigterm_with_20_open_streams_ends_them_without_a_traceback(tmp_path: Pa
             headers={"Content-Type": "application/json", "Authorization": "Bearer league"}), timeout=30).read()
         streams = [socket.create_connection(("127.0.0.1", server.port), timeout=30) for _ in range(20)]
         for stream in streams:
-            stream.sendall(b"GET /api/matches/m-1/stream HTTP/1.1\r\nHost: pitch\r\n\r\n")
+            stream.sendall(b"GET /api/matches/m-1/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         for stream in streams:
             assert stream.recv(12) == b"HTTP/1.1 200"
     finally:
