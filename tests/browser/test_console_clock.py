@@ -85,7 +85,7 @@ def test_a_short_chukker_with_the_bell_and_the_horn(timed_server: ServerProcess,
     page.wait_for_selector("#score >> text=Blue 1 – Red 1")
 
     page.clock.fast_forward("00:30")
-    page.wait_for_function("document.querySelector('#chukker-clock .time').textContent.startsWith('0:3')")
+    page.wait_for_function("() => document.querySelector('#chukker-clock .time').textContent.startsWith('0:3')")
     assert shown_clock(page)["data_phase"] == "play" and cues(page) == []
 
     # Stopped, the clock shows the same time however long the stoppage.

@@ -17,6 +17,15 @@ COUNT_TONES = """
 """
 
 
+def on_the_page(page: Any, selector: str) -> dict[str, float]:
+    """Where an element is on the page (not in the view: a focus that scrolls the page moves nothing)."""
+    box: dict[str, float] = page.evaluate("""(selector) => {
+        const r = document.querySelector(selector).getBoundingClientRect();
+        return {x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height};
+    }""", selector)
+    return box
+
+
 def in_view(page: Any, selector: str) -> bool:
     box = page.locator(selector).bounding_box()
     size = page.viewport_size
@@ -35,8 +44,8 @@ def test_no_button_moves_between_states_on_a_tablet_or_a_phone(server: ServerPro
         seen = {}
         for name, viewport in (("tablet", TABLET), ("phone", PHONE)):
             page.set_viewport_size(viewport)
-            seen[name] = {"buttons": console.boxes(), "countdown": page.locator("#countdown").bounding_box(),
-                          "clock": page.locator("#chukker-clock").bounding_box()}
+            seen[name] = {"buttons": console.boxes(), "countdown": on_the_page(page, "#countdown"),
+                          "clock": on_the_page(page, "#chukker-clock")}
         return seen
 
     first = places()
@@ -205,7 +214,7 @@ def test_the_twenty_seconds_expire_by_themselves_with_a_cue(server: ServerProces
 def test_events_carry_the_servers_time_from_a_device_an_hour_behind(server: ServerProcess, scorer: Any) -> None:
     console = scorer("clock-1", prepare=lambda page: page.clock.install(time=datetime.now(UTC) - timedelta(hours=1)))
     page = console.page
-    page.wait_for_function("JSON.parse(localStorage.getItem('matchstate:clock') || 'null') !== null")
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('matchstate:clock') || 'null') !== null")
     console.click("penalty.award", penalty="4", to="Blue")
     console.click("play")
     page.wait_for_selector(".banner.ok")

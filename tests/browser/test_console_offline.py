@@ -92,7 +92,7 @@ def test_reloaded_with_the_server_down_the_console_opens_from_the_service_worker
     tab.wait_for_selector("#console.ready")
     assert tab.locator("#recent li.pending").count() == 2
     console.click("goal", team="Blue", player=4)  # logged in the first tab, seen in the second
-    tab.wait_for_function("document.querySelectorAll('#recent li.pending').length === 3")
+    tab.wait_for_function("() => document.querySelectorAll('#recent li.pending').length === 3")
 
     server.start()
     console.wait_until_sent()

@@ -36,7 +36,7 @@ def test_every_page_loads_under_the_policy_without_a_violation(server: ServerPro
     open_page(server, page, page_name, code, keys)
     assert policies and all("script-src 'self'" in policy and "unsafe-inline" not in policy for policy in policies)
     page.click("#lang")  # every page's toggle: the catalog, read from its data block, still speaks Spanish
-    page.wait_for_function("document.documentElement.lang === 'es'")
+    page.wait_for_function("() => document.documentElement.lang === 'es'")
     assert violations(page) == [] and page.errors == []
 
 

@@ -110,7 +110,7 @@ def test_the_league_key_is_remembered_on_the_device_only_when_asked(server: Serv
 def test_the_service_worker_keeps_this_version_of_the_pages_and_files(server: ServerProcess, new_page: Any) -> None:
     page = new_page(viewport=TABLET)
     page.goto(server.base + "/")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     script = page.request.get(server.base + "/sw.js").text()
     version = script.split('const VERSION = "')[1].split('"')[0]
     assert page.evaluate("caches.keys()") == [f"matchstate-{version}"]
@@ -125,7 +125,7 @@ def test_the_service_worker_keeps_a_matchs_scoreboard_and_opens_it_with_the_serv
     create(server, "kept-board")
     page = new_page(viewport=TABLET)
     page.goto(server.base + "/")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.goto(server.base + "/matches/kept-board/scoreboard")
     page.wait_for_selector("#scoreboard.ready")
     kept = page.evaluate("""async () => (await caches.open((await caches.keys())[0])).keys()
