@@ -33,12 +33,20 @@ def problems(log: LeagueLog, connection: Connection, code: str | None, whole: se
             LogLeafRow.code == code)).all():
         leaves.setdefault((leaf_code, seq), []).append((index, json.loads(body)["hash"]))
     logged = {leaf_code for leaf_code, _ in leaves}
+    # The first seq of each match the log holds: a match stored before the log began (an upgraded store) has its
+    # earlier events in its chain alone, which verify checks; only those after it must each have a leaf.
+    first_logged: dict[str | None, int] = {}
+    for leaf_code, leaf_seq in leaves:
+        if leaf_seq is not None:
+            first_logged[leaf_code] = min(leaf_seq, first_logged.get(leaf_code, leaf_seq))
     events = select(MatchRow.code, EventRow.seq, EventRow.hash).join(EventRow, EventRow.match_id == MatchRow.id) \
         .where(MatchRow.importing.is_(None))
     for event_code, seq, digest in connection.execute(events if code is None else events.where(MatchRow.code == code)):
         if event_code not in logged or event_code not in whole:
             continue
         history = sorted(leaves.get((event_code, seq), []))
+        if not history and seq < first_logged.get(event_code, seq):
+            continue
         if not history:
             found.append(Problem(event_code, seq, "the league log has no leaf for it: it was written behind the "
                                                   "log's back"))
