@@ -263,6 +263,12 @@ class Database:
                 return
             if not write:
                 connection.execution_options(isolation_level="REPEATABLE READ")
+            if DEADLINE.get() is None:
+                # Work with no one waiting on it (a command, an import, a verify of a season) may take long, and
+                # may read rows for minutes after its one statement: the server's own limits bound it.
+                with connection.begin():
+                    yield connection
+                return
             driver = connection.connection.driver_connection
             assert self.watchdog is not None
             self.watchdog.arm(driver, self.remaining())

@@ -134,7 +134,8 @@ def test_over_plain_http_by_a_field_name_the_pages_warn_that_offline_reload_need
         tmp_path: Path, chromium: Any) -> None:
     url = f"sqlite:///{tmp_path / 'plain.db'}"
     league_store(url)
-    server = ServerProcess(url, log=tmp_path / "server.log")
+    # The name the tablets reach the laptop by is one it answers to (else --allowed-hosts refuses it: rebinding).
+    server = ServerProcess(url, log=tmp_path / "server.log", options=["--allowed-hosts", f"{NAME},127.0.0.1"])
     server.start()
     try:
         browser = chromium(f"--host-resolver-rules=MAP {NAME} 127.0.0.1")
