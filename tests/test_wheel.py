@@ -72,7 +72,7 @@ def test_the_installed_wheel_is_imported_from_the_venv_not_the_checkout(installe
 def test_the_installed_wheel_upgrades_a_database_replays_an_example_and_serves(installed: Path,
                                                                               tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'league.db'}"
-    run(installed, "db", "upgrade", url=url)
+    run(installed, "db", "upgrade", "--create", url=url)
     examples = subprocess.run([str(installed / "bin" / "python"), "-c",
                                "import matchstate.examples as e, pathlib; print(pathlib.Path(e.__file__).parent)"],
                               cwd=installed, capture_output=True, text=True, check=True).stdout.strip()
