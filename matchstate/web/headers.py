@@ -1,9 +1,8 @@
 """Security headers on every answer, and the ``Host`` header checked against the names the server answers to.
 
 The pages load their scripts, styles and data from the server itself and run nothing inline, so the
-Content-Security-Policy allows 'self' alone (a page's catalog is a ``<script type="application/json">`` data
-block, which no browser runs); no page may be framed; no answer's type is sniffed; a link followed carries
-no path. A request whose ``Host`` names anything but ``--allowed-hosts`` (default: the address the server is
+Content-Security-Policy allows 'self' alone, but for the review's video; no page may be framed; no answer's
+type is sniffed; a link followed carries no path. A request whose ``Host`` names anything but ``--allowed-hosts`` (default: the address the server is
 bound to, and localhost) is refused with 400: a page on another site that rebinds its own name to this server's
 address (DNS rebinding) cannot read it.
 """
@@ -18,7 +17,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..words import phrases
 
+# The one source beyond the server: the review's video, a recording opened on the laptop (a blob: address, nothing
+# uploaded) or at an address of its own (a camera's, a broadcast's); media runs no script.
 CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                           "media-src 'self' blob: http: https:; "
                            "connect-src 'self'; font-src 'self'; worker-src 'self'; manifest-src 'self'; "
                            "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 HEADERS = [(b"content-security-policy", CONTENT_SECURITY_POLICY.encode()), (b"x-frame-options", b"DENY"),

@@ -270,7 +270,7 @@ async function award() {
     const lacking = missing(fields, form.values);
     if (lacking.length) { showMissing(dialog, lacking); return; }
     dialog.close();
-    if (await official("penalty.award", filled(form.values))) { carryOut = null; render(); }
+    if (await official("penalty.award", filled(fields, form.values))) { carryOut = null; render(); }
   };
   dialog.replaceChildren(...formContent(form, fields, {view: known.view, lang: lang(), freeHit: null, onSend: send,
     onCancel: () => dialog.close()}));
