@@ -2,9 +2,9 @@
 
 The pages load their scripts, styles and data from the server itself and run nothing inline, so the
 Content-Security-Policy allows 'self' alone, but for the review's video; no page may be framed; no answer's
-type is sniffed; a link followed carries no path. A request whose ``Host`` names anything but ``--allowed-hosts`` (default: the address the server is
-bound to, and localhost) is refused with 400: a page on another site that rebinds its own name to this server's
-address (DNS rebinding) cannot read it.
+type is sniffed; a link followed carries no path. A request whose ``Host`` names anything but
+``--allowed-hosts`` (default: the address the server is bound to, and localhost) is refused with 400: a page
+on another site that rebinds its own name to this server's address (DNS rebinding) cannot read it.
 """
 
 from __future__ import annotations
