@@ -1,5 +1,5 @@
 """The records in Debian's Chromium, through Playwright, against `matchstate serve` holding the bundled
-examples (a season of three matches, in three tournaments): the score sheet of a six-chukker match printed
+examples (a season of four matches, in four tournaments): the score sheet of a six-chukker match printed
 to PDF fits one A4 page and one US Letter page; on a phone the sheet and the statistics fit the screen; the
 statistics narrow to a tournament as asked, and their charts are images a screen reader names; the match
 list finds a match by a player's name. With MATCHSTATE_SCREENSHOTS=DIR the statistics are saved there as
@@ -113,8 +113,9 @@ def test_the_statistics_of_a_season_narrow_to_the_tournament_a_record_keeper_pic
     def teams() -> list[str]:
         return page.locator(".stats table").first.locator("tbody th").all_inner_texts()
 
-    assert page.locator(".stats > p").first.inner_text().startswith("3 matches (1 finished), season 2026.")
-    assert teams() == ["Aguada Norte", "El Remanso", "La Palmera Roja", "Los Ceibos", "San Jorge", "Santa Inés"]
+    assert page.locator(".stats > p").first.inner_text().startswith("4 matches (2 finished), season 2026.")
+    assert teams() == ["Aguada Norte", "Cañada Seca", "El Remanso", "La Palmera Roja", "Los Álamos", "Los Ceibos",
+                       "San Jorge", "Santa Inés"]
     shoot(page, "stats.png")
     page.select_option("select[name=event]", FINAL)
     page.click(".stats form button")
@@ -139,7 +140,7 @@ def test_the_statistics_show_one_teams_players_when_a_record_keeper_picks_it(ser
     page.wait_for_url("**/stats?season=2026&team=Los%20Ceibos")
     assert page.get_by_role("heading", name="Players of Los Ceibos").is_visible()
     assert players_teams() == {"Los Ceibos"}
-    assert page.locator(".stats table").first.locator("tbody th").count() == 6  # every team's line stays
+    assert page.locator(".stats table").first.locator("tbody th").count() == 8  # every team's line stays
     page.get_by_role("link", name="every player").click()
     page.wait_for_url("**/stats?season=2026")
     assert len(players_teams()) > 1
