@@ -220,16 +220,21 @@ def test_a_team_with_no_challenge_left_is_refused_before_anything_is_sent(server
 
 def test_a_chukker_confirmed_with_a_wrong_score_is_queried_until_corrected(server: ServerProcess,
                                                                            new_page: Any) -> None:
-    _, page = open_review(server, new_page, "confirm-1", [*CHUKKER, END])
+    keys, page = open_review(server, new_page, "confirm-1", [*CHUKKER, END])
     chukker = page.locator('#chukkers li[data-chukker="1"]')
     assert chukker.get_attribute("data-state") == "unconfirmed"
     assert chukker.locator('input[data-team="Blue"]').input_value() == "1"
     chukker.locator('input[data-team="Red"]').fill("3")  # Red has 2 (1 on handicap)
+    # An event arriving live while the official types draws the list again, and keeps what was typed.
+    seq = get(server, "/api/matches/confirm-1")["seq"]
+    send(server, "confirm-1", {"type": "tick"}, keys["scorer_key"])
+    page.wait_for_selector(f'#timeline tr[data-seq="{seq + 1}"]')
+    assert page.locator('#chukkers li[data-chukker="1"] input[data-team="Red"]').input_value() == "3"
     chukker.locator("button").click()
     page.wait_for_selector('#chukkers li[data-chukker="1"][data-state="queried"]')
     assert page.inner_text('#chukkers li[data-chukker="1"] .query') == (
         "Score query: the score confirmed differs from the log's; confirm again once corrected.")
-    page.wait_for_selector('#timeline tr.flagged[data-seq="8"] .flag[data-flag="score-query"]')
+    page.wait_for_selector(f'#timeline tr.flagged[data-seq="{seq + 2}"] .flag[data-flag="score-query"]')
     chukker = page.locator('#chukkers li[data-chukker="1"]')
     chukker.locator('input[data-team="Red"]').fill("2")
     chukker.locator("button").click()

@@ -317,16 +317,22 @@ function reviewAsk() {
       : t("review-officials", `by-${who.asker}`))))];
 }
 
+// What the official has typed into a chukker's confirmation ("chukker/team" to value): kept when a live event
+// draws the list again, so nothing typed is lost; forgotten once that confirmation is sent.
+const typed = new Map();
+
 // Each chukker ended: its state, and its score to confirm or correct (the score now, for the latest).
 function chukkerRows() {
   const ends = chukkerScores(known.log, known.view.void, officialsNow());
   if (!ends.length) return [el("li", {class: "quiet"}, t("review-officials", "none-ended"))];
   return ends.map(({chukker, state}) => {
     const inputs = known.view.teams.map((team) => el("input", {type: "number", min: "0", step: "0.5", required: true,
-      value: String(known.view.score[team]), dataset: {team},
+      value: typed.get(`${chukker}/${team}`) ?? String(known.view.score[team]), dataset: {team},
+      oninput: (e) => typed.set(`${chukker}/${team}`, e.target.value),
       "aria-label": t("review-officials", "goals-of", {team, n: chukker})}));
     const confirm = (e) => {
       e.preventDefault();
+      known.view.teams.forEach((team) => typed.delete(`${chukker}/${team}`));
       official("chukker.confirm", {chukker, score: Object.fromEntries(inputs.map((input) =>
         [input.dataset.team, Number(input.value)]))});
     };
@@ -357,7 +363,14 @@ function renderOfficials() {
   $("review-ask").replaceChildren(...reviewAsk());
   $("challenges").textContent = challengesText();
   $("window").textContent = windowText();
+  const focused = document.activeElement;
+  const typing = focused && focused.dataset && focused.dataset.team && focused.closest("#chukkers li");
   $("chukkers").replaceChildren(...chukkerRows());
+  if (typing) {  // the official goes on typing where they were
+    const again = [...$("chukkers").querySelectorAll(`li[data-chukker="${typing.dataset.chukker}"] input`)]
+      .find((input) => input.dataset.team === focused.dataset.team);
+    if (again) again.focus();
+  }
 }
 
 // The row the clip playing shows, marked as it plays (without drawing the timeline again).
