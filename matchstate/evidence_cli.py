@@ -27,10 +27,10 @@ def cmd_archive(args: argparse.Namespace) -> int:
 
 def _verify_or_bundle(verify: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
-        from .evidence import verify_bundle  # only when asked: the command line's --help imports no engine
-
         if args.bundle is None:
             return verify(args)
+        from .evidence import verify_bundle  # only when a bundle is checked: --help and verify import none of it
+
         if args.match is not None or args.receipts is not None:
             raise MatchstateError("verify --bundle DIR checks the bundle alone: no MATCH, no --receipts")
         report = verify_bundle(Path(args.bundle), ENGINE_VERSION)
