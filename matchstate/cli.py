@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from . import evidence_cli
 from .errors import MatchstateError, RefusedEvent
 from .version import PACKAGE_VERSION
+from .witness import command as witness_command
 
 # Imported by the commands that need them, not here: `matchstate --help` or `replay` need no store, no web.
 if TYPE_CHECKING:
@@ -677,6 +678,7 @@ def parser(environment: bool = False) -> argparse.ArgumentParser:
     _json_option(verify_cmd)
     verify_cmd.set_defaults(run=cmd_verify)
     evidence_cli.register(commands, verify_cmd)  # archive, verify --bundle
+    witness_command.register(commands)
 
     serve_cmd = commands.add_parser("serve", help="run the live service: API, scorer's console, review, records")
     serve_cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
