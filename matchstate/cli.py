@@ -458,8 +458,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # The laptop's own names (a tablet reaches it by them) and its certificate's are its own, not a rebinding.
         hosts |= {name.lower() for name in (*laptop_names(tuple(args.tls_name)), *served.names)}
 
+    if args.witness_policy:
+        from .web.witnessing import from_file
+
+        from_file(open_store(), args.witness_policy, args.witness_every).store.close()  # its faults named once, here
+
     def make_app() -> Any:
-        app = create_app(open_store(cache_mb=args.cache_mb), private=args.private, limits=limits, hosts=hosts,
+        store = open_store(cache_mb=args.cache_mb)
+        witnessing = from_file(store, args.witness_policy, args.witness_every) if args.witness_policy else None
+        app = create_app(store, private=args.private, limits=limits, hosts=hosts, witnessing=witnessing,
                          **tolerance)
         app.state.tls = served  # for the tablet setup page
         return app
@@ -725,6 +732,11 @@ def parser(environment: bool = False) -> argparse.ArgumentParser:
     guard.add_argument("--forwarded-allow-ips", metavar="ADDRESSES", default=argparse.SUPPRESS,
                        help="proxies (addresses or networks, comma-separated) whose X-Forwarded-For names the client "
                        "the limits count (default: $MATCHSTATE_FORWARDED_ALLOW_IPS, else none)")
+    witnessed = serve_cmd.add_argument_group("witnesses", "who cosigns the league log (SECURITY.md's Witnesses)")
+    witnessed.add_argument("--witness-policy", metavar="FILE", help="a C2SP tlog-policy file: the witnesses (with "
+                           "their URLs) to send the league log's checkpoints to, and the quorum to keep one")
+    witnessed.add_argument("--witness-every", type=_positive(float), default=5.0, metavar="SECONDS",
+                           help="seconds between rounds of sending the latest checkpoint (default 5)")
     serve_cmd.set_defaults(run=cmd_serve)
     _serve_environment(serve_cmd, environment)
     return top

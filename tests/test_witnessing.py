@@ -1,0 +1,121 @@
+"""A league server with witnesses (``serve --witness-policy``): each new checkpoint is sent to the witnesses (run
+as ``matchstate witness`` subprocesses, over real HTTP), the one that meets the quorum is kept with their
+cosignatures and served; a store restored from an older copy is refused by every witness (409) and the server
+stops taking writes, says why on /readyz and the witnesses' status, rather than fork."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from conftest import match_log
+from fastapi.testclient import TestClient
+
+from matchstate.store import Store, hash_key
+from matchstate.tlog.policy import Policy
+from matchstate.web import create_app
+from matchstate.web.witnessing import Witnessing
+from tests.witness_helpers import running_witness
+
+SCORER = "scorer-key"
+
+
+def until(condition: Callable[[], object], what: str, seconds: float = 60) -> None:
+    """Wait for ``condition`` (a condition, not a time: the deadline only ends a test that would hang)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def league(tmp_path: Path) -> Iterator[tuple[Path, Store, Policy]]:
+    """A store with a match, two witnesses following its log, and the league's policy (both must cosign)."""
+    url = f"sqlite:///{tmp_path / 'league.db'}"
+    store = Store(url)
+    store.upgrade()
+    store.create_match(match_log("m-1", 1)[0], keys={"scorer": hash_key(SCORER)})
+    follows = f"log {store.log.signer.verifier.vkey()}\n"
+    with contextlib.ExitStack() as stack:
+        lines = []
+        for name in ("w1", "w2"):
+            (tmp_path / name).mkdir()
+            _, line = stack.enter_context(running_witness(tmp_path / name, follows, f"witness.example/{name}"))
+            lines.append(line)
+        policy = Policy.parse(f"{follows}{''.join(line + chr(10) for line in lines)}"
+                              "group both all witness.example/w1 witness.example/w2\nquorum both\n")
+        yield tmp_path, store, policy
+    store.close()
+
+
+def copy(source: Path, target: Path) -> None:
+    """A whole copy of the SQLite file ``source`` (its WAL's pages too) over ``target``, as a restore makes one."""
+    with contextlib.closing(sqlite3.connect(source)) as read, contextlib.closing(sqlite3.connect(target)) as write:
+        read.backup(write)
+
+
+def log_size(store: Store) -> int:
+    with store.database.transaction() as connection:
+        return store.log.head(connection)[0]
+
+
+def serving(store: Store, policy: Policy) -> TestClient:
+    return TestClient(create_app(store, witnessing=Witnessing(store, policy, every=0.05)))
+
+
+def append(client: TestClient, event: dict) -> int:
+    return client.post("/api/matches/m-1/events", json={"event": event},
+                       headers={"Authorization": f"Bearer {SCORER}"}).status_code
+
+
+def test_each_new_checkpoint_is_cosigned_by_the_quorum_kept_and_served(league: tuple[Path, Store, Policy]) -> None:
+    _, store, policy = league
+    events = match_log("m-1", 8)
+    with serving(store, policy) as client:
+        until(lambda: client.get("/api/log/cosigned").status_code == 200, "a cosigned checkpoint")
+        first = policy.open(client.get("/api/log/cosigned").text)
+        assert set(policy.cosigners(first.note)) == {"witness.example/w1", "witness.example/w2"}
+        for event in events[1:]:
+            assert append(client, event) == 201
+        size = log_size(store)
+        until(lambda: policy.open(client.get("/api/log/cosigned").text).checkpoint.size == size, "the new size")
+        status = client.get("/api/log/witnesses").json()
+        assert status["state"] == "witnessing" and status["cosigned_size"] == size
+        assert [witness["size"] for witness in status["witnesses"]] == [size, size]
+
+
+def test_a_store_restored_from_an_older_copy_is_refused_by_every_witness_and_stops_writing(
+        league: tuple[Path, Store, Policy]) -> None:
+    folder, store, policy = league
+    events = match_log("m-1", 12)
+    copy(folder / "league.db", folder / "copy.db")  # the copy: the match's start alone
+    with serving(store, policy) as client:
+        until(lambda: client.get("/api/log/witnesses").json()["state"] == "witnessing", "the first round")
+        for event in events[1:6]:
+            assert append(client, event) == 201
+        size = log_size(store)
+        until(lambda: client.get("/api/log/witnesses").json()["cosigned_size"] == size, "the witnesses cosign")
+    store.close()
+    copy(folder / "copy.db", folder / "league.db")  # restored, and served again
+    restored = Store(f"sqlite:///{folder / 'league.db'}")
+    try:
+        with serving(restored, policy) as client:
+            until(lambda: client.get("/api/log/witnesses").json()["state"] == "halted", "the server halts")
+            refused = client.post("/api/matches/m-1/events", json={"event": events[1]},
+                                  headers={"Authorization": f"Bearer {SCORER}"})
+            assert refused.status_code == 503
+            assert "restored from an older copy" in refused.json()["detail"]
+            assert "copia más antigua" in refused.json()["words"]["es"]
+            ready = client.get("/readyz")
+            assert ready.status_code == 503 and ready.json()["problems"][0].startswith("witnesses: Writes are stopped")
+            status = client.get("/api/log/witnesses").json()
+            assert status["reason"]["en"] == refused.json()["detail"]
+            assert [witness["size"] for witness in status["witnesses"]] == [size, size]
+            assert client.get("/api/matches/m-1").status_code == 200  # reading goes on
+        assert restored.match("m-1").seq == 1  # nothing appended to the fork
+    finally:
+        restored.close()
