@@ -11,6 +11,8 @@ from typing import Any
 from .errors import MatchstateError
 from .version import ENGINE_VERSION
 
+TILES = "log"  # the folder of a season's bundle that holds the league log's tiles
+
 
 def cmd_archive(args: argparse.Namespace) -> int:
     from .cli import open_store
@@ -22,6 +24,11 @@ def cmd_archive(args: argparse.Namespace) -> int:
     codes = [args.match] if args.match is not None else season_codes(store, args.season)
     for folder in archive(store, codes, Path(args.dir)):
         print(folder)
+    if args.season is not None:  # the whole league log too, as static tiles a web host or mirror keeps
+        from .store.logtiles import write_tiles
+
+        write_tiles(store, Path(args.dir) / TILES)
+        print(Path(args.dir) / TILES)
     return 0
 
 
