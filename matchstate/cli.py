@@ -387,6 +387,25 @@ def _public_key(path: str | None) -> Ed25519PublicKey | None:
     return key
 
 
+def cmd_rotate_log_key(_: argparse.Namespace) -> int:
+    from .store.logkeys import LogKeys
+
+    store = open_store()
+    keys = LogKeys(store.secrets)
+    size, policy = keys.rotate(store)
+    print(f"the league log's key is rotated at {size} leaves (restart a running server: it reads its key once); "
+          f"the policy, {keys.policy_path}:\n{policy.text()}", end="")
+    return 0
+
+
+def cmd_log_policy(_: argparse.Namespace) -> int:
+    from .store.logkeys import LogKeys
+
+    store = open_store()
+    print(LogKeys(store.secrets).policy(store.log.signer).text(), end="")
+    return 0
+
+
 def cmd_keys(args: argparse.Namespace) -> int:
     from .store import hash_key, new_key
 
@@ -632,6 +651,11 @@ def parser(environment: bool = False) -> argparse.ArgumentParser:
     for action in (issue_cmd, revoke_cmd):
         action.add_argument("match", help="the match's code")
         action.add_argument("role", choices=("scorer", "official"))
+    log_key_cmd = keys_actions.add_parser("rotate-log-key", help="hand the league log over to a new signing key; "
+                                                                 "the policy names each key's tree sizes")
+    log_key_cmd.set_defaults(run=cmd_rotate_log_key)
+    keys_actions.add_parser("log-policy", help="print the league log's C2SP tlog-policy: every key it has had, "
+                                               "each with the tree sizes it may sign").set_defaults(run=cmd_log_policy)
     for action in (league_cmd, issue_cmd, revoke_cmd):
         action.add_argument("--by", help="who does it (kept with the store's record of the act)")
     keys_actions.add_parser("public", help="print the public key that checks the store's receipts")

@@ -22,6 +22,13 @@ def cmd_archive(args: argparse.Namespace) -> int:
     if (args.match is None) == (args.season is None):
         raise MatchstateError("archive one MATCH or a --season YYYY, not both nor neither")
     codes = [args.match] if args.match is not None else season_codes(store, args.season)
+    if args.freeze:
+        from .store.logkeys import LogKeys
+
+        if args.season is None:
+            raise MatchstateError("--freeze freezes a --season: its last checkpoint signed, its key retired")
+        size, _ = LogKeys(store.secrets).rotate(store)
+        print(f"frozen at {size} leaves: the log key that signed the season is retired; a new one signs from here")
     for folder in archive(store, codes, Path(args.dir)):
         print(folder)
     if args.season is not None:  # the whole league log too, as static tiles a web host or mirror keeps
@@ -59,6 +66,8 @@ def register(commands: Any, verify_cmd: argparse.ArgumentParser) -> None:
     archive_cmd.add_argument("match", nargs="?", help="the match's code")
     archive_cmd.add_argument("dir", help="the folder to write the bundles into")
     archive_cmd.add_argument("--season", metavar="YYYY", help="every match whose match.start is in that year")
+    archive_cmd.add_argument("--freeze", action="store_true", help="first rotate the league log's key: the "
+                             "season's last checkpoint is the old key's last, and the policy says so")
     archive_cmd.set_defaults(run=cmd_archive)
     verify_cmd.add_argument("--bundle", metavar="DIR", help="check an evidence bundle (`matchstate archive`) with "
                                                             "no database and no secret")

@@ -151,7 +151,17 @@ class Policy:
         if not keys:
             raise NotProven(f"no key of log {checkpoint.origin!r} is valid for a tree of {checkpoint.size} leaves: "
                             "its keys were rotated or retired before it")
-        read.verified_by(keys)
+        try:
+            read.verified_by(keys)
+        except NotProven:
+            retired = [key for key in self.logs if key.verifier.name == checkpoint.origin and
+                       not key.valid_for(checkpoint.size)]
+            for key in retired:
+                if key.verifier in read.verified_by([key.verifier, *keys]):  # raises where it did not sign either
+                    raise NotProven(f"the checkpoint of {checkpoint.size} leaves is signed by a key of "
+                                    f"{checkpoint.origin!r} valid for sizes {key.first} to {key.last} only: it was "
+                                    "retired before it") from None
+            raise
         return SignedCheckpoint(checkpoint, read)
 
     def cosigners(self, note: Note) -> dict[str, int]:
