@@ -93,13 +93,13 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.include_router(tournaments.api)
     app.include_router(tournaments.pages)
     app.include_router(assets.router)  # the static files, compressed ahead and versioned
-    if witnessing is not None:
-        witnessing.mount(app)
     # Answers above a packet's size gzipped where the client takes it (never a live stream: Starlette's
     # GZipMiddleware leaves text/event-stream alone, and the static files come compressed already).
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, larger={"/api/matches/import": api.MAX_IMPORT_BYTES})
     app.add_middleware(DatabaseFaults, seconds=store.database.timeout)
+    if witnessing is not None:  # its routes, and its refusal of writes outside the database's (not a fault of it)
+        witnessing.mount(app)
     app.add_middleware(RequestLimits, limits=limits or Limits(), holds_role=store.key_holds_a_role)  # a refused
     # client costs least; outside it the operator's routes (setup, manifest, health) and HEAD and the metrics,
     # which count every request; outermost the headers every answer has.
