@@ -6,6 +6,7 @@ stops taking writes, says why on /readyz and the witnesses' status, rather than 
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -119,3 +120,42 @@ def test_a_store_restored_from_an_older_copy_is_refused_by_every_witness_and_sto
         assert restored.match("m-1").seq == 1  # nothing appended to the fork
     finally:
         restored.close()
+
+
+def test_serve_with_a_witness_policy_from_the_command_line(league: tuple[Path, Store, Policy]) -> None:
+    import urllib.error
+    import urllib.request
+
+    from matchstate.web.process import ServerProcess
+
+    folder, store, policy = league
+    (folder / "league.policy").write_text(policy.text())
+    with ServerProcess(store.url.render_as_string(hide_password=False),
+                       options=["--witness-policy", str(folder / "league.policy"), "--witness-every", "0.1"]) as server:
+
+        def cosigned() -> str | None:
+            try:
+                with urllib.request.urlopen(f"{server.base}/api/log/cosigned", timeout=10) as answer:
+                    return str(answer.read().decode())
+            except urllib.error.HTTPError:
+                return None
+
+        until(cosigned, "a cosigned checkpoint")
+        assert policy.open(cosigned() or "").checkpoint.size == log_size(store)
+
+
+@pytest.mark.parametrize(("policy", "says"), [
+    ("quorum none\n", "no witness has a URL"),
+    ("log nonsense\nquorum none\n", "line 1"),
+])
+def test_serve_refuses_a_witness_policy_it_cannot_use(tmp_path: Path, policy: str, says: str) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "policy").write_text(policy)
+    url = f"sqlite:///{tmp_path / 'league.db'}"
+    Store(url).upgrade()
+    done = subprocess.run([sys.executable, "-m", "matchstate", "serve", "--port", "1"], capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "MATCHSTATE_DATABASE_URL": url,
+                                                 "MATCHSTATE_WITNESS_POLICY": str(tmp_path / "policy")})
+    assert done.returncode == 2 and says in done.stderr

@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from matchstate.tlog import merkle
 from matchstate.tlog.checkpoint import Checkpoint
 from matchstate.tlog.note import Signer
+from matchstate.web.process import free_port
 
 
 class MemoryLog:
@@ -44,12 +45,6 @@ class MemoryLog:
             proof = merkle.consistency_proof(self.leaves, old, size) if old else []
         lines = [f"old {old}", *(base64.b64encode(step).decode() for step in proof)]
         return ("\n".join(lines) + "\n\n" + (note or self.checkpoint(size))).encode()
-
-
-def free_port() -> int:
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        return int(listener.getsockname()[1])
 
 
 def post(url: str, body: bytes) -> tuple[int, str, str]:
