@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,6 +16,7 @@ from conftest import match_log
 from fastapi.testclient import TestClient
 
 from matchstate.store import Store, hash_key
+from matchstate.store.backup import backup, restore
 from matchstate.tlog.policy import Policy
 from matchstate.web import create_app
 from matchstate.web.witnessing import Witnessing
@@ -34,11 +34,9 @@ def until(condition: Callable[[], object], what: str, seconds: float = 60) -> No
 
 
 @pytest.fixture
-def league(tmp_path: Path) -> Iterator[tuple[Path, Store, Policy]]:
-    """A store with a match, two witnesses following its log, and the league's policy (both must cosign)."""
-    url = f"sqlite:///{tmp_path / 'league.db'}"
-    store = Store(url)
-    store.upgrade()
+def league(store: Store, tmp_path: Path) -> Iterator[tuple[Path, Store, Policy]]:
+    """A store (SQLite, PostgreSQL) with a match, two witnesses following its log, and the league's policy (both
+    must cosign)."""
     store.create_match(match_log("m-1", 1)[0], keys={"scorer": hash_key(SCORER)})
     follows = f"log {store.log.signer.verifier.vkey()}\n"
     with contextlib.ExitStack() as stack:
@@ -50,13 +48,19 @@ def league(tmp_path: Path) -> Iterator[tuple[Path, Store, Policy]]:
         policy = Policy.parse(f"{follows}{''.join(line + chr(10) for line in lines)}"
                               "group both all witness.example/w1 witness.example/w2\nquorum both\n")
         yield tmp_path, store, policy
+
+
+def wiped(store: Store) -> None:
+    """The store's database emptied, as before a restore into it; the store closed."""
+    if store.url.get_backend_name() == "sqlite":
+        store.close()
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{store.url.database}{suffix}").unlink(missing_ok=True)
+        return
+    with store.database.engine.begin() as connection:
+        schema = connection.exec_driver_sql("SELECT current_schema()").scalar_one()
+        connection.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
     store.close()
-
-
-def copy(source: Path, target: Path) -> None:
-    """A whole copy of the SQLite file ``source`` (its WAL's pages too) over ``target``, as a restore makes one."""
-    with contextlib.closing(sqlite3.connect(source)) as read, contextlib.closing(sqlite3.connect(target)) as write:
-        read.backup(write)
 
 
 def log_size(store: Store) -> int:
@@ -93,16 +97,16 @@ def test_a_store_restored_from_an_older_copy_is_refused_by_every_witness_and_sto
         league: tuple[Path, Store, Policy]) -> None:
     folder, store, policy = league
     events = match_log("m-1", 12)
-    copy(folder / "league.db", folder / "copy.db")  # the copy: the match's start alone
+    backup(store.url, store.secrets, folder / "copy")  # the copy: the match's start alone
     with serving(store, policy) as client:
         until(lambda: client.get("/api/log/witnesses").json()["state"] == "witnessing", "the first round")
         for event in events[1:6]:
             assert append(client, event) == 201
         size = log_size(store)
         until(lambda: client.get("/api/log/witnesses").json()["cosigned_size"] == size, "the witnesses cosign")
-    store.close()
-    copy(folder / "copy.db", folder / "league.db")  # restored, and served again
-    restored = Store(f"sqlite:///{folder / 'league.db'}")
+    wiped(store)
+    restore(folder / "copy", store.url, store.secrets)  # restored, and served again
+    restored = Store(store.url.render_as_string(hide_password=False))
     try:
         with serving(restored, policy) as client:
             until(lambda: client.get("/api/log/witnesses").json()["state"] == "halted", "the server halts")
