@@ -148,3 +148,25 @@ def test_the_witness_as_run_from_the_command_line_keeps_its_state_across_a_resta
         assert post(f"{url}/add-checkpoint", log.body(0, 12)) == (409, "text/x.tlog.size", "20\n")
         log.grow(3)
         assert post(f"{url}/add-checkpoint", log.body(20))[0] == 200
+
+
+def test_two_requests_from_the_same_old_size_at_once_get_one_cosignature_and_one_409(witness: Fixture) -> None:
+    import threading
+
+    assert witness.add(witness.log.body(0))[0] == 200
+    witness.log.grow(6)
+    bodies = [witness.log.body(10, 13), witness.log.body(10, 16)]
+    answers: list[int] = []
+    barrier = threading.Barrier(2)
+
+    def send(body: bytes) -> None:
+        barrier.wait(timeout=30)
+        answers.append(witness.add(body)[0])
+
+    threads = [threading.Thread(target=send, args=(body,)) for body in bodies]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(answers) == [200, 409]  # the check and the write are one: no cosigned size goes back
+    assert witness.state.latest(witness.log.signer.name)[0] in (13, 16)  # type: ignore[index]
