@@ -170,3 +170,18 @@ def test_two_requests_from_the_same_old_size_at_once_get_one_cosignature_and_one
         thread.join(timeout=60)
     assert sorted(answers) == [200, 409]  # the check and the write are one: no cosigned size goes back
     assert witness.state.latest(witness.log.signer.name)[0] in (13, 16)  # type: ignore[index]
+
+
+def test_a_witness_given_the_leagues_policy_refuses_a_retired_keys_checkpoint_past_its_last(tmp_path: Path) -> None:
+    log = MemoryLog()
+    log.grow(12)
+    handle = f"{log.signer.name}+{log.signer.verifier.id.hex()}"
+    follows = Policy.parse(f"log {log.signer.verifier.vkey()}\n# matchstate log-key {handle} sizes 0..10\n"
+                           "quorum none\n")
+    state = WitnessState(tmp_path / "state.db")
+    client = TestClient(create_witness_app(Witness(Cosigner("w", Ed25519PrivateKey.generate()), follows, state,
+                                                   lambda: NOW)))
+    assert client.post("/add-checkpoint", content=log.body(0, 10)).status_code == 200
+    refused = client.post("/add-checkpoint", content=log.body(10, 12))
+    assert refused.status_code == 403 and "retired" in refused.text
+    state.close()

@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 from conftest import match_log
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fastapi.testclient import TestClient
 
 from matchstate.store import Store, hash_key
 from matchstate.store.backup import backup, restore
+from matchstate.tlog.cosignature import Cosigner
 from matchstate.tlog.policy import Policy
 from matchstate.web import create_app
 from matchstate.web.witnessing import Witnessing
@@ -163,3 +165,29 @@ def test_serve_refuses_a_witness_policy_it_cannot_use(tmp_path: Path, policy: st
                           text=True, timeout=120, env={**os.environ, "MATCHSTATE_DATABASE_URL": url,
                                                  "MATCHSTATE_WITNESS_POLICY": str(tmp_path / "policy")})
     assert done.returncode == 2 and says in done.stderr
+
+
+def test_writes_wait_for_the_first_round(store: Store) -> None:
+    import threading
+
+    store.create_match(match_log("m-1", 1)[0], keys={"scorer": hash_key(SCORER)})
+    policy = Policy.parse(f"log {store.log.signer.verifier.vkey()}\n"
+                          f"witness w {Cosigner('w.example', Ed25519PrivateKey.generate()).verifier.vkey()} "
+                          "http://w.invalid\n"
+                          "quorum w\n")
+    asked, answer = threading.Event(), threading.Event()
+
+    def send(url: str, body: bytes) -> tuple[int, str]:
+        asked.set()
+        answer.wait(timeout=60)
+        return 0, "no answer"
+
+    with TestClient(create_app(store, witnessing=Witnessing(store, policy, every=0.05, send=send))) as client:
+        until(asked.is_set, "the first round asks the witness")
+        refused = client.post("/api/matches/m-1/events", json={"event": match_log("m-1", 2)[1]},
+                              headers={"Authorization": f"Bearer {SCORER}"})
+        assert refused.status_code == 503 and "asking its witnesses" in refused.json()["detail"]
+        answer.set()  # the witness does not answer: the round ends, and writes go on (only a refusal stops them)
+        until(lambda: client.get("/api/log/witnesses").json()["state"] == "witnessing", "the round ends")
+        assert append(client, match_log("m-1", 2)[1]) == 201
+        assert client.get("/api/log/witnesses").json()["witnesses"][0]["answer"] == "0 no answer"
