@@ -6,9 +6,10 @@
   received_at, the engine version that ruled it, the chain version), its previous hash and hash, the ruling
   and state the engine gave, and which league log leaf holds it (``leaf``: ``append`` or ``import``);
 - ``proofs/<seq>.tlog-proof``: the C2SP tlog proof of that leaf in the bundle's checkpoint;
-- ``checkpoint``: the league log's signed checkpoint (C2SP tlog-checkpoint) that every proof leads to;
+- ``checkpoint``: the league log's signed checkpoint (C2SP tlog-checkpoint) that every proof leads to (with
+  ``--witness-policy``, the latest one the witnesses' quorum cosigned, with their cosignatures);
 - ``policy``: the C2SP tlog-policy that names the log's keys, each with the tree sizes it may sign
-  (:mod:`~matchstate.store.logkeys`), and ``quorum none``.
+  (:mod:`~matchstate.store.logkeys`), and ``quorum none`` (with ``--witness-policy``, its witnesses and quorum).
 
 ``matchstate verify --bundle DIR`` checks every match in it: a policy's key valid for its size signed the
 checkpoint, its cosignatures meet the policy's quorum, each chain recomputes from its lines, each event's leaf
@@ -20,12 +21,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from . import jcs
 from .engine import Match
@@ -48,18 +49,28 @@ FIELDS = ("seq", "raw", "role", "received_at", "engine_version", "chain_version"
           "state", "leaf")
 
 
-def archive(store: Store, codes: list[str], folder: Path) -> list[Path]:
-    """Write the bundle of each match of ``codes`` into ``folder``; the folders written."""
+def archive(store: Store, codes: list[str], folder: Path, witnessed: Policy | None = None) -> list[Path]:
+    """Write the bundle of each match of ``codes`` into ``folder``; the folders written. With ``witnessed`` (the
+    league's witness policy), the checkpoint is the latest one its quorum cosigned, and the bundle's policy asks
+    for that quorum."""
     written = []
+    logs = LogKeys(store.secrets).policy(store.log.signer)  # every key the log has had, by size
     with store.database.transaction() as connection:
         size, _, checkpoint = store.log.head(connection)
+        if witnessed is not None:
+            size, checkpoint = _cosigned(store)
+            logs = replace(logs, witnesses=witnessed.witnesses, groups=witnessed.groups, quorum=witnessed.quorum)
         if checkpoint is None:
             raise MatchstateError("the league log has no checkpoint yet: there is nothing to prove a bundle with")
-        policy = LogKeys(store.secrets).policy(store.log.signer).text()  # every key the log has had, by size
+        policy = logs.text()
         for code in codes:
             match_id = connection.execute(select(MatchRow.id).where(MatchRow.code == code)).scalar()
             if match_id is None:
                 raise MatchstateError(f"no match has the code {code!r}")
+            last = connection.execute(select(func.max(LogLeafRow.idx)).where(LogLeafRow.code == code)).scalar()
+            if last is not None and last >= size:
+                raise MatchstateError(f"match {code} has leaves the latest cosigned checkpoint ({size} leaves) does "
+                                      "not hold yet: archive it once the witnesses have cosigned a newer one")
             leaves = {seq: (index, kind) for index, kind, seq in connection.execute(
                 select(LogLeafRow.idx, LogLeafRow.kind, LogLeafRow.seq)
                 .where(LogLeafRow.code == code, LogLeafRow.kind.in_(("append", "import")), LogLeafRow.idx < size)
@@ -82,6 +93,16 @@ def archive(store: Store, codes: list[str], folder: Path) -> list[Path]:
             (target / POLICY).write_text(policy, encoding="utf-8")
             written.append(target)
     return written
+
+
+def _cosigned(store: Store) -> tuple[int, str]:
+    from .store import cosignatures
+
+    kept = cosignatures.latest(store.database)
+    if kept is None:
+        raise MatchstateError("no checkpoint of the league log has met the witnesses' quorum yet: nothing to archive "
+                              "under their policy")
+    return kept
 
 
 def season_codes(store: Store, year: str) -> list[str]:

@@ -16,9 +16,13 @@ from conftest import match_log
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fastapi.testclient import TestClient
 
+from matchstate.cli import main
+from matchstate.evidence import CHECKPOINT, POLICY
 from matchstate.store import Store, hash_key
 from matchstate.store.backup import backup, restore
+from matchstate.tlog import tiles
 from matchstate.tlog.cosignature import Cosigner
+from matchstate.tlog.note import Note
 from matchstate.tlog.policy import Policy
 from matchstate.web import create_app
 from matchstate.web.witnessing import Witnessing
@@ -79,8 +83,10 @@ def append(client: TestClient, event: dict) -> int:
                        headers={"Authorization": f"Bearer {SCORER}"}).status_code
 
 
-def test_each_new_checkpoint_is_cosigned_by_the_quorum_kept_and_served(league: tuple[Path, Store, Policy]) -> None:
-    _, store, policy = league
+def test_each_new_checkpoint_is_cosigned_by_the_quorum_kept_served_and_archived(
+        league: tuple[Path, Store, Policy], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    folder, store, policy = league
     events = match_log("m-1", 8)
     with serving(store, policy) as client:
         until(lambda: client.get("/api/log/cosigned").status_code == 200, "a cosigned checkpoint")
@@ -93,6 +99,22 @@ def test_each_new_checkpoint_is_cosigned_by_the_quorum_kept_and_served(league: t
         status = client.get("/api/log/witnesses").json()
         assert status["state"] == "witnessing" and status["cosigned_size"] == size
         assert [witness["size"] for witness in status["witnesses"]] == [size, size]
+
+    # The season archived under the witnesses' policy: its checkpoint the cosigned one, its quorum checked.
+    (folder / "league.policy").write_text(policy.text())
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store.url.render_as_string(hide_password=False))
+    monkeypatch.setenv("MATCHSTATE_WITNESS_POLICY", str(folder / "league.policy"))
+    assert main(["archive", "--season", "2026", str(folder / "season")]) == 0
+    assert main(["verify", "--bundle", str(folder / "season")]) == 0
+    bundle = folder / "season" / "m-1"
+    assert Policy.parse((bundle / POLICY).read_bytes()).quorum == "both"
+    assert len(Note.parse((bundle / CHECKPOINT).read_bytes()).signatures) == 3  # the log's and two witnesses'
+    assert tiles.proven_entry(folder / "season" / "log", Policy.parse((bundle / POLICY).read_bytes()), 0)
+    capsys.readouterr()
+    note = (bundle / CHECKPOINT).read_text()
+    (bundle / CHECKPOINT).write_text(note[:note.rindex("\u2014")])  # a witness's cosignature taken off
+    assert main(["verify", "--bundle", str(folder / "season")]) == 1
+    assert "do not meet the policy's quorum 'both'" in capsys.readouterr().out
 
 
 def test_a_store_restored_from_an_older_copy_is_refused_by_every_witness_and_stops_writing(
