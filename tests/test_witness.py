@@ -185,3 +185,8 @@ def test_a_witness_given_the_leagues_policy_refuses_a_retired_keys_checkpoint_pa
     refused = client.post("/add-checkpoint", content=log.body(10, 12))
     assert refused.status_code == 403 and "retired" in refused.text
     state.close()
+
+
+def test_a_body_over_the_limit_is_refused_413_and_only_post_is_answered(witness: Fixture) -> None:
+    assert witness.add(b"old 0\n" + b"A" * (64 * 1024) + b"\n\n")[0] == 413
+    assert witness.client.get("/add-checkpoint").status_code == 405
