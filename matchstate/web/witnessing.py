@@ -96,8 +96,9 @@ class Witnessing:
         if note is None:
             return
         kept = cosignatures.latest(self.store.database)
-        if kept is not None and kept[0] >= size:
-            return
+        if kept is not None and kept[0] >= size and all(self.heard.get(w.name, Heard()).size == size
+                                                        for w in self.asked):
+            return  # cosigned already, and every witness is known to be there (never so before its first answer)
         lines, elsewhere = [], []
         for witness in self.asked:
             heard = self.heard.setdefault(witness.name, Heard())
@@ -117,6 +118,8 @@ class Witnessing:
                     lines.append(text)
                 elif status == 422:
                     elsewhere.append(witness.name)
+                else:
+                    log.warning("witnessing: %s answered %s", witness.name, heard.answer)
                 break
         self._keep(size, note, lines)
         self._halt_if(elsewhere, size)
