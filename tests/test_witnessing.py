@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,17 +25,9 @@ from matchstate.tlog.note import Note
 from matchstate.tlog.policy import Policy
 from matchstate.web import create_app
 from matchstate.web.witnessing import Witnessing
-from tests.witness_helpers import running_witness
+from tests.witness_helpers import running_witness, until
 
 SCORER = "scorer-key"
-
-
-def until(condition: Callable[[], object], what: str, seconds: float = 60) -> None:
-    """Wait for ``condition`` (a condition, not a time: the deadline only ends a test that would hang)."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, f"never: {what}"
-        time.sleep(0.02)
 
 
 @pytest.fixture

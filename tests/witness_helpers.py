@@ -11,7 +11,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -45,6 +45,14 @@ class MemoryLog:
             proof = merkle.consistency_proof(self.leaves, old, size) if old else []
         lines = [f"old {old}", *(base64.b64encode(step).decode() for step in proof)]
         return ("\n".join(lines) + "\n\n" + (note or self.checkpoint(size))).encode()
+
+
+def until(condition: Callable[[], object], what: str, seconds: float = 60) -> None:
+    """Wait for ``condition`` (a condition, not a time: the deadline only ends a test that would hang)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.02)
 
 
 def post(url: str, body: bytes) -> tuple[int, str, str]:

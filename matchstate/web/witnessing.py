@@ -200,7 +200,9 @@ class HaltedWrites:
         if scope["type"] == "http" and scope["method"] not in SAFE_METHODS and scope["path"].startswith("/api/"):
             reason = self.witnessing.refusal()
             if reason is not None:
-                answer = JSONResponse({"detail": reason["en"], "words": reason}, status_code=503,
+                # stopped: until an operator acts (a page says so), not for the first round's moment
+                body = {"detail": reason["en"], "words": reason, "stopped": self.witnessing.halted is not None}
+                answer = JSONResponse(body, status_code=503,
                                       headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
                 await answer(scope, receive, send)
                 return
