@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from . import evidence_cli
 from .errors import MatchstateError, RefusedEvent
 from .version import PACKAGE_VERSION
+from .witness import command as witness_command
 
 # Imported by the commands that need them, not here: `matchstate --help` or `replay` need no store, no web.
 if TYPE_CHECKING:
@@ -386,6 +387,25 @@ def _public_key(path: str | None) -> Ed25519PublicKey | None:
     return key
 
 
+def cmd_rotate_log_key(_: argparse.Namespace) -> int:
+    from .store.logkeys import LogKeys
+
+    store = open_store()
+    keys = LogKeys(store.secrets)
+    size, policy = keys.rotate(store)
+    print(f"the league log's key is rotated at {size} leaves (restart a running server: it reads its key once); "
+          f"the policy, {keys.policy_path}:\n{policy.text()}", end="")
+    return 0
+
+
+def cmd_log_policy(_: argparse.Namespace) -> int:
+    from .store.logkeys import LogKeys
+
+    store = open_store()
+    print(LogKeys(store.secrets).policy(store.log.signer).text(), end="")
+    return 0
+
+
 def cmd_keys(args: argparse.Namespace) -> int:
     from .store import hash_key, new_key
 
@@ -457,8 +477,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # The laptop's own names (a tablet reaches it by them) and its certificate's are its own, not a rebinding.
         hosts |= {name.lower() for name in (*laptop_names(tuple(args.tls_name)), *served.names)}
 
+    if args.witness_policy:
+        from .web.witnessing import from_file
+
+        from_file(open_store(), args.witness_policy, args.witness_every).store.close()  # its faults named once, here
+
     def make_app() -> Any:
-        app = create_app(open_store(cache_mb=args.cache_mb), private=args.private, limits=limits, hosts=hosts,
+        store = open_store(cache_mb=args.cache_mb)
+        witnessing = from_file(store, args.witness_policy, args.witness_every) if args.witness_policy else None
+        app = create_app(store, private=args.private, limits=limits, hosts=hosts, witnessing=witnessing,
                          **tolerance)
         app.state.tls = served  # for the tablet setup page
         return app
@@ -624,6 +651,11 @@ def parser(environment: bool = False) -> argparse.ArgumentParser:
     for action in (issue_cmd, revoke_cmd):
         action.add_argument("match", help="the match's code")
         action.add_argument("role", choices=("scorer", "official"))
+    log_key_cmd = keys_actions.add_parser("rotate-log-key", help="hand the league log over to a new signing key; "
+                                                                 "the policy names each key's tree sizes")
+    log_key_cmd.set_defaults(run=cmd_rotate_log_key)
+    keys_actions.add_parser("log-policy", help="print the league log's C2SP tlog-policy: every key it has had, "
+                                               "each with the tree sizes it may sign").set_defaults(run=cmd_log_policy)
     for action in (league_cmd, issue_cmd, revoke_cmd):
         action.add_argument("--by", help="who does it (kept with the store's record of the act)")
     keys_actions.add_parser("public", help="print the public key that checks the store's receipts")
@@ -677,6 +709,7 @@ def parser(environment: bool = False) -> argparse.ArgumentParser:
     _json_option(verify_cmd)
     verify_cmd.set_defaults(run=cmd_verify)
     evidence_cli.register(commands, verify_cmd)  # archive, verify --bundle
+    witness_command.register(commands)
 
     serve_cmd = commands.add_parser("serve", help="run the live service: API, scorer's console, review, records")
     serve_cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -723,6 +756,11 @@ def parser(environment: bool = False) -> argparse.ArgumentParser:
     guard.add_argument("--forwarded-allow-ips", metavar="ADDRESSES", default=argparse.SUPPRESS,
                        help="proxies (addresses or networks, comma-separated) whose X-Forwarded-For names the client "
                        "the limits count (default: $MATCHSTATE_FORWARDED_ALLOW_IPS, else none)")
+    witnessed = serve_cmd.add_argument_group("witnesses", "who cosigns the league log (SECURITY.md's Witnesses)")
+    witnessed.add_argument("--witness-policy", metavar="FILE", help="a C2SP tlog-policy file: the witnesses (with "
+                           "their URLs) to send the league log's checkpoints to, and the quorum to keep one")
+    witnessed.add_argument("--witness-every", type=_positive(float), default=5.0, metavar="SECONDS",
+                           help="seconds between rounds of sending the latest checkpoint (default 5)")
     serve_cmd.set_defaults(run=cmd_serve)
     _serve_environment(serve_cmd, environment)
     return top

@@ -6,26 +6,27 @@
   received_at, the engine version that ruled it, the chain version), its previous hash and hash, the ruling
   and state the engine gave, and which league log leaf holds it (``leaf``: ``append`` or ``import``);
 - ``proofs/<seq>.tlog-proof``: the C2SP tlog proof of that leaf in the bundle's checkpoint;
-- ``checkpoint``: the league log's signed checkpoint (C2SP tlog-checkpoint) that every proof leads to;
-- ``policy``: the C2SP tlog-policy that names the log's key (``log <vkey>``; ``quorum none``: this version
-  has no witnesses).
+- ``checkpoint``: the league log's signed checkpoint (C2SP tlog-checkpoint) that every proof leads to (with
+  ``--witness-policy``, the latest one the witnesses' quorum cosigned, with their cosignatures);
+- ``policy``: the C2SP tlog-policy that names the log's keys, each with the tree sizes it may sign
+  (:mod:`~matchstate.store.logkeys`), and ``quorum none`` (with ``--witness-policy``, its witnesses and quorum).
 
-``matchstate verify --bundle DIR`` checks every match in it: the policy's key signed the checkpoint, each
-chain recomputes from its lines, each event's leaf is proven in the checkpoint, and the engine, where it is the
-version that ruled, rules each event as recorded. A single changed byte of a line, a proof or the checkpoint
-fails one of these.
+``matchstate verify --bundle DIR`` checks every match in it: a policy's key valid for its size signed the
+checkpoint, its cosignatures meet the policy's quorum, each chain recomputes from its lines, each event's leaf
+is proven in the checkpoint, and the engine, where it is the version that ruled, rules each event as recorded.
+A single changed byte of a line, a proof or the checkpoint fails one of these.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from . import jcs
 from .engine import Match
@@ -33,10 +34,11 @@ from .errors import MatchstateError, NotProven
 from .models import EventRow, LogLeafRow, MatchRow
 from .store.chain import GENESIS, chain_hash, decode, instant, sealed
 from .store.leaguelog import event_leaf
+from .store.logkeys import LogKeys
 from .store.sql import CHECKED
 from .tlog import merkle
-from .tlog.checkpoint import SignedCheckpoint
 from .tlog.note import Verifier
+from .tlog.policy import Policy
 from .tlog.proof import TlogProof
 
 if TYPE_CHECKING:
@@ -47,18 +49,28 @@ FIELDS = ("seq", "raw", "role", "received_at", "engine_version", "chain_version"
           "state", "leaf")
 
 
-def archive(store: Store, codes: list[str], folder: Path) -> list[Path]:
-    """Write the bundle of each match of ``codes`` into ``folder``; the folders written."""
+def archive(store: Store, codes: list[str], folder: Path, witnessed: Policy | None = None) -> list[Path]:
+    """Write the bundle of each match of ``codes`` into ``folder``; the folders written. With ``witnessed`` (the
+    league's witness policy), the checkpoint is the latest one its quorum cosigned, and the bundle's policy asks
+    for that quorum."""
     written = []
+    logs = LogKeys(store.secrets).policy(store.log.signer)  # every key the log has had, by size
     with store.database.transaction() as connection:
         size, _, checkpoint = store.log.head(connection)
+        if witnessed is not None:
+            size, checkpoint = _cosigned(store)
+            logs = replace(logs, witnesses=witnessed.witnesses, groups=witnessed.groups, quorum=witnessed.quorum)
         if checkpoint is None:
             raise MatchstateError("the league log has no checkpoint yet: there is nothing to prove a bundle with")
-        policy = f"log {store.log.signer.verifier.vkey()}\nquorum none\n"
+        policy = logs.text()
         for code in codes:
             match_id = connection.execute(select(MatchRow.id).where(MatchRow.code == code)).scalar()
             if match_id is None:
                 raise MatchstateError(f"no match has the code {code!r}")
+            last = connection.execute(select(func.max(LogLeafRow.idx)).where(LogLeafRow.code == code)).scalar()
+            if last is not None and last >= size:
+                raise MatchstateError(f"match {code} has leaves the latest cosigned checkpoint ({size} leaves) does "
+                                      "not hold yet: archive it once the witnesses have cosigned a newer one")
             leaves = {seq: (index, kind) for index, kind, seq in connection.execute(
                 select(LogLeafRow.idx, LogLeafRow.kind, LogLeafRow.seq)
                 .where(LogLeafRow.code == code, LogLeafRow.kind.in_(("append", "import")), LogLeafRow.idx < size)
@@ -83,6 +95,16 @@ def archive(store: Store, codes: list[str], folder: Path) -> list[Path]:
     return written
 
 
+def _cosigned(store: Store) -> tuple[int, str]:
+    from .store import cosignatures
+
+    kept = cosignatures.latest(store.database)
+    if kept is None:
+        raise MatchstateError("no checkpoint of the league log has met the witnesses' quorum yet: nothing to archive "
+                              "under their policy")
+    return kept
+
+
 def season_codes(store: Store, year: str) -> list[str]:
     """The codes of the matches whose match.start is in ``year``."""
     with store.database.transaction() as connection:
@@ -101,27 +123,6 @@ class BundleReport:
     notes: list[str] = field(default_factory=list)
 
 
-def log_keys(policy: str) -> list[Verifier]:
-    """The log keys a C2SP tlog-policy names; :class:`NotProven` where it asks for a witness quorum (this
-    version checks none) or names no log."""
-    keys, quorum = [], None
-    for line in policy.splitlines():
-        words = line.split()
-        if not words or words[0].startswith("#"):
-            continue
-        if words[0] == "log" and len(words) in (2, 3):
-            keys.append(Verifier.parse(words[1]))
-        elif words[0] == "quorum" and len(words) == 2:
-            quorum = words[1]
-        elif words[0] not in ("witness", "group"):
-            raise NotProven(f"the policy's line {line!r} is not a tlog-policy line")
-    if quorum != "none":
-        raise NotProven("the policy asks for a witness quorum; this version checks bundles under 'quorum none' only")
-    if not keys:
-        raise NotProven("the policy names no log key")
-    return keys
-
-
 def verify_bundle(folder: Path, engine_version: str) -> BundleReport:
     """Check every match bundle in ``folder`` (or ``folder`` itself, if it is one); see the module's docstring."""
     report = BundleReport()
@@ -137,9 +138,10 @@ def verify_bundle(folder: Path, engine_version: str) -> BundleReport:
 
 def _match_problems(target: Path, engine_version: str, report: BundleReport) -> Iterator[str]:
     try:
-        keys = log_keys((target / POLICY).read_text(encoding="utf-8"))
         note = (target / CHECKPOINT).read_bytes()
-        origin = SignedCheckpoint.open(note, keys[0].name, keys).checkpoint.origin
+        policy = Policy.parse((target / POLICY).read_bytes())
+        signed = policy.open(note).checkpoint  # a key valid for its size signed it; the quorum cosigned it
+        origin, keys = signed.origin, policy.log_keys(signed.origin, signed.size)
         checkpoint = note.decode("utf-8")
         lines = (target / EVENTS).read_bytes().decode("utf-8").splitlines(keepends=True)
     except (OSError, UnicodeDecodeError, NotProven) as err:

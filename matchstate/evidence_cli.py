@@ -4,12 +4,15 @@ command line's parser by :func:`register`."""
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from .errors import MatchstateError
 from .version import ENGINE_VERSION
+
+TILES = "log"  # the folder of a season's bundle that holds the league log's tiles
 
 
 def cmd_archive(args: argparse.Namespace) -> int:
@@ -20,8 +23,29 @@ def cmd_archive(args: argparse.Namespace) -> int:
     if (args.match is None) == (args.season is None):
         raise MatchstateError("archive one MATCH or a --season YYYY, not both nor neither")
     codes = [args.match] if args.match is not None else season_codes(store, args.season)
-    for folder in archive(store, codes, Path(args.dir)):
+    if args.freeze:
+        from .store.logkeys import LogKeys
+
+        if args.season is None:
+            raise MatchstateError("--freeze freezes a --season: its last checkpoint signed, its key retired")
+        size, _ = LogKeys(store.secrets).rotate(store)
+        print(f"frozen at {size} leaves: the log key that signed the season is retired; a new one signs from here")
+    witnessed = None
+    if policy_file := args.witness_policy or os.environ.get("MATCHSTATE_WITNESS_POLICY"):
+        from .errors import NotProven
+        from .tlog.policy import Policy
+
+        try:
+            witnessed = Policy.parse(Path(policy_file).read_bytes())
+        except (OSError, NotProven) as err:
+            raise MatchstateError(f"--witness-policy {policy_file}: {err}") from None
+    for folder in archive(store, codes, Path(args.dir), witnessed):
         print(folder)
+    if args.season is not None:  # the whole league log too, as static tiles a web host or mirror keeps
+        from .store.logtiles import write_tiles
+
+        write_tiles(store, Path(args.dir) / TILES)
+        print(Path(args.dir) / TILES)
     return 0
 
 
@@ -52,6 +76,11 @@ def register(commands: Any, verify_cmd: argparse.ArgumentParser) -> None:
     archive_cmd.add_argument("match", nargs="?", help="the match's code")
     archive_cmd.add_argument("dir", help="the folder to write the bundles into")
     archive_cmd.add_argument("--season", metavar="YYYY", help="every match whose match.start is in that year")
+    archive_cmd.add_argument("--witness-policy", metavar="FILE", help="the league's witness policy (default "
+                             "$MATCHSTATE_WITNESS_POLICY): the bundle holds the latest checkpoint its quorum "
+                             "cosigned, and its policy asks for that quorum")
+    archive_cmd.add_argument("--freeze", action="store_true", help="first rotate the league log's key: the "
+                             "season's last checkpoint is the old key's last, and the policy says so")
     archive_cmd.set_defaults(run=cmd_archive)
     verify_cmd.add_argument("--bundle", metavar="DIR", help="check an evidence bundle (`matchstate archive`) with "
                                                             "no database and no secret")

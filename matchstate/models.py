@@ -296,3 +296,14 @@ class LogHeadRow(Base):
     root: Mapped[str] = mapped_column(String(HASH_LENGTH))
     frontier: Mapped[dict[str, str]] = mapped_column(JSON)
     checkpoint: Mapped[str | None] = mapped_column(Text)
+
+
+class CosignedRow(Base):
+    """A league log checkpoint that met the witness policy's quorum: its signed note with the witnesses'
+    cosignatures, by tree size."""
+
+    __tablename__ = "log_cosigned"
+
+    size: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    checkpoint: Mapped[str] = mapped_column(Text)
+    cosigned_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import gc
 import json
@@ -1500,6 +1501,152 @@ def tournament_pages(bench: Bench) -> None:
                 baseline = baseline or row
                 _latency(f"{label}, {name}", latencies)
         store.close()
+
+WITNESS_CHECKPOINTS = 300  # checkpoints a witness is sent per repetition, each 8 leaves (a group) larger
+WITNESS_EVERY = 0.05  # seconds between the league server's rounds, while it appends
+
+
+def _in_process_witnesses(folder: str, store: Any, count: int) -> tuple[Any, list[Any]]:
+    """``count`` witnesses of ``store``'s log in this process (their state in ``folder``), and the Witnessing that
+    sends them its checkpoints through a function call instead of HTTP."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from matchstate.tlog.cosignature import Cosigner
+    from matchstate.tlog.policy import Policy
+    from matchstate.web.witnessing import Witnessing
+    from matchstate.witness.state import WitnessState
+    from matchstate.witness.witness import Refused, Witness
+
+    follows = Policy.parse(f"log {store.log.signer.verifier.vkey()}\n", quorum_needed=False)
+    witnesses = {f"http://w{n}": Witness(Cosigner(f"w{n}.example", Ed25519PrivateKey.generate()), follows,
+                                         WitnessState(Path(folder) / f"w{n}-{id(store)}.db"), lambda: int(time.time()))
+                 for n in range(count)}
+    lines = [f"witness w{n} {witness.cosigner.verifier.vkey()} {url}" for n, (url, witness) in
+             enumerate(witnesses.items())]
+    policy = Policy.parse(f"log {store.log.signer.verifier.vkey()}\n" + "\n".join(lines)
+                          + f"\ngroup all all {' '.join(f'w{n}' for n in range(count))}\nquorum all\n")
+
+    def send(url: str, body: bytes) -> tuple[int, str]:
+        try:
+            return 200, witnesses[url.removesuffix("/add-checkpoint")].add_checkpoint(body)
+        except Refused as refused:
+            return refused.status, f"{refused.size}\n" if refused.status == 409 else str(refused)
+
+    return Witnessing(store, policy, WITNESS_EVERY, send=send), list(witnesses.values())
+
+
+def _witnessed_appends(url: str, folder: str, matches: list[tuple[dict, list[str]]], witnessed: bool) -> list[float]:
+    """As :func:`_store_appends`, with (``witnessed``) two witnesses sent the log's checkpoint every
+    :data:`WITNESS_EVERY` seconds by a thread meanwhile, as `serve --witness-policy` does in its background."""
+    import threading
+
+    from matchstate.store import Store, cosignatures
+
+    store = Store(url)
+    store.upgrade()
+    stop = threading.Event()
+    witnessing, witnesses = _in_process_witnesses(folder, store, 2)
+
+    def rounds() -> None:
+        while not stop.wait(WITNESS_EVERY):
+            witnessing.round()
+
+    thread = threading.Thread(target=rounds)
+    if witnessed:
+        thread.start()
+    latencies = []
+    for start, lines in matches:
+        store.create_match(start)
+        for line in lines:
+            begun = time.perf_counter()
+            store.append(start["match"], line)
+            latencies.append(time.perf_counter() - begun)
+    stop.set()
+    if witnessed:
+        thread.join()
+        kept = cosignatures.latest(store.database)
+        print(f"  witnessed: the last cosigned checkpoint has {kept[0] if kept else 0} leaves", file=sys.stderr)
+    for witness in witnesses:
+        witness.state.close()
+    store.close()
+    return latencies
+
+
+@section
+def witnessing(bench: Bench) -> None:
+    """What the witnesses cost: (1) durable SQLite Store.append while a thread sends the league log's checkpoint to
+    two witnesses every 50 ms (in this process: their checks, durable state and cosignatures share its interpreter),
+    against Store.append alone; (2) a witness's add-checkpoint (the log's signature and the consistency proof
+    checked, its state written durably, a cosignature made) against raw sqlite3 writing the same state row
+    durably. Repetitions alternate, each on a new database."""
+    import sqlite3
+    import tempfile
+
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from matchstate.tlog import merkle
+    from matchstate.tlog.checkpoint import Checkpoint
+    from matchstate.tlog.cosignature import Cosigner
+    from matchstate.tlog.note import Signer
+    from matchstate.tlog.policy import Policy
+    from matchstate.witness.state import WitnessState
+    from matchstate.witness.witness import Witness
+
+    lone = _matches_for(bench.logs, STORE_APPENDS // 4)
+    lone_events = sum(len(lines) for _, lines in lone)
+    timings: dict[bool, tuple[list[float], list[float]]] = {False: ([], []), True: ([], [])}
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder, _secret_file(f"{folder}/w.secret"):
+        for repetition in range(bench.repeat):
+            for witnessed in (False, True) if repetition % 2 == 0 else (True, False):
+                latencies = _witnessed_appends(f"sqlite:///{folder}/a{repetition}{witnessed:d}.db", folder, lone,
+                                               witnessed)
+                timings[witnessed][0].append(sum(latencies))
+                timings[witnessed][1].extend(latencies)
+        baseline = bench.record("sqlite: Store.append alone, one event at a time", lone_events, *timings[False])
+        bench.record("sqlite: Store.append, two witnesses sent each checkpoint every 50 ms", lone_events,
+                     *timings[True], baseline=baseline)
+        _latency("Store.append while witnessed", timings[True][1])
+
+        log = Signer("bench.example/log", Ed25519PrivateKey.generate())
+        leaves = merkle.Leaves()
+        for index in range(WITNESS_CHECKPOINTS * 8):
+            leaves.append(merkle.leaf_hash(b"%d" % index))
+        bodies, notes = [], []
+        for number in range(1, WITNESS_CHECKPOINTS + 1):
+            size = number * 8
+            note = Checkpoint(log.name, size, merkle.root(leaves, size)).signed(log)
+            proof = merkle.consistency_proof(leaves, size - 8, size) if size > 8 else []
+            lines = [f"old {size - 8}", *(base64.b64encode(step).decode() for step in proof)]
+            bodies.append(("\n".join(lines) + "\n\n" + note).encode())
+            notes.append((size, merkle.root(leaves, size), note))
+        follows = Policy.parse(f"log {log.verifier.vkey()}\n", quorum_needed=False)
+        raw_seconds, raw_latencies, seconds, latencies = [], [], [], []
+        for repetition in range(bench.repeat):
+            witness = Witness(Cosigner("w.example", Ed25519PrivateKey.generate()), follows,
+                              WitnessState(Path(folder) / f"bench-w{repetition}.db"), lambda: int(time.time()))
+            raw = sqlite3.connect(Path(folder) / f"raw{repetition}.db", isolation_level=None)
+            raw.execute("PRAGMA journal_mode=WAL")
+            raw.execute("PRAGMA synchronous=FULL")
+            raw.execute("CREATE TABLE latest (origin TEXT PRIMARY KEY, size INTEGER, root BLOB, note TEXT)")
+            for run, into in ((lambda i, witness=witness: witness.add_checkpoint(bodies[i]), (seconds, latencies)),
+                              (lambda i, raw=raw: raw.execute(
+                                  "INSERT INTO latest VALUES (?, ?, ?, ?) ON CONFLICT (origin) DO UPDATE SET "
+                                  "size = excluded.size, root = excluded.root, note = excluded.note",
+                                  (log.name, *notes[i])), (raw_seconds, raw_latencies))):
+                gc.collect()
+                began = time.perf_counter()
+                for index in range(WITNESS_CHECKPOINTS):
+                    begun = time.perf_counter()
+                    run(index)
+                    into[1].append(time.perf_counter() - begun)
+                into[0].append(time.perf_counter() - began)
+            witness.state.close()
+            raw.close()
+        baseline = bench.record("raw sqlite3: the witness's state row upserted durably", WITNESS_CHECKPOINTS,
+                                raw_seconds, raw_latencies)
+        bench.record("witness: add-checkpoint (signature, proof, durable state, cosignature)", WITNESS_CHECKPOINTS,
+                     seconds, latencies, baseline=baseline)
+
 
 def main(argv: list[str] | None = None) -> int:
     args = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -127,6 +127,7 @@ def test_help_imports_neither_the_engine_nor_the_store_nor_the_web() -> None:
              "print(sorted(m for m in sys.modules if m.startswith('matchstate') or m in ('sqlalchemy', 'fastapi')))")
     shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONPATH": str(ROOT)}).stdout.splitlines()[-1]
-    # the evidence bundles' commands register themselves (evidence_cli), importing their work only when run
+    # the evidence bundles' and the witness's commands register themselves (evidence_cli, witness.command),
+    # importing their work only when run
     assert shown == ("['matchstate', 'matchstate.cli', 'matchstate.errors', 'matchstate.evidence_cli', "
-                     "'matchstate.version']")
+                     "'matchstate.version', 'matchstate.witness', 'matchstate.witness.command']")

@@ -31,6 +31,7 @@ from .database import ACTS_LOCK, Database, database_url
 from .incoming import Incoming
 from .keys import KeyCheck
 from .leaguelog import APPEND, LeagueLog, event_leaf
+from .logkeys import LogKeys
 from .receipts import Receipt, fingerprint, public_pem, sign
 from .results import Appended, MatchQuery, StoredEvent, Summary
 from .seals import head_seal
@@ -423,8 +424,10 @@ class Store:
         return stored, self._cache.head(connection, code, row)[0].snapshot()
 
     def _log_signer(self) -> Signer:
-        """The key that signs the league log's checkpoints: the receipts' key, named by the log's origin."""
-        return Signer(self.log_origin or f"matchstate.league/{self.key_fingerprint()}", self.secrets.signing_key())
+        """The key that signs the league log's checkpoints (the receipts' key until one is rotated in), named by the
+        log's origin."""
+        first = Signer(self.log_origin or f"matchstate.league/{self.key_fingerprint()}", self.secrets.signing_key())
+        return LogKeys(self.secrets).signer(first)  # a rotated key, where the log has one
 
     def _proof(self, code: str, stored: StoredEvent, leaf: tuple[int, str | None] | None) -> str | None:
         """The C2SP tlog proof of the event's league log leaf in its group's checkpoint (for a retry, or an

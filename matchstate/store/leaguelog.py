@@ -94,6 +94,10 @@ class LeagueLog:
             self._made = self._signer()
         return self._made
 
+    def retire(self) -> None:
+        """Forget the signing key read: the next checkpoint is signed by the key that signs now (a rotation's)."""
+        self._made = None
+
     @property
     def origin(self) -> str:
         return self.signer.name

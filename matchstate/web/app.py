@@ -39,6 +39,7 @@ from .headers import SecurityHeaders
 from .limits import Limits, RequestLimits
 from .service import CLOCK_TOLERANCE_SECONDS, Service
 from .watch import watch
+from .witnessing import Witnessing
 
 # One event as long as the log allows, with room for the {"event": ..., "expected_seq": N} around it.
 MAX_BODY_BYTES = MAX_LINE_BYTES + 1024
@@ -55,21 +56,26 @@ STATUS: list[tuple[type[MatchstateError], int]] = [
 
 
 def create_app(store: Store, *, private: bool = False, limits: Limits | None = None,
-               clock_tolerance: float = CLOCK_TOLERANCE_SECONDS, hosts: frozenset[str] | None = None) -> FastAPI:
+               clock_tolerance: float = CLOCK_TOLERANCE_SECONDS, hosts: frozenset[str] | None = None,
+               witnessing: Witnessing | None = None) -> FastAPI:
     """The service over ``store``; with ``private``, reading a match needs one of its keys. ``limits``
     caps each client's requests and streams; an event more than ``clock_tolerance`` seconds ahead of
-    the server's clock is refused; a request whose Host is not one of ``hosts`` (where given) is refused."""
+    the server's clock is refused; a request whose Host is not one of ``hosts`` (where given) is refused;
+    ``witnessing`` sends the league log's checkpoints to witnesses (:mod:`.witnessing`)."""
     service = Service(store, private=private, clock_tolerance=clock_tolerance)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        watching = asyncio.create_task(watch(service))  # the appends other server processes make
+        tasks = [asyncio.create_task(watch(service))]  # the appends other server processes make
+        if witnessing is not None:
+            tasks.append(asyncio.create_task(witnessing.run()))
         try:
             yield
         finally:
-            watching.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await watching
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     app = FastAPI(title="matchstate", version=__version__, docs_url=None, redoc_url=None,  # /docs is our own page
                   description="Live polo match state, exact to USPA Rule 36: append events, get rulings.",
@@ -92,6 +98,8 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, larger={"/api/matches/import": api.MAX_IMPORT_BYTES})
     app.add_middleware(DatabaseFaults, seconds=store.database.timeout)
+    if witnessing is not None:  # its routes, and its refusal of writes outside the database's (not a fault of it)
+        witnessing.mount(app)
     app.add_middleware(RequestLimits, limits=limits or Limits(), holds_role=store.key_holds_a_role)  # a refused
     # client costs least; outside it the operator's routes (setup, manifest, health) and HEAD and the metrics,
     # which count every request; outermost the headers every answer has.

@@ -46,6 +46,9 @@ async def readyz(request: Request) -> JSONResponse:
         return problems
 
     problems = await asyncio.to_thread(check)
+    witnessing = getattr(request.app.state, "witnessing", None)
+    if witnessing is not None and witnessing.halted is not None:
+        problems.append(f"witnesses: {witnessing.halted['en']}")
     return JSONResponse({"status": "ready" if not problems else "not ready", "problems": problems},
                         status_code=503 if problems else 200)
 

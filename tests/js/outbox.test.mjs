@@ -86,21 +86,27 @@ describe("retries", () => {
     const server = fakeServer([
       {status: 429, data: {detail: "too many requests"}, headers: new Headers({"Retry-After": "7"})},
       {status: 408, data: {detail: "the body came too slowly"}, headers: new Headers()},
-      {status: 503, data: {detail: "busy"}, headers: new Headers({"Retry-After": "1"})},
+      {status: 503, data: {detail: "stopped", words: {en: "stopped", es: "detenido"}, stopped: true},
+        headers: new Headers({"Retry-After": "1"})},
+      {status: 503, data: {detail: "busy", words: {en: "busy", es: "ocupada"}}, headers: new Headers({"Retry-After": "1"})},
       {status: 429, data: {detail: "too many requests"},
         headers: new Headers({"Retry-After": new Date(Date.now() + 60_000).toUTCString()})},
     ]);
     const outbox = new Outbox({storage: memoryStorage(), name: "o", send: server.send,
-      sleep: async (ms) => { sleeps.push(ms); seen.push([outbox.link, outbox.needsAttention]); }});
+      sleep: async (ms) => { sleeps.push(ms); seen.push([outbox.link, outbox.needsAttention, outbox.unavailable]); }});
     const event = logged("goal", {team: "Blue"});
     outbox.add(event, 1);
     await outbox.pump();
     assert.equal(sleeps[0], 7000);
     assert.equal(sleeps[1], 3000, "no Retry-After: a few seconds");
     assert.equal(sleeps[2], 1000);
-    assert.ok(sleeps[3] > 55_000 && sleeps[3] <= 60_000, sleeps[3]);
-    // A 503 says the server's database does not answer: the outbox waits as asked, and keeps the event.
-    assert.deepEqual(seen, [["busy", false], ["busy", false], ["database", false], ["busy", false]]);
+    assert.equal(sleeps[3], 1000);
+    assert.ok(sleeps[4] > 55_000 && sleeps[4] <= 60_000, sleeps[4]);
+    // A 503 says the server cannot write now: its database does not answer, or (stopped, with its words for
+    // why) its witnesses stopped its writes. The outbox waits as asked, and keeps the event.
+    const stopped = {en: "stopped", es: "detenido"};
+    assert.deepEqual(seen, [["busy", false, null], ["busy", false, null], ["database", false, stopped],
+      ["database", false, null], ["busy", false, null]]);
     assert.deepEqual(server.recorded.map((e) => e.id), [event.id]);
     assert.ok(server.sent.every((body) => body.event.id === event.id && body.expected_seq === 1));
     assert.equal(outbox.link, "up");

@@ -397,7 +397,7 @@ function status() {
   }
   if (!everUp && outbox.link === "unknown") return el("div", {class: "banner"}, t("console", "connecting"));
   if (!online()) {
-    const why = outbox.link === "database" ? t("faults", "link-database")
+    const why = outbox.link === "database" ? outbox.unavailable?.[lang()] ?? t("faults", "link-database")
       : t("console", {failing: "link-failing", busy: "link-busy"}[outbox.link] || "link-offline");
     return el("div", {class: "banner offline"}, waiting
       ? t("console", "offline-kept", {why, events: events(waiting)}) : t("console", "offline-empty", {why}));

@@ -50,6 +50,8 @@ export class Outbox {
     Object.assign(this, {storage, name, send, lastKnownAt, movedOn, onRecorded, onChange, sleep});
     this.link = "unknown";   // "up", "down" (no answer), "failing" (the server answers 5xx), "database" (503: its
                              // database does not answer) or "busy" (it asks to wait: 408, 429), as the last send found
+    this.unavailable = null; // the words of a 503 that says the server's writes are stopped (``stopped``: its
+                             // witnesses saw another log), not that its database is slow: an operator must act
     this.inFlight = null;    // the id of the event being sent
     this.pumping = false;
   }
@@ -241,6 +243,7 @@ export class Outbox {
     if (!reply || reply.status >= 500 || notNow) {
       // A 503 is the server's word that its database is unreachable; no answer at all, the server is.
       this.link = reply && reply.status === 503 ? "database" : notNow ? "busy" : reply ? "failing" : "down";
+      this.unavailable = this.link === "database" && reply.data?.stopped ? reply.data.words ?? null : null;
       this.#change((state) => {
         const found = state.items.find((other) => other.event.id === id);
         if (found) found.attempts += 1;

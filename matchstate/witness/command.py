@@ -1,0 +1,81 @@
+"""``matchstate witness``: run a witness (its key and state made on first run), or print its policy line."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import MatchstateError, NotProven
+
+if TYPE_CHECKING:  # the command line imports this module for its options: the rest is read when a witness runs
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+
+def key_file(path: Path) -> Ed25519PrivateKey:
+    """The Ed25519 key in the PEM file at ``path``, made (mode 0600) where there is none."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from ..store.secretfiles import _create
+
+    if not path.exists():
+        _create(path, Ed25519PrivateKey.generate().private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    try:
+        key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+    except ValueError:
+        key = None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise MatchstateError(f"{path} is not an Ed25519 private key in PEM")
+    return key
+
+
+def cmd_witness(args: argparse.Namespace) -> int:
+    from ..tlog.cosignature import Cosigner
+    from ..tlog.policy import Policy
+
+    cosigner = Cosigner(args.name, key_file(Path(args.key)))
+    url = f"http://{args.host}:{args.port}"
+    print(f"witness {args.name} {cosigner.verifier.vkey()} {url}", flush=True)  # the league's policy line
+    if args.print_vkey:
+        return 0
+    if args.logs is None or args.state is None:
+        raise MatchstateError("a witness runs with --logs FILE (the logs it follows) and --state FILE")
+    try:
+        logs = Policy.parse(Path(args.logs).read_bytes(), quorum_needed=False)
+    except NotProven as err:
+        raise MatchstateError(f"{args.logs}: {err}") from None
+    if not logs.logs:
+        raise MatchstateError(f"{args.logs} names no log (a 'log <vkey>' line) for the witness to follow")
+
+    import uvicorn
+
+    from .app import create_witness_app
+    from .state import WitnessState
+    from .witness import Witness
+
+    witness = Witness(cosigner, logs, WitnessState(Path(args.state)), lambda: int(time.time()))
+    uvicorn.run(create_witness_app(witness), host=args.host, port=args.port, log_level="info")
+    return 0
+
+
+def register(commands: Any) -> None:
+    """Add ``witness`` to ``commands``."""
+    from .. import cli
+
+    witness_cmd = commands.add_parser("witness", help="run a C2SP tlog-witness: cosign the checkpoints of the logs "
+                                                      "it follows, each only if it extends the one before")
+    witness_cmd.add_argument("--name", required=True, help="the witness's key name (say, witness.example.org/w1)")
+    witness_cmd.add_argument("--key", required=True, metavar="FILE",
+                             help="its Ed25519 private key, PEM (made, mode 0600, where there is none)")
+    witness_cmd.add_argument("--logs", metavar="FILE", help="a tlog-policy file whose 'log' lines are the logs "
+                                                            "it follows")
+    witness_cmd.add_argument("--state", metavar="FILE", help="its SQLite file: the latest checkpoint it cosigned "
+                                                             "of each log")
+    witness_cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    witness_cmd.add_argument("--port", type=cli.port_number, default=8100, help="port (default 8100)")
+    witness_cmd.add_argument("--print-vkey", action="store_true",
+                             help="print its policy line ('witness <name> <vkey> <url>') and stop")
+    witness_cmd.set_defaults(run=cmd_witness)
