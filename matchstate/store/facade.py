@@ -11,6 +11,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from sqlalchemy import URL, Connection, Engine, select
 
+from .. import authority
 from ..engine import Match
 from ..errors import ConflictError, IllegalEvent, RefusedEvent, StoreError, UnknownMatch
 from ..log import parse_line
@@ -45,6 +46,7 @@ from .sql import (
     LIVE,
     MATCH_ROWS,
     ORPHANS,
+    RECORDED_BY,
     HeadRow,
     listing,
 )
@@ -190,7 +192,9 @@ class Store:
 
         The event is recorded as sent by ``role``; or, with ``key``, as the role its ``admit`` gives for the
         role the key holds, read in the append's own transaction with the match's head (a key revoked before
-        it opens nothing, on any server), and before anything else is checked.
+        it opens nothing, on any server), and before anything else is checked; then, in the same transaction, as
+        the rules admit the event from that role (:func:`~matchstate.authority.admit`: who may void what, and an
+        official's late void re-stamped).
         """
         if key is not None and role is not None:
             raise StoreError("an append is made with a role or with a key to check, not both")
@@ -216,10 +220,11 @@ class Store:
         match's head as :meth:`~matchstate.store.dialects.Statements.heads` reads it: the event as stored, whether it
         was a retried send, and the match after it; with the rows to write, if any. Raises before it writes, or not at
         all."""
+        role = None
         if key is not None:
             held = (keyring.role_held(secret, code, key.key_hash, found.held) if found is not None
                     else keyring.role_of(connection, secret, code, key.key_hash))
-            incoming = incoming.as_role(key.admit(held, found is not None))
+            role = key.admit(held, found is not None)
         if found is None:
             raise _unknown(code)
         row = HeadRow(found.match_id, found.last_seq, found.last_hash)
@@ -227,17 +232,28 @@ class Store:
         stale = expected_seq is not None and expected_seq != found.last_seq
         if retried_seq is None and stale and device_id is not None:  # read afresh: is it a retry after all?
             retried_seq = self.database.statements.retried(connection, found.match_id, device_id)
-        if retried_seq is None:
-            if stale:
-                raise ConflictError.said("stale", found.last_seq, code=code, seq=found.last_seq,
-                                         expected=expected_seq)
-            head, retried_seq = self._cache.head(connection, code, row, device_id)
+        if retried_seq is None and stale:
+            raise ConflictError.said("stale", found.last_seq, code=code, seq=found.last_seq, expected=expected_seq)
+        head, seen = self._cache.head(connection, code, row, device_id)
+        retried_seq = seen if retried_seq is None else retried_seq
+        if role is not None:
+            incoming = self._admitted(connection, head, incoming, role)
         if retried_seq is not None:
-            stored, snapshot = self._retried(connection, code, row, retried_seq, incoming)
-            return (stored, True, snapshot), None
+            return (self._retried(connection, row, retried_seq, incoming), True, head.snapshot()), None
         ruling = head.match.feed(incoming.event)
         stored, written = self._writer.written(secret, head, incoming, ruling, found.acts_seq or 0)
         return (stored, False, head.snapshot()), written
+
+    @staticmethod
+    def _admitted(connection: Connection, head: Head, incoming: Incoming, role: str) -> Incoming:
+        """The event as the rules admit it from a key that holds ``role`` (:func:`~matchstate.authority.admit`),
+        sealed: refused unless the role may log it, re-stamped where the rules stamp it."""
+        struck = authority.struck(incoming.event, head.match.seq)
+        target_role: str | None = authority.SCORER
+        if struck is not None:
+            target_role = connection.execute(RECORDED_BY, {"match_id": head.match_id, "seq": struck}).scalar()
+        at = authority.admit(incoming.event, role, target_role, head.match.last_at)
+        return (incoming.restamped(at) if at is not None else incoming).as_role(role)
 
     def import_log(self, lines: Iterable[str], *, keys: Mapping[str, str] | None = None,
                    by: str | None = None) -> Imported:
@@ -373,13 +389,13 @@ class Store:
             known = connection.execute(HEAD, {"code": code}).first() is not None
             key.admit(keyring.role_of(connection, self._secret(), code, key.key_hash), known)
 
-    def _retried(self, connection: Connection, code: str, row: HeadRow, seq: int,
-                 incoming: Incoming) -> tuple[StoredEvent, Snapshot]:
+    @staticmethod
+    def _retried(connection: Connection, row: HeadRow, seq: int, incoming: Incoming) -> StoredEvent:
         """The stored result of event ``seq``, which has the incoming event's device ``id``: a retried send."""
         stored = StoredEvent(**connection.execute(EVENT, {"match_id": row.id, "seq": seq}).one()._mapping)
         if canonical(parse_line(stored.raw)) != canonical(incoming.event):
             raise IllegalEvent.said("id-taken", id=repr(stored.device_id), seq=stored.seq)
-        return stored, self._cache.head(connection, code, row)[0].snapshot()
+        return stored
 
     def _log_signer(self) -> Signer:
         """The key that signs the league log's checkpoints: the receipts' key, named by the log's origin."""

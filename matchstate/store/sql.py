@@ -72,6 +72,8 @@ HEAD = select(MatchRow.id, MatchRow.last_seq, MatchRow.last_hash).where(MatchRow
 # The seq of the event with a device id, read afresh where the head's own read may have been too early.
 RETRIED = select(EventRow.seq).where(EventRow.match_id == bindparam("match_id"),
                                      EventRow.device_id == bindparam("device_id"))
+# The role that recorded an event (the one a void strikes).
+RECORDED_BY = select(EventRow.role).where(EventRow.match_id == bindparam("match_id"), EventRow.seq == bindparam("seq"))
 LAST_ACT = select(func.max(ActRow.seq)).scalar_subquery()
 LIVE = MatchRow.importing.is_(None)  # a match being imported is no one's to see until it is whole
 # The events after a seq, as a cached engine catches up on them.
