@@ -64,7 +64,10 @@ class Found(NamedTuple):
 
 
 class Statements(Protocol):
-    """The statements of one database."""
+    """The statements of one database; ``notifies``: whether its commits tell listening processes of each append
+    (PostgreSQL's trigger, migration 0004), else others learn of appends by asking."""
+
+    notifies: bool
 
     def heads(self, connection: Connection, wanted: list[Wanted]) -> list[Found | None]:
         """Each wanted match's head, locked until the transaction ends (None for a code no match has); matches are
@@ -159,6 +162,8 @@ def _head(dialect: Dialect, keys: Any) -> Prepared:
 class SQLiteStatements:
     """SQLite's: each append's statements in turn; its write transactions are one at a time already."""
 
+    notifies = False
+
     def __init__(self, dialect: Dialect) -> None:
         self._head = _head(dialect, held_keys(lambda *row: func.json_group_array(func.json_array(*row))))
         self._retried = Prepared(RETRIED, dialect)
@@ -213,6 +218,8 @@ class PostgreSQLStatements:
     parameter, made in one call, where an array per column costs the driver more than the statement), so a
     group costs four round trips (with the BEGIN and the COMMIT) however many appends it holds; an import's
     batches streamed with COPY."""
+
+    notifies = True
 
     def __init__(self, dialect: Dialect) -> None:
         self._retried = Prepared(RETRIED, dialect)
