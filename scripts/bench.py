@@ -661,32 +661,45 @@ def _raw_params(row: tuple) -> tuple[tuple, ...]:
     return event, ruling, head
 
 
-def _store_appends(url: str, matches: list[tuple[dict, list[str]]]) -> list[float]:
-    """A new store at ``url`` with the matches created, then each of their events appended; the time of each."""
+def _store_appends(url: str, matches: list[tuple[dict, list[str]]], clock: Callable[[], float] = time.perf_counter,
+                   unsynced: str | None = None) -> list[float]:
+    """A new store at ``url`` with the matches created, then each of their events appended; the time of each by
+    ``clock``; with ``unsynced``, the statement each new connection runs first (its commits not flushed)."""
+    from sqlalchemy import event
+
     from matchstate.store import Store
 
     store = Store(url)
     store.upgrade()
+    if unsynced is not None:
+        store.close()  # the connections opened from now on run it
+
+        def unsync(connection: Any, _: Any) -> None:
+            connection.cursor().execute(unsynced)
+            connection.commit()
+
+        event.listen(store.engine, "connect", unsync)
     latencies = []
     for start, lines in matches:
         store.create_match(start)
         for line in lines:
-            begun = time.perf_counter()
+            begun = clock()
             store.append(start["match"], line)
-            latencies.append(time.perf_counter() - begun)
+            latencies.append(clock() - begun)
     store.close()
     return latencies
 
 
 def _raw_appends(connection, rows: list[tuple], placeholder: str, begin: str | None,
-                 statements: tuple[str, ...] = RAW_APPEND) -> list[float]:
+                 statements: tuple[str, ...] = RAW_APPEND,
+                 clock: Callable[[], float] = time.perf_counter) -> list[float]:
     """Each event's rows written through the DB-API ``connection``, one transaction each; the time of each."""
     statements = tuple(sql.replace("?", placeholder) for sql in statements)
     cursor = connection.cursor()
     latencies = []
     for row in rows:
         params = _raw_params(row)
-        begun = time.perf_counter()
+        begun = clock()
         if begin:
             cursor.execute(begin)
         if len(statements) == 1:
@@ -695,34 +708,43 @@ def _raw_appends(connection, rows: list[tuple], placeholder: str, begin: str | N
             for sql, values in zip(statements, params, strict=True):
                 cursor.execute(sql, values)
         connection.commit()
-        latencies.append(time.perf_counter() - begun)
+        latencies.append(clock() - begun)
     return latencies
 
 
 def _append_against_raw(bench: Bench, driver: str, url: Callable[[str], str], connect: Callable[[str], Any],
-                        placeholder: str, begin: str | None, ways: dict[str, tuple[str, ...]]) -> None:
+                        placeholder: str, begin: str | None, ways: dict[str, tuple[str, ...]],
+                        unsynced: str | None = None) -> None:
     """Store.append of the season's first events, against ``driver`` writing the rows the store wrote in each of
-    ``ways`` (a name: its statements); the store's row is against the last of them."""
+    ``ways`` (a name: its statements); the store's row is against the last of them. With ``unsynced`` (the
+    statement that turns a connection's flushes off), both run it and the rows are the CPU time of this
+    process (time.process_time), not the wall's."""
     matches = _matches_for(bench.logs, STORE_APPENDS)
     events = sum(len(lines) for _, lines in matches)
+    clock, what = (time.perf_counter, "") if unsynced is None else (time.process_time, ", CPU, fsync off")
     timings: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in (*ways, "store")}
     for repetition in range(bench.repeat):
-        store_url = url(f"store{repetition}")
-        latencies = _store_appends(store_url, matches)
+        store_url = url(f"store{repetition}{what and 'cpu'}")
+        latencies = _store_appends(store_url, matches, clock, unsynced)
         timings["store"][0].append(sum(latencies))
         timings["store"][1].extend(latencies)
         for number, (name, statements) in enumerate(ways.items()):
-            raw_url = url(f"raw{repetition}w{number}")
+            raw_url = url(f"raw{repetition}w{number}{what and 'cpu'}")
             _store_appends(raw_url, [(start, []) for start, _ in matches])  # the schema and each match.start
             with closing(connect(store_url)) as written, closing(connect(raw_url)) as raw:
-                latencies = _raw_appends(raw, written.execute(WRITTEN).fetchall(), placeholder, begin, statements)
+                if unsynced is not None:
+                    raw.execute(unsynced)
+                    raw.commit()
+                latencies = _raw_appends(raw, written.execute(WRITTEN).fetchall(), placeholder, begin, statements,
+                                         clock)
             timings[name][0].append(sum(latencies))
             timings[name][1].extend(latencies)
     baseline = None
     for name in ways:
-        baseline = bench.record(f"raw {driver}, the same rows, {name}, one transaction each", events, *timings[name])
+        baseline = bench.record(f"raw {driver}, the same rows, {name}, one transaction each{what}", events,
+                                *timings[name])
         _latency(f"raw {driver}, {name}", timings[name][1])
-    bench.record("Store.append, one event", events, *timings["store"], baseline=baseline)
+    bench.record(f"Store.append, one event{what}", events, *timings["store"], baseline=baseline)
     _latency("Store.append", timings["store"][1])
 
 
@@ -761,6 +783,32 @@ def store_append_postgresql(bench: Bench) -> None:
         if url is not None:
             _append_against_raw(bench, "psycopg", url, lambda url: psycopg.connect(conninfo(url)), "%s", None,
                                 {"three statements": RAW_APPEND, "one CTE statement": RAW_CTE})
+
+
+@section
+def store_append_cpu(bench: Bench) -> None:
+    """The append's CPU: Store.append against the raw driver writing the same rows, both with the flush of each
+    commit turned off (SQLite's synchronous=OFF, PostgreSQL's synchronous_commit=off), in this process's CPU
+    time; on SQLite and on PostgreSQL (where one answers). Issue #20's target: the store within 3x raw."""
+    import sqlite3
+    import tempfile
+
+    import psycopg
+    from sqlalchemy import make_url
+
+    def connect(url: str) -> sqlite3.Connection:
+        connection = sqlite3.connect(make_url(url).database, isolation_level=None)
+        connection.execute("PRAGMA journal_mode=WAL")
+        return connection
+
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        _append_against_raw(bench, "sqlite3", lambda name: f"sqlite:///{folder}/{name}.db", connect, "?",
+                            "BEGIN IMMEDIATE", {"three statements": RAW_APPEND}, "PRAGMA synchronous=OFF")
+    with _postgresql("store_append_cpu") as url:
+        if url is not None:
+            _append_against_raw(bench, "psycopg", url, lambda name: psycopg.connect(
+                make_url(name).set(drivername="postgresql").render_as_string(hide_password=False)), "%s", None,
+                {"one CTE statement": RAW_CTE}, "SET synchronous_commit = off")
 
 
 @section
@@ -950,6 +998,108 @@ def store_import(bench: Bench) -> None:
                     store.close()
                 row = bench.record(f"{database}, {size:,} events", size, seconds, seconds, baseline)
                 baseline = baseline or row
+
+
+LONG_IMPORT = 100_000  # events
+
+
+@section
+def store_import_long(bench: Bench) -> None:
+    """Store.import_log of a 100,000-event match on PostgreSQL (where one answers; its batches streamed with
+    COPY), the wall time and this process's CPU time of each; against the same import on SQLite. Issue #20's
+    target: 100k events on PostgreSQL in 20 s at most."""
+    import tempfile
+
+    from matchstate.store import Store
+
+    lines = _rallies(LONG_IMPORT)
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder, _postgresql("store_import") as postgresql:
+        os.environ.setdefault("MATCHSTATE_SECRET_FILE", f"{folder}/bench.secret")
+        urls: dict[str, Callable[[str], str]] = {"sqlite": lambda name: f"sqlite:///{folder}/{name}.db"}
+        if postgresql is not None:
+            urls["postgresql"] = postgresql
+        baseline = None
+        for database, url in urls.items():
+            wall, cpu = [], []
+            for repetition in range(bench.repeat):
+                store = Store(url(f"long{repetition}"))
+                store.upgrade()
+                began, used = time.perf_counter(), time.process_time()
+                store.import_log(lines)
+                wall.append(time.perf_counter() - began)
+                cpu.append(time.process_time() - used)
+                store.close()
+            row = bench.record(f"{database}, {LONG_IMPORT:,} events, wall", LONG_IMPORT, wall, wall, baseline)
+            baseline = baseline or row
+            bench.record(f"{database}, {LONG_IMPORT:,} events, the client's CPU", LONG_IMPORT, cpu, cpu, row)
+            print(f"  {database}: median {statistics.median(wall):.1f} s wall, {statistics.median(cpu):.1f} s CPU",
+                  file=sys.stderr)
+
+
+LIVE_BESIDE = 400  # live appends at least, before and during the import
+
+
+@section
+def import_beside_live(bench: Bench) -> None:
+    """A 100,000-event import through the HTTP API (`matchstate serve`, SQLite and PostgreSQL where one answers)
+    while another client appends to another match one request at a time: the live appends' latencies during the
+    import, against the same client's alone just before. Issue #18's target: p99 under 250 ms."""
+    import tempfile
+
+    served = _servers()[0]
+    body = "\n".join(_rallies(LONG_IMPORT)).encode()
+    live = _rallies(LONG_IMPORT)  # more than the live client can send while the imports run
+    start = {**json.loads(live[0]), "match": "live"}
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder, \
+            _postgresql("import_beside_live") as postgresql:
+        urls = {"sqlite": f"sqlite:///{folder}/beside.db"}
+        if postgresql is not None:
+            urls["postgresql"] = postgresql("beside")
+        with _secret_file(f"{folder}/bench.secret"):
+            for database, url in urls.items():
+                _served_store(url)
+                server = served(url, options=UNLIMITED)
+                server.start(timeout=120)
+                try:
+                    alone, beside = asyncio.run(_beside(server.base, start, live[1:], body, bench.repeat))
+                finally:
+                    server.stop()
+                baseline = bench.record(f"{database}: live appends alone", len(alone), [sum(alone)], alone)
+                bench.record(f"{database}: live appends during the import", len(beside), [sum(beside)], beside,
+                             baseline)
+                _latency(f"{database}, alone", alone)
+                _latency(f"{database}, during the import", beside)
+
+
+async def _beside(base: str, start: dict, lines: list[str], body: bytes,
+                  repeat: int) -> tuple[list[float], list[float]]:
+    """The live client's latencies alone (LIVE_BESIDE appends a repetition), then while each repetition's import
+    runs; the imports' matches each of a code of their own."""
+    clock = time.perf_counter
+    alone: list[float] = []
+    beside: list[float] = []
+    async with _Connection.open(base) as connection, _Connection.open(base) as importer:
+        path, key = await connection.create(start)
+        pending = iter(lines)
+
+        async def append(into: list[float]) -> None:
+            begun = clock()
+            status, answer = await connection.request("POST", f"{path}/events", _appended(next(pending)), key)
+            into.append(clock() - begun)
+            if status != 201:  # told, and counted in the latencies: a refusal is an append that waited for nothing
+                print(f"  a live append answered {status} after {into[-1]:.1f} s: {answer[:80]!r}", file=sys.stderr)
+
+        for repetition in range(repeat):
+            for _ in range(LIVE_BESIDE):
+                await append(alone)
+            renamed = body.replace(b'"match": "long"', f'"match": "long-{repetition}"'.encode(), 1)
+            imported = asyncio.ensure_future(importer.request("POST", "/api/matches/import", renamed, LEAGUE))
+            while not imported.done():
+                await append(beside)
+            status, answer = await imported
+            if status != 201:
+                raise RuntimeError(f"the import answered {status}: {answer[:200]!r}")
+    return alone, beside
 
 
 # A free hit after another, each scored: a log as long as a measure needs.

@@ -11,8 +11,7 @@ from matchstate import Match
 from matchstate.cli import main
 from matchstate.errors import ConflictError, DuplicateMatch, RefusedEvent, UnknownMatch
 from matchstate.log import MAX_LINE_BYTES
-from matchstate.store import KeyCheck, Store, hash_key, sql
-from matchstate.store.sql import AppendStatements
+from matchstate.store import KeyCheck, Store, dialects, hash_key
 
 
 def stored_rows(store: Store) -> list:
@@ -204,7 +203,7 @@ def test_a_failed_commit_leaves_the_cached_engine_right(store, started, monkeypa
     def fail(*_):
         raise OSError("the disk is full")
 
-    monkeypatch.setattr(AppendStatements, "write", fail)
+    monkeypatch.setattr(store.database.statements, "write", fail)
     with pytest.raises(OSError):
         store.append("m-1", started[6])  # the cached engine took the event, the database did not
     monkeypatch.undo()
@@ -218,13 +217,13 @@ def test_an_append_costs_the_same_at_seq_10_and_200(store, monkeypatch):
     store.create_match(log[0])
     statements: list[str] = []
     event.listen(store.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
-    execute = sql.execute
+    execute = dialects.execute
 
     def run(connection, statement, *args, **kwargs):  # an append's own statements go to the driver, past the listener
         statements.append(statement)
         return execute(connection, statement, *args, **kwargs)
 
-    monkeypatch.setattr(sql, "execute", run)
+    monkeypatch.setattr(dialects, "execute", run)
 
     def statements_of_append(seq: int) -> list[str]:
         statements.clear()

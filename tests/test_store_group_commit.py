@@ -11,7 +11,6 @@ from test_store_concurrency import WRITERS, Race, url_of
 
 from matchstate.errors import AccessDenied, ConflictError, IllegalEvent
 from matchstate.store import Store, hash_key
-from matchstate.store.sql import AppendStatements
 from matchstate.web.service import Service
 
 
@@ -146,14 +145,15 @@ def test_a_database_failure_of_one_append_in_a_group_loses_none_of_the_others(st
         store.create_match(log[0])
     with store.engine.connect() as connection:
         full_id = connection.exec_driver_sql(f"SELECT id FROM matches WHERE code = '{code['full']}'").scalar()
-    write = AppendStatements.write
+    statements = store.database.statements
+    write = statements.write
 
-    def full_disk(self, connection, rows):
+    def full_disk(connection, rows):
         if any(row["match_id"] == full_id for row in rows):
             raise OSError("the disk is full")
-        return write(self, connection, rows)
+        return write(connection, rows)
 
-    monkeypatch.setattr(AppendStatements, "write", full_disk)
+    monkeypatch.setattr(statements, "write", full_disk)
     with held_commit(store, monkeypatch, code["held"]) as queued:
         leader = run_all(lambda: store.append(code["held"], logs["held"][1]))
         queued(0)
@@ -165,7 +165,7 @@ def test_a_database_failure_of_one_append_in_a_group_loses_none_of_the_others(st
     assert isinstance(failed, OSError)
     assert appended_a.event.seq == appended_b.event.seq == 2
     assert store.last_seqs(code.values()) == {code["held"]: 2, code["a"]: 2, code["full"]: 1, code["b"]: 2}
-    monkeypatch.setattr(AppendStatements, "write", write)
+    monkeypatch.setattr(statements, "write", write)
     assert store.append(code["full"], logs["full"][1], expected_seq=1).event.seq == 2  # its engine is right again
     assert store.verify() == []
 

@@ -7,21 +7,15 @@ by its start (``2026``, ``2026-11``, ``2026-11-29``), in the match.start's own `
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
 from ..errors import InvalidQuery
+from ..standing import fold as fold
 from .tally import FINISHED, STATUSES, winner
 from .timeline import Event
-
-
-def fold(text: str) -> str:
-    """Text as search compares it: case folded, accents dropped ("Aráoz" and "araoz" are one)."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
 def match_date(start: Event) -> date:

@@ -15,10 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import goals_by_handicap
+from ..standing import FINISHED as FINISHED
+from ..standing import IN_PLAY as IN_PLAY
+from ..standing import SCHEDULED as SCHEDULED
+from ..standing import STATUSES as STATUSES
+from ..standing import status_of as status_of
 from .timeline import END, Event, Step, replay
 
-SCHEDULED, IN_PLAY, FINISHED = "scheduled", "in_play", "finished"
-STATUSES = (SCHEDULED, IN_PLAY, FINISHED)
 KNOCKIN = "knockin"
 PENALTY_1 = "1"
 CHOICE = "choice"  # what a foul gave while the Umpire's choice is pending
@@ -104,11 +107,6 @@ class Tally:
 
     def name(self, team: str, number: int) -> str | None:
         return self.roster(team).get(number, {}).get("name")
-
-
-def status_of(started: bool, ended: bool) -> str:
-    """Scheduled (no chukker started), in play, or finished (a match.end stands)."""
-    return FINISHED if ended else IN_PLAY if started else SCHEDULED
 
 
 def winner(score: dict[str, float]) -> str | None:

@@ -5,7 +5,9 @@ link in the match's chain. The package, by idea:
 
 - :mod:`~matchstate.store.chain`: canonical JSON and the hashes, the tamper contract;
 - :mod:`~matchstate.store.database`: which database, durable transactions, the schema's migrations;
-- :mod:`~matchstate.store.sql`: what the rows hold and the statements that read and write them;
+- :mod:`~matchstate.store.sql`: what the rows hold and the statements that read them;
+- :mod:`~matchstate.store.dialects`: the statements that differ by database, one class per database;
+- :mod:`~matchstate.store.writer`: the write steps a live append, a new match and an import share;
 - :mod:`~matchstate.store.commits`: group commit, the appends waiting at one moment in one transaction;
 - :mod:`~matchstate.store.cache`: one engine per recently used match, fed up to its stored head;
 - :mod:`~matchstate.store.snapshot`: :class:`Snapshot`, the frozen match a caller reads;

@@ -20,8 +20,7 @@ from dataclasses import fields, is_dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Dialect, and_, bindparam, select
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Connection, and_, bindparam, select
 
 from ..engine import Checkpoint, Match
 from ..engine.clock import Clock
@@ -32,6 +31,7 @@ from ..models import CheckpointRow, EventRow
 from ..rules import ClockSettings
 from ..rulings import FreeHit, Ruling
 from ..words import Words
+from .dialects import Statements
 from .seals import holds, seal
 
 FORMAT = 2  # of the blob: a checkpoint of another format is ignored (2: the officials' fields of log format 1.2)
@@ -51,11 +51,10 @@ class Checkpoints:
     """The stored checkpoints of one store: ``engine_version`` its engine's, ``secret`` its secret (None where
     it has none at hand: then no checkpoint is read or written)."""
 
-    def __init__(self, dialect: Dialect, engine_version: str, secret: Callable[[], bytes | None]) -> None:
+    def __init__(self, statements: Statements, engine_version: str, secret: Callable[[], bytes | None]) -> None:
         self.engine_version = engine_version
         self._secret = secret
-        insert = postgresql.insert if dialect.name == "postgresql" else sqlite.insert
-        statement = insert(CheckpointRow)
+        statement = statements.upsert(CheckpointRow)
         self._upsert = statement.on_conflict_do_update(index_elements=[CheckpointRow.match_id], set_={
             name: statement.excluded[name] for name in ("seq", "hash", "engine_version", "blob", "seal")})
 

@@ -9,10 +9,10 @@ has returned, and each one is checked in the transaction as it would be alone (i
 read and locked there), so the database keeps each match consistent across servers, not this lock.
 
 Each unit of work (an append) is done in three steps, each the whole group's at once: its match's
-head read, locked (:meth:`~matchstate.store.sql.AppendStatements.heads`); its checks and the engine,
+head read, locked (:meth:`~matchstate.store.dialects.Statements.heads`); its checks and the engine,
 which give its answer and the rows to write, or a :class:`~matchstate.errors.MatchstateError` (a
 refused event, a conflict) that is its answer alone and writes nothing; then every row written
-(:meth:`~matchstate.store.sql.AppendStatements.write`). Any other failure (the database's) rolls the
+(:meth:`~matchstate.store.dialects.Statements.write`). Any other failure (the database's) rolls the
 whole transaction back, and each of its units is done again alone, in a transaction of its own, so
 that one failing unit fails alone; but where the database could not be reached in time (every wait on it
 is bounded: see :mod:`~matchstate.store.database`), the group and every append queued behind it get that
@@ -29,13 +29,13 @@ from sqlalchemy import Connection
 
 from ..errors import MatchstateError, StoreError
 from .database import Database, unavailable
+from .dialects import Found, Wanted
 from .leaguelog import APPEND, LeagueLog, event_leaf
-from .sql import AppendStatements, Wanted
 
 T = TypeVar("T")
 GROUP_LIMIT = 64  # units in one transaction at most: the last of a long queue waits no more than this many
 # A unit's work, given its head (None where no match has its code): its answer, and the rows to write if any.
-Work = Callable[[Connection, tuple[Any, ...] | None], tuple[T, dict[str, Any] | None]]
+Work = Callable[[Connection, Found | None], tuple[T, dict[str, Any] | None]]
 
 
 class _Unit(Generic[T]):
@@ -63,10 +63,9 @@ class GroupCommit:
     """Write transactions shared by the threads that wait at the same moment (see the module's docstring);
     ``grouped=False`` gives each unit a transaction of its own, as before group commit (for comparison)."""
 
-    def __init__(self, database: Database, statements: AppendStatements, *, grouped: bool = True,
-                 log: LeagueLog | None = None) -> None:
+    def __init__(self, database: Database, *, grouped: bool = True, log: LeagueLog | None = None) -> None:
         self.database = database
-        self.statements = statements
+        self.statements = database.statements
         self.grouped = grouped
         self.log = log
         self._lock = threading.Lock()

@@ -37,6 +37,7 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from ..errors import DatabaseUnavailable, StoreError
+from .dialects import statements_for
 
 DEFAULT_URL = "sqlite:///matchstate.db"
 # Inside the package when installed from a wheel; at the repository's top in a checkout.
@@ -210,6 +211,7 @@ class Database:
         self.timeout = database_timeout()
         self.engine = make_engine(url, self.timeout)
         self.sqlite = url.get_backend_name() == "sqlite"
+        self.statements = statements_for(self.engine.dialect)  # the statements that differ, chosen once
         self._writer: Connection | None = None  # SQLite's one write connection, see transaction
         self._writer_lock = threading.Lock()
         self.watchdog = None if self.sqlite else Watchdog(self.timeout)
@@ -281,8 +283,7 @@ class Database:
     def lock(self, connection: Connection, key: int) -> None:
         """On PostgreSQL, take advisory lock ``key`` of the current schema until the transaction ends (SQLite's
         write transactions are one at a time already)."""
-        if not self.sqlite:
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key, hashtext(current_schema()))"), {"key": key})
+        self.statements.lock(connection, key)
 
     # -- the schema ------------------------------------------------------------------
 

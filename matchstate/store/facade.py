@@ -9,14 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from sqlalchemy import URL, Connection, Engine, delete, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import URL, Connection, Engine, select
 
+from .. import authority
 from ..engine import Match
-from ..errors import ConflictError, DuplicateMatch, IllegalEvent, RefusedEvent, StoreError, UnknownMatch
+from ..errors import ConflictError, IllegalEvent, RefusedEvent, StoreError, UnknownMatch
 from ..log import parse_line
-from ..models import ActRow, EventRow, KeyRow, MatchRow, RulingRow
-from ..rulings import Ruling
+from ..models import ActRow, EventRow, KeyRow, MatchRow
 from ..tlog.note import Signer
 from ..version import ENGINE_VERSION
 from . import acts, logcheck
@@ -24,17 +23,18 @@ from . import keys as keyring
 from . import verify as checks
 from .acts import Act
 from .cache import CACHE_BYTES, EngineCache, Head
-from .chain import GENESIS, canonical
+from .chain import canonical
 from .checkpoints import Checkpoints
 from .commits import GroupCommit
 from .database import ACTS_LOCK, Database, database_url
+from .dialects import Found, Wanted
+from .importing import Import, Imported
 from .incoming import Incoming
 from .keys import KeyCheck
 from .leaguelog import APPEND, LeagueLog, event_leaf
 from .logkeys import LogKeys
 from .receipts import Receipt, fingerprint, public_pem, sign
 from .results import Appended, MatchQuery, StoredEvent, Summary
-from .seals import head_seal
 from .secretfiles import SecretFiles, secret_path
 from .snapshot import Snapshot
 from .sql import (
@@ -47,14 +47,13 @@ from .sql import (
     LIVE,
     MATCH_ROWS,
     ORPHANS,
-    AppendStatements,
+    RECORDED_BY,
     HeadRow,
     listing,
-    match_columns,
-    standing,
 )
 from .statistics import problems as kept_problems
 from .verify import Problem, ReceiptReport
+from .writer import Writer, check_key_role
 
 Clock = Callable[[], datetime]
 MAX_SEQ = 2**31 - 1  # the seq column's largest value on either database
@@ -86,10 +85,11 @@ class Store:
         self._secret_file = secret_file
         self._secrets: SecretFiles | None = None
         self._signer: tuple[Ed25519PrivateKey, str] | None = None  # the signing key and its fingerprint
-        self._statements = AppendStatements(self.engine.dialect)
+        self._writer = Writer(self.database, self.database.statements)
         self.log = LeagueLog(self.database, self._log_signer)
-        self._commits = GroupCommit(self.database, self._statements, grouped=group_commit, log=self.log)
-        self._cache = EngineCache(cache_bytes, Checkpoints(self.engine.dialect, engine_version, self._sealing_secret))
+        self._commits = GroupCommit(self.database, grouped=group_commit, log=self.log)
+        self._cache = EngineCache(cache_bytes, Checkpoints(self.database.statements, engine_version,
+                                                           self._sealing_secret))
 
     @property
     def url(self) -> URL:
@@ -154,7 +154,7 @@ class Store:
                 acts_seq = acts.record(connection, self.database, secret,
                                        Act(acts.ISSUE, at, match.code, key.role, key.key_hash, reason=reason))
                 keyring.seal_row(connection, secret, key.id, match.code, key.role, key.key_hash, key.issued_at)
-            self._seal_head(connection, secret, match.id, match.code, match.last_seq, match.last_hash, acts_seq)
+            self._writer.seal_head(connection, secret, match.id, match.code, match.last_seq, match.last_hash, acts_seq)
 
     # -- matches ---------------------------------------------------------------------
 
@@ -167,11 +167,11 @@ class Store:
         with self.database.transaction(write=True) as connection:
             head = Head(None, Match())
             ruling = head.match.feed(incoming.event)  # a new Match takes nothing but a valid match.start
-            head.match_id = self._insert_match(connection, head.match, incoming.received_at, GENESIS)
-            acts_seq = self._register(connection, secret, head.match_id, head.match.info["match"], keys or {},
-                                     incoming.received_at, by)
-            stored, written = self._rows(secret, head, incoming, ruling, acts_seq)
-            self._statements.write(connection, [written])
+            head.match_id = self._writer.insert_match(connection, head.match, incoming.received_at)
+            acts_seq = self._writer.register(connection, secret, head.match_id, head.match.info["match"], keys or {},
+                                             incoming.received_at, by)
+            stored, written = self._writer.written(secret, head, incoming, ruling, acts_seq)
+            self._writer.write(connection, [written])
             code = head.match.info["match"]
             added = self.log.add(connection, [event_leaf(APPEND, code, 1, stored.hash)])
         with self._cache.lock(code):
@@ -193,7 +193,9 @@ class Store:
 
         The event is recorded as sent by ``role``; or, with ``key``, as the role its ``admit`` gives for the
         role the key holds, read in the append's own transaction with the match's head (a key revoked before
-        it opens nothing, on any server), and before anything else is checked.
+        it opens nothing, on any server), and before anything else is checked; then, in the same transaction, as
+        the rules admit the event from that role (:func:`~matchstate.authority.admit`: who may void what, and an
+        official's late void re-stamped).
         """
         if key is not None and role is not None:
             raise StoreError("an append is made with a role or with a key to check, not both")
@@ -205,52 +207,65 @@ class Store:
             raise
         secret = self._secret()
         device_id = incoming.event.get("id") if isinstance(incoming.event.get("id"), str) else None
-        wanted = (code, device_id, key.key_hash if key is not None else None)
+        wanted = Wanted(code, device_id, key.key_hash if key is not None else None)
         with self._cache.lock(code):
             (stored, duplicate, snapshot), leaf = self._commits.run_logged(
                 wanted, lambda connection, found: self._append(connection, found, code, device_id, incoming,
                                                                expected_seq, secret, key))
         return Appended(stored, duplicate, snapshot, self._receipt(code, stored), self._proof(code, stored, leaf))
 
-    def _append(self, connection: Connection, found: tuple[Any, ...] | None, code: str, device_id: str | None,
+    def _append(self, connection: Connection, found: Found | None, code: str, device_id: str | None,
                 incoming: Incoming, expected_seq: int | None, secret: bytes,
                 key: KeyCheck | None) -> tuple[tuple[StoredEvent, bool, Snapshot], dict[str, Any] | None]:
         """:meth:`append`'s work in a write transaction (maybe others' too), under the match's cache lock, given the
-        match's head as :meth:`AppendStatements.heads` reads it: the event as stored, whether it was a retried
-        send, and the match after it; with the rows to write, if any. Raises before it writes, or not at all."""
+        match's head as :meth:`~matchstate.store.dialects.Statements.heads` reads it: the event as stored, whether it
+        was a retried send, and the match after it; with the rows to write, if any. Raises before it writes, or not at
+        all."""
+        role = None
         if key is not None:
-            held = (keyring.role_held(secret, code, key.key_hash, found[5]) if found is not None
+            held = (keyring.role_held(secret, code, key.key_hash, found.held) if found is not None
                     else keyring.role_of(connection, secret, code, key.key_hash))
-            incoming = incoming.as_role(key.admit(held, found is not None))
+            role = key.admit(held, found is not None)
         if found is None:
             raise _unknown(code)
-        match_id, last_seq, last_hash, retried_seq, acts_seq, _ = found
-        row = HeadRow(match_id, last_seq, last_hash)
-        stale = expected_seq is not None and expected_seq != last_seq
+        row = HeadRow(found.match_id, found.last_seq, found.last_hash)
+        retried_seq = found.retried_seq
+        stale = expected_seq is not None and expected_seq != found.last_seq
         if retried_seq is None and stale and device_id is not None:  # read afresh: is it a retry after all?
-            retried = self._statements.retried.run(connection, {"match_id": match_id, "device_id": device_id})
-            retried_seq = retried[0] if retried is not None else None
-        if retried_seq is None:
-            if stale:
-                raise ConflictError.said("stale", last_seq, code=code, seq=last_seq, expected=expected_seq)
-            head, retried_seq = self._cache.head(connection, code, row, device_id)
+            retried_seq = self.database.statements.retried(connection, found.match_id, device_id)
+        if retried_seq is None and stale:
+            raise ConflictError.said("stale", found.last_seq, code=code, seq=found.last_seq, expected=expected_seq)
+        head, seen = self._cache.head(connection, code, row, device_id)
+        retried_seq = seen if retried_seq is None else retried_seq
+        if role is not None:
+            incoming = self._admitted(connection, head, incoming, role)
         if retried_seq is not None:
-            stored, snapshot = self._retried(connection, code, row, retried_seq, incoming)
-            return (stored, True, snapshot), None
+            return (self._retried(connection, row, retried_seq, incoming), True, head.snapshot()), None
         ruling = head.match.feed(incoming.event)
-        stored, written = self._rows(secret, head, incoming, ruling, acts_seq or 0)
+        stored, written = self._writer.written(secret, head, incoming, ruling, found.acts_seq or 0)
         return (stored, False, head.snapshot()), written
 
+    @staticmethod
+    def _admitted(connection: Connection, head: Head, incoming: Incoming, role: str) -> Incoming:
+        """The event as the rules admit it from a key that holds ``role`` (:func:`~matchstate.authority.admit`),
+        sealed: refused unless the role may log it, re-stamped where the rules stamp it."""
+        struck = authority.struck(incoming.event, head.match.seq)
+        target_role: str | None = authority.SCORER
+        if struck is not None:
+            target_role = connection.execute(RECORDED_BY, {"match_id": head.match_id, "seq": struck}).scalar()
+        at = authority.admit(incoming.event, role, target_role, head.match.last_at)
+        return (incoming.restamped(at) if at is not None else incoming).as_role(role)
+
     def import_log(self, lines: Iterable[str], *, keys: Mapping[str, str] | None = None,
-                   by: str | None = None) -> tuple[str, int]:
+                   by: str | None = None) -> Imported:
         """Store a whole match log as a new match, with ``keys`` (role → hash); returns its code and number of
         events. All or nothing: a refused line (with its line number) stores nothing, as does a device ``id``
         used twice. It is written in batches, each its own short transaction, under a code of its own that
         no one sees, and takes the match's code only once it is whole, so live appends to other matches
         wait for a batch at most, never for the whole import."""
-        from .importing import Import
-
-        return Import(self, keys or {}, by).run(lines)
+        secret = self._secret()  # refused before anything is written, where there is none
+        return Import(self._writer, self._cache, self.log, self.clock, self.engine_version, keys or {},
+                      by).run(secret, lines)
 
     def remove_match(self, code: str, *, reason: str, by: str | None, unstarted: bool = False) -> None:
         """Remove match ``code`` with all its events: a recorded act, kept with who, when, why and the head the
@@ -267,7 +282,7 @@ class Store:
                 raise ConflictError.said("correct-started", row.last_seq, code=code, seq=row.last_seq)
             acts.record(connection, self.database, secret, Act(acts.REMOVE, self.clock(), code, by=by, reason=reason,
                                                                 last_seq=row.last_seq, last_hash=row.last_hash))
-            self._delete_rows(connection, row.id)
+            self._writer.delete_rows(connection, row.id)
             self._cache.forget(code)
 
     def correct_match(self, code: str, start_event: Mapping[str, Any] | str, *, reason: str, role: str | None = None,
@@ -302,7 +317,7 @@ class Store:
     def issue_key(self, code: str, role: str, key_hash: str, *, by: str | None = None) -> None:
         """Make ``key_hash`` the live ``role`` key ('scorer' or 'official') of match ``code``, revoking the one
         before it."""
-        _check_key_role(role)
+        check_key_role(role)
         secret = self._secret()
         with self.database.transaction(write=True) as connection:
             match_id = self._match_id(connection, code)
@@ -312,7 +327,7 @@ class Store:
 
     def revoke_key(self, code: str, role: str, *, by: str | None = None) -> None:
         """Revoke the live ``role`` key of match ``code``: from now on, on every server, it opens nothing."""
-        _check_key_role(role)
+        check_key_role(role)
         secret = self._secret()
         with self.database.transaction(write=True) as connection:
             match_id = self._match_id(connection, code)
@@ -375,53 +390,13 @@ class Store:
             known = connection.execute(HEAD, {"code": code}).first() is not None
             key.admit(keyring.role_of(connection, self._secret(), code, key.key_hash), known)
 
-    def _insert_match(self, connection: Connection, match: Match, created: datetime, code_or_staged: str,
-                      importing: datetime | None = None) -> int:
-        """Insert a match's row for its engine just fed its match.start; under ``importing``, a staged code."""
-        columns = match_columns(match, created)
-        if importing is not None:
-            columns["code"] = code_or_staged
-        try:
-            match_id: int = connection.execute(insert(MatchRow).values(
-                **columns, last_seq=0, last_hash=GENESIS, importing=importing)).inserted_primary_key[0]  # type: ignore[index]
-        except IntegrityError:
-            raise DuplicateMatch.said("duplicate", code=repr(match.info["match"])) from None
-        return match_id
-
-    def _register(self, connection: Connection, secret: bytes, match_id: int, code: str, live_keys: Mapping[str, str],
-                 at: datetime, by: str | None, reason: str | None = None) -> int:
-        """Record a new match's creation and its keys as acts, and its keys; the seq of the last act."""
-        for role in live_keys:
-            _check_key_role(role)
-        acts_seq = acts.record(connection, self.database, secret, Act(acts.CREATE, at, code, by=by, reason=reason))
-        for role, key_hash in live_keys.items():
-            acts_seq = acts.record(connection, self.database, secret, Act(acts.ISSUE, at, code, role, key_hash, by=by))
-            keyring.issue(connection, secret, match_id, code, role, key_hash, at)
-        return acts_seq
-
-    def _rows(self, secret: bytes, head: Head, incoming: Incoming, ruling: Ruling | None,
-              acts_seq: int) -> tuple[StoredEvent, dict[str, Any]]:
-        """The event just fed to ``head``'s engine as stored, and the rows it writes (``AppendStatements.write``'s):
-        the event's, its ruling's and the match's new head, sealed."""
-        event_row, ruling_row, stored = incoming.rows(head, ruling)
-        match = head.match
-        return stored, {**event_row, **ruling_row, "match_id": head.match_id, "last_seq": match.seq,
-                        "last_hash": stored.hash, "last_at": stored.at, "state": match.state, "score": match.score,
-                        "status": standing(match), "acts_seq": acts_seq,
-                        "seal": head_seal(secret, match.info["match"], match.seq, stored.hash, acts_seq)}
-
-    def _seal_head(self, connection: Connection, secret: bytes, match_id: int, code: str, last_seq: int,
-                   last_hash: str, acts_seq: int) -> None:
-        connection.execute(update(MatchRow).where(MatchRow.id == match_id).values(
-            seal=head_seal(secret, code, last_seq, last_hash, acts_seq), acts_seq=acts_seq))
-
-    def _retried(self, connection: Connection, code: str, row: HeadRow, seq: int,
-                 incoming: Incoming) -> tuple[StoredEvent, Snapshot]:
+    @staticmethod
+    def _retried(connection: Connection, row: HeadRow, seq: int, incoming: Incoming) -> StoredEvent:
         """The stored result of event ``seq``, which has the incoming event's device ``id``: a retried send."""
         stored = StoredEvent(**connection.execute(EVENT, {"match_id": row.id, "seq": seq}).one()._mapping)
         if canonical(parse_line(stored.raw)) != canonical(incoming.event):
             raise IllegalEvent.said("id-taken", id=repr(stored.device_id), seq=stored.seq)
-        return stored, self._cache.head(connection, code, row)[0].snapshot()
+        return stored
 
     def _log_signer(self) -> Signer:
         """The key that signs the league log's checkpoints (the receipts' key until one is rotated in), named by the
@@ -453,12 +428,6 @@ class Store:
 
     def _match_id(self, connection: Connection, code: str) -> int:
         return self._head_row(connection, code).id
-
-    def _delete_rows(self, connection: Connection, match_id: int) -> None:
-        """Delete a match's rows: its keys, rulings, events and its own."""
-        for table in (KeyRow, RulingRow, EventRow):
-            connection.execute(delete(table).where(table.match_id == match_id))
-        connection.execute(delete(MatchRow).where(MatchRow.id == match_id))
 
     # -- reading ---------------------------------------------------------------------
 
@@ -602,6 +571,3 @@ def _unknown(code: str) -> UnknownMatch:
     return UnknownMatch.said("unknown-match", code=repr(code))
 
 
-def _check_key_role(role: str) -> None:
-    if role not in keyring.ROLES:
-        raise StoreError(f"a match's key role is one of {keyring.ROLES}, not {role!r}")

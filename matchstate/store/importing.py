@@ -8,58 +8,77 @@ short transaction give the match its code, its acts, its keys and its stored che
 append after an import resumes the match rather than replays it). A refused line, or a failure,
 removes what was written; an import killed on the way leaves a hidden match that the next import
 removes once it has written nothing for :data:`STALE`. On PostgreSQL the batches keep an import
-linear too: one head update per batch rather than one per event on the same row.
+linear too: one head update per batch rather than one per event on the same row, and its rows streamed in
+with COPY (:mod:`~matchstate.store.dialects`).
+
+Between two batches the import holds no transaction and no lock, and it hands its thread's turn on
+(:func:`hand_on`, a seam a test replaces): a server's event loop and its live appends wait for a batch at most.
 """
 
 from __future__ import annotations
 
+import time
 import uuid
-from collections.abc import Iterable, Mapping
-from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime, timedelta
+from typing import Any, NamedTuple
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..engine import Match
 from ..errors import DuplicateMatch, IllegalEvent, InvalidEvent, RefusedEvent
 from ..models import EventRow, MatchRow, RulingRow
 from ..rulings import Ruling
-from .cache import HELD_EVENTS, Head
+from .cache import HELD_EVENTS, EngineCache, Head
 from .checkpoints import STORED_EVERY
 from .incoming import Incoming
-from .leaguelog import IMPORT, event_leaf
-from .sql import standing
-
-if TYPE_CHECKING:
-    from .facade import Store
+from .leaguelog import IMPORT, LeagueLog, event_leaf
+from .writer import Writer
 
 BATCH = 1000  # events written per transaction
 STALE = timedelta(minutes=10)  # an unfinished import that has written nothing for this long is dead
+Clock = Callable[[], datetime]
+
+
+def hand_on(events: int) -> None:
+    """Between two batches (``events`` taken so far): let the process's other threads run (an import is CPU
+    bound, and Python's threads take turns: a sleep hands the turn on at once, where a busy thread would keep
+    it up to the interpreter's switch interval each time another asks)."""
+    time.sleep(0.001)
+
+
+class Imported(NamedTuple):
+    """What an import stored: its match's code and its number of events."""
+
+    code: str
+    events: int
 
 
 class Import:
-    """One import into ``store``: the new match gets the live ``keys`` (role → hash); ``by`` is who imports."""
+    """One import through ``writer``: the new match gets the live ``keys`` (role → hash); ``by`` is who imports.
+    ``cache`` keeps its engine once it is whole, ``log`` is the league log its events go into, ``clock`` and
+    ``engine_version`` the store's."""
 
-    def __init__(self, store: Store, keys: Mapping[str, str], by: str | None) -> None:
-        self.store, self.keys, self.by = store, keys, by
+    def __init__(self, writer: Writer, cache: EngineCache, log: LeagueLog, clock: Clock, engine_version: str,
+                 keys: Mapping[str, str], by: str | None) -> None:
+        self.writer, self.cache, self.log, self.clock, self.engine_version = writer, cache, log, clock, engine_version
+        self.keys, self.by = keys, by
         self.head: Head | None = None
         self.events: list[dict[str, Any]] = []
         self.rulings: list[dict[str, Any]] = []
 
-    def run(self, lines: Iterable[str]) -> tuple[str, int]:
-        """Store the log's lines; the new match's code and its number of events."""
-        store = self.store
-        secret = store.secrets.secret()  # refused before anything is written, where there is none
-        remove_stale(store)
-        received_at = store.clock()
+    def run(self, secret: bytes, lines: Iterable[str]) -> Imported:
+        """Store the log's lines, sealed with ``secret``; the new match's code and its number of events."""
+        remove_stale(self.writer, self.clock)
+        received_at = self.clock()
         seq_of_id: dict[str, int] = {}
         try:
             for number, line in enumerate(lines, 1):
                 if not line.strip():
                     continue
                 try:
-                    incoming = Incoming.decode(line, None, received_at, store.engine_version)
+                    incoming = Incoming.decode(line, None, received_at, self.engine_version)
                     device_id = incoming.event.get("id")
                     if isinstance(device_id, str) and device_id in seq_of_id:
                         raise IllegalEvent.said("id-taken-import", id=repr(device_id), seq=seq_of_id[device_id])
@@ -79,76 +98,78 @@ class Import:
             if self.head is None:
                 raise InvalidEvent.said("no-events")
             self._flush()
-            head, code = self.head, self.head.match.info["match"]
-            with store.database.transaction(write=True) as connection:
-                try:
-                    connection.execute(update(MatchRow).where(MatchRow.id == head.match_id)
-                                       .values(code=code, importing=None))
-                except IntegrityError:
-                    raise DuplicateMatch.said("duplicate", code=repr(code)) from None
-                acts_seq = store._register(connection, secret, head.match_id or 0, code, self.keys, received_at,
-                                           self.by, "imported")
-                store.log.add(connection, [event_leaf(IMPORT, code, seq, digest) for seq, digest in connection.execute(
-                    select(EventRow.seq, EventRow.hash).where(EventRow.match_id == head.match_id)
-                    .order_by(EventRow.seq))])
-                store._seal_head(connection, secret, head.match_id or 0, code, head.match.seq, head.hash, acts_seq)
-                if head.match.seq >= STORED_EVERY:  # the first append after it resumes here, not from the start
-                    store._cache.checkpoint(connection, code, head)
+            head = self.head
+            code = self._publish(secret, head, received_at)
         except BaseException:
             if self.head is not None and self.head.match_id is not None:
-                discard(store, self.head.match_id)
+                discard(self.writer, self.head.match_id)
             raise
         head.match.keep_last(HELD_EVENTS)  # as a cached engine does: the events before are read where needed
-        with store._cache.lock(code):
-            store._cache.remember(head)
-        return code, head.match.seq
+        with self.cache.lock(code):
+            self.cache.remember(head)
+        return Imported(code, head.match.seq)
+
+    def _publish(self, secret: bytes, head: Head, received_at: datetime) -> str:
+        """Give the whole staged match its code, its acts, its keys, its league log leaves, its seal and its
+        checkpoint, in one short transaction; its code."""
+        code: str = head.match.info["match"]
+        match_id = head.match_id or 0
+        with self.writer.database.transaction(write=True) as connection:
+            try:
+                connection.execute(update(MatchRow).where(MatchRow.id == match_id).values(code=code, importing=None))
+            except IntegrityError:
+                raise DuplicateMatch.said("duplicate", code=repr(code)) from None
+            acts_seq = self.writer.register(connection, secret, match_id, code, self.keys, received_at, self.by,
+                                            "imported")
+            self.log.add(connection, [event_leaf(IMPORT, code, seq, digest) for seq, digest in connection.execute(
+                select(EventRow.seq, EventRow.hash).where(EventRow.match_id == match_id).order_by(EventRow.seq))])
+            self.writer.seal_head(connection, secret, match_id, code, head.match.seq, head.hash, acts_seq)
+            if head.match.seq >= STORED_EVERY:  # the first append after it resumes here, not from the start
+                self.cache.checkpoint(connection, code, head)
+        return code
 
     def _begin(self, incoming: Incoming) -> tuple[Head, Ruling | None]:
         """The staged match's head, fed its match.start, and its row: under a code of its own, ``importing`` now."""
-        store = self.store
         head = Head(None, Match())
         ruling = head.match.feed(incoming.event)  # a new Match takes nothing but a valid match.start
         code = head.match.info["match"]
-        with store.database.transaction(write=True) as connection:
+        with self.writer.database.transaction(write=True) as connection:
             if connection.execute(select(MatchRow.id).where(MatchRow.code == code)).first() is not None:
                 raise DuplicateMatch.said("duplicate", code=repr(code))
-            head.match_id = store._insert_match(connection, head.match, incoming.received_at,
-                                                f"import:{uuid.uuid4().hex}", importing=store.clock())
+            head.match_id = self.writer.insert_match(connection, head.match, incoming.received_at,
+                                                     f"import:{uuid.uuid4().hex}", importing=self.clock())
         self.head = head
         return head, ruling
 
     def _flush(self) -> None:
-        """Write the events and rulings taken so far, and the staged match's head, in one transaction."""
+        """Write the events and rulings taken so far, and the staged match's head, in one transaction; then hand
+        the thread's turn on."""
         head = self.head
         if head is None or not self.events:
             return
-        match, last = head.match, self.events[-1]
-        with self.store.database.transaction(write=True) as connection:
-            connection.execute(insert(EventRow), self.events)
-            connection.execute(insert(RulingRow), self.rulings)
-            connection.execute(update(MatchRow).where(MatchRow.id == head.match_id).values(
-                last_seq=last["seq"], last_hash=last["hash"], last_at=last["at"], state=match.state,
-                score=match.score, status=standing(match), importing=self.store.clock()))
+        with self.writer.database.transaction(write=True) as connection:
+            self.writer.write_batch(connection, head, self.events, self.rulings, self.clock())
         self.events, self.rulings = [], []
+        hand_on(head.match.seq)
 
 
-def discard(store: Store, match_id: int) -> None:
+def discard(writer: Writer, match_id: int) -> None:
     """Delete a staged import's rows, a batch at a time (each its own short transaction), its own row last."""
     while True:
-        with store.database.transaction(write=True) as connection:
+        with writer.database.transaction(write=True) as connection:
             seqs = connection.execute(select(EventRow.seq).where(EventRow.match_id == match_id)
                                       .order_by(EventRow.seq.desc()).limit(BATCH)).scalars().all()
             if not seqs:
-                store._delete_rows(connection, match_id)
+                writer.delete_rows(connection, match_id)
                 return
             for table in (RulingRow, EventRow):
                 connection.execute(delete(table).where(table.match_id == match_id, table.seq >= seqs[-1]))
 
 
-def remove_stale(store: Store) -> None:
+def remove_stale(writer: Writer, clock: Clock) -> None:
     """Remove every unfinished import that has written nothing for :data:`STALE` (its process is gone)."""
-    with store.database.transaction() as connection:
-        stale = connection.execute(select(MatchRow.id).where(MatchRow.importing < store.clock() - STALE)).scalars()
+    with writer.database.transaction() as connection:
+        stale = connection.execute(select(MatchRow.id).where(MatchRow.importing < clock() - STALE)).scalars()
         found = list(stale)
     for match_id in found:
-        discard(store, match_id)
+        discard(writer, match_id)

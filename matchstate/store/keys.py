@@ -19,10 +19,12 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, bindparam, insert, or_, select, update
 
+from ..authority import OFFICIAL as OFFICIAL
+from ..authority import SCORER as SCORER
 from ..models import KeyRow, MatchRow
 from .seals import holds, key_seal
 
-LEAGUE, SCORER, OFFICIAL = "league", "scorer", "official"
+LEAGUE = "league"
 ROLES = (SCORER, OFFICIAL)  # a match's roles; the league's key is above every match
 
 

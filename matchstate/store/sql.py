@@ -1,37 +1,28 @@
-"""The store's SQL: what its rows hold, the statements that read them, and an append's prepared statements."""
+"""The store's SQL: what its rows hold and the statements that read them, alike on every database (those that
+differ are :mod:`~matchstate.store.dialects`'s)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
-import orjson
 from sqlalchemy import (
-    Column,
-    Connection,
-    Dialect,
     Select,
-    Table,
     and_,
     bindparam,
     exists,
     func,
-    insert,
     or_,
     select,
     tuple_,
-    update,
 )
 from sqlalchemy.orm import aliased
-from sqlalchemy.sql import ClauseElement
-from sqlalchemy.sql.compiler import SQLCompiler
 
 from ..engine import Match
 from ..errors import InvalidQuery
 from ..models import ActRow, EventRow, KeyRow, MatchRow, RulingRow
-from ..records.search import fold
-from ..records.tally import status_of
+from ..standing import fold, status_of
 from .results import SORTS, MatchQuery
 
 CONDITIONS = ("field_length", "penalty3_defended", "handicap_goals", "chukkers")
@@ -81,6 +72,8 @@ HEAD = select(MatchRow.id, MatchRow.last_seq, MatchRow.last_hash).where(MatchRow
 # The seq of the event with a device id, read afresh where the head's own read may have been too early.
 RETRIED = select(EventRow.seq).where(EventRow.match_id == bindparam("match_id"),
                                      EventRow.device_id == bindparam("device_id"))
+# The role that recorded an event (the one a void strikes).
+RECORDED_BY = select(EventRow.role).where(EventRow.match_id == bindparam("match_id"), EventRow.seq == bindparam("seq"))
 LAST_ACT = select(func.max(ActRow.seq)).scalar_subquery()
 LIVE = MatchRow.importing.is_(None)  # a match being imported is no one's to see until it is whole
 # The events after a seq, as a cached engine catches up on them.
@@ -141,150 +134,3 @@ ORPHANS = {
     "key": select(KeyRow.match_id, KeyRow.id).where(
         KeyRow.match_id.is_not(None), ~exists().where(MatchRow.id == KeyRow.match_id)).order_by(KeyRow.id),
 }
-
-
-class Prepared:
-    """A Core statement compiled once for a dialect, run on the DB-API cursor itself.
-
-    An append runs four short statements, and Connection.execute costs more than the driver
-    does on each (a cache key, an execution context, a result): about half an append's time
-    besides the commit. The values go through the column types' own bind processors, so the
-    driver gets what Connection.execute would send; SQLAlchemy's events and logging do not see
-    these statements, and the driver's errors come as the driver raises them.
-    """
-
-    def __init__(self, statement: ClauseElement, dialect: Dialect) -> None:
-        compiled = cast(SQLCompiler, statement.compile(dialect=dialect))
-        self.sql = str(compiled)
-        self.order = compiled.positiontup  # None where the driver takes named parameters
-        self.processors = {name: process for name, bind in compiled.binds.items()
-                           if (process := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None}
-
-        self.returns_rows = isinstance(statement, Select)
-
-    def run(self, connection: Connection, params: dict[str, Any]) -> tuple[Any, ...] | None:
-        """Execute with ``params`` in ``connection``'s transaction; the first row, if any."""
-        params = {**params, **{name: process(params[name]) for name, process in self.processors.items()}}
-        found = execute(connection, self.sql, [params[name] for name in self.order] if self.order else params,
-                        self.returns_rows)
-        return found[0] if found else None
-
-
-def execute(connection: Connection, statement: str, params: Any, rows: bool = False) -> list[tuple[Any, ...]]:
-    """Run ``statement`` on the DB-API cursor of ``connection`` itself, in its transaction; its rows if ``rows``."""
-    cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-    try:
-        cursor.execute(statement, params)
-        return list(cursor.fetchall()) if rows else []
-    finally:
-        cursor.close()
-
-
-Wanted = tuple[str, str | None, str | None]  # an append's match code, its event's device id and its key's hash
-
-
-def held_keys(dialect: Dialect) -> Any:
-    """The live key rows with the hash ``:key_hash`` that count on the match of the enclosing read (its own
-    and the league's), as one JSON array of ``[league-wide, role, issued_at, seal]`` (none: empty or null)."""
-    row = (KeyRow.match_id.is_(None), KeyRow.role, KeyRow.issued_at, KeyRow.seal)
-    rows = (func.json_agg(func.json_build_array(*row)) if dialect.name == "postgresql"
-            else func.json_group_array(func.json_array(*row)))
-    return (select(rows).where(KeyRow.key_hash == bindparam("key_hash"), KeyRow.revoked_at.is_(None),
-                               or_(KeyRow.match_id.is_(None), KeyRow.match_id == MatchRow.id))
-            .scalar_subquery())
-
-
-class AppendStatements:
-    """The statements of a group of appends (:mod:`~matchstate.store.commits`), prepared for one dialect: the
-    matches' heads read, then the events, their rulings and the new heads written.
-
-    On PostgreSQL, each is one statement for the whole group, over a JSON array of its rows
-    (``json_to_recordset``: one parameter, made in one call, where an array per column costs the
-    driver more than the statement): a group costs four round trips (with the BEGIN and the COMMIT)
-    however many appends it holds. SQLite, in the process, runs the statements of each append in turn.
-    """
-
-    def __init__(self, dialect: Dialect) -> None:
-        self.postgresql = dialect.name == "postgresql"
-        # The match's head, locked, beside the stored event with the incoming device id, the seq of the
-        # store's last act (which the head's seal covers) and the live rows of the append's key: one read.
-        self.head = Prepared(
-            select(MatchRow.id, MatchRow.last_seq, MatchRow.last_hash, EventRow.seq, LAST_ACT, held_keys(dialect))
-            .select_from(MatchRow)
-            .outerjoin(EventRow, and_(EventRow.match_id == MatchRow.id, EventRow.device_id == bindparam("device_id")))
-            .where(MatchRow.code == bindparam("code"))
-            .with_for_update(of=MatchRow),  # PostgreSQL locks no row of an outer join's nullable side
-            dialect)
-        self.retried = Prepared(RETRIED, dialect)
-        events, rulings, matches = (cast(Table, row.__table__) for row in (EventRow, RulingRow, MatchRow))
-        head = [matches.c[name] for name in HEAD_COLUMNS]
-        self.writes: list[Prepared | _Records]
-        if self.postgresql:
-            self.writes = [_Records({"events": list(events.columns), "rulings": list(rulings.columns),
-                                     "heads": [matches.c.id, *head]})]
-        else:
-            self.writes = [Prepared(insert(table).values({column: bindparam(column.key, type_=column.type)
-                                                          for column in table.columns}), dialect)
-                           for table in (events, rulings)]
-            self.writes.append(Prepared(update(matches).where(matches.c.id == bindparam("match_id")).values(
-                {column.name: bindparam(column.name) for column in head}), dialect))
-
-    def heads(self, connection: Connection, wanted: list[Wanted]) -> list[tuple[Any, ...] | None]:
-        """For each (code, device id, key hash): its match's id, last seq and last hash, locked until the transaction
-        ends, the seq of its stored event with that device id, the seq of the store's last act, and the live rows
-        of the key with that hash (:func:`held_keys`); None for a code no match has. Matches are locked in the
-        order of their codes, on every server alike."""
-        if not self.postgresql:
-            return [self.head.run(connection, {"code": code, "device_id": device_id, "key_hash": key_hash})
-                    for code, device_id, key_hash in wanted]
-        found = {row[0]: row[1:] for row in execute(connection, _HEADS, {"wanted": orjson.dumps(
-            [{"n": number, "code": code, "device_id": device_id, "key_hash": key_hash}
-             for number, (code, device_id, key_hash) in enumerate(wanted)]).decode()}, rows=True)}
-        return [found.get(number) for number in range(len(wanted))]
-
-    def write(self, connection: Connection, rows: list[dict[str, Any]]) -> None:
-        """Write each append's event, its ruling, and its match's new head; ``rows`` are each the event's and the
-        ruling's columns, the head's and ``match_id`` (the ruling's ``state`` is the match's)."""
-        for statement in self.writes:
-            if isinstance(statement, _Records):
-                statement.run(connection, rows)
-            else:
-                for params in rows:
-                    statement.run(connection, params)
-
-
-HEAD_COLUMNS = ("last_seq", "last_hash", "last_at", "state", "score", "status", "seal", "acts_seq")
-# The heads of a group's matches (see AppendStatements.heads), by their place in the group.
-# The device id's event is a subquery, not a join: the planner takes the JSON for 100 rows and would hash-join
-# every event of the store. The key's rows are read in the same statement, so that a key revoked before it
-# opens nothing, on any server.
-_HEADS = (
-    "SELECT w.n, m.id, m.last_seq, m.last_hash, "
-    "(SELECT e.seq FROM events e WHERE e.match_id = m.id AND e.device_id = w.device_id), "
-    "(SELECT max(seq) FROM acts), "
-    "(SELECT json_agg(json_build_array(k.match_id IS NULL, k.role, k.issued_at, k.seal)) FROM keys k "
-    "WHERE k.key_hash = w.key_hash AND k.revoked_at IS NULL AND (k.match_id IS NULL OR k.match_id = m.id)) "
-    "FROM json_to_recordset(CAST(%(wanted)s AS JSON)) AS w(n INTEGER, code TEXT, device_id TEXT, key_hash TEXT) "
-    "JOIN matches m ON m.code = w.code ORDER BY m.code FOR UPDATE OF m")
-
-
-class _Records:
-    """PostgreSQL's write of a group: its events, rulings and new heads in one statement, each table's rows one
-    JSON array (``json_populate_recordset`` reads each column by its name, as its type)."""
-
-    def __init__(self, tables: Mapping[str, list[Column[Any]]]) -> None:
-        self.tables = {name: [(str(column.name),  # orjson takes no str subclass, as SQLAlchemy's names are
-                               "match_id" if name == "heads" and column.key == "id" else column.key)
-                              for column in columns] for name, columns in tables.items()}
-        head = ", ".join(f"{name} = h.{name}" for name in HEAD_COLUMNS)
-        self.sql = ("WITH event AS (INSERT INTO events SELECT * FROM "
-                    "json_populate_recordset(NULL::events, CAST(%(events)s AS JSON))), "
-                    "ruling AS (INSERT INTO rulings SELECT * FROM "
-                    "json_populate_recordset(NULL::rulings, CAST(%(rulings)s AS JSON))) "
-                    f"UPDATE matches SET {head} FROM json_populate_recordset(NULL::matches, CAST(%(heads)s AS JSON)) h "
-                    "WHERE matches.id = h.id")
-
-    def run(self, connection: Connection, rows: list[dict[str, Any]]) -> None:
-        execute(connection, self.sql, {name: orjson.dumps([{column: row[key] for column, key in columns}
-                                                           for row in rows]).decode()
-                                       for name, columns in self.tables.items()})

@@ -1,32 +1,16 @@
-"""Who may do what: the league's key, and each match's scorer and official keys (made and kept by the store,
+"""Who holds what: the league's key, and each match's scorer and official keys (made and kept by the store,
 :mod:`matchstate.store.keys`), and keeping keys out of the access log."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
 from urllib.parse import unquote_plus
 
-from ..errors import AccessDenied
 from ..store.keys import LEAGUE, OFFICIAL, SCORER, hash_key, new_key
 
-__all__ = ["LEAGUE", "OFFICIAL", "SCORER", "check_role", "hash_key", "new_key", "redact", "role_needed"]
+__all__ = ["LEAGUE", "OFFICIAL", "SCORER", "hash_key", "new_key", "redact"]
 
 QUERY = re.compile(r"\?[^#\s\"]*")
-
-
-def role_needed(event: Mapping[str, Any], target_role: str | None = None) -> str:
-    """The role an event needs: an official decides, and voids what another role recorded."""
-    if event.get("type") == "decide" or (event.get("type") == "void" and target_role != SCORER):
-        return OFFICIAL
-    return SCORER
-
-
-def check_role(role: str, needed: str) -> None:
-    """Refuse with :class:`AccessDenied` unless ``role`` may do what needs ``needed``."""
-    if needed == OFFICIAL and role != OFFICIAL:
-        raise AccessDenied.said("official-only")
 
 
 def redact(text: str) -> str:

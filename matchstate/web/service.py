@@ -199,30 +199,19 @@ class Service:
     def append(self, code: str, event: dict[str, Any], expected_seq: int | None, key: str | None) -> Recorded:
         """Append one event for the holder of ``key``; raises the store's errors or :class:`AccessDenied`.
 
-        The key is checked in the append's own transaction (:class:`KeyCheck`), not in one before it: a
-        void alone, whose needed role and stamp depend on the stored log, reads the key's role first too.
-        An official's ``void`` stamped earlier than the match's newest event (a device clock behind
-        the one that logged it) is stamped with that event's ``at`` instead, which the engine accepts:
-        an official can always void the newest event.
+        The key is checked in the append's own transaction (:class:`KeyCheck`), not in one before it, and the
+        store applies there the rules of who may log what (:mod:`~matchstate.authority`): one transaction and
+        one key check for every event, a void too.
         """
         if not key:
             raise MissingKey.said("match-key-missing")
         _check_lookup(code)
-        if event.get("type") == "void":
-            role = self._event_role(code, key)
+        try:
             self._check_event(event)
-            needed = access.role_needed(event, self._target_role(code, event))
-            access.check_role(role, needed)
-            if role == access.OFFICIAL:
-                event = self._stamped_after_newest(code, event)
-        else:
-            try:
-                self._check_event(event)
-            except RefusedEvent:
-                self._event_role(code, key)  # a key that opens nothing is told so first
-                raise
-            needed = access.role_needed(event)
-        admitted = KeyCheck(access.hash_key(key), lambda role, known: self._admit(code, needed, role, known))
+        except RefusedEvent:
+            self._event_role(code, key)  # a key that opens nothing is told so first
+            raise
+        admitted = KeyCheck(access.hash_key(key), lambda role, known: self._admit(code, role, known))
         appended = self.store.append(code, event, expected_seq, key=admitted)
         return Recorded(event_json(appended.event), match_view(code, appended.match), appended.duplicate,
                         appended.receipt.to_json())
@@ -234,17 +223,15 @@ class Service:
             raise AccessDenied.said("league-not-events")
         return role
 
-    def _admit(self, code: str, needed: str, role: str | None, known: bool) -> str:
+    def _admit(self, code: str, role: str | None, known: bool) -> str:
         """The role the event is recorded as, for a key that holds ``role`` on match ``code`` (``known``: it
-        exists) as the append's transaction reads it; refused as :meth:`role` refuses, and unless the role may
-        append an event that needs ``needed``."""
+        exists) as the append's transaction reads it; refused as :meth:`role` refuses."""
         if role is None and (known or self.private):
             raise AccessDenied.said("match-key-wrong")
         if role is None or not known:
             raise UnknownMatch.said("unknown-match", code=repr(code))
         if role == access.LEAGUE:
             raise AccessDenied.said("league-not-events")
-        access.check_role(role, needed)
         return role
 
     def _check_event(self, event: dict[str, Any]) -> None:
@@ -257,22 +244,6 @@ class Service:
         if ahead > self.clock_tolerance:
             raise IllegalEvent.said("ahead", kind=event.get("type"), at=event["at"], ahead=f"{ahead:.0f}",
                                     tolerance=f"{self.clock_tolerance:g}")
-
-    def _stamped_after_newest(self, code: str, void: dict[str, Any]) -> dict[str, Any]:
-        moment = _moment(void.get("at"))
-        newest = self.store.event(code, self.store.match(code).seq)
-        if moment is None or newest is None or moment >= newest.at:
-            return void
-        # The same stamp for a retry of this void: the newest event is then the void itself.
-        return {**void, "at": newest.at.isoformat()}
-
-    def _target_role(self, code: str, event: dict[str, Any]) -> str | None:
-        """The role that recorded the event a void strikes (the scorer's own, unless found otherwise)."""
-        target = event.get("seq") if event.get("type") == "void" else None
-        if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= MAX_SEQ:
-            return access.SCORER  # not a void, or one the engine will refuse on its own
-        found = self.store.event(code, target)
-        return found.role if found is not None else access.SCORER
 
     # -- reading -------------------------------------------------------------------
 

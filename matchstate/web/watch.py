@@ -39,7 +39,7 @@ def channel(schema: str) -> str:
 async def watch(service: Service) -> None:
     """Tell ``service``'s streams of every append made through another process, until cancelled."""
     database = service.store.database
-    if database.sqlite:
+    if not database.statements.notifies:
         while True:
             await asyncio.sleep(POLL_SECONDS)
             await service.catch_up_all()
