@@ -161,7 +161,8 @@ class Console:
                 field.fill(str(value))
             else:
                 field.locator(f'[data-value="{value}"]').click()
-        self.page.click("#send")
+        if self.page.locator("#form").is_visible():  # an award's team is its Log button: logged already
+            self.page.click("#send")
 
     def answer(self, action: str) -> None:
         """Answer the question the console asks with one of its actions."""
