@@ -28,7 +28,7 @@ import {flagLabel, flagMeaning} from "./flags.mjs";
 import {fitText} from "./fit.mjs";
 import {reviewLine} from "./reviewline.mjs";
 import "./sitouts.mjs";
-import {PLAYERS, awardEvents, awardFields, isAward, usualPlayer} from "./taps.mjs";
+import {PLAYERS, awardEvents, awardFields, isAward, sentBy, usualPlayer} from "./taps.mjs";
 import {intervalReading} from "./interval.mjs";
 
 // The buttons' places: a free hit's course first, then what goes wrong, then the officials' and the
@@ -227,7 +227,7 @@ function open(type) {
     log(type, {}, at);
     return;
   }
-  form = {type, fields, values: {...defaults(fields), ...prefilled(type, at)}, at, sendTo: isAward(type)};
+  form = {type, fields, values: {...defaults(fields), ...prefilled(type, at)}, at, sendBy: sentBy(type)};
   render();
   focusFirst($("form"));
 }

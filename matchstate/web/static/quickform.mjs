@@ -11,7 +11,7 @@
 import {el} from "./dom.mjs";
 import {t} from "./catalog.mjs";
 import {choiceName, fieldName, label} from "./words.mjs";
-import {PLAYERS, fouling, sendToLabel} from "./taps.mjs";
+import {PLAYERS, fouling, sendLabel} from "./taps.mjs";
 
 /** The values a new form starts with: each field's default. */
 export function defaults(fields) {
@@ -158,9 +158,9 @@ export function showMissing(box, lacking) {
 
 /**
  * The form's content: a heading, the fields, and the actions.
- * @param {{type: string, values: object, note?: string, action?: string, sendTo?: boolean}} form  ``note``: a
- *   line under the heading; ``action``: the Log button's words; ``sendTo``: the team (``to``) is chosen by
- *   the Log button, one per team (an award)
+ * @param {{type: string, values: object, note?: string, action?: string, sendBy?: string}} form  ``note``: a
+ *   line under the heading; ``action``: the Log button's words; ``sendBy``: the field chosen by the Log
+ *   button, one per choice (an award's team, a ball's line)
  * @param {object[]} fields
  * @param {{view: object, lang: string, freeHit: object|null, onSend: () => void, onCancel: () => void}} context
  *   ``freeHit``: the free hit in progress, as the console shows it (whose team hits)
@@ -182,8 +182,9 @@ export function formContent(form, fields, context) {
     }
     if (sends) sends.relabel();
   };
-  const sends = form.sendTo ? teamSends(form, context, () => changed()) : null;
-  const rows = fields.filter((field) => !(sends && field.name === "to")).map((field) => {
+  const sends = form.sendBy ? choiceSends(form, fields.find((field) => field.name === form.sendBy), context,
+    () => changed()) : null;
+  const rows = fields.filter((field) => field.name !== form.sendBy).map((field) => {
     const nameId = `field-${field.name}-name`;
     const options = choices(form, field, context);
     const control = options ? radioGroup(form, field, options, nameId, changed) : input(form, field, changed);
@@ -209,20 +210,23 @@ export function formContent(form, fields, context) {
   return content;
 }
 
-// An award's Log buttons, one per team: the team chosen logs it, so an award is two taps after its button.
-// Each says whether the whistle goes with it, as the form's whistle field stands. A card's player is named
-// from the team's roster once a team is tapped (where the player is still needed, say).
-function teamSends(form, {view, onSend}, changed) {
-  const buttons = view.teams.map((team) => el("button", {
-    type: "button", class: "big primary send-to", tabindex: 0, dataset: {team, value: team},
-    onclick: () => {
-      form.values.to = team;
-      changed();
-      onSend();
-    },
-  }, sendToLabel(team, form.values.whistle)));
-  const box = el("div", {class: "sends", dataset: {field: "to"}}, buttons);
-  box.relabel = () => buttons.forEach((button) => { button.textContent = sendToLabel(button.dataset.team, form.values.whistle); });
+// The Log buttons of a form whose last choice logs it, one per choice: an award's team (an award is two taps
+// after its button), a ball's line. An award's say whether the whistle goes with it, as its field stands; a
+// card's player is named from the team's roster once a team is tapped (where the player is still needed).
+function choiceSends(form, field, context, changed) {
+  const options = choices(form, field, context);
+  const buttons = options.map(([value, text]) => {
+    const button = el("button", {type: "button", class: "big primary send-choice", tabindex: 0,
+      dataset: {value: String(value)}, onclick: () => {
+        form.values[field.name] = value;
+        changed();
+        context.onSend();
+      }});
+    button.choiceText = text;
+    return button;
+  });
+  const box = el("div", {class: "sends", dataset: {field: field.name}}, buttons);
+  box.relabel = () => buttons.forEach((button) => { button.textContent = sendLabel(form, field, button.choiceText); });
   return box;
 }
 

@@ -11,6 +11,12 @@ const CARDED = [{card: "yellow"}, {card: "red"}];
 /** Whether an event type awards a free hit: its form logs it by the team's button, with the whistle. */
 export const isAward = (type) => AWARDS.has(type);
 
+// The field whose choice logs the event, by type: its Log buttons are its choices.
+const SENT_BY = {"penalty.award": "to", "knockin.award": "to", "ball.out": "over", "approach.abort": "how"};
+
+/** The field whose choice logs an event of ``type`` (its form has one Log button per choice), or null. */
+export const sentBy = (type) => SENT_BY[type] ?? null;
+
 /**
  * The player who usually takes ``team``'s free hit of this kind (a knock-in, or a penalty): the last of
  * that team's strokes of the same kind in ``rows`` (the standing events, oldest first), else that team's
@@ -74,5 +80,8 @@ export function awardEvents(type, values, teams) {
 /** The team whose player the card names: the fouling team, the one the award is not to. */
 export const fouling = (teams, to) => (to ? teams.find((team) => team !== to) : null);
 
-/** The words of a team's send button on an award's form. */
-export const sendToLabel = (team, whistle) => t("taps", whistle ? "to-team-whistle" : "to-team", {team});
+/** The words of a form's Log button for one choice of the field that logs it (``text``: the choice's). */
+export function sendLabel(form, field, text) {
+  if (field.name !== "to") return text;
+  return t("taps", form.values.whistle ? "to-team-whistle" : "to-team", {team: text});
+}
