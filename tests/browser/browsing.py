@@ -192,6 +192,36 @@ class Console:
         assert self.outbox() == []
 
 
+def checked(page: Any, field: str) -> list[str]:
+    """The values chosen in a field of the console's open form."""
+    found: list[str] = page.eval_on_selector_all(f'#form [data-field="{field}"] [role="radio"][aria-checked="true"]',
+                                                 "nodes => nodes.map((n) => n.dataset.value)")
+    return found
+
+
+class Taps:
+    """The console's page, every tap the test performs counted (a click; keys are counted apart)."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.taps = 0
+
+    def tap(self, selector: str) -> None:
+        """One tap, once the last tap's guard is over (a tap within it is ignored, and said)."""
+        self.page.wait_for_selector("#buttons:not(.guarded)")
+        self.page.wait_for_selector("#quick:not(.guarded)")
+        self.page.click(selector)
+        self.taps += 1
+
+    def event(self, event_type: str) -> None:
+        """Tap an event's button."""
+        self.tap(f'#buttons [data-type="{event_type}"]')
+
+    def choose(self, field: str, value: object) -> None:
+        """Tap a choice of the open form's field."""
+        self.tap(f'#form [data-field="{field}"] [data-value="{value}"]')
+
+
 def english_phrases() -> list[tuple[str, re.Pattern[str]]]:
     """Every phrase of the catalog whose English is not its Spanish, as a pattern of its fixed words in
     order (a {field} may be any text between them), by ``section.key``. A phrase of nothing but fields,

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from browser.browsing import LEAGUE_KEY, TABLET, get, log, post
+from browser.browsing import LEAGUE_KEY, TABLET, Taps, checked, get, log, post
 from matchstate.web.process import ServerProcess
 
 FULL = Path(__file__).parents[2] / "matchstate" / "examples" / "full-match.jsonl"
@@ -29,12 +29,13 @@ def parse(at: str) -> datetime:
     return datetime.fromisoformat(at.replace("Z", "+00:00"))
 
 
-class Scorer:
+class Scorer(Taps):
     """The console on a tablet, its clock the bundled match's, every tap (a click) and key counted."""
 
     def __init__(self, server: ServerProcess, page: Any, code: str, keys: dict[str, Any], start: str) -> None:
-        self.server, self.page, self.code, self.keys = server, page, code, keys
-        self.taps = self.presses = 0
+        super().__init__(page)
+        self.server, self.code, self.keys = server, code, keys
+        self.presses = 0
         self.fake, self.real = parse(start), time.monotonic()
         # The server's clock, as the console measures it, is the match's: GET /api/time answers its time.
         page.route("**/api/time", lambda route: route.fulfill(
@@ -53,27 +54,10 @@ class Scorer:
             self.fake, self.real = parse(at), time.monotonic()
             self.page.clock.set_system_time(self.fake)
 
-    def tap(self, selector: str) -> None:
-        self.page.wait_for_selector("#buttons:not(.guarded)")
-        self.page.wait_for_selector("#quick:not(.guarded)")
-        self.page.click(selector)
-        self.taps += 1
-
     def answer(self, action: str) -> None:
         self.page.click(f'#ask [data-action="{action}"]')
         self.taps += 1
         self.page.wait_for_selector("#ask", state="detached")
-
-    def event(self, event_type: str) -> None:
-        self.tap(f'#buttons [data-type="{event_type}"]')
-
-    def choose(self, field: str, value: object) -> None:
-        self.tap(f'#form [data-field="{field}"] [data-value="{value}"]')
-
-    def chosen(self, field: str) -> list[str]:
-        found: list[str] = self.page.eval_on_selector_all(
-            f'#form [data-field="{field}"] [role="radio"][aria-checked="true"]', "nodes => nodes.map((n) => n.dataset.value)")
-        return found
 
     def type(self, field: str, value: object) -> None:
         """Type into a field, tapping it first unless the form put the focus there."""
@@ -88,8 +72,8 @@ class Scorer:
 
     def sent(self) -> None:
         self.page.wait_for_selector(".banner.ok")
-        self.page.wait_for_function(f"code => !JSON.parse(localStorage.getItem('matchstate:outbox:' + code) || "
-                                    f"'{{\"items\": []}}').items.length", arg=self.code)
+        self.page.wait_for_function("code => !(JSON.parse(localStorage.getItem('matchstate:outbox:' + code)) || "
+                                    "{items: []}).items.length", arg=self.code)
 
 
 def score(scorer: Scorer, event: dict[str, Any], whistled: bool) -> None:
@@ -104,7 +88,7 @@ def score(scorer: Scorer, event: dict[str, Any], whistled: bool) -> None:
             scorer.answer("anyway")  # a stroke with no "Play": the console asks, and it was so
     elif kind == "hit":
         scorer.event("hit")
-        if scorer.chosen("player") != [str(event["player"])]:
+        if checked(scorer.page, "player") != [str(event["player"])]:
             scorer.choose("player", event["player"])
         scorer.choose("contact", event["contact"])
         scorer.send()
@@ -112,7 +96,7 @@ def score(scorer: Scorer, event: dict[str, Any], whistled: bool) -> None:
         scorer.tap(f'#quick [data-quick="goal"][data-team="{event["team"]}"]')
     elif kind in AWARDS:
         scorer.event(kind)
-        if scorer.chosen("whistle") != [str(whistled).lower()]:
+        if checked(scorer.page, "whistle") != [str(whistled).lower()]:
             scorer.choose("whistle", str(whistled).lower())
         if kind == "penalty.award":
             scorer.choose("penalty", event["penalty"])
@@ -173,7 +157,8 @@ def replayed(path: Path) -> tuple[list[tuple[str, str, str]], dict[str, Any]]:
     return rulings, {k: final[k] for k in ("score", "state", "winner")}
 
 
-def test_the_bundled_full_match_scored_on_a_tablet_gives_the_replays_rulings(server: ServerProcess, new_page: Any, tmp_path: Path) -> None:
+def test_the_bundled_full_match_scored_on_a_tablet_gives_the_replays_rulings(server: ServerProcess, new_page: Any,
+                                                                             tmp_path: Path) -> None:
     bundled = [json.loads(line) for line in FULL.read_text(encoding="utf-8").splitlines()]
     start = bundled[0]
     code = start["match"]

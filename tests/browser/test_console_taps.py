@@ -7,36 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser.browsing import Console, get, log, to_spanish
+from browser.browsing import Console, Taps, checked, get, log, to_spanish
 from matchstate.web.process import ServerProcess
-
-
-class Taps:
-    """The console's page, every tap the test performs counted (keys apart)."""
-
-    def __init__(self, page: Any) -> None:
-        self.page = page
-        self.taps = 0
-
-    def tap(self, selector: str) -> None:
-        """One tap, once the last tap's guard is over (a tap within it is ignored, and said)."""
-        self.page.wait_for_selector("#buttons:not(.guarded)")
-        self.page.wait_for_selector("#quick:not(.guarded)")
-        self.page.click(selector)
-        self.taps += 1
-
-    def event(self, event_type: str) -> None:
-        self.tap(f'#buttons [data-type="{event_type}"]')
-
-    def choose(self, field: str, value: object) -> None:
-        self.tap(f'#form [data-field="{field}"] [data-value="{value}"]')
-
-
-def checked(page: Any, field: str) -> list[str]:
-    """The values chosen in a field of the open form."""
-    found: list[str] = page.eval_on_selector_all(f'#form [data-field="{field}"] [role="radio"][aria-checked="true"]',
-                                                 "nodes => nodes.map((n) => n.dataset.value)")
-    return found
 
 
 def test_a_converted_penalty_2_is_six_taps(server: ServerProcess, scorer: Any) -> None:
