@@ -1,12 +1,13 @@
 """The interval between chukkers on the console: after a chukker's end, the clock's place counts down the
 preset's interval (USPA outdoor: three minutes; halftime five) from the end's `at`, read from the events and
-moved on by Playwright's clock (never by waiting), and says when it has run over."""
+moved on by Playwright's clock (never by waiting), and says when it has run over; the scoreboard shows it too."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from browser.browsing import Console
+from matchstate.web.process import ServerProcess
 
 
 def clock_face(page: Any) -> tuple[str, str]:
@@ -17,7 +18,8 @@ def clock_face(page: Any) -> tuple[str, str]:
     return face
 
 
-def test_the_interval_is_counted_down_from_the_chukkers_end(scorer: Any) -> None:
+def test_the_interval_is_counted_down_from_the_chukkers_end(server: ServerProcess, scorer: Any,
+                                                            new_page: Any) -> None:
     console: Console = scorer("interval-1", prepare=lambda page: page.clock.install())
     page = console.page
     console.click("chukker.start")
@@ -26,6 +28,11 @@ def test_the_interval_is_counted_down_from_the_chukkers_end(scorer: Any) -> None
     page.wait_for_function("document.getElementById('chukker-clock').classList.contains('interval')")
     time, phase = clock_face(page)
     assert phase == "interval" and time in ("3:00", "2:59")
+    board = new_page()
+    board.goto(f"{server.base}/matches/interval-1/scoreboard")
+    board.wait_for_selector("#scoreboard .caption >> text=interval")
+    assert board.inner_text("#scoreboard .time") in ("3:00", "2:59", "2:58")
+    assert board.errors == []
     page.clock.fast_forward("01:00")
     page.wait_for_function("document.querySelector('#chukker-clock .time').textContent <= '2:00'")
     page.clock.fast_forward("02:10")

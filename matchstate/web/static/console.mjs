@@ -29,7 +29,7 @@ import {fitText} from "./fit.mjs";
 import {reviewLine} from "./reviewline.mjs";
 import "./sitouts.mjs";
 import {PLAYERS, awardEvents, awardFields, isAward, sentBy, usualPlayer} from "./taps.mjs";
-import {intervalReading} from "./interval.mjs";
+import {intervalReading, intervalStart} from "./interval.mjs";
 
 // The buttons' places: a free hit's course first, then what goes wrong, then the officials' and the
 // match's own events; a type the server adds later goes after these, so no button ever moves.
@@ -600,7 +600,7 @@ function renderChukkerClock(now) {
   box.querySelector(".time").textContent = words.time;
   box.querySelector(".running").textContent = words.running;
   box.querySelector(".phase").textContent = words.phase;
-  const ended = at.phase === "between" ? lastChukkerEnd() : null;
+  const ended = at.phase === "between" ? intervalStart(known.log, known.view.void, outbox.events) : null;
   box.classList.toggle("interval", Boolean(ended));
   if (ended) {
     const interval = intervalReading({...known.view.clock, ...now.timing}, ended.chukker, ended.at, clock.now());
@@ -609,13 +609,6 @@ function renderChukkerClock(now) {
     box.querySelector(".phase").textContent = interval.caption;
   }
   for (const cue of cues.due(at)) (cue === "bell" ? bell : horn)();
-}
-
-// The chukker.end that began the interval: the last that stands, recorded or waiting here.
-function lastChukkerEnd() {
-  const ends = [...known.log.filter((row) => !known.view.void.includes(row.seq)).map((row) => row.event),
-    ...outbox.events].filter((event) => event.type === "chukker.end");
-  return ends.length ? ends[ends.length - 1] : null;
 }
 
 function renderCountdown(now) {

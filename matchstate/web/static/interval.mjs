@@ -21,6 +21,16 @@ export function intervalLengths(clock) {
 }
 
 /**
+ * The chukker.end that began the interval: the last that stands among the recorded ``rows`` (``voided``: the
+ * seqs struck out) and the events still ``waiting`` on this device; null if none.
+ */
+export function intervalStart(rows, voided, waiting = []) {
+  const ends = [...rows.filter((row) => !voided.includes(row.seq)).map((row) => row.event), ...waiting]
+    .filter((event) => event.type === "chukker.end");
+  return ends.length ? ends[ends.length - 1] : null;
+}
+
+/**
  * The interval after chukker ``ended`` (ended at ``endedAt``, ISO) read at ``nowMs``: the seconds left (below
  * zero once it has run over), whether it is halftime, and its words: {left, halftime, time, caption}.
  * @param {{chukker_seconds: number, extra_seconds: number, chukkers: number}} clock
