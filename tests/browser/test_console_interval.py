@@ -13,7 +13,7 @@ from matchstate.web.process import ServerProcess
 def clock_face(page: Any) -> tuple[str, str]:
     face: tuple[str, str] = page.evaluate("""() => {
         const box = document.getElementById('chukker-clock');
-        return [box.querySelector('.time').textContent, box.querySelector('.phase').textContent];
+        return [box.querySelector('.time').textContent, box.querySelector('.running').textContent];
     }""")
     return face
 
@@ -26,8 +26,8 @@ def test_the_interval_is_counted_down_from_the_chukkers_end(server: ServerProces
     console.click("chukker.end")
     console.wait_until_sent()
     page.wait_for_function("document.getElementById('chukker-clock').classList.contains('interval')")
-    time, phase = clock_face(page)
-    assert phase == "interval" and time in ("3:00", "2:59")
+    time, caption = clock_face(page)
+    assert caption == "interval" and time in ("3:00", "2:59")
     board = new_page()
     board.goto(f"{server.base}/matches/interval-1/scoreboard")
     board.wait_for_selector("#scoreboard .caption >> text=interval")
@@ -36,6 +36,6 @@ def test_the_interval_is_counted_down_from_the_chukkers_end(server: ServerProces
     page.clock.fast_forward("01:00")
     page.wait_for_function("document.querySelector('#chukker-clock .time').textContent <= '2:00'")
     page.clock.fast_forward("02:10")
-    page.wait_for_function("document.querySelector('#chukker-clock .phase').textContent === 'interval over'")
+    page.wait_for_function("document.querySelector('#chukker-clock .running').textContent === 'interval over'")
     assert clock_face(page)[0].startswith("+0:")
     assert page.errors == []

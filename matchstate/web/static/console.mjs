@@ -606,7 +606,7 @@ function renderChukkerClock(now) {
     const interval = intervalReading({...known.view.clock, ...now.timing}, ended.chukker, ended.at, clock.now());
     box.dataset.late = String(interval.left <= 0);
     box.querySelector(".time").textContent = interval.time;
-    box.querySelector(".phase").textContent = interval.caption;
+    box.querySelector(".running").textContent = interval.caption;  // the phase stays: between chukkers
   }
   for (const cue of cues.due(at)) (cue === "bell" ? bell : horn)();
 }
