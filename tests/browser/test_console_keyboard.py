@@ -91,8 +91,10 @@ def test_a_whole_penalty_scored_with_the_keyboard_alone(server: ServerProcess,
     players = page.get_by_role("radiogroup", name="Player")
     assert players.get_by_role("radio").all_inner_texts() == [
         "1 · T. Irigoyen", "2 · B. Larrañaga", "3 · F. Aráoz", "4 · J. Ocampo"]
+    # Blue's usual taker (#3, by habit: none of Blue's yet) comes chosen; the arrows move and choose.
+    assert players.get_by_role("radio", name="3 · F. Aráoz", checked=True).count() == 1
     page.keyboard.press("ArrowDown")
-    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowUp")
     assert players.get_by_role("radio", name="3 · F. Aráoz", checked=True).count() == 1
     page.keyboard.press("Tab")
     assert focused(page)["field"] == "contact"
