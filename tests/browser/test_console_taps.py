@@ -74,6 +74,19 @@ def test_a_penalty_other_than_2_is_logged_with_no_place_and_no_whistle_on_a_stop
     assert page.errors == []
 
 
+def test_a_ball_out_is_logged_by_its_lines_button(server: ServerProcess, scorer: Any) -> None:
+    console: Console = scorer("taps-4")
+    page = console.page
+    taps = Taps(page)
+    taps.event("ball.out")
+    assert page.evaluate("document.activeElement.dataset.value") == "backline"  # the keyboard is on the first
+    taps.tap('#form [data-field="over"] >> text=sideline')
+    console.wait_until_sent()
+    assert taps.taps == 2
+    assert log(server, "taps-4")[-1]["event"]["over"] == "sideline"
+    assert page.errors == []
+
+
 def test_a_yellow_card_names_the_fouling_teams_player_and_makes_a_penalty_2_a_goal(
         server: ServerProcess, scorer: Any) -> None:
     console: Console = scorer("card-1")

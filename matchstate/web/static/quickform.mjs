@@ -139,10 +139,10 @@ function input(form, field, changed) {
 /** Where the focus goes in a form: a field's own stop (its chosen option, or its input). */
 const stopOf = (control) => (control.matches("input") ? control : control.querySelector('[tabindex="0"]'));
 
-/** Put the focus on the form's first field, or (no fields) its Log button. */
+/** Put the focus on the form's first field, or (no fields) its Log button, the first where it has one per choice. */
 export function focusFirst(box) {
   const first = box.querySelector(".fields [data-field]");
-  (first ? stopOf(first) : box.querySelector("#send")).focus();
+  (first ? stopOf(first) : box.querySelector(".actions .primary")).focus();
 }
 
 /** Say which needed fields are still empty, mark them, and go to the first; what was entered stays. */
