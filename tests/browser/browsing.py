@@ -161,7 +161,8 @@ class Console:
                 field.fill(str(value))
             else:
                 field.locator(f'[data-value="{value}"]').click()
-        self.page.click("#send")
+        if self.page.locator("#form").is_visible():  # an award's team is its Log button: logged already
+            self.page.click("#send")
 
     def answer(self, action: str) -> None:
         """Answer the question the console asks with one of its actions."""
@@ -189,6 +190,36 @@ class Console:
     def wait_until_sent(self) -> None:
         self.page.wait_for_selector(".banner.ok", timeout=RECONNECT_MS)
         assert self.outbox() == []
+
+
+def checked(page: Any, field: str) -> list[str]:
+    """The values chosen in a field of the console's open form."""
+    found: list[str] = page.eval_on_selector_all(f'#form [data-field="{field}"] [role="radio"][aria-checked="true"]',
+                                                 "nodes => nodes.map((n) => n.dataset.value)")
+    return found
+
+
+class Taps:
+    """The console's page, every tap the test performs counted (a click; keys are counted apart)."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.taps = 0
+
+    def tap(self, selector: str) -> None:
+        """One tap, once the last tap's guard is over (a tap within it is ignored, and said)."""
+        self.page.wait_for_selector("#buttons:not(.guarded)")
+        self.page.wait_for_selector("#quick:not(.guarded)")
+        self.page.click(selector)
+        self.taps += 1
+
+    def event(self, event_type: str) -> None:
+        """Tap an event's button."""
+        self.tap(f'#buttons [data-type="{event_type}"]')
+
+    def choose(self, field: str, value: object) -> None:
+        """Tap a choice of the open form's field."""
+        self.tap(f'#form [data-field="{field}"] [data-value="{value}"]')
 
 
 def english_phrases() -> list[tuple[str, re.Pattern[str]]]:

@@ -67,10 +67,10 @@ def test_a_whole_penalty_scored_with_the_keyboard_alone(server: ServerProcess,
     assert page.inner_text("#form .missing") == "Still needed: To"
     assert focused(page)["field"] == "to"
     assert page.locator("#form").is_visible() and console.outbox() == []
-    page.keyboard.press("Space")  # Blue, the first team
-    page.keyboard.press("Enter")  # complete: logged
+    page.keyboard.press("Space")  # Blue, the first team's Log button: complete, logged
     page.wait_for_selector("#form", state="hidden")
-    rows = wait_logged(server, console, 3)
+    rows = wait_logged(server, console, 4)  # with the whistle: the clock ran
+    assert rows[-2]["type"] == "whistle"
     assert {k: rows[-1]["event"][k] for k in ("penalty", "to")} == {"penalty": "3", "to": "Blue"}
     # The keyboard is back on the button that opened the form.
     assert focused(page)["type"] == "penalty.award"
@@ -80,9 +80,9 @@ def test_a_whole_penalty_scored_with_the_keyboard_alone(server: ServerProcess,
     page.wait_for_selector("#form:not([hidden])")
     assert focused(page)["field"] == "surface_altered"
     page.keyboard.press("Enter")
-    wait_logged(server, console, 4)
-    page.keyboard.press("p")
     wait_logged(server, console, 5)
+    page.keyboard.press("p")
+    wait_logged(server, console, 6)
     page.wait_for_selector("#countdown:not(.idle)")
 
     # The hit: the players are Blue's, named from the roster.
@@ -91,14 +91,16 @@ def test_a_whole_penalty_scored_with_the_keyboard_alone(server: ServerProcess,
     players = page.get_by_role("radiogroup", name="Player")
     assert players.get_by_role("radio").all_inner_texts() == [
         "1 · T. Irigoyen", "2 · B. Larrañaga", "3 · F. Aráoz", "4 · J. Ocampo"]
+    # Blue's usual taker (#3, by habit: none of Blue's yet) comes chosen; the arrows move and choose.
+    assert players.get_by_role("radio", name="3 · F. Aráoz", checked=True).count() == 1
     page.keyboard.press("ArrowDown")
-    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowUp")
     assert players.get_by_role("radio", name="3 · F. Aráoz", checked=True).count() == 1
     page.keyboard.press("Tab")
     assert focused(page)["field"] == "contact"
     page.keyboard.press("Space")  # hit
     page.keyboard.press("Enter")
-    wait_logged(server, console, 6)
+    wait_logged(server, console, 7)
     page.wait_for_selector("#ruling >> text=Ball in play")
 
     # The goal: the team chosen names the players.
@@ -110,8 +112,8 @@ def test_a_whole_penalty_scored_with_the_keyboard_alone(server: ServerProcess,
     page.keyboard.press("ArrowLeft")
     assert focused(page)["value"] == "3"
     page.keyboard.press("Enter")
-    rows = wait_logged(server, console, 7)
-    assert [row["type"] for row in rows[2:]] == ["penalty.award", "ball.place", "play", "hit", "goal"]
+    rows = wait_logged(server, console, 8)
+    assert [row["type"] for row in rows[2:]] == ["whistle", "penalty.award", "ball.place", "play", "hit", "goal"]
     assert {k: rows[-1]["event"][k] for k in ("team", "player")} == {"team": "Blue", "player": 3}
     assert rows[-2]["event"]["player"] == 3
     page.wait_for_selector("#score >> text=Blue 1")
@@ -139,16 +141,14 @@ def test_a_penalty_5a_says_it_needs_its_yards_and_keeps_what_was_entered(
     page.click('#form [data-field="penalty"] [data-value="5a"]')
     # Needed now, and marked so, for the eye and the screen reader alike.
     assert yards.get_attribute("aria-required") == "true" and mark.is_visible()
-    page.click('#form [data-field="to"] [data-value="Red"]')
-    page.click("#send")
+    page.click('#form [data-field="to"] [data-value="Red"]')  # the team's Log button
     assert page.inner_text("#form .missing") == "Still needed: Yards to goal"
     assert focused(page)["field"] == "yards_to_goal"
     assert page.get_attribute('#form [data-value="5a"]', "aria-checked") == "true"
-    assert page.get_attribute('#form [data-value="Red"]', "aria-checked") == "true"
     assert console.outbox() == []
     page.keyboard.type("40")
-    page.keyboard.press("Enter")
-    rows = wait_logged(server, console, 3)
+    page.keyboard.press("Enter")  # the team tapped is kept
+    rows = wait_logged(server, console, 4)  # with the whistle: the clock ran
     assert {k: rows[-1]["event"][k] for k in ("penalty", "to", "yards_to_goal")} == {
         "penalty": "5a", "to": "Red", "yards_to_goal": 40}
     assert page.errors == []

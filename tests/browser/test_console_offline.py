@@ -19,10 +19,11 @@ def test_ten_events_logged_offline_show_as_pending_with_the_score_they_imply_the
     server.stop()
     page.wait_for_selector(".banner.offline")
     taps: list[tuple[str, dict[str, object]]] = [
-        ("penalty.award", {"penalty": "3", "to": "Blue"}), ("ball.place", {}), ("play", {}),
+        # The awards come without the whistle the clock running offers: ten events, one each.
+        ("penalty.award", {"penalty": "3", "whistle": "false", "to": "Blue"}), ("ball.place", {}), ("play", {}),
         ("hit", {"player": 3, "contact": "hit"}), ("goal", {"team": "Blue", "player": 3}),
-        ("knockin.award", {"to": "Red"}), ("play", {}), ("hit", {"player": 2, "contact": "hit"}),
-        ("goal", {"team": "Red", "player": 2}), ("penalty.award", {"penalty": "2", "to": "Blue"}),
+        ("knockin.award", {"whistle": "false", "to": "Red"}), ("play", {}), ("hit", {"player": 2, "contact": "hit"}),
+        ("goal", {"team": "Red", "player": 2}), ("penalty.award", {"penalty": "2", "whistle": "false", "to": "Blue"}),
         ("goal", {"team": "Blue"}),  # a slip, taken back below
     ]
     for event_type, fields in taps:
@@ -106,7 +107,7 @@ def test_a_goal_logged_offline_while_an_official_voided_is_recorded_after_the_sc
     console = scorer("conflict-1")
     page, created = console.page, console.keys
     console.click("chukker.start", chukker=1)
-    console.click("penalty.award", penalty="3", to="Red")
+    console.click("penalty.award", penalty="3", whistle="false", to="Red")  # #3, with no whistle
     page.wait_for_selector("#recent >> text=#3")
 
     # The scorer's network goes; a goal is logged; meanwhile an official voids the penalty.

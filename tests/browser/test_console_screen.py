@@ -41,7 +41,7 @@ def test_the_console_shows_what_waits_the_free_hits_own_ruling_and_an_officials_
     send(server, "screen-1", {"type": "void", "seq": award, "reason": "wrong penalty"}, official_key)
     page.wait_for_selector(f"#recent >> text=void of #{award}, by an official")
     assert page.locator("#recent li.struck .tag.void").text_content() == "voided"
-    page.wait_for_selector('#buttons [data-type="void"] >> text=Undo: Hit, #2')
+    page.wait_for_selector('#buttons [data-type="void"] >> text=Undo: Whistle')  # recorded with the award
     # The page fits the phone.
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     assert page.errors == []

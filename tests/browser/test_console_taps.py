@@ -1,57 +1,158 @@
-"""Fewer taps for the usual case: the console fills in what the match makes likely (a clean hit, the
-hitting team's goal) and logs a penalty's place (``from``) only where the log has one, a Penalty 2."""
+"""Fewer taps for the usual case: the console fills in what the match makes likely (a clean hit by the usual
+player, the hitting team's goal), logs a penalty's place (``from``) only where the log has one, records the
+whistle with an award while the clock runs, logs a converted Penalty 2 in six taps through its quick row,
+names the card's player in the Penalty form, and undoes any past event of the scorer's through a void."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from browser.browsing import Console, log
+from browser.browsing import Console, Taps, checked, get, log, to_spanish
 from matchstate.web.process import ServerProcess
 
 
-def checked(page: Any, field: str) -> list[str]:
-    """The values chosen in a field of the open form."""
-    found: list[str] = page.eval_on_selector_all(f'#form [data-field="{field}"] [role="radio"][aria-checked="true"]',
-                                                 "nodes => nodes.map((n) => n.dataset.value)")
-    return found
-
-
-def test_a_converted_penalty_2_is_logged_with_the_stroke_and_goal_prefilled(server: ServerProcess,
-                                                                          scorer: Any) -> None:
+def test_a_converted_penalty_2_is_six_taps(server: ServerProcess, scorer: Any) -> None:
     console: Console = scorer("taps-1")
     page = console.page
     console.click("chukker.start")
-    console.click("penalty.award", penalty="2", to="Blue")
-    console.click("play")
-    console.tap("hit")
-    assert checked(page, "contact") == ["hit"]  # a clean hit unless the scorer says otherwise
-    page.click('#form [data-field="player"] [data-value="3"]')
-    page.click("#send")
+    taps = Taps(page)
+    taps.event("penalty.award")
+    assert checked(page, "whistle") == ["true"]  # the clock runs: the umpire blew, recorded with the award
+    taps.choose("penalty", "2")
+    taps.tap('#form [data-field="to"] [data-value="Blue"]')  # the team's button logs it
+    taps.tap('#quick [data-quick="play"]')
+    assert page.inner_text('#quick .usual[data-quick="hit"]') == "Hit #3"  # no Blue stroke yet: by habit
+    taps.tap('#quick [data-quick="hit"][data-player="3"]')
     page.wait_for_selector("#ruling >> text=Ball in play")
-    console.tap("goal")
-    assert checked(page, "team") == ["Blue"]    # the free hit's hitting team
-    page.click("#send")
+    taps.tap('#quick [data-quick="goal"][data-team="Blue"]')
     console.wait_until_sent()
-    events = [row["event"] for row in log(server, "taps-1")]
-    assert [e["type"] for e in events] == ["match.start", "chukker.start", "penalty.award", "play", "hit", "goal"]
-    assert events[2]["from"] == "center"
-    assert {k: events[4][k] for k in ("player", "contact")} == {"player": 3, "contact": "hit"}
-    assert events[5]["team"] == "Blue"
+    assert taps.taps <= 6
+    rows = log(server, "taps-1")
+    events = [row["event"] for row in rows]
+    assert [e["type"] for e in events] == ["match.start", "chukker.start", "whistle", "penalty.award", "play", "hit",
+                                           "goal"]
+    assert (events[3]["penalty"], events[3]["to"], events[3]["from"]) == ("2", "Blue", "center")
+    assert {k: events[5][k] for k in ("player", "contact")} == {"player": 3, "contact": "hit"}
+    assert events[6]["team"] == "Blue"
+    assert get_score(server, "taps-1") == {"Blue": 1, "Red": 1}  # Red's 1 is its goal by handicap
     assert page.errors == []
 
 
-def test_a_penalty_other_than_2_is_logged_with_no_place(server: ServerProcess, scorer: Any) -> None:
+def test_the_stroke_form_comes_with_the_teams_last_hitter(server: ServerProcess, scorer: Any) -> None:
+    console: Console = scorer("taps-3")
+    page = console.page
+    console.click("chukker.start")
+    console.click("knockin.award", to="Red")
+    console.click("play")
+    console.click("hit", player="2")
+    console.click("penalty.award", penalty="4", to="Red")
+    console.click("play")
+    assert page.inner_text('#quick .usual[data-quick="hit"]') == "Hit #2"
+    console.tap("hit")
+    assert checked(page, "player") == ["2"] and checked(page, "contact") == ["hit"]
+    page.click('#form [data-act="cancel"]')
+    assert page.errors == []
+
+
+def test_a_penalty_other_than_2_is_logged_with_no_place_and_no_whistle_on_a_stopped_clock(
+        server: ServerProcess, scorer: Any) -> None:
     console: Console = scorer("taps-2")
     page = console.page
     console.tap("penalty.award")
+    assert checked(page, "whistle") == ["false"]  # no chukker runs: no whistle to record
     page.click('#form [data-field="penalty"] [data-value="2"]')
     assert page.locator('#form [data-field="from"]').is_visible()
+    box = page.locator('#form [data-field="card"]').bounding_box()
     page.click('#form [data-field="penalty"] [data-value="4"]')
     assert page.locator('#form [data-field="from"]').is_hidden()  # no place to choose: it has none
+    assert page.locator('#form [data-field="card"]').bounding_box() == box  # and nothing moved
     page.click('#form [data-field="to"] [data-value="Red"]')
-    page.click("#send")
     console.wait_until_sent()
     award = log(server, "taps-2")[-1]["event"]
     assert (award["type"], award["penalty"], award["to"]) == ("penalty.award", "4", "Red")
     assert "from" not in award
     assert page.errors == []
+
+
+def test_a_ball_out_is_logged_by_its_lines_button(server: ServerProcess, scorer: Any) -> None:
+    console: Console = scorer("taps-4")
+    page = console.page
+    taps = Taps(page)
+    taps.event("ball.out")
+    assert page.evaluate("document.activeElement.dataset.value") == "backline"  # the keyboard is on the first
+    taps.tap('#form [data-field="over"] >> text=sideline')
+    console.wait_until_sent()
+    assert taps.taps == 2
+    assert log(server, "taps-4")[-1]["event"]["over"] == "sideline"
+    assert page.errors == []
+
+
+def test_a_yellow_card_names_the_fouling_teams_player_and_makes_a_penalty_2_a_goal(
+        server: ServerProcess, scorer: Any) -> None:
+    console: Console = scorer("card-1")
+    page = console.page
+    console.click("chukker.start")
+    console.tap("penalty.award")
+    page.click('#form [data-field="penalty"] [data-value="2"]')
+    assert page.locator('#form [data-field="card_player"]').is_hidden()
+    page.click('#form [data-field="card"] [data-value="yellow"]')
+    page.wait_for_selector('#form [data-field="card_player"]:visible')
+    assert page.inner_text("#form").count("Card to player") == 1
+    page.click('#form [data-field="to"] [data-value="Blue"]')  # the player is needed first
+    page.wait_for_selector("#form .missing >> text=Card to player")
+    # The fouling team is Red: its roster names the players.
+    page.click('#form [data-field="card_player"] >> text=N. Beltrán')
+    page.click('#form [data-field="to"] [data-value="Blue"]')
+    console.wait_until_sent()
+    rows = log(server, "card-1")
+    assert [row["type"] for row in rows[2:]] == ["whistle", "penalty.award", "card"]
+    assert rows[3]["event"]["card"] == "yellow"
+    assert {k: rows[4]["event"][k] for k in ("team", "player", "colour")} == {"team": "Red", "player": 2,
+                                                                                "colour": "yellow"}
+    assert rows[3]["ruling"]["kind"] == "goal" and rows[4]["ruling"] is None  # one Penalty 1, not two
+    assert get_score(server, "card-1") == {"Blue": 1, "Red": 1}
+    assert page.errors == []
+
+
+def test_a_red_card_in_spanish(server: ServerProcess, scorer: Any) -> None:
+    console: Console = scorer("card-2")
+    page = console.page
+    to_spanish(page)
+    console.tap("penalty.award")
+    page.click('#form [data-field="penalty"] [data-value="4"]')
+    page.click('#form [data-field="card"] [data-value="red"]')
+    assert "Tarjeta al jugador" in page.inner_text("#form")
+    assert "roja" in page.inner_text('#form [data-field="card"]')
+    page.click('#form [data-field="card_player"] [data-value="1"]')
+    page.click('#form [data-field="to"] >> text=Para Blue')
+    console.wait_until_sent()
+    rows = log(server, "card-2")
+    award, card = rows[-2]["event"], rows[-1]["event"]
+    assert (award["type"], award["penalty"], award["to"], "card" in award) == ("penalty.award", "4", "Blue", False)
+    assert {k: card[k] for k in ("type", "team", "player", "colour")} == {"type": "card", "team": "Red", "player": 1,
+                                                                             "colour": "red"}
+    assert page.errors == []
+
+
+def test_any_past_event_of_the_scorers_is_undone_with_one_question(server: ServerProcess, scorer: Any) -> None:
+    console: Console = scorer("undo-1")
+    page = console.page
+    console.click("chukker.start")
+    console.click("goal", team="Red")
+    console.click("goal", team="Blue")
+    console.wait_until_sent()
+    page.click('#recent .undo[data-seq="3"]')  # the first goal, not the last event
+    page.wait_for_selector("#ask >> text=Undo #3 Goal, Red?")
+    console.answer("confirm")
+    console.wait_until_sent()
+    last = log(server, "undo-1")[-1]["event"]
+    assert (last["type"], last["seq"]) == ("void", 3)
+    assert get_score(server, "undo-1") == {"Blue": 1, "Red": 1}  # Red's 1 is its goal by handicap
+    page.wait_for_selector('#recent .undo[data-seq="4"]')
+    assert page.locator('#recent .undo[data-seq="3"]').count() == 0  # struck out: nothing more to undo
+    assert page.errors == []
+
+
+def get_score(server: ServerProcess, code: str) -> dict[str, int]:
+    score: dict[str, int] = get(server, f"/api/matches/{code}")["score"]
+    return score

@@ -28,6 +28,8 @@ import {flagLabel, flagMeaning} from "./flags.mjs";
 import {fitText} from "./fit.mjs";
 import {reviewLine} from "./reviewline.mjs";
 import "./sitouts.mjs";
+import {PLAYERS, awardEvents, awardFields, isAward, sentBy, usualPlayer} from "./taps.mjs";
+import {intervalReading, intervalStart} from "./interval.mjs";
 
 // The buttons' places: a free hit's course first, then what goes wrong, then the officials' and the
 // match's own events; a type the server adds later goes after these, so no button ever moves.
@@ -110,9 +112,23 @@ function floor() {
 
 // The last standing event this key may void: an official's any; a scorer's only the scorer's own.
 function lastUndoable() {
-  const standing = known.log.filter((row) => row.type !== "void" && row.type !== "match.start"
-    && !known.view.void.includes(row.seq) && (role === "official" || row.role === "scorer"));
+  const standing = known.log.filter(undoable);
   return standing.length ? standing[standing.length - 1] : null;
+}
+
+// Whether this key may void a recorded event: an official's any that stands; a scorer's own.
+const undoable = (row) => row.type !== "void" && row.type !== "match.start" && !known.view.void.includes(row.seq)
+  && (role === "official" || row.role === "scorer");
+
+// Undo any past event of the list, after one question that names it: logged as a void of it.
+async function undoRow(row) {
+  const {action} = await ask({
+    title: t("taps", "undo-title", {seq: row.seq, what: brief(row.event)}),
+    text: t("console", "void-note", {seq: row.seq, event: describeEvent(row.event)}),
+    actions: [{id: "confirm", label: t("taps", "undo-confirm"), danger: true}, {id: "cancel", label: t("form", "cancel")}],
+  });
+  if (action !== "confirm") return;
+  record("void", {seq: row.seq, reason: t("console", "void-reason")}, clock.stamp(floor()));
 }
 
 // Whether the server answers: its live stream is open, and what waits here is not failing to go.
@@ -142,12 +158,62 @@ function tap(type, keyed = false) {
   open(type);
 }
 
+// A tap on the quick row: "Play", a clean hit by a player, a goal for a team, each one tap, logged with
+// what the match makes likely (asked first where a slip is likely, as any event).
+function quickTap(type, fields) {
+  if (Date.now() < guardUntil) {
+    notice = t("console", "tap-ignored", {event: label(type)});
+    render();
+    return;
+  }
+  if (!enabled(type)) return;
+  guard();
+  wake();
+  notice = null;
+  const at = clock.stamp(floor());
+  if (form) closeForm();  // the quick row is the usual case: a form left open was not meant
+  log(type, fields, at);
+}
+
+// The quick row, built once the teams are known: its places never change, only what is enabled and marked.
+function buildQuick() {
+  const box = $("quick");
+  if (box.children.length) return;
+  const button = (type, fields, cls) => el("button", {type: "button", class: `big quick ${cls}`,
+    dataset: {quick: type, ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]))},
+    onclick: () => quickTap(type, fields)});
+  box.replaceChildren(
+    button("play", {}, "play"),
+    ...PLAYERS.map((player) => button("hit", {player, contact: "hit"}, "hit")),
+    ...known.view.teams.map((team) => button("goal", {team}, "goal")));
+}
+
+// What each quick button says and whether it is enabled now; the usual player and the hitting team marked.
+function renderQuick(now) {
+  const hitting = now.free_hit ? now.free_hit.to : null;
+  const player = now.free_hit ? usual(now.free_hit) : null;
+  for (const button of $("quick").children) {
+    const type = button.dataset.quick;
+    button.disabled = !enabled(type);
+    if (type === "play") button.textContent = label("play");
+    if (type === "hit") {
+      button.textContent = t("taps", "quick-hit", {player: button.dataset.player});
+      button.classList.toggle("usual", Number(button.dataset.player) === player);
+    }
+    if (type === "goal") {
+      button.textContent = t("taps", "quick-goal", {team: button.dataset.team});
+      button.classList.toggle("usual", button.dataset.team === hitting);
+    }
+  }
+}
+
 // Ignore taps for a moment: a double tap, or a tap on "Log" landing again on the button under it.
 function guard() {
   guardUntil = Date.now() + GUARD_MS;
   $("buttons").classList.add("guarded");
+  $("quick").classList.add("guarded");
   clearTimeout(guard.timer);
-  guard.timer = setTimeout(() => $("buttons").classList.remove("guarded"), GUARD_MS);
+  guard.timer = setTimeout(() => ["buttons", "quick"].forEach((id) => $(id).classList.remove("guarded")), GUARD_MS);
 }
 
 function open(type) {
@@ -155,13 +221,13 @@ function open(type) {
   returnTo = type;
   const at = clock.stamp(floor());  // the moment of the tap, not of the "Log" after the form
   if (type === "void") return openUndo(at);
-  const fields = forms[type] || [];
+  const fields = fieldsOf(type, at);
   if (!fields.length) {
     form = null;
     log(type, {}, at);
     return;
   }
-  form = {type, values: {...defaults(fields), ...prefilled(type, at)}, at};
+  form = {type, fields, values: {...defaults(fields), ...prefilled(type, at)}, at, sendBy: sentBy(type)};
   render();
   focusFirst($("form"));
 }
@@ -188,9 +254,20 @@ function prefilled(type, at) {
   const numbers = chukkerNumbers(reading(now.timing, Date.parse(at)));
   if (type === "chukker.start") return {chukker: numbers.start};
   if (type === "chukker.end") return {chukker: numbers.end};
-  if (type === "hit") return {contact: "hit"};
+  if (type === "hit") return {contact: "hit", ...(now.free_hit ? {player: usual(now.free_hit)} : {})};
   return type === "goal" && now.free_hit ? {team: now.free_hit.to} : {};
 }
+
+// A type's fields as its form asks them: an award's with the card's player and the whistle (the clock at
+// the tap says whether it runs), the rest as the log format gives them.
+function fieldsOf(type, at) {
+  const fields = forms[type] || [];
+  return isAward(type) ? awardFields(type, fields, reading(shown().timing, Date.parse(at)).running) : fields;
+}
+
+// The player who usually takes this free hit (see taps.mjs), from the standing events known.
+const usual = (freeHit) => usualPlayer(known.log.filter((row) => !known.view.void.includes(row.seq)),
+  freeHit.to, freeHit.penalty === "knockin");
 
 function openUndo(at) {
   const waiting = outbox.items;
@@ -239,7 +316,7 @@ function sendForm() {
     closeForm();
     return;
   }
-  const fields = forms[form.type];
+  const fields = form.fields || forms[form.type];
   const lacking = missing(fields, form.values);
   if (lacking.length) {
     showMissing($("form"), lacking);  // nothing is lost: the form stays as it was, with what is missing
@@ -248,24 +325,32 @@ function sendForm() {
   const {type, values, at} = form;
   guard();
   closeForm();
-  log(type, filled(fields, values), at);
+  if (!isAward(type)) {
+    log(type, filled(fields, values), at);
+    return;
+  }
+  const logged = awardEvents(type, filled(fields, values), known.view.teams);
+  const main = logged.findIndex(([kind]) => kind === type);
+  log(type, logged[main][1], at, logged.slice(0, main), logged.slice(main + 1));
 }
 
-// Log an event, asking first where a slip is likely.
-async function log(type, fields, at) {
+// Log an event, asking first where a slip is likely; ``before`` and ``after`` ([type, fields] each) are
+// logged with it, at its time (an award's whistle and card), or not at all if it is not.
+async function log(type, fields, at, before = [], after = []) {
   const now = shown();
   const asked = question(type, fields, {...now, ...reading(now.timing, Date.parse(at))});
+  const all = () => [...before, [type, fields], ...after].forEach(([kind, values]) => record(kind, values, at));
   if (!asked) {
-    record(type, fields, at);
+    all();
     return;
   }
   render();
   const {action} = await ask(asked);
   if (action === "play-first") {
     record("play", {}, at);
-    record(type, fields, at);
+    all();
   } else if (action === "anyway" || action === "confirm") {
-    record(type, fields, at);
+    all();
   }
   render();
 }
@@ -494,6 +579,10 @@ function recent(now) {
     } else if (voided) {
       item.prepend(el("span", {class: "tag void"}, t("console", "tag-voided")), " ");
     }
+    if (undoable(row)) {
+      item.append(" ", el("button", {type: "button", class: "small undo", dataset: {seq: String(row.seq)},
+        onclick: () => undoRow(row)}, t("taps", "undo")));
+    }
     return item;
   });
   return [...pending.reverse(), ...recorded.reverse()];
@@ -511,6 +600,14 @@ function renderChukkerClock(now) {
   box.querySelector(".time").textContent = words.time;
   box.querySelector(".running").textContent = words.running;
   box.querySelector(".phase").textContent = words.phase;
+  const ended = at.phase === "between" ? intervalStart(known.log, known.view.void, outbox.events) : null;
+  box.classList.toggle("interval", Boolean(ended));
+  if (ended) {
+    const interval = intervalReading({...known.view.clock, ...now.timing}, ended.chukker, ended.at, clock.now());
+    box.dataset.late = String(interval.left <= 0);
+    box.querySelector(".time").textContent = interval.time;
+    box.querySelector(".running").textContent = interval.caption;  // the phase stays: between chukkers
+  }
   for (const cue of cues.due(at)) (cue === "bell" ? bell : horn)();
 }
 
@@ -565,7 +662,7 @@ function renderForm(force = false) {
     box.replaceChildren();
     return;
   }
-  const fields = form.takeBack ? [] : forms[form.type];
+  const fields = form.takeBack ? [] : form.fields || forms[form.type];
   box.replaceChildren(...formContent(form, fields, {view: known.view, lang: lang(), freeHit: shown().free_hit,
     onSend: sendForm, onCancel: closeForm}));
 }
@@ -619,6 +716,7 @@ function render() {
   $("attention").hidden = !needs.length;
   $("attention").replaceChildren(...needs);
   $("recent").replaceChildren(...recent(now));
+  renderQuick(now);
   renderForm();
   renderChukkerClock(now);
   renderCountdown(now);
@@ -759,11 +857,13 @@ async function load() {
 function begin() {
   if (root.classList.contains("ready")) {
     buildButtons();
+    buildQuick();
     render();
     outbox.pump();
     return;
   }
   buildButtons();
+  buildQuick();
   listen(code, known.view.seq, key(code), {
     onAppend: (event, match) => { known.seen(event, match); save(); render(); },
     onOpen: () => { streamUp = everUp = true; clock.measure(); render(); outbox.pump(); },

@@ -11,6 +11,7 @@
 import {el} from "./dom.mjs";
 import {t} from "./catalog.mjs";
 import {choiceName, fieldName, label} from "./words.mjs";
+import {PLAYERS, fouling, sendLabel} from "./taps.mjs";
 
 /** The values a new form starts with: each field's default. */
 export function defaults(fields) {
@@ -47,11 +48,12 @@ export function filled(fields, values) {
     .filter(([, value]) => value !== undefined && value !== null && value !== ""));
 }
 
-
-const PLAYERS = [1, 2, 3, 4];
-
-// The team whose player a field names: the one chosen in the form, else (a hit) the free hit's.
-const teamOf = (type, values, freeHit) => values.team ?? values.to ?? (type === "hit" && freeHit ? freeHit.to : null);
+// The team whose player a field names: the one chosen in the form, else (a hit) the free hit's; a card's
+// player is the fouling team's.
+function teamOf(type, field, values, view, freeHit) {
+  if (field.name === "card_player") return fouling(view.teams, values.to);
+  return values.team ?? values.to ?? (type === "hit" && freeHit ? freeHit.to : null);
+}
 
 function playerText(view, team, n) {
   const roster = team && view.start && view.start.rosters ? view.start.rosters[team] || [] : [];
@@ -63,7 +65,7 @@ function choices(form, field, {view, lang, freeHit}) {
   if (form.type === "decide") return view.options.map((option, i) => [i + 1, `${i + 1}. ${option.outcome[lang]}`]);
   if (field.kind === "team") return view.teams.map((team) => [team, team]);
   if (field.kind === "player") {
-    const team = teamOf(form.type, form.values, freeHit);
+    const team = teamOf(form.type, field, form.values, view, freeHit);
     return PLAYERS.map((n) => [n, playerText(view, team, n)]);
   }
   if (field.kind === "flag") return [[false, t("form", "no")], [true, t("form", "yes")]];
@@ -137,10 +139,10 @@ function input(form, field, changed) {
 /** Where the focus goes in a form: a field's own stop (its chosen option, or its input). */
 const stopOf = (control) => (control.matches("input") ? control : control.querySelector('[tabindex="0"]'));
 
-/** Put the focus on the form's first field, or (no fields) its Log button. */
+/** Put the focus on the form's first field, or (no fields) its Log button, the first where it has one per choice. */
 export function focusFirst(box) {
   const first = box.querySelector(".fields [data-field]");
-  (first ? stopOf(first) : box.querySelector("#send")).focus();
+  (first ? stopOf(first) : box.querySelector(".actions .primary")).focus();
 }
 
 /** Say which needed fields are still empty, mark them, and go to the first; what was entered stays. */
@@ -151,13 +153,14 @@ export function showMissing(box, lacking) {
     else control.removeAttribute("aria-invalid");
   }
   box.querySelector(".missing").textContent = t("form", "still-needed", {fields: lacking.map((field) => fieldName(field.name)).join(", ")});
-  stopOf(box.querySelector(`.fields [data-field="${lacking[0].name}"]`)).focus();
+  stopOf(box.querySelector(`[data-field="${lacking[0].name}"]`)).focus();
 }
 
 /**
  * The form's content: a heading, the fields, and the actions.
- * @param {{type: string, values: object, note?: string, action?: string}} form  ``note``: a line under the
- *   heading; ``action``: the Log button's words
+ * @param {{type: string, values: object, note?: string, action?: string, sendBy?: string}} form  ``note``: a
+ *   line under the heading; ``action``: the Log button's words; ``sendBy``: the field chosen by the Log
+ *   button, one per choice (an award's team, a ball's line)
  * @param {object[]} fields
  * @param {{view: object, lang: string, freeHit: object|null, onSend: () => void, onCancel: () => void}} context
  *   ``freeHit``: the free hit in progress, as the console shows it (whose team hits)
@@ -167,14 +170,21 @@ export function formContent(form, fields, context) {
   const parts = [];
   const changed = () => {
     for (const {field, control, need, row} of parts) {
-      if (row) row.hidden = !applies(field, form.values);
+      // A field with no meaning keeps its place, unseen: nothing under the scorer's finger moves.
+      if (row) {
+        row.classList.toggle("moot", !applies(field, form.values));
+        row.inert = !applies(field, form.values);
+      }
       const must = needed(field, form.values);
       need.hidden = !must;
       control.setAttribute("aria-required", String(must));
       if (control.relabel && field.kind === "player") control.relabel(context);
     }
+    if (sends) sends.relabel();
   };
-  const rows = fields.map((field) => {
+  const sends = form.sendBy ? choiceSends(form, fields.find((field) => field.name === form.sendBy), context,
+    () => changed()) : null;
+  const rows = fields.filter((field) => field.name !== form.sendBy).map((field) => {
     const nameId = `field-${field.name}-name`;
     const options = choices(form, field, context);
     const control = options ? radioGroup(form, field, options, nameId, changed) : input(form, field, changed);
@@ -192,12 +202,32 @@ export function formContent(form, fields, context) {
     el("div", {class: "fields"}, rows),
     el("div", {class: "actions"},
       el("p", {class: "missing", role: "alert"}),
-      el("button", {type: "button", id: "send", class: "big primary", onclick: onSend},
+      sends || el("button", {type: "button", id: "send", class: "big primary", onclick: onSend},
         form.action || t("form", "log", {event: label(form.type)})),
       el("button", {type: "button", class: "big", dataset: {act: "cancel"}, onclick: onCancel}, t("form", "cancel")),
       fields.length ? el("p", {class: "legend quiet"}, t("form", "legend")) : null),
   ].filter(Boolean);
   return content;
+}
+
+// The Log buttons of a form whose last choice logs it, one per choice: an award's team (an award is two taps
+// after its button), a ball's line. An award's say whether the whistle goes with it, as its field stands; a
+// card's player is named from the team's roster once a team is tapped (where the player is still needed).
+function choiceSends(form, field, context, changed) {
+  const options = choices(form, field, context);
+  const buttons = options.map(([value, text]) => {
+    const button = el("button", {type: "button", class: "big primary send-choice", tabindex: 0,
+      dataset: {value: String(value)}, onclick: () => {
+        form.values[field.name] = value;
+        changed();
+        context.onSend();
+      }});
+    button.choiceText = text;
+    return button;
+  });
+  const box = el("div", {class: "sends", dataset: {field: field.name}}, buttons);
+  box.relabel = () => buttons.forEach((button) => { button.textContent = sendLabel(form, field, button.choiceText); });
+  return box;
 }
 
 /** The form's own keys: Enter logs (from a field or a choice; a button's Enter is its own), Escape cancels. */

@@ -10,6 +10,7 @@ import {lang, onLang} from "./lang.mjs";
 import {listen, tracker} from "./live.mjs";
 import {pageClock} from "./clock.mjs";
 import {face} from "./chukkerclock.mjs";
+import {intervalReading, intervalStart} from "./interval.mjs";
 import {reviewLine} from "./reviewline.mjs";
 
 const root = $("scoreboard");
@@ -78,9 +79,13 @@ function tick({known, board}) {
   const now = face(view.clock, clock.now());
   const find = (selector) => board.querySelector(selector);
   find(".chukker").textContent = now.chukker === null ? "" : t("scoreboard", "chukker", {n: now.chukker});
-  find(".time").textContent = now.time;
   const result = view.winner ? t("common", "won", {team: view.winner}) : t("scoreboard", "tied");
-  find(".caption").textContent = now.phase === "ended" ? `${now.caption} · ${result}` : now.caption;
+  // Between chukkers, the interval counted down from the chukker's end (interval.mjs).
+  const ended = now.phase === "between" ? intervalStart(known.log, view.void) : null;
+  const interval = ended ? intervalReading(view.clock, ended.chukker, ended.at, clock.now()) : null;
+  find(".time").textContent = interval ? interval.time : now.time;
+  find(".caption").textContent = interval ? interval.caption
+    : now.phase === "ended" ? `${now.caption} · ${result}` : now.caption;
   board.dataset.phase = now.phase;
 }
 

@@ -28,7 +28,10 @@ export const stateName = (state) => {
 };
 
 /** A field's name, as a form and a timeline show it: "Yards to goal". */
-export const fieldName = (name) => (has("form", `field-${name}`) ? t("form", `field-${name}`) : name.replaceAll("_", " "));
+export const fieldName = (name) => {
+  const section = ["form", "taps"].find((where) => has(where, `field-${name}`));  // taps: the console's own fields
+  return section ? t(section, `field-${name}`) : name.replaceAll("_", " ");
+};
 
 /** A field's value among its choices, in words: "centre", "mis-hit" (a team's name is its own). */
 export const choiceName = (choice) => (has("form", `choice-${choice}`) ? t("form", `choice-${choice}`) : String(choice));
