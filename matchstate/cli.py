@@ -566,9 +566,38 @@ def _timeline_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the rulings' texts")
 
 
+class _Help(argparse.HelpFormatter):
+    """argparse's help, as wide as the terminal as :func:`os.get_terminal_size` reads it: argparse would ask
+    :mod:`shutil`, whose import (bz2, lzma) is a fifth of what `matchstate --help` costs beyond Python's start."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, width or _columns() - 2)
+
+
+def _columns() -> int:
+    """The terminal's width as shutil.get_terminal_size reads it: $COLUMNS, else standard output's, else 80."""
+    try:
+        return int(os.environ["COLUMNS"]) or 80
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+class _Parser(argparse.ArgumentParser):
+    """The command line's parsers (the sub-commands' are of the same class): help formatted by :class:`_Help`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+
+
 def parser(environment: bool = False) -> argparse.ArgumentParser:
     """The command line; with ``environment``, serve's options default to their environment variables."""
-    top = argparse.ArgumentParser(prog="matchstate", description="Polo match-state tracker, exact to USPA Rule 36.")
+    top = _Parser(prog="matchstate", description="Polo match-state tracker, exact to USPA Rule 36.")
     top.add_argument("--version", action="version", version=f"matchstate {PACKAGE_VERSION}")
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

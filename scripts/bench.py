@@ -1501,6 +1501,38 @@ def tournament_pages(bench: Bench) -> None:
                 _latency(f"{label}, {name}", latencies)
         store.close()
 
+CLI_RUNS = 20  # interpreter starts per repetition
+
+
+def _children_cpu(command: list[str], env: dict[str, str]) -> float:
+    """The CPU time (user and system) of one run of ``command``, its output thrown away."""
+    import subprocess
+
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
+    _, _, usage = os.wait4(child.pid, 0)
+    return usage.ru_utime + usage.ru_stime
+
+
+@section
+def cli_help(bench: Bench) -> None:
+    """`matchstate --help` against an empty interpreter (`python -c pass`), in CPU time: the CLI imports the engine,
+    the store and the web only for the commands that run them. Bytecode is cached (in a folder of its own), as an
+    installed wheel's is, and each command runs once before it is timed."""
+    import tempfile
+
+    script = str(Path(sys.executable).with_name("matchstate"))
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+               "PYTHONPYCACHEPREFIX": cache}
+        baseline = None
+        for name, command in (("python -c pass", [sys.executable, "-c", "pass"]),
+                              ("matchstate --help", [script, "--help"])):
+            _children_cpu(command, env)
+            seconds = [sum(_children_cpu(command, env) for _ in range(CLI_RUNS)) for _ in range(bench.repeat)]
+            row = bench.record(f"{name} (CPU time, {CLI_RUNS} runs)", CLI_RUNS, seconds, baseline=baseline)
+            baseline = baseline or row
+
+
 def main(argv: list[str] | None = None) -> int:
     args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     args.add_argument("--matches", type=int, default=1000, help="matches in the season (default 1000)")
