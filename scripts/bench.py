@@ -22,7 +22,7 @@ import platform
 import statistics
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -89,7 +89,7 @@ class Bench:
             seconds.append(clock() - start)
         return self.record(name, self.events, seconds, latencies, baseline)
 
-    def record(self, name: str, events: int, seconds: list[float], latencies: list[float] = (),
+    def record(self, name: str, events: int, seconds: list[float], latencies: Iterable[float] = (),
                baseline: Row | None = None) -> Row:
         """Add a row for timings taken elsewhere."""
         row = Row(self.section, name, events, list(seconds), list(latencies), baseline)
@@ -134,7 +134,7 @@ CLIENT_APPENDS = 2000  # at least this many appends per repetition, shared among
 FANOUT_STREAMS = 1000
 
 
-def _matches_for(logs: list[list[str]], appends: int) -> list[tuple[dict, list[str]]]:
+def _matches_for(logs: list[list[str]], appends: int) -> list[tuple[dict[str, Any], list[str]]]:
     """The season's first matches holding at least ``appends`` events after their match.start,
     each as (its match.start, its other lines)."""
     chosen, count = [], 0
@@ -146,7 +146,7 @@ def _matches_for(logs: list[list[str]], appends: int) -> list[tuple[dict, list[s
     return chosen
 
 
-def _renamed(start: dict, repetition: int) -> dict:
+def _renamed(start: dict[str, Any], repetition: int) -> dict[str, Any]:
     return {**start, "match": f"{start['match']}-r{repetition}"}
 
 
@@ -334,7 +334,7 @@ class _Connection:
         at = head.index(b"content-length:") + 15
         return status, await self.reader.readexactly(int(head[at:head.index(b"\r\n", at)]))
 
-    async def create(self, start: dict) -> tuple[str, str]:
+    async def create(self, start: dict[str, Any]) -> tuple[str, str]:
         """Create the match of ``start``: the path of its events and the header with its official key."""
         status, body = await self.request("POST", "/api/matches", json.dumps(start).encode(), LEAGUE)
         if status != 201:
@@ -347,13 +347,13 @@ def _appended(line: str) -> bytes:
     return b'{"event": ' + line.encode() + b"}"
 
 
-async def _clients(base: str, shares: list[list[tuple[dict, list[str]]]]) -> list[float]:
+async def _clients(base: str, shares: list[list[tuple[dict[str, Any], list[str]]]]) -> list[float]:
     """One client per share, all at once, each creating its matches and appending their events one request
     at a time on a connection of its own; the time of each append."""
     latencies: list[float] = []
     clock = time.perf_counter
 
-    async def client(matches: list[tuple[dict, list[str]]]) -> None:
+    async def client(matches: list[tuple[dict[str, Any], list[str]]]) -> None:
         async with _Connection.open(base) as connection:
             for start, lines in matches:
                 path, key = await connection.create(start)
@@ -503,7 +503,7 @@ def live_fanout(bench: Bench) -> None:
     _latency(f"fan-out to {FANOUT_STREAMS} streams", timings["served"][1])
 
 
-async def _fan_out(base: str, start: dict, lines: list[str], streams: int,
+async def _fan_out(base: str, start: dict[str, Any], lines: list[str], streams: int,
                    read_base: str | None = None) -> tuple[list[float], dict[int, bytes]]:
     """Open ``streams`` streams on a new match (on the server at ``read_base``, else the same), append ``lines``
     one by one, each once all streams got the one before: the delay of each event to its last receipt, and
@@ -578,9 +578,10 @@ async def _broadcast(base: str, read_base: str, stream_path: str, appends: list[
     loop = asyncio.get_running_loop()
     request = f"GET {stream_path} HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n".encode()
     port = int(read_base.rsplit(":", 1)[1])
-    listeners = [await loop.create_connection(
-        lambda first=number == 0: _Listener(request, lambda text: line(text, first)), "127.0.0.1", port)
-        for number in range(streams)]
+    def listener(first: bool) -> Callable[[], _Listener]:
+        return lambda: _Listener(request, lambda text: line(text, first))
+
+    listeners = [await loop.create_connection(listener(number == 0), "127.0.0.1", port) for number in range(streams)]
     try:
         await asyncio.wait_for(all_open.wait(), 120)
         async with _Connection.open(base) as writer:
@@ -653,14 +654,14 @@ RAW_APPEND = (RAW_EVENT, RAW_RULING, RAW_HEAD)
 RAW_CTE = (f"WITH event AS ({RAW_EVENT}), ruling AS ({RAW_RULING}) {RAW_HEAD}",)
 
 
-def _raw_params(row: tuple) -> tuple[tuple, ...]:
+def _raw_params(row: tuple[Any, ...]) -> tuple[tuple[Any, ...], ...]:
     """A WRITTEN row as the parameters of the event's, the ruling's and the head's statements."""
     event, ruling = row[:11], (*row[:2], *row[11:16])
     head = (row[1], row[10], row[3], row[12], *row[16:20], row[0])
     return event, ruling, head
 
 
-def _store_appends(url: str, matches: list[tuple[dict, list[str]]]) -> list[float]:
+def _store_appends(url: str, matches: list[tuple[dict[str, Any], list[str]]]) -> list[float]:
     """A new store at ``url`` with the matches created, then each of their events appended; the time of each."""
     from matchstate.store import Store
 
@@ -677,7 +678,7 @@ def _store_appends(url: str, matches: list[tuple[dict, list[str]]]) -> list[floa
     return latencies
 
 
-def _raw_appends(connection, rows: list[tuple], placeholder: str, begin: str | None,
+def _raw_appends(connection: Any, rows: list[tuple[Any, ...]], placeholder: str, begin: str | None,
                  statements: tuple[str, ...] = RAW_APPEND) -> list[float]:
     """Each event's rows written through the DB-API ``connection``, one transaction each; the time of each."""
     statements = tuple(sql.replace("?", placeholder) for sql in statements)
@@ -735,7 +736,7 @@ def store_append_sqlite(bench: Bench) -> None:
     from sqlalchemy import make_url
 
     def connect(url: str) -> sqlite3.Connection:
-        connection = sqlite3.connect(make_url(url).database, isolation_level=None)
+        connection = sqlite3.connect(str(make_url(url).database), isolation_level=None)
         connection.execute("PRAGMA journal_mode=WAL")
         connection.execute("PRAGMA synchronous=FULL")
         return connection
@@ -832,7 +833,7 @@ def store_append_concurrent(bench: Bench) -> None:
             _latency(f"{kind}, {CONCURRENT_WRITERS} threads with group commit", timings[True][1])
 
 
-def _concurrent_appends(url: str, matches: list[tuple[dict, list[str]]], grouped: bool,
+def _concurrent_appends(url: str, matches: list[tuple[dict[str, Any], list[str]]], grouped: bool,
                         secret_file: str) -> tuple[float, list[float]]:
     """A new store at ``url`` with the matches created, then each match's events appended by a thread of its own,
     all at once; the wall time of all, and the time of each append."""
