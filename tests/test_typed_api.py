@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import subprocess
 import sys
 import urllib.request
@@ -133,3 +134,69 @@ def test_a_generated_client_drives_a_match_and_gets_a_stale_append_as_a_typed_40
     assert isinstance(refusal, models.Refusal)
     assert refusal.current_seq == 6 and isinstance(refusal.detail, str)
     assert refusal.words.en and refusal.words.es
+
+
+def test_every_answer_is_what_its_route_declares(tmp_path: Path) -> None:
+    """Answers of each kind, successes and refusals, checked against the schema /openapi.json gives their route and
+    status: the models describe what is sent."""
+    from fastapi.testclient import TestClient
+    from jsonschema import Draft202012Validator
+
+    from matchstate.web import create_app
+
+    store = Store(f"sqlite:///{tmp_path / 'declared.db'}")
+    store.upgrade()
+    store.set_league_key(hash_key(LEAGUE))
+    app = create_app(store)
+    document = app.openapi()
+    client = TestClient(app)
+    league = {"Authorization": f"Bearer {LEAGUE}"}
+
+    def pattern(template: str) -> str:
+        return re.escape(re.sub(r"\{\w+\}", "PARAMETER", template)).replace("PARAMETER", "[^/]+")
+
+    def checked(method: str, path: str, status: int, **sent: Any) -> Any:
+        answer = client.request(method, path, **sent)
+        assert answer.status_code == status, answer.text
+        # The route's template, as the router would choose it: a literal segment before a parameter.
+        template = min((t for t, item in document["paths"].items() if method.lower() in item and
+                        re.fullmatch(pattern(t), path.split("?")[0])),
+                       key=lambda t: t.count("{"))
+        schema = document["paths"][template][method.lower()]["responses"][str(status)]["content"]
+        validator = Draft202012Validator({**schema["application/json"]["schema"], **document})
+        errors = [f"{list(error.absolute_path)}: {error.message}" for error in validator.iter_errors(answer.json())]
+        assert not errors, f"{method} {path} {status}: {errors}"
+        return answer.json()
+
+    keys = checked("POST", "/api/matches", 201, json=START, headers=league)
+    scorer = {"Authorization": f"Bearer {keys['scorer_key']}"}
+    events = "/api/matches/typed-1/events"
+    checked("POST", events, 201, json={"event": {"type": "chukker.start", "at": AT.format("17:20.000"),
+                                                 "chukker": 1, "id": "d-1"}}, headers=scorer)
+    checked("POST", events, 200, json={"event": {"type": "chukker.start", "at": AT.format("17:20.000"),
+                                                 "chukker": 1, "id": "d-1"}}, headers=scorer)  # a retry
+    for event in ({"type": "whistle", "at": AT.format("19:04.600")},
+                  {"type": "penalty.award", "at": AT.format("19:05.000"), "penalty": "2", "to": "Santa Inés",
+                   "from": "center"}):
+        checked("POST", events, 201, json={"event": event}, headers=scorer)
+    for path in ("/api/matches", "/api/matches/typed-1", "/api/matches/typed-1/role?key=" + keys["scorer_key"],
+                 events, "/api/matches/typed-1/rulings/4", "/api/matches/typed-1/verify", "/api/receipts/key",
+                 "/api/time", "/api/event-types", "/api/rules", "/api/stats", "/api/stats?limit=2",
+                 "/api/tournaments", "/api/matches/typed-1/sit-outs"):
+        checked("GET", path, 200)
+    checked("GET", "/api/discipline", 200, headers=league)
+    # Refusals, each a Refusal whatever its status.
+    checked("POST", events, 401, json={"event": {"type": "whistle", "at": AT.format("20:00.000")}})
+    checked("POST", events, 403, json={"event": {"type": "whistle", "at": AT.format("20:00.000")}},
+            headers={"Authorization": "Bearer wrong"})
+    checked("GET", "/api/matches/no-such-match", 404)
+    checked("GET", "/api/matches/typed-1/rulings/99", 404)
+    checked("POST", events, 409, json={"event": {"type": "ball.place", "at": AT.format("19:26.000")},
+                                       "expected_seq": 1}, headers=scorer)
+    checked("POST", events, 422, json={"evt": {}}, headers=scorer)  # not as described: each problem listed
+    checked("POST", events, 422, json={"event": {"type": "no.such.type", "at": AT.format("20:00.000")}},
+            headers=scorer)  # refused by the engine
+    checked("POST", events, 400, content=b"{not json", headers=scorer)
+    checked("POST", "/api/matches", 409, json=START, headers=league)
+    checked("GET", "/api/stats?season=never", 400)
+    checked("POST", "/api/matches/import", 422, content=b'{"type": "match.start"}\n', headers=league)
