@@ -6,15 +6,17 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
 
 from . import evidence_cli
 from .errors import MatchstateError, RefusedEvent
 from .version import PACKAGE_VERSION
 
-# Imported by the commands that need them, not here: `matchstate --help` or `replay` need no store, no web.
+# Imported by the commands that need them, not here: `matchstate --help` or `replay` need no store, no web (nor
+# typing, whose import is a fifth of what --help costs beyond Python's start; mypy reads TYPE_CHECKING as True).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from datetime import datetime
+    from typing import Any
 
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 

@@ -1503,6 +1503,9 @@ def tournament_pages(bench: Bench) -> None:
         store.close()
 
 CLI_RUNS = 20  # interpreter starts per repetition
+# The floor of any argparse command line: what --help costs with nothing of matchstate imported.
+ARGPARSE_ALONE = ("import argparse; top = argparse.ArgumentParser(); commands = top.add_subparsers(); "
+                  "[commands.add_parser(f'c{n}', help='h') for n in range(20)]; top.print_help()")
 
 
 def _children_cpu(command: list[str], env: dict[str, str]) -> float:
@@ -1518,7 +1521,8 @@ def _children_cpu(command: list[str], env: dict[str, str]) -> float:
 def cli_help(bench: Bench) -> None:
     """`matchstate --help` against an empty interpreter (`python -c pass`), in CPU time: the CLI imports the engine,
     the store and the web only for the commands that run them. Bytecode is cached (in a folder of its own), as an
-    installed wheel's is, and each command runs once before it is timed."""
+    installed wheel's is, and each command runs once before it is timed. In an editable install (this venv) every
+    interpreter also imports setuptools' finder, so `python -c pass` costs more here than in a wheel's venv."""
     import tempfile
 
     script = str(Path(sys.executable).with_name("matchstate"))
@@ -1527,6 +1531,7 @@ def cli_help(bench: Bench) -> None:
                "PYTHONPYCACHEPREFIX": cache}
         baseline = None
         for name, command in (("python -c pass", [sys.executable, "-c", "pass"]),
+                              ("argparse alone, 20 sub-commands' help", [sys.executable, "-c", ARGPARSE_ALONE]),
                               ("matchstate --help", [script, "--help"])):
             _children_cpu(command, env)
             seconds = [sum(_children_cpu(command, env) for _ in range(CLI_RUNS)) for _ in range(bench.repeat)]

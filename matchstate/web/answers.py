@@ -50,7 +50,6 @@ class Refusal(BaseModel):
 # What each status of a refusal means, where a route says no more.
 REFUSED = {400: "The request cannot be read", 401: "No key given", 403: "The key is wrong, or its role may not",
            404: "No such match", 409: "A conflict with the match as it is", 413: "The body is too large",
-           415: "The body is not of a type the route reads",
            422: "The request is not as described, or what it asks is refused; `detail` says why",
            429: "Too many requests: wait as `Retry-After` says",
            503: "The database is unavailable: nothing was done; try again after `Retry-After`"}
