@@ -6,16 +6,18 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
 
 from . import evidence_cli
 from .errors import MatchstateError, RefusedEvent
 from .version import PACKAGE_VERSION
 from .witness import command as witness_command
 
-# Imported by the commands that need them, not here: `matchstate --help` or `replay` need no store, no web.
+# Imported by the commands that need them, not here: `matchstate --help` or `replay` need no store, no web (nor
+# typing, whose import is a fifth of what --help costs beyond Python's start; mypy reads TYPE_CHECKING as True).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from datetime import datetime
+    from typing import Any
 
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -593,9 +595,38 @@ def _timeline_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the rulings' texts")
 
 
+class _Help(argparse.HelpFormatter):
+    """argparse's help, as wide as the terminal as :func:`os.get_terminal_size` reads it: argparse would ask
+    :mod:`shutil`, whose import (bz2, lzma) is a fifth of what `matchstate --help` costs beyond Python's start."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, width or _columns() - 2)
+
+
+def _columns() -> int:
+    """The terminal's width as shutil.get_terminal_size reads it: $COLUMNS, else standard output's, else 80."""
+    try:
+        return int(os.environ["COLUMNS"]) or 80
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+class _Parser(argparse.ArgumentParser):
+    """The command line's parsers (the sub-commands' are of the same class): help formatted by :class:`_Help`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+
+
 def parser(environment: bool = False) -> argparse.ArgumentParser:
     """The command line; with ``environment``, serve's options default to their environment variables."""
-    top = argparse.ArgumentParser(prog="matchstate", description="Polo match-state tracker, exact to USPA Rule 36.")
+    top = _Parser(prog="matchstate", description="Polo match-state tracker, exact to USPA Rule 36.")
     top.add_argument("--version", action="version", version=f"matchstate {PACKAGE_VERSION}")
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

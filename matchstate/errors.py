@@ -28,9 +28,10 @@ An error made with ``said`` speaks the catalog's [refusal] phrase: its message i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Self
-
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: `matchstate --help` stays quick
 if TYPE_CHECKING:  # the catalog is read when an error is worded, not when the tree is imported
+    from typing import Any, Self
+
     from .words import Words
 
 

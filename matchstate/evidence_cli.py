@@ -6,16 +6,20 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
 from .errors import MatchstateError
 from .version import ENGINE_VERSION
 
 TILES = "log"  # the folder of a season's bundle that holds the league log's tiles
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: --help stays quick (mypy reads True)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 def cmd_archive(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from .cli import open_store
     from .evidence import archive, season_codes
 
@@ -53,6 +57,8 @@ def _verify_or_bundle(verify: Callable[[argparse.Namespace], int]) -> Callable[[
     def run(args: argparse.Namespace) -> int:
         if args.bundle is None:
             return verify(args)
+        from pathlib import Path
+
         from .evidence import verify_bundle  # only when a bundle is checked: --help and verify import none of it
 
         if args.match is not None or args.receipts is not None:

@@ -23,7 +23,7 @@ import platform
 import statistics
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -90,7 +90,7 @@ class Bench:
             seconds.append(clock() - start)
         return self.record(name, self.events, seconds, latencies, baseline)
 
-    def record(self, name: str, events: int, seconds: list[float], latencies: list[float] = (),
+    def record(self, name: str, events: int, seconds: list[float], latencies: Iterable[float] = (),
                baseline: Row | None = None) -> Row:
         """Add a row for timings taken elsewhere."""
         row = Row(self.section, name, events, list(seconds), list(latencies), baseline)
@@ -135,7 +135,7 @@ CLIENT_APPENDS = 2000  # at least this many appends per repetition, shared among
 FANOUT_STREAMS = 1000
 
 
-def _matches_for(logs: list[list[str]], appends: int) -> list[tuple[dict, list[str]]]:
+def _matches_for(logs: list[list[str]], appends: int) -> list[tuple[dict[str, Any], list[str]]]:
     """The season's first matches holding at least ``appends`` events after their match.start,
     each as (its match.start, its other lines)."""
     chosen, count = [], 0
@@ -147,7 +147,7 @@ def _matches_for(logs: list[list[str]], appends: int) -> list[tuple[dict, list[s
     return chosen
 
 
-def _renamed(start: dict, repetition: int) -> dict:
+def _renamed(start: dict[str, Any], repetition: int) -> dict[str, Any]:
     return {**start, "match": f"{start['match']}-r{repetition}"}
 
 
@@ -335,7 +335,7 @@ class _Connection:
         at = head.index(b"content-length:") + 15
         return status, await self.reader.readexactly(int(head[at:head.index(b"\r\n", at)]))
 
-    async def create(self, start: dict) -> tuple[str, str]:
+    async def create(self, start: dict[str, Any]) -> tuple[str, str]:
         """Create the match of ``start``: the path of its events and the header with its official key."""
         status, body = await self.request("POST", "/api/matches", json.dumps(start).encode(), LEAGUE)
         if status != 201:
@@ -348,13 +348,13 @@ def _appended(line: str) -> bytes:
     return b'{"event": ' + line.encode() + b"}"
 
 
-async def _clients(base: str, shares: list[list[tuple[dict, list[str]]]]) -> list[float]:
+async def _clients(base: str, shares: list[list[tuple[dict[str, Any], list[str]]]]) -> list[float]:
     """One client per share, all at once, each creating its matches and appending their events one request
     at a time on a connection of its own; the time of each append."""
     latencies: list[float] = []
     clock = time.perf_counter
 
-    async def client(matches: list[tuple[dict, list[str]]]) -> None:
+    async def client(matches: list[tuple[dict[str, Any], list[str]]]) -> None:
         async with _Connection.open(base) as connection:
             for start, lines in matches:
                 path, key = await connection.create(start)
@@ -504,7 +504,7 @@ def live_fanout(bench: Bench) -> None:
     _latency(f"fan-out to {FANOUT_STREAMS} streams", timings["served"][1])
 
 
-async def _fan_out(base: str, start: dict, lines: list[str], streams: int,
+async def _fan_out(base: str, start: dict[str, Any], lines: list[str], streams: int,
                    read_base: str | None = None) -> tuple[list[float], dict[int, bytes]]:
     """Open ``streams`` streams on a new match (on the server at ``read_base``, else the same), append ``lines``
     one by one, each once all streams got the one before: the delay of each event to its last receipt, and
@@ -579,9 +579,10 @@ async def _broadcast(base: str, read_base: str, stream_path: str, appends: list[
     loop = asyncio.get_running_loop()
     request = f"GET {stream_path} HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n".encode()
     port = int(read_base.rsplit(":", 1)[1])
-    listeners = [await loop.create_connection(
-        lambda first=number == 0: _Listener(request, lambda text: line(text, first)), "127.0.0.1", port)
-        for number in range(streams)]
+    def listener(first: bool) -> Callable[[], _Listener]:
+        return lambda: _Listener(request, lambda text: line(text, first))
+
+    listeners = [await loop.create_connection(listener(number == 0), "127.0.0.1", port) for number in range(streams)]
     try:
         await asyncio.wait_for(all_open.wait(), 120)
         async with _Connection.open(base) as writer:
@@ -654,15 +655,15 @@ RAW_APPEND = (RAW_EVENT, RAW_RULING, RAW_HEAD)
 RAW_CTE = (f"WITH event AS ({RAW_EVENT}), ruling AS ({RAW_RULING}) {RAW_HEAD}",)
 
 
-def _raw_params(row: tuple) -> tuple[tuple, ...]:
+def _raw_params(row: tuple[Any, ...]) -> tuple[tuple[Any, ...], ...]:
     """A WRITTEN row as the parameters of the event's, the ruling's and the head's statements."""
     event, ruling = row[:11], (*row[:2], *row[11:16])
     head = (row[1], row[10], row[3], row[12], *row[16:20], row[0])
     return event, ruling, head
 
 
-def _store_appends(url: str, matches: list[tuple[dict, list[str]]], clock: Callable[[], float] = time.perf_counter,
-                   unsynced: str | None = None) -> list[float]:
+def _store_appends(url: str, matches: list[tuple[dict[str, Any], list[str]]],
+                   clock: Callable[[], float] = time.perf_counter, unsynced: str | None = None) -> list[float]:
     """A new store at ``url`` with the matches created, then each of their events appended; the time of each by
     ``clock``; with ``unsynced``, the statement each new connection runs first (its commits not flushed)."""
     from sqlalchemy import event
@@ -690,7 +691,7 @@ def _store_appends(url: str, matches: list[tuple[dict, list[str]]], clock: Calla
     return latencies
 
 
-def _raw_appends(connection, rows: list[tuple], placeholder: str, begin: str | None,
+def _raw_appends(connection: Any, rows: list[tuple[Any, ...]], placeholder: str, begin: str | None,
                  statements: tuple[str, ...] = RAW_APPEND,
                  clock: Callable[[], float] = time.perf_counter) -> list[float]:
     """Each event's rows written through the DB-API ``connection``, one transaction each; the time of each."""
@@ -758,7 +759,7 @@ def store_append_sqlite(bench: Bench) -> None:
     from sqlalchemy import make_url
 
     def connect(url: str) -> sqlite3.Connection:
-        connection = sqlite3.connect(make_url(url).database, isolation_level=None)
+        connection = sqlite3.connect(str(make_url(url).database), isolation_level=None)
         connection.execute("PRAGMA journal_mode=WAL")
         connection.execute("PRAGMA synchronous=FULL")
         return connection
@@ -797,7 +798,7 @@ def store_append_cpu(bench: Bench) -> None:
     from sqlalchemy import make_url
 
     def connect(url: str) -> sqlite3.Connection:
-        connection = sqlite3.connect(make_url(url).database, isolation_level=None)
+        connection = sqlite3.connect(make_url(url).database or "", isolation_level=None)
         connection.execute("PRAGMA journal_mode=WAL")
         return connection
 
@@ -881,7 +882,7 @@ def store_append_concurrent(bench: Bench) -> None:
             _latency(f"{kind}, {CONCURRENT_WRITERS} threads with group commit", timings[True][1])
 
 
-def _concurrent_appends(url: str, matches: list[tuple[dict, list[str]]], grouped: bool,
+def _concurrent_appends(url: str, matches: list[tuple[dict[str, Any], list[str]]], grouped: bool,
                         secret_file: str) -> tuple[float, list[float]]:
     """A new store at ``url`` with the matches created, then each match's events appended by a thread of its own,
     all at once; the wall time of all, and the time of each append."""
@@ -1071,7 +1072,7 @@ def import_beside_live(bench: Bench) -> None:
                 _latency(f"{database}, during the import", beside)
 
 
-async def _beside(base: str, start: dict, lines: list[str], body: bytes,
+async def _beside(base: str, start: dict[str, Any], lines: list[str], body: bytes,
                   repeat: int) -> tuple[list[float], list[float]]:
     """The live client's latencies alone (LIVE_BESIDE appends a repetition), then while each repetition's import
     runs; the imports' matches each of a code of their own."""
@@ -1685,7 +1686,8 @@ def _in_process_witnesses(folder: str, store: Any, count: int) -> tuple[Any, lis
     return Witnessing(store, policy, WITNESS_EVERY, send=send), list(witnesses.values())
 
 
-def _witnessed_appends(url: str, folder: str, matches: list[tuple[dict, list[str]]], witnessed: bool) -> list[float]:
+def _witnessed_appends(url: str, folder: str, matches: list[tuple[dict[str, Any], list[str]]],
+                       witnessed: bool) -> list[float]:
     """As :func:`_store_appends`, with (``witnessed``) two witnesses sent the log's checkpoint every
     :data:`WITNESS_EVERY` seconds by a thread meanwhile, as `serve --witness-policy` does in its background."""
     import threading
@@ -1770,7 +1772,10 @@ def witnessing(bench: Bench) -> None:
             bodies.append(("\n".join(lines) + "\n\n" + note).encode())
             notes.append((size, merkle.root(leaves, size), note))
         follows = Policy.parse(f"log {log.verifier.vkey()}\n", quorum_needed=False)
-        raw_seconds, raw_latencies, seconds, latencies = [], [], [], []
+        raw_seconds: list[float] = []
+        raw_latencies: list[float] = []
+        seconds: list[float] = []
+        latencies = []
         for repetition in range(bench.repeat):
             witness = Witness(Cosigner("w.example", Ed25519PrivateKey.generate()), follows,
                               WitnessState(Path(folder) / f"bench-w{repetition}.db"), lambda: int(time.time()))
@@ -1778,11 +1783,15 @@ def witnessing(bench: Bench) -> None:
             raw.execute("PRAGMA journal_mode=WAL")
             raw.execute("PRAGMA synchronous=FULL")
             raw.execute("CREATE TABLE latest (origin TEXT PRIMARY KEY, size INTEGER, root BLOB, note TEXT)")
-            for run, into in ((lambda i, witness=witness: witness.add_checkpoint(bodies[i]), (seconds, latencies)),
-                              (lambda i, raw=raw: raw.execute(
-                                  "INSERT INTO latest VALUES (?, ?, ?, ?) ON CONFLICT (origin) DO UPDATE SET "
-                                  "size = excluded.size, root = excluded.root, note = excluded.note",
-                                  (log.name, *notes[i])), (raw_seconds, raw_latencies))):
+            def cosigned(i: int, witness: Witness = witness) -> object:
+                return witness.add_checkpoint(bodies[i])
+
+            def upserted(i: int, raw: sqlite3.Connection = raw) -> object:
+                return raw.execute("INSERT INTO latest VALUES (?, ?, ?, ?) ON CONFLICT (origin) DO UPDATE SET "
+                                   "size = excluded.size, root = excluded.root, note = excluded.note",
+                                   (log.name, *notes[i]))
+
+            for run, into in ((cosigned, (seconds, latencies)), (upserted, (raw_seconds, raw_latencies))):
                 gc.collect()
                 began = time.perf_counter()
                 for index in range(WITNESS_CHECKPOINTS):
@@ -1796,6 +1805,42 @@ def witnessing(bench: Bench) -> None:
                                 raw_seconds, raw_latencies)
         bench.record("witness: add-checkpoint (signature, proof, durable state, cosignature)", WITNESS_CHECKPOINTS,
                      seconds, latencies, baseline=baseline)
+
+CLI_RUNS = 20  # interpreter starts per repetition
+# The floor of any argparse command line: what --help costs with nothing of matchstate imported.
+ARGPARSE_ALONE = ("import argparse; top = argparse.ArgumentParser(); commands = top.add_subparsers(); "
+                  "[commands.add_parser(f'c{n}', help='h') for n in range(20)]; top.print_help()")
+
+
+def _children_cpu(command: list[str], env: dict[str, str]) -> float:
+    """The CPU time (user and system) of one run of ``command``, its output thrown away."""
+    import subprocess
+
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
+    _, _, usage = os.wait4(child.pid, 0)
+    return usage.ru_utime + usage.ru_stime
+
+
+@section
+def cli_help(bench: Bench) -> None:
+    """`matchstate --help` against an empty interpreter (`python -c pass`), in CPU time: the CLI imports the engine,
+    the store and the web only for the commands that run them. Bytecode is cached (in a folder of its own), as an
+    installed wheel's is, and each command runs once before it is timed. In an editable install (this venv) every
+    interpreter also imports setuptools' finder, so `python -c pass` costs more here than in a wheel's venv."""
+    import tempfile
+
+    script = str(Path(sys.executable).with_name("matchstate"))
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+               "PYTHONPYCACHEPREFIX": cache}
+        baseline = None
+        for name, command in (("python -c pass", [sys.executable, "-c", "pass"]),
+                              ("argparse alone, 20 sub-commands' help", [sys.executable, "-c", ARGPARSE_ALONE]),
+                              ("matchstate --help", [script, "--help"])):
+            _children_cpu(command, env)
+            seconds = [sum(_children_cpu(command, env) for _ in range(CLI_RUNS)) for _ in range(bench.repeat)]
+            row = bench.record(f"{name} (CPU time, {CLI_RUNS} runs)", CLI_RUNS, seconds, baseline=baseline)
+            baseline = baseline or row
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -60,7 +61,7 @@ class MatchWriter:
         self.stroke_just_taken = kind == "hit" and ruling is not None and ruling.kind == "live"
         self.lines.append(json.dumps(event, ensure_ascii=False))
 
-    def pick(self, weights: dict[str, float]) -> str:
+    def pick(self, weights: Mapping[str, float]) -> str:
         return self.rng.choices(list(weights), list(weights.values()))[0]
 
     def team(self, hitting: bool = True) -> str:
@@ -68,16 +69,19 @@ class MatchWriter:
         to = self.match.hitting_team
         if to is None:
             return self.rng.choice(self.match.teams)
-        return to if hitting else self.match.defending_team
+        defending = self.match.defending_team
+        assert defending is not None  # a free hit has both
+        return to if hitting else defending
 
     # -- the match ---------------------------------------------------------------------
 
     def play(self) -> list[str]:
         teams = self.rng.sample(CLUBS, 2)
-        rosters = {team: [{"player": n, "name": f"{self.rng.choice(FIRST)} {self.rng.choice(LAST)}",
-                           "handicap": self.rng.randint(1, 8)} for n in range(1, 5)] for team in teams}
+        rosters: dict[str, list[dict[str, Any]]] = {
+            team: [{"player": n, "name": f"{self.rng.choice(FIRST)} {self.rng.choice(LAST)}",
+                    "handicap": self.rng.randint(1, 8)} for n in range(1, 5)] for team in teams}
         ratings = {team: sum(p["handicap"] for p in roster) for team, roster in rosters.items()}
-        lower, higher = sorted(teams, key=ratings.get)
+        lower, higher = sorted(teams, key=ratings.__getitem__)
         self.emit("match.start", 0, match=f"season-{self.number:05d}", teams=teams, rosters=rosters,
                   handicap_goals={lower: ratings[higher] - ratings[lower]}, event="Generated season",
                   venue="Club de Polo Las Acacias", officials=self.rng.sample(UMPIRES, 3))
@@ -154,6 +158,7 @@ class MatchWriter:
     def play_called(self) -> None:
         what = self.pick({"hit": 84, "mishit": 4, "miss": 3, "deliberate": 1, "dribble": 3, "tick": 3,
                           "late": 2, "approach.abort": 1, "ball.retee": 1})
+        assert self.match.play_at is not None  # play is called
         since_play = (self.at - self.match.play_at).total_seconds()
         wait = self.rng.uniform(21, 26) - since_play if what == "late" else self.rng.uniform(2, 7)
         if what in ("hit", "mishit", "miss", "deliberate"):
@@ -168,6 +173,7 @@ class MatchWriter:
 
     def after_stroke(self) -> None:
         """How the ball just struck ends up: a goal, over a line, stopped, or in open play."""
+        assert self.match.free_hit is not None  # a stroke is the free hit's
         penalty = self.match.free_hit.penalty
         scores = SCORES[penalty]
         what = self.pick({"goal": scores, "backline": 0.25, "sideline": 0.05, "stop": 0.1,

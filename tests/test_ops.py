@@ -87,6 +87,7 @@ def test_metrics_parse_as_prometheus_text_and_count_appends_refusals_and_latency
                        headers=scorer).status_code == 201
     assert client.post("/api/matches/m-1/events", json={"event": goal, "expected_seq": 1},
                        headers=scorer).status_code == 409
+    assert client.get("/no-such-page").status_code == 404
     answer = client.get("/metrics")
     assert answer.headers["content-type"].startswith("text/plain; version=")
     families = {family.name: family for family in text_string_to_metric_families(answer.text)}
@@ -94,8 +95,16 @@ def test_metrics_parse_as_prometheus_text_and_count_appends_refusals_and_latency
                for family in families.values() for sample in family.samples}
     assert samples[("matchstate_appends_total", ())] == 1
     assert samples[("matchstate_append_refusals_total", (("status", "409"),))] == 1
-    assert samples[("matchstate_http_request_seconds_count", (("kind", "append"),))] == 2
+    append = (("kind", "append"), ("method", "POST"), ("route", "/api/matches/{code}/events"))
+    assert samples[("matchstate_http_request_seconds_count", append)] == 2  # by route template, not by match
     assert families["matchstate_http_request_seconds"].type == "histogram"
+    assert samples[("matchstate_http_request_seconds_count", (("kind", "page"), ("method", "GET"),
+                                                              ("route", "unrouted")))] == 1  # the 404 below
+    # Two appends written (the match.start and the chukker.start), each alone in its group: two groups of 1.
+    assert families["matchstate_commit_group_appends"].type == "histogram"
+    assert samples[("matchstate_commit_group_appends_bucket", (("le", "1.0"),))] == 2
+    assert samples[("matchstate_commit_group_appends_count", ())] == 2
+    assert samples[("matchstate_commit_group_appends_sum", ())] == 2
     assert samples[("matchstate_live_streams", ())] == 0
     assert samples[("matchstate_engine_cache_matches", ())] >= 1
 

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import signal
 import subprocess
 import sys
 import sysconfig
+import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from matchstate.web.process import ServerProcess
+from matchstate.web.process import START_TIMEOUT, ServerProcess, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -93,3 +96,45 @@ def test_the_installed_wheel_upgrades_a_database_replays_an_example_and_serves(i
                 with urllib.request.urlopen(f"{server.base}/static/{asset.name}", timeout=30) as answer:
                     assert answer.status == 200, asset.name
     assert "matchstate" in html.lower()
+
+
+def containerfile() -> tuple[dict[str, str], list[str], list[str], str]:
+    """deploy/Containerfile's ENV (its continued lines joined), CMD, HEALTHCHECK's CMD and USER."""
+    text = (ROOT / "deploy" / "Containerfile").read_text().replace("\\\n", " ")
+    instructions = [line.split(None, 1) for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    found = {kind: rest for kind, rest in instructions}
+    environment = dict(shlex.split(pair)[0].split("=", 1) for pair in shlex.split(found["ENV"], posix=False))
+    health = json.loads(found["HEALTHCHECK"].split(" CMD ", 1)[1])
+    return environment, json.loads(found["CMD"]), health, found["USER"]
+
+
+def test_the_containerfile_cmd_upgrades_a_new_store_and_serves_until_its_healthcheck_passes(
+        installed: Path, tmp_path: Path) -> None:
+    """The image's CMD and HEALTHCHECK run as the Containerfile says, with its environment, over the installed wheel
+    (no container engine here): the store is made, the server answers /healthz, a non-root user runs it."""
+    environment, command, health, user = containerfile()
+    assert user not in ("root", "0")
+    assert command[:2] == ["sh", "-c"]
+    assert "matchstate db upgrade" in command[2] and "exec matchstate serve" in command[2]
+    port = free_port()
+    env = {**os.environ, **environment, "PATH": f"{installed / 'bin'}:{os.environ['PATH']}",
+           # the image's own paths, moved to this test's folder; its port one that is free here
+           "MATCHSTATE_DATABASE_URL": f"sqlite:///{tmp_path / 'matchstate.db'}",
+           "MATCHSTATE_SECRET_FILE": str(tmp_path / "matchstate.secret"), "MATCHSTATE_PORT": str(port)}
+    env.pop("PYTHONPATH", None)
+    assert environment["MATCHSTATE_HOST"] == "0.0.0.0"
+    env["MATCHSTATE_HOST"] = "127.0.0.1"  # a test listens on loopback only
+    log = tmp_path / "container.log"
+    with open(log, "wb") as out:
+        container = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT  # only guards against a server that never answers
+        while subprocess.run(health, cwd=tmp_path, env=env, capture_output=True).returncode != 0:
+            assert container.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        assert (tmp_path / "matchstate.db").exists() and (tmp_path / "matchstate.secret").exists()
+    finally:
+        container.terminate()  # `exec`: the shell became the server, which SIGTERM ends cleanly
+        assert container.wait(timeout=60) in (0, -signal.SIGTERM), log.read_text()
+    assert "Finished server process" in log.read_text() and "Traceback" not in log.read_text()

@@ -22,6 +22,7 @@ answer at once, rather than each waiting its turn to fail the same way.
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -71,6 +72,7 @@ class GroupCommit:
         self._lock = threading.Lock()
         self._queue: list[_Unit[Any]] = []
         self._leading = False
+        self.sizes: Counter[int] = Counter()  # how many groups of each size were committed (for /metrics)
 
     def run(self, wanted: Wanted, work: Work[T]) -> T:
         """Do ``work`` for the match and device id ``wanted`` in a write transaction, maybe with others' work, and
@@ -115,6 +117,7 @@ class GroupCommit:
                 unit.turn.set()
 
     def _commit(self, group: list[_Unit[Any]]) -> None:
+        self.sizes[len(group)] += 1
         try:
             self._transaction(group)
         except Exception as failed:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -99,6 +100,11 @@ class Store:
     def engine(self) -> Engine:
         """The SQLAlchemy engine (for tests and tools that read the tables themselves)."""
         return self.database.engine
+
+    @property
+    def commit_groups(self) -> Counter[int]:
+        """How many write transactions (group commits) held each number of appends, since the store opened."""
+        return self._commits.sizes
 
     @property
     def secrets(self) -> SecretFiles:

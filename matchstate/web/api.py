@@ -23,8 +23,27 @@ from ..records.search import Filters
 from ..records.tally import STATUSES
 from ..store.results import Sort
 from . import live
+from .answers import (
+    Appended,
+    Created,
+    Explained,
+    IssuedKey,
+    MatchRow,
+    MatchView,
+    ReceiptsKey,
+    Removed,
+    RevokedKey,
+    Role,
+    ServerTime,
+    StoredEvent,
+    Verified,
+    answers,
+    refusals,
+    refused_in_json,
+)
 from .limits import presented_key
-from .service import MAX_SEQ, Created, Service, message
+from .service import MAX_SEQ, Service, message
+from .service import Created as Made
 from .views import event_forms, rules_json
 
 router = APIRouter(prefix="/api")
@@ -42,12 +61,18 @@ bearer = _Bearer(auto_error=False, scheme_name="HTTPBearer",
                  description="The match's scorer key or official key, or the league key.")
 KEY_QUERY = "The key, where no header can be sent (a browser's EventSource)."
 
-KEY_ERRORS: dict[int | str, dict[str, Any]] = {401: {"description": "No key given"},
-                                               403: {"description": "The key is wrong, or its role may not"}}
-READ_ERRORS: dict[int | str, dict[str, Any]] = {404: {"description": "No such match"}, **KEY_ERRORS}
-LEAGUE_ERRORS: dict[int | str, dict[str, Any]] = {401: {"description": "No key given"},
-                                                  403: {"description": "The key is not the league key"}}
+# The refusals most routes can give (each a Refusal): a key missing or wrong, a parameter not as described, too
+# many requests, the database unavailable; a read also no such match; the league's acts need the league key.
+KEY_ERRORS = refusals(401, 403, 422, 429, 503)
+READ_ERRORS = refusals(401, 403, 404, 422, 429, 503)
+LEAGUE_ERRORS = refusals(401, 422, 429, 503, _403="The key is not the league key")
 MAX_IMPORT_BYTES = 64 * 1024 * 1024
+# An import's body: a match log in JSON Lines, read as bytes whatever its type says; described as a file too
+# (application/octet-stream), the body every client generator knows how to send.
+_LOG: dict[str, Any] = {"type": "string", "format": "binary",
+                        "description": "A match log: one event a line (JSON Lines, UTF-8), its `match.start` first"}
+IMPORT_BODY: dict[str, Any] = {"required": True, "content": {"application/jsonl": {"schema": _LOG},
+                                                             "application/octet-stream": {"schema": _LOG}}}
 LIST_LIMIT, MAX_LIST_LIMIT = 100, 500  # matches in a page of the list: by default, at most
 
 
@@ -89,9 +114,11 @@ class RemoveRequest(BaseModel):
     reason: str = Field(min_length=1, description="Why the match is removed: kept with the act, who and when.")
 
 
-@router.post("/matches", status_code=201, tags=["league"],
-             responses={409: {"description": "A match with this code exists"},
-                        422: {"description": "The match.start is refused; `detail` says why"}, **LEAGUE_ERRORS})
+@router.post("/matches", status_code=201, tags=["league"], response_model=None,
+             responses={**answers(201, Created, "The match is made; its keys are shown only this once", 400,
+                                  _409="A match with this code exists",
+                                  _413="The body is too large"),
+                        **LEAGUE_ERRORS, **refusals(_422="The match.start is refused; `detail` says why")})
 def create_match(service: ServiceDep, key: KeyDep,
                  start: Annotated[dict[str, Any], Body(description="The match's `match.start` event; its "
                                                                    "`match` is the code that names it: any text "
@@ -102,11 +129,11 @@ def create_match(service: ServiceDep, key: KeyDep,
     return _created(service.create(start, key))
 
 
-@router.post("/matches/import", status_code=201, tags=["league"],
-             openapi_extra={"requestBody": {"required": True, "content": {"application/jsonl": {}}}},
-             responses={409: {"description": "A match with this code exists"},
-                        413: {"description": "The log is too large"},
-                        422: {"description": "A line is refused; `detail` says which and why"}, **LEAGUE_ERRORS})
+@router.post("/matches/import", status_code=201, tags=["league"], response_model=None,
+             openapi_extra={"requestBody": IMPORT_BODY},
+             responses={**answers(201, Created, "The match is stored; its keys are shown only this once", 400,
+                                  _409="A match with this code exists", _413="The log is too large"),
+                        **LEAGUE_ERRORS, **refusals(_422="A line is refused; `line` says which and `detail` why")})
 async def import_match(service: ServiceDep, key: KeyDep, request: Request) -> dict[str, Any]:
     """Store a whole match log (JSON Lines, UTF-8) as a new match with keys of its own, with the league key:
     all of it, or nothing. The keys are shown only this once."""
@@ -118,15 +145,15 @@ async def import_match(service: ServiceDep, key: KeyDep, request: Request) -> di
     return _created(await run_in_threadpool(service.import_log, text, key))
 
 
-def _created(created: Created) -> dict[str, Any]:
+def _created(created: Made) -> dict[str, Any]:
     base = f"/matches/{quote(created.code, safe='')}"
     return {"code": created.code, "events": created.events, "scorer_key": created.scorer_key,
             "official_key": created.official_key, "match": created.match, "receipt": created.receipt,
             "links": {"console": f"{base}/console", "review": f"{base}/review", "sheet": f"{base}/sheet"}}
 
 
-@router.delete("/matches/{code}", tags=["league"], responses={404: {"description": "No such match"},
-                                                              **LEAGUE_ERRORS})
+@router.delete("/matches/{code}", tags=["league"], response_model=None,
+               responses={**answers(200, Removed, "The match is removed", 404, 400), **LEAGUE_ERRORS})
 def remove_match(service: ServiceDep, key: KeyDep, code: str, body: RemoveRequest) -> dict[str, str]:
     """Remove a match and all its events, with the league key and a reason: the store keeps the act
     (who, when, why, and the head the match had), and `matchstate verify` reports it."""
@@ -140,10 +167,10 @@ class CorrectRequest(BaseModel):
     reason: str = Field(min_length=1, description="Why it is corrected: kept with the act, who and when.")
 
 
-@router.put("/matches/{code}", tags=["league"],
-            responses={404: {"description": "No such match"},
-                       409: {"description": "The match has begun: only a match not yet started is corrected"},
-                       422: {"description": "The match.start is refused; `detail` says why"}, **LEAGUE_ERRORS})
+@router.put("/matches/{code}", tags=["league"], response_model=None,
+            responses={**answers(200, MatchView, "The corrected match", 400, 404,
+                                 _409="The match has begun: only a match not yet started is corrected"),
+                       **LEAGUE_ERRORS, **refusals(_422="The match.start is refused; `detail` says why")})
 def correct_match(service: ServiceDep, key: KeyDep, code: str, body: CorrectRequest) -> dict[str, Any]:
     """Correct a match not yet started (nothing logged but its `match.start`), with the league key and a
     reason: the store removes it, as a recorded act, and creates it again from the corrected `match.start`
@@ -151,16 +178,16 @@ def correct_match(service: ServiceDep, key: KeyDep, code: str, body: CorrectRequ
     return service.correct(code, body.start, body.reason, key)
 
 
-@router.post("/matches/{code}/keys/{role}", status_code=201, tags=["league"],
-             responses={404: {"description": "No such match"}, **LEAGUE_ERRORS})
+@router.post("/matches/{code}/keys/{role}", status_code=201, tags=["league"], response_model=None,
+             responses={**answers(201, IssuedKey, "The new key", 404), **LEAGUE_ERRORS})
 def issue_key(service: ServiceDep, key: KeyDep, code: str, role: RoleOfKey) -> dict[str, str]:
     """A new scorer or official key for the match, with the league key; shown only this once. The key the
     role had before opens nothing from now on, on every server of the database."""
     return {"code": code, "role": role, "key": service.issue_key(code, role, key)}
 
 
-@router.delete("/matches/{code}/keys/{role}", tags=["league"],
-               responses={404: {"description": "No such match"}, **LEAGUE_ERRORS})
+@router.delete("/matches/{code}/keys/{role}", tags=["league"], response_model=None,
+               responses={**answers(200, RevokedKey, "The key is revoked", 404), **LEAGUE_ERRORS})
 def revoke_key(service: ServiceDep, key: KeyDep, code: str, role: RoleOfKey) -> dict[str, str]:
     """Revoke the match's scorer or official key, with the league key: from now on it opens nothing, on
     every server of the database, until a new one is issued."""
@@ -168,14 +195,17 @@ def revoke_key(service: ServiceDep, key: KeyDep, code: str, role: RoleOfKey) -> 
     return {"code": code, "role": role, "revoked": role}
 
 
-@router.get("/receipts/key", tags=["reference"])
+@router.get("/receipts/key", tags=["reference"], response_model=None,
+            responses=answers(200, ReceiptsKey, "The receipts' public key", 429, 503))
 def receipts_key(service: ServiceDep) -> dict[str, str]:
     """The public key that checks every receipt the store signs (Ed25519): raw in base64, its fingerprint
     (each receipt's `key`), and as PEM."""
     return service.receipts_key()
 
 
-@router.get("/matches", tags=["matches"], responses={400: {"description": "A filter cannot be read"}, **KEY_ERRORS})
+@router.get("/matches", tags=["matches"], response_model=None,
+            responses={**answers(200, list[MatchRow], "A page of the matches", _400="A filter cannot be read"),
+                       **KEY_ERRORS})
 def list_matches(service: ServiceDep, archive: ArchiveDep, key: KeyDep, response: Response, team: str = "",
                  event: str = "", venue: str = "",
                  player: str = Query("", description="a name from the rosters"),
@@ -202,20 +232,23 @@ def list_matches(service: ServiceDep, archive: ArchiveDep, key: KeyDep, response
     return [match.to_json() for match in found[:limit]]
 
 
-@router.get("/matches/{code}", tags=["matches"], responses=READ_ERRORS)
+@router.get("/matches/{code}", tags=["matches"], response_model=None,
+            responses={**answers(200, MatchView, "The match now"), **READ_ERRORS})
 def read_match(service: ServiceDep, key: KeyDep, code: str) -> dict[str, Any]:
     """The match now: state, score, free hit in progress, pending options, and the event types it accepts."""
     service.check_read(code, key)
     return service.view(code)
 
 
-@router.get("/matches/{code}/role", tags=["matches"], responses=READ_ERRORS)
+@router.get("/matches/{code}/role", tags=["matches"], response_model=None,
+            responses={**answers(200, Role, "The key's role"), **READ_ERRORS})
 def read_role(service: ServiceDep, key: KeyDep, code: str) -> dict[str, str]:
     """The role the key holds on the match, `scorer`, `official` or `league`: what a page may offer its holder."""
     return {"role": service.role(code, key)}
 
 
-@router.get("/matches/{code}/events", tags=["events"], responses=READ_ERRORS)
+@router.get("/matches/{code}/events", tags=["events"], response_model=None,
+            responses={**answers(200, list[StoredEvent], "The events after `after_seq`"), **READ_ERRORS})
 def read_events(service: ServiceDep, key: KeyDep, code: str, after_seq: AfterSeq = 0) -> list[dict[str, Any]]:
     """The log after ``after_seq``: each event as received, its ruling, who recorded it, and when."""
     service.check_read(code, key)
@@ -223,15 +256,14 @@ def read_events(service: ServiceDep, key: KeyDep, code: str, after_seq: AfterSeq
 
 
 @router.post("/matches/{code}/events", status_code=201, tags=["events"], response_model=None,
-             responses={201: {"description": "The event is recorded: its seq, ruling, the stored event, the match "
-                                             "after it and the store's signed receipt"},
-                        200: {"description": "A retry of an event already recorded: the same answer"},
-                        400: {"description": "The body is not JSON"},
-                        409: {"description": "`expected_seq` is stale; `current_seq` is the match's last seq"},
-                        413: {"description": "The body is too large"},
-                        422: {"description": "The body is not as described, or the engine refuses the event; "
-                                             "`detail` says why"},
-                        **READ_ERRORS},
+             responses={**answers(201, Appended, "The event is recorded: its seq, ruling, the stored event, the "
+                                  "match after it and the store's signed receipt"),
+                        **answers(200, Appended, "A retry of an event already recorded: the same answer"),
+                        **READ_ERRORS,
+                        **refusals(413, _400="The body is not JSON, or nests too deep",
+                                   _409="`expected_seq` is stale; `current_seq` is the match's last seq",
+                                   _422="The body is not as described, or the engine refuses the event; "
+                                        "`detail` says why")},
              # The route reads its request itself (the API's hot path, with no dependencies or body model to
              # solve): what it reads is described here as FastAPI would describe the parameters.
              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
@@ -278,7 +310,7 @@ async def append(service: Service, code: str, event: dict[str, Any], expected_se
 
 
 @router.get("/matches/{code}/stream", tags=["events"], response_class=StreamingResponse,
-            responses={200: {"content": {"text/event-stream": {}},
+            responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
                              "description": "Server-sent events: each `append` message's data is "
                                             "`{event, match}`, its id the event's seq."}, **READ_ERRORS})
 def stream_events(service: ServiceDep, key: KeyDep, code: str, after_seq: AfterSeq = 0,
@@ -290,7 +322,9 @@ def stream_events(service: ServiceDep, key: KeyDep, code: str, after_seq: AfterS
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-@router.get("/matches/{code}/rulings/{seq}", tags=["events"], responses=READ_ERRORS)
+@router.get("/matches/{code}/rulings/{seq}", tags=["events"], response_model=None,
+            responses={**answers(200, Explained, "The ruling explained"), **READ_ERRORS,
+                       **refusals(_404="No such match, or no event with that seq")})
 async def explain_ruling(service: ServiceDep, key: KeyDep, code: str,
                          seq: Annotated[int, Path(ge=1, le=MAX_SEQ)]) -> dict[str, Any]:
     """An event's ruling with the events that led to it and the text of every clause it cites, in both languages."""
@@ -301,7 +335,8 @@ async def explain_ruling(service: ServiceDep, key: KeyDep, code: str,
     return explained
 
 
-@router.get("/matches/{code}/verify", tags=["matches"], responses=READ_ERRORS)
+@router.get("/matches/{code}/verify", tags=["matches"], response_model=None,
+            responses={**answers(200, Verified, "What the check found"), **READ_ERRORS})
 async def verify_match(service: ServiceDep, key: KeyDep, code: str) -> dict[str, Any]:
     """Whether the hash chain holds and every stored ruling is what the engine rules now, checked as asked:
     `problems` says what is wrong, `bad_seq` names the first event found changed, removed or misruled."""
@@ -310,7 +345,9 @@ async def verify_match(service: ServiceDep, key: KeyDep, code: str) -> dict[str,
 
 
 @router.get("/matches/{code}/log.{format}", tags=["records"], response_class=PlainTextResponse,
-             responses={404: {"description": "No such match, or no such format"}, **KEY_ERRORS})
+             responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
+                              "description": "The log, as a file to download"},
+                        **refused_in_json({**KEY_ERRORS, **refusals(_404="No such match, or no such format")})})
 def export_log(service: ServiceDep, key: KeyDep, code: str,
                format: Annotated[str, Path(description=", ".join(f"`{name}`: {exporter.description}"
                                                                  for name, exporter in EXPORTERS.items()))],
@@ -329,19 +366,20 @@ def download(text: str, filename: str, media_type: str) -> PlainTextResponse:
                              headers={"Content-Disposition": f'attachment; filename="{safe}"'})
 
 
-@router.get("/event-types", tags=["reference"])
+@router.get("/event-types", tags=["reference"], responses=refusals(429))
 def event_types() -> dict[str, list[dict[str, Any]]]:
     """Each event type's fields (name, kind, required, default, choices), for building forms."""
     return event_forms()
 
 
-@router.get("/rules", tags=["reference"])
+@router.get("/rules", tags=["reference"], responses=refusals(429))
 def rules() -> dict[str, dict[str, dict[str, str]]]:
     """Every clause and table cell of Rule 36 that rulings cite, in English and Spanish."""
     return rules_json()
 
 
-@router.get("/time", tags=["reference"])
+@router.get("/time", tags=["reference"], response_model=None,
+            responses=answers(200, ServerTime, "The server's clock", 429))
 def server_time() -> dict[str, str]:
     """The server's clock, UTC to the millisecond: a console measures its own clock's offset from it."""
     return {"now": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")}

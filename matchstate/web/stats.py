@@ -18,6 +18,7 @@ from ..errors import InvalidQuery
 from ..records.stats import Scope
 from ..store.statistics import PAGE
 from ..words import LANGUAGES
+from .answers import Statistics, answers, refusals, refused_in_json
 from .api import KEY_ERRORS, ArchiveDep, KeyDep, ServiceDep, download
 from .templating import templates
 
@@ -29,10 +30,10 @@ Season = Annotated[str, Query(description="a year (`2026`) or a date range (`202
 Team = Annotated[str | None, Query(description="one team's players (the page's `team`)")]
 Cursor = Annotated[str | None, Query(description="the players after this cursor (a page's `next`)")]
 Limit = Annotated[int | None, Query(ge=1, le=1000, description="at most this many players, then `next`")]
-ERRORS: dict[int | str, dict[str, Any]] = {400: {"description": "The season cannot be read"}, **KEY_ERRORS}
+ERRORS = {**KEY_ERRORS, **refusals(_400="The season or the cursor cannot be read")}
 
 
-@api.get("/stats", responses=ERRORS)
+@api.get("/stats", response_model=None, responses={**answers(200, Statistics, "The statistics"), **ERRORS})
 def stats_json(service: ServiceDep, archive: ArchiveDep, key: KeyDep, event: Event = "",
                season: Season = "", team: Team = None, cursor: Cursor = None, limit: Limit = None) -> dict[str, Any]:
     """Per team and per player: goals (field and penalty), penalties by number awarded (to a team) or taken
@@ -47,7 +48,9 @@ def stats_json(service: ServiceDep, archive: ArchiveDep, key: KeyDep, event: Eve
     return {**page.stats.to_json(), "next": _cursor(page.following)}
 
 
-@api.get("/stats.csv", response_class=PlainTextResponse, responses=ERRORS)
+@api.get("/stats.csv", response_class=PlainTextResponse,
+         responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "The CSV"},
+                    **refused_in_json(ERRORS)})
 def stats_csv(service: ServiceDep, archive: ArchiveDep, key: KeyDep, event: Event = "",
               season: Season = "") -> PlainTextResponse:
     """The same numbers as `/api/stats`, as CSV: a row per team, then a row per player."""

@@ -23,15 +23,28 @@ from ..tournaments.feeds import calendar, results_feed
 from ..tournaments.league import league_ledger
 from ..tournaments.packet import packet, packet_csv
 from ..tournaments.refusals import refused
-from .api import KEY_ERRORS, LEAGUE_ERRORS, KeyDep, ServiceDep, download
+from .answers import (
+    DisciplineRecord,
+    ImportedResult,
+    OpenedMatch,
+    Packet,
+    Results,
+    SitOut,
+    Tournament,
+    TournamentRow,
+    answers,
+    refusals,
+    refused_in_json,
+)
+from .api import IMPORT_BODY, KEY_ERRORS, LEAGUE_ERRORS, READ_ERRORS, KeyDep, ServiceDep, download
 from .service import Service
 from .templating import reader_lang, templates
 
 api = APIRouter(prefix="/api", tags=["tournaments"])
 pages = APIRouter(include_in_schema=False)
-NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No such tournament"}, **KEY_ERRORS}
-CHANGE: dict[int | str, dict[str, Any]] = {400: {"description": "The change is refused; `detail` says why"},
-                                           404: {"description": "No such tournament"}, **LEAGUE_ERRORS}
+NOT_FOUND = {**KEY_ERRORS, **refusals(_404="No such tournament")}
+CHANGE = {**LEAGUE_ERRORS, **refusals(_400="The change is refused; `detail` says why", _404="No such tournament")}
+CHANGED = {**answers(200, Tournament, "The tournament as it is now"), **CHANGE}
 Body_ = Annotated[dict[str, Any], Body()]
 
 
@@ -66,14 +79,17 @@ def _json(desk: Desk, slug: str) -> dict[str, Any]:
     return {**tournament.to_json(), "progress": desk.progress(tournament).to_json()}
 
 
-@api.get("/tournaments", responses=KEY_ERRORS)
+@api.get("/tournaments", response_model=None,
+         responses={**answers(200, list[TournamentRow], "Every tournament"), **KEY_ERRORS})
 def list_tournaments(service: ServiceDep, key: KeyDep) -> list[dict[str, str]]:
     """Every tournament's slug and name."""
     service.check_list(key)
     return [{"slug": slug, "name": name} for slug, name in desk_of(service).list()]
 
 
-@api.post("/tournaments", status_code=201, responses=CHANGE)
+@api.post("/tournaments", status_code=201, response_model=None,
+          responses={**answers(201, Tournament, "The tournament made"), **CHANGE,
+                     **refusals(_409="A tournament with this slug exists")})
 def create_tournament(service: ServiceDep, key: KeyDep, body: Body_) -> dict[str, Any]:
     """Create a tournament, with the league key: `slug`, `name`, `starts`, `ends`, `venue`, `conditions`
     (`rules`, `chukkers`, `penalty3_defended`, `handicap_min`, `handicap_max`, `tiebreaks`), `teams` (each a
@@ -83,7 +99,8 @@ def create_tournament(service: ServiceDep, key: KeyDep, body: Body_) -> dict[str
     return _json(desk, desk.create(body).slug)
 
 
-@api.get("/tournaments/{slug}", responses=NOT_FOUND)
+@api.get("/tournaments/{slug}", response_model=None,
+         responses={**answers(200, Tournament, "The tournament"), **NOT_FOUND})
 def read_tournament(service: ServiceDep, key: KeyDep, slug: str) -> dict[str, Any]:
     """The tournament, and its `progress`: each fixture's teams, status and score, each group's standings with
     why each place, all as the matches stand now."""
@@ -91,7 +108,7 @@ def read_tournament(service: ServiceDep, key: KeyDep, slug: str) -> dict[str, An
     return _json(desk_of(service), slug)
 
 
-@api.patch("/tournaments/{slug}", responses=CHANGE)
+@api.patch("/tournaments/{slug}", response_model=None, responses=CHANGED)
 def change_tournament(service: ServiceDep, key: KeyDep, slug: str, body: Body_) -> dict[str, Any]:
     """Change a tournament's fields, with the league key."""
     service.check_league(key)
@@ -100,7 +117,7 @@ def change_tournament(service: ServiceDep, key: KeyDep, slug: str, body: Body_) 
     return _json(desk, slug)
 
 
-@api.post("/tournaments/{slug}/draw", responses=CHANGE)
+@api.post("/tournaments/{slug}/draw", response_model=None, responses=CHANGED)
 def draw(service: ServiceDep, key: KeyDep, slug: str, body: DrawRequest) -> dict[str, Any]:
     """Make the draw from a seed (recorded with the algorithm's version), with the league key; again, until a
     match of it is created."""
@@ -115,7 +132,7 @@ def draw(service: ServiceDep, key: KeyDep, slug: str, body: DrawRequest) -> dict
     return _json(desk, slug)
 
 
-@api.post("/tournaments/{slug}/brackets", responses=CHANGE)
+@api.post("/tournaments/{slug}/brackets", response_model=None, responses=CHANGED)
 def add_bracket(service: ServiceDep, key: KeyDep, slug: str, body: BracketRequest) -> dict[str, Any]:
     """Add a bracket fed by teams, a group's places or another bracket's losers, with the league key."""
     service.check_league(key)
@@ -124,7 +141,7 @@ def add_bracket(service: ServiceDep, key: KeyDep, slug: str, body: BracketReques
     return _json(desk, slug)
 
 
-@api.post("/tournaments/{slug}/fixtures", responses=CHANGE)
+@api.post("/tournaments/{slug}/fixtures", response_model=None, responses=CHANGED)
 def add_fixtures(service: ServiceDep, key: KeyDep, slug: str,
                  body: Annotated[list[dict[str, Any]], Body()]) -> dict[str, Any]:
     """Add fixtures entered by hand (a shootout for a place: `kind: shootout`), with the league key."""
@@ -134,7 +151,7 @@ def add_fixtures(service: ServiceDep, key: KeyDep, slug: str,
     return _json(desk, slug)
 
 
-@api.put("/tournaments/{slug}/fixtures/{fixture}/schedule", responses=CHANGE)
+@api.put("/tournaments/{slug}/fixtures/{fixture}/schedule", response_model=None, responses=CHANGED)
 def schedule(service: ServiceDep, key: KeyDep, slug: str, fixture: str, body: ScheduleRequest) -> dict[str, Any]:
     """Give a fixture its day, time and field, with the league key."""
     service.check_league(key)
@@ -143,7 +160,9 @@ def schedule(service: ServiceDep, key: KeyDep, slug: str, fixture: str, body: Sc
     return _json(desk, slug)
 
 
-@api.post("/tournaments/{slug}/fixtures/{fixture}/match", status_code=201, responses=CHANGE)
+@api.post("/tournaments/{slug}/fixtures/{fixture}/match", status_code=201, response_model=None,
+          responses={**answers(201, OpenedMatch, "The fixture's match; its keys are shown only this once"),
+                     **CHANGE, **refusals(_409="The fixture has its match already")})
 def open_match(service: ServiceDep, key: KeyDep, slug: str, fixture: str) -> dict[str, Any]:
     """Create the fixture's match (its teams, rosters, conditions), with the league key. The answer holds its
     scorer key and official key: they are shown only this once."""
@@ -154,8 +173,11 @@ def open_match(service: ServiceDep, key: KeyDep, slug: str, fixture: str) -> dic
             "console": f"/matches/{quote(code, safe='')}/console"}
 
 
-@api.post("/tournaments/{slug}/fixtures/{fixture}/import", status_code=201, responses=CHANGE,
-          openapi_extra={"requestBody": {"required": True, "content": {"application/jsonl": {}}}})
+@api.post("/tournaments/{slug}/fixtures/{fixture}/import", status_code=201, response_model=None,
+          responses={**answers(201, ImportedResult, "The fixture's match, stored; its keys are shown only this once",
+                               413, _409="A match with this code exists"), **CHANGE,
+                     **refusals(_422="A line is refused; `line` says which and `detail` why")},
+          openapi_extra={"requestBody": IMPORT_BODY})
 async def import_result(service: ServiceDep, key: KeyDep, slug: str, fixture: str, request: Request) -> dict[str, Any]:
     """A result kept on paper, entered as its whole match log (JSON Lines), with the league key: its teams
     must be the fixture's; it becomes the fixture's match."""
@@ -182,7 +204,9 @@ async def import_result(service: ServiceDep, key: KeyDep, slug: str, fixture: st
     return {"code": created.code, "scorer_key": created.scorer_key, "official_key": created.official_key}
 
 
-@api.get("/tournaments/{slug}/calendar.ics", response_class=PlainTextResponse, responses=NOT_FOUND)
+@api.get("/tournaments/{slug}/calendar.ics", response_class=PlainTextResponse,
+         responses={200: {"content": {"text/calendar": {"schema": {"type": "string"}}},
+                          "description": "The iCalendar"}, **refused_in_json(NOT_FOUND)})
 def calendar_feed(service: ServiceDep, key: KeyDep, slug: str, request: Request) -> PlainTextResponse:
     """The fixtures as an iCalendar (RFC 5545), one event per scheduled fixture."""
     service.check_list(key)
@@ -191,14 +215,18 @@ def calendar_feed(service: ServiceDep, key: KeyDep, slug: str, request: Request)
     return download(text, f"{slug}.ics", "text/calendar")
 
 
-@api.get("/tournaments/{slug}/results.json", responses=NOT_FOUND)
+@api.get("/tournaments/{slug}/results.json", response_model=None,
+         responses={**answers(200, Results, "The results and standings"), **NOT_FOUND})
 def results(service: ServiceDep, key: KeyDep, slug: str) -> dict[str, Any]:
     """The results so far and the standings, for a club's website."""
     service.check_list(key)
     return results_feed(desk_of(service).progress(slug))
 
 
-@api.get("/tournaments/{slug}/packet.{format}", responses=NOT_FOUND, response_model=None)
+@api.get("/tournaments/{slug}/packet.{format}", response_model=None,
+         responses={200: {"model": Packet, "content": {"text/csv": {"schema": {"type": "string"}}},
+                          "description": "The packet, as JSON or CSV"},
+                    **NOT_FOUND, **refusals(_400="No such format: `json` or `csv`")})
 def results_packet(service: ServiceDep, key: KeyDep, slug: str, format: str) -> dict[str, Any] | PlainTextResponse:
     """The federation's results packet, as `json` or `csv`: results, rosters with handicaps, officials, cards
     and suspensions, goals by handicap, each match's last seq, hash and signed receipt."""
@@ -220,7 +248,8 @@ def record_json(record: PlayerRecord) -> dict[str, Any]:
                              "passed": list(s.passed)} for s in record.suspensions]}
 
 
-@api.get("/discipline", responses=LEAGUE_ERRORS)
+@api.get("/discipline", response_model=None,
+         responses={**answers(200, list[DisciplineRecord], "The discipline ledger"), **LEAGUE_ERRORS})
 def discipline(service: ServiceDep, key: KeyDep) -> list[dict[str, Any]]:
     """The discipline ledger: every player with a card in the league, their cards and suspensions (league key)."""
     service.check_league(key)
@@ -228,7 +257,8 @@ def discipline(service: ServiceDep, key: KeyDep) -> list[dict[str, Any]]:
     return [record_json(records[found]) for found in sorted(records)]
 
 
-@api.get("/matches/{code}/sit-outs", responses=KEY_ERRORS)
+@api.get("/matches/{code}/sit-outs", response_model=None,
+         responses={**answers(200, list[SitOut], "Who sits out, and for how long"), **READ_ERRORS})
 def match_sit_outs(service: ServiceDep, key: KeyDep, code: str) -> list[dict[str, Any]]:
     """Who must sit out of the start of this match, and for how long, from earlier cards."""
     service.check_read(code, key)
