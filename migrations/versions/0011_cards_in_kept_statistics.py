@@ -5,9 +5,9 @@ Revises: 0009
 Create Date: 2026-12-05
 
 Two counts beside the others of a statistics line (matchstate/store/statistics.py). The lines kept so far
-were counted without cards: they and their marks are dropped (the columns need no default), so the first read after upgrading (or
-`matchstate stats rebuild`) counts every match again. Nothing recorded is in these tables: the downgrade
-drops the columns without asking.
+were counted without cards: they and their marks are dropped (so the columns need no default), and the
+first read after upgrading (or `matchstate stats rebuild`) counts every match again. Nothing recorded is
+in these tables: the downgrade drops the columns without asking.
 """
 
 from collections.abc import Sequence
