@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import subprocess
+import sys
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -86,3 +89,29 @@ def test_the_csv_export_gives_each_rows_card(client: TestClient) -> None:
     rows = list(csv.DictReader(io.StringIO(data)))
     assert [row["card"] for row in rows] == ["", "", "yellow", "yellow", "red", "yellow", ""]
     assert "colour" not in rows[2]["details"] and "card" not in rows[3]["details"]
+
+
+def test_an_upgrade_to_0011_has_the_kept_lines_counted_again_with_their_cards(tmp_path: Path) -> None:
+    """The lines kept before migration 0011 had no cards: the upgrade drops them, and the next read recounts."""
+    url = f"sqlite:///{tmp_path / 'upgraded.db'}"
+    store = Store(url)
+    store.upgrade()
+    stored(store, LOG).close()
+    env = {**os.environ, "MATCHSTATE_DATABASE_URL": url}
+
+    def alembic(*args: str) -> None:
+        done = subprocess.run([sys.executable, "-m", "alembic", *args], cwd=Path(__file__).parent.parent, env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+
+    def red_cards() -> dict[str, int]:
+        reading = Store(url)
+        with TestClient(create_app(reading)) as client:
+            teams = client.get("/api/stats").json()["teams"]
+        reading.close()
+        return {line["team"]: line["cards"]["red"] for line in teams}
+
+    assert red_cards() == {BLUE: 0, RED: 1}  # kept at head
+    alembic("downgrade", "0009")
+    alembic("upgrade", "head")
+    assert red_cards() == {BLUE: 0, RED: 1}  # counted again after the upgrade
