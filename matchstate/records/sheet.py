@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from ..engine import roster_totals
 from ..engine.handicap import PLANNED_CHUKKERS
+from ..events import Colour
 from ..words import catalog, phrase
 from .officials import OfficialsRecord, officials_record
 from .tally import CHOICE, FINISHED, IN_PLAY, KNOCKIN, PENALTY_1, Award, Card, Foul, Tally, tally
@@ -115,7 +116,7 @@ class CardLine:
     chukker: int
     team: str
     player: str  # as a FoulLine's: "3 F. Aráoz", "3", or "" where a penalty award carried it
-    colour: str  # "yellow" or "red"
+    colour: Colour
 
     def colour_text(self, lang: str) -> str:
         return phrase("packet", f"card-{self.colour}", lang)

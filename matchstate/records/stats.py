@@ -16,15 +16,15 @@ from datetime import date
 from typing import Any
 
 from ..errors import InvalidQuery
+from ..events import PENALTIES
 from ..words import phrase
 from .charts import Chart, bar_chart
 from .csv import BOM, inert
 from .search import fold, match_date
 from .sheet import penalty_text
-from .tally import FINISHED, PENALTY_1, YELLOW, Tally
+from .tally import FINISHED, YELLOW, Tally
 from .timeline import Event
 
-PENALTIES = (PENALTY_1, "2", "3", "4", "5a", "5b", "6")
 YEAR = re.compile(r"\d{4}")
 RANGE = re.compile(r"(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})")
 

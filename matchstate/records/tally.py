@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import goals_by_handicap
+from ..events import Colour
 from .timeline import END, Event, Step, replay
 
 SCHEDULED, IN_PLAY, FINISHED = "scheduled", "in_play", "finished"
 STATUSES = (SCHEDULED, IN_PLAY, FINISHED)
 KNOCKIN = "knockin"
 PENALTY_1 = "1"
-YELLOW = "yellow"  # a card's colour, the other "red"
+YELLOW: Colour = "yellow"
 CHOICE = "choice"  # what a foul gave while the Umpire's choice is pending
 
 # The events whose own player committed what they are ruled for.
@@ -75,7 +76,7 @@ class Card:
     team: str
     player: int | None
     chukker: int
-    colour: str  # "yellow" or "red"
+    colour: Colour
 
 
 @dataclass(slots=True)
