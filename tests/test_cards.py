@@ -82,6 +82,7 @@ def test_the_stats_page_has_the_card_columns(client: TestClient) -> None:
     client.cookies.set(LANG_COOKIE, "es")
     page = client.get("/stats").text
     assert "Tarjetas amarillas" in page and "Tarjetas rojas" in page
+    assert "la tarjeta amarilla de un penal otorgado, para el equipo que cometió la falta" in page  # the legend
 
 
 def test_the_csv_export_gives_each_rows_card(client: TestClient) -> None:
