@@ -10,7 +10,7 @@ from __future__ import annotations
 import reprlib
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn, get_args
 
 from .errors import InvalidEvent, UnknownRules
 from .rules import find_rules
@@ -18,10 +18,22 @@ from .words import Words, joined, phrases
 
 MAX_ID_LENGTH = 64
 FIXED_SPOT_LIMIT = 60  # the farthest fixed spot from a goal line: Penalties 4 and 6
-PENALTIES = ("1", "2", "3", "4", "5a", "5b", "6")
 MAX_CLIP_LENGTH = 512  # code points
-OFFICIALS = ("umpire", "referee")  # who may ask for a review besides a team (log format 1.2)
-OUTCOMES = ("stands", "overturned", "no-decision")
+
+# The log format's codes, each a type that mypy checks and the one place its values are written: the field
+# checks, the forms' choices and the records read them from here.
+Penalty = Literal["1", "2", "3", "4", "5a", "5b", "6"]
+From = Literal["center", "spot"]  # where a Penalty 2 is taken from
+Colour = Literal["yellow", "red"]  # a card's
+AwardCard = Literal["yellow"]  # the card a penalty award may carry
+How = Literal["passed", "circled"]  # how an approach was aborted
+Contact = Literal["hit", "mishit", "miss"]
+Over = Literal["backline", "sideline"]
+Official = Literal["umpire", "referee"]  # who may ask for a review besides a team (log format 1.2)
+Outcome = Literal["stands", "overturned", "no-decision"]
+PENALTIES: tuple[Penalty, ...] = get_args(Penalty)
+OFFICIALS: tuple[Official, ...] = get_args(Official)
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 
 Event = dict[str, Any]
 Checker = Callable[[Any, "Context"], Any]
@@ -198,10 +210,10 @@ def team(value: object, context: Context) -> str:
 
 
 class OneOf:
-    """A check that a field is one of ``choices`` (which forms can offer as they are)."""
+    """A check that a field is one of its code type's values, ``choices`` (which forms can offer as they are)."""
 
-    def __init__(self, *choices: str) -> None:
-        self.choices = choices
+    def __init__(self, codes: object) -> None:
+        self.choices: tuple[str, ...] = get_args(codes)
 
     def __call__(self, value: object, _: Context) -> str:
         if not isinstance(value, str) or value not in self.choices:
@@ -312,25 +324,25 @@ FIELDS: dict[str, dict[str, tuple[Checker, Any]]] = {
     "chukker.start": {"chukker": (counting, REQUIRED)},
     "chukker.end": {"chukker": (counting, REQUIRED)},
     "penalty.award": {
-        "penalty": (OneOf(*PENALTIES), REQUIRED),
+        "penalty": (OneOf(Penalty), REQUIRED),
         "to": (team, REQUIRED),
-        "from": (OneOf("center", "spot"), "center"),
+        "from": (OneOf(From), "center"),
         "yards_to_goal": (yards_to_goal, None),
-        "card": (OneOf("yellow"), None),
+        "card": (OneOf(AwardCard), None),
     },
     "knockin.award": {"to": (team, REQUIRED)},
     "ball.place": {"surface_altered": (flag, False), "dismounted": (flag, False)},
     "play": {},
     "dribble": {},
-    "approach.abort": {"how": (OneOf("passed", "circled"), REQUIRED)},
+    "approach.abort": {"how": (OneOf(How), REQUIRED)},
     "ball.retee": {},
     "hit": {
         "player": (player, REQUIRED),
-        "contact": (OneOf("hit", "mishit", "miss"), REQUIRED),
+        "contact": (OneOf(Contact), REQUIRED),
         "deliberate": (flag, False),
     },
     "ball.stop": {"yards_to_goal": (yards_to_goal, REQUIRED)},
-    "ball.out": {"over": (OneOf("backline", "sideline"), REQUIRED)},
+    "ball.out": {"over": (OneOf(Over), REQUIRED)},
     "goal": {"team": (team, REQUIRED), "player": (player, None)},
     "position.improper": {"team": (team, REQUIRED), "prevented_goal": (flag, False)},
     "player.return": {
@@ -347,7 +359,7 @@ FIELDS: dict[str, dict[str, tuple[Checker, Any]]] = {
         "passed_midfield": (flag, REQUIRED),
         "prevented_goal": (flag, False),
     },
-    "card": {"team": (team, REQUIRED), "player": (player, REQUIRED), "colour": (OneOf("yellow", "red"), REQUIRED)},
+    "card": {"team": (team, REQUIRED), "player": (player, REQUIRED), "colour": (OneOf(Colour), REQUIRED)},
     "decide": {"option": (counting, REQUIRED)},
     "whistle": {},
     "void": {"seq": (counting, REQUIRED), "reason": (text, REQUIRED)},
@@ -358,7 +370,7 @@ FIELDS: dict[str, dict[str, tuple[Checker, Any]]] = {
     # Log format 1.2: the officials' events, around the rulings (engine.officials).
     "video.sync": {"clip": (clip, REQUIRED), "clip_seconds": (clip_seconds, REQUIRED)},
     "review.request": {"about": (counting, REQUIRED), "asked_by": (asked_by, REQUIRED), "reason": (string, None)},
-    "review.outcome": {"outcome": (OneOf(*OUTCOMES), REQUIRED), "note": (string, None)},
+    "review.outcome": {"outcome": (OneOf(Outcome), REQUIRED), "note": (string, None)},
     "chukker.confirm": {"chukker": (counting, REQUIRED), "score": (confirmed_score, REQUIRED)},
 }
 TYPES = tuple(FIELDS)

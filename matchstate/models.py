@@ -205,7 +205,8 @@ class CheckpointRow(Base):
 # The counts of a statistics line (see matchstate.records.stats.Line), in this order: a column each.
 STAT_PENALTIES = ("1", "2", "3", "4", "5a", "5b", "6")
 STAT_COUNTS = ("matches", "won", "field_goals", "penalty_goals", *(f"penalties_{p}" for p in STAT_PENALTIES),
-               *(f"converted_{p}" for p in STAT_PENALTIES), "knockins", "fouls_against")
+               *(f"converted_{p}" for p in STAT_PENALTIES), "knockins", "fouls_against", "yellow_cards",
+               "red_cards")
 
 
 class StatMarkRow(Base):

@@ -57,3 +57,25 @@ def test_a_season_replays_the_same_through_the_table_and_through_the_machine(mon
     compiled = [replayed(lines) for lines in logs]
     monkeypatch.setattr(play, "fire", through_the_library)
     assert [replayed(lines) for lines in logs] == compiled
+
+
+def test_the_start_is_kept_with_its_defaults_resolved_and_the_event_fed_is_left_as_it_was(monkeypatch):
+    """Issue 16, finding 4: `Match._start` wrote the rule set's defaults into the event it was given."""
+    from matchstate import Match
+    from matchstate import events as event_checks
+    from matchstate.engine import match as match_module
+
+    checked: list[dict[str, object]] = []
+
+    def keeping(obj: object, context: event_checks.Context) -> dict[str, object]:
+        checked.append(event_checks.check_event(obj, context))
+        return checked[-1]
+
+    monkeypatch.setattr(match_module, "check_event", keeping)
+    start = {"type": "match.start", "at": "2026-09-05T17:00:00Z", "match": "m", "teams": ["A", "B"]}
+    match = Match()
+    match.feed(start)
+    given = checked[0]
+    assert given["penalty3_defended"] is None and given["handicap_goals"] is None
+    assert match.info["penalty3_defended"] is not None and match.info["handicap_goals"] == {"A": 0, "B": 0}
+    assert match.events[0] is match.info and "handicap_goals" not in start

@@ -164,3 +164,22 @@ def test_the_match_list_finds_a_match_by_a_players_name(server: ServerProcess, b
     page.select_option("#search [name=status]", "finished")
     page.wait_for_selector("#matches >> text=No match found.")
     page.close()
+
+
+def test_the_full_matchs_yellow_card_is_on_its_sheet_and_in_the_statistics(server: ServerProcess,
+                                                                           browser: Browser) -> None:
+    """Issue 23: cards as records. The bundled final's one card: La Palmera Roja's no. 4, in the fifth chukker."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.base}/matches/{CODE}/sheet")
+    cards = page.locator(".sheet section.cards")
+    assert cards.get_by_role("heading", name="Cards").is_visible()
+    assert cards.locator("li").all_inner_texts() == ["Chukker 5 · La Palmera Roja 4 Martín Arregui: yellow card"]
+    page.goto(f"{server.base}/stats?event={FINAL}")
+    teams = page.locator(".stats table").first
+    heads = teams.locator("thead th").all_inner_texts()
+    yellow, red = heads.index("Yellow cards"), heads.index("Red cards")
+    row = teams.locator("tbody tr", has=page.get_by_role("rowheader", name="La Palmera Roja"))
+    cells = row.locator("th, td").all_inner_texts()
+    assert (cells[yellow], cells[red]) == ("1", "0")
+    assert teams.get_by_role("columnheader", name="Yellow cards").is_visible()
+    page.close()

@@ -268,6 +268,8 @@ class Match:
             if kind == "review.request" and (refusal := officials.about_refusal(event, seq, self.void)):
                 raise refusal  # judged when it is logged: a later void of the event under review leaves it
             ruling = self._apply(self._play, event, seq)
+            if kind == "match.start":
+                event = self.info  # its defaults resolved
         self.events.append(event)
         self.rulings.append(ruling)
         self._clocks.append(self._play.clock)
@@ -309,10 +311,12 @@ class Match:
         if self.info:
             raise IllegalEvent.said("start-twice")
         rules = find_rules(event["rules"]) if event["rules"] is not None else DEFAULT
-        if event["penalty3_defended"] is None:
-            event["penalty3_defended"] = rules.penalty3_defended
-        if event["handicap_goals"] is None:
-            event["handicap_goals"] = goals_by_handicap(event)
+        # The start as kept: its defaults resolved in a new event, the one given left as it was.
+        event = {**event,
+                 "penalty3_defended": rules.penalty3_defended if event["penalty3_defended"] is None
+                 else event["penalty3_defended"],
+                 "handicap_goals": goals_by_handicap(event) if event["handicap_goals"] is None
+                 else event["handicap_goals"]}
         clock = ClockSettings(**{**_settings(rules.clock), **(event["clock"] or {})})
         self.info, self.rules = event, rules
         self.context = Context(event["teams"], event["field_length"])

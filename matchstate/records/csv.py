@@ -32,8 +32,11 @@ AFTER_SCORE = ("void", "by", "role", "device_id", "received_at", "details", "rul
 # (after-window among them), a review.request's outcome as it stands, a chukker's confirmation on its chukker.end
 # and chukker.confirm rows.
 OFFICIALS = ("flags", "review", "confirmation")
+# The card a row shows (a card event's colour, or a penalty award's yellow card), after the officials' columns.
+CARDS = ("card",)
 # The event fields that have columns of their own (and `id`, which is device_id).
-IN_COLUMNS = {"type", "at", "id", "by", "chukker", "team", "player", "penalty", "to", "from", "yards_to_goal"}
+IN_COLUMNS = {"type", "at", "id", "by", "chukker", "team", "player", "penalty", "to", "from", "yards_to_goal", "colour",
+              "card"}
 # Events of the hitting team's own doing, whose team is the free hit's.
 HITTING_TEAMS_OWN = ("ball.place", "dribble", "approach.abort", "ball.retee", "hit")
 # A spreadsheet reads a cell starting with one of these as a formula.
@@ -60,10 +63,11 @@ def write(rows: Sequence[Row]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(inert(cell) for cell in (*BEFORE_SCORE, *(f"{team} score" for team in teams), *AFTER_SCORE,
-                                             *OFFICIALS))
+                                             *OFFICIALS, *CARDS))
     record = officials_record(events)
     for row, step in zip(rows, replay(events), strict=True):
-        writer.writerow(inert(cell) for cell in (*_cells(row, step, teams, names), *_officials(step, record)))
+        writer.writerow(inert(cell) for cell in (*_cells(row, step, teams, names), *_officials(step, record),
+                                                 step.event.get("colour") or step.event.get("card") or ""))
     return BOM + out.getvalue()
 
 

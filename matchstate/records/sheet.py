@@ -1,5 +1,6 @@
 """The score sheet of a match, USPA style: goals by chukker and player, lettered in the order scored,
-goals by handicap, the running score, knock-ins, penalties and fouls by chukker, and the result."""
+goals by handicap, the running score, knock-ins, penalties and fouls by chukker, the cards shown, and the
+result."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from dataclasses import dataclass, field
 
 from ..engine import roster_totals
 from ..engine.handicap import PLANNED_CHUKKERS
+from ..events import Colour
 from ..words import catalog, phrase
 from .officials import OfficialsRecord, officials_record
-from .tally import CHOICE, FINISHED, IN_PLAY, KNOCKIN, PENALTY_1, Award, Foul, Tally, tally
+from .tally import CHOICE, FINISHED, IN_PLAY, KNOCKIN, PENALTY_1, Award, Card, Foul, Tally, tally
 from .timeline import Event
 
 # What a foul gave, where it is no penalty by its number: the catalog's [foul] "gave-..." phrases.
@@ -108,6 +110,19 @@ class FoulLine:
 
 
 @dataclass(frozen=True, slots=True)
+class CardLine:
+    """One card in the sheet's list: to whom it was shown, and its colour."""
+
+    chukker: int
+    team: str
+    player: str  # as a FoulLine's: "3 F. Aráoz", "3", or "" where a penalty award carried it
+    colour: Colour
+
+    def colour_text(self, lang: str) -> str:
+        return phrase("packet", f"card-{self.colour}", lang)
+
+
+@dataclass(frozen=True, slots=True)
 class FromRosters:
     """How goals by handicap came from the rosters' handicaps: the higher team's total less the lower's, for
     the match's chukkers, to the lower."""
@@ -134,6 +149,7 @@ class ScoreSheet:
     status: str
     winner: str | None
     fouls: list[FoulLine]
+    cards: list[CardLine]
     handicap_from_rosters: FromRosters | None  # how the goals by handicap were worked out, where from the rosters
     # The officials' (log format 1.2): reviews, challenges left, each chukker confirmed or queried, after-window.
     officials: OfficialsRecord = field(default_factory=OfficialsRecord)
@@ -186,16 +202,25 @@ def score_sheet(events: Sequence[Event]) -> ScoreSheet:
     played = max([counted.chukkers, *(goal.chukker for goal in counted.goals),
                   *(award.chukker for award in counted.awards)])
     return ScoreSheet(counted.start, teams, list(range(1, max(planned, played) + 1)), played, counted.status,
-                      counted.winner, [_foul_line(counted, foul) for foul in counted.fouls], _from_rosters(counted),
+                      counted.winner, [_foul_line(counted, foul) for foul in counted.fouls],
+                      [_card_line(counted, card) for card in counted.cards], _from_rosters(counted),
                       officials_record(events))
 
 
+def _player_text(counted: Tally, team: str, number: int | None) -> str:
+    """A player as the sheet's lists name one: "3 F. Aráoz", "3", or "" for no one named."""
+    if number is None:
+        return ""
+    name = counted.name(team, number)
+    return f"{number} {name}" if name else str(number)
+
+
 def _foul_line(counted: Tally, foul: Foul) -> FoulLine:
-    player = ""
-    if foul.player is not None:
-        name = counted.name(foul.team, foul.player)
-        player = f"{foul.player} {name}" if name else str(foul.player)
-    return FoulLine(foul.chukker, foul.team, player, foul.violation, foul.gave)
+    return FoulLine(foul.chukker, foul.team, _player_text(counted, foul.team, foul.player), foul.violation, foul.gave)
+
+
+def _card_line(counted: Tally, card: Card) -> CardLine:
+    return CardLine(card.chukker, card.team, _player_text(counted, card.team, card.player), card.colour)
 
 
 def _from_rosters(counted: Tally) -> FromRosters | None:

@@ -1,6 +1,6 @@
 """Statistics over a season or a tournament, per team and per player: goals (field and penalty),
 penalties by number (awarded to a team, taken by a player) and how many were converted, knock-ins,
-and fouls against (committed by) each. The words are :mod:`.tally`'s.
+fouls against (committed by) each, and the yellow and red cards each was shown. The words are :mod:`.tally`'s.
 
 A player is counted by team and by the name the rosters give (by number where they give none).
 """
@@ -16,15 +16,15 @@ from datetime import date
 from typing import Any
 
 from ..errors import InvalidQuery
+from ..events import PENALTIES
 from ..words import phrase
 from .charts import Chart, bar_chart
 from .csv import BOM, inert
 from .search import fold, match_date
 from .sheet import penalty_text
-from .tally import FINISHED, PENALTY_1, Tally
+from .tally import FINISHED, YELLOW, Tally
 from .timeline import Event
 
-PENALTIES = (PENALTY_1, "2", "3", "4", "5a", "5b", "6")
 YEAR = re.compile(r"\d{4}")
 RANGE = re.compile(r"(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})")
 
@@ -78,6 +78,8 @@ class Line:
     converted: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PENALTIES, 0))
     knockins: int = 0
     fouls_against: int = 0
+    yellow_cards: int = 0
+    red_cards: int = 0
 
     @property
     def goals(self) -> int:
@@ -86,15 +88,16 @@ class Line:
     def counts(self) -> tuple[int, ...]:
         """Its numbers, in :data:`~matchstate.models.STAT_COUNTS`' order (the kept statistics' columns)."""
         return (self.matches, self.won, self.field_goals, self.penalty_goals, *self.penalties.values(),
-                *self.converted.values(), self.knockins, self.fouls_against)
+                *self.converted.values(), self.knockins, self.fouls_against, self.yellow_cards, self.red_cards)
 
     @classmethod
     def of_counts(cls, team: str, player: str | None, counts: Iterable[int]) -> Line:
         """The line with these numbers, in :meth:`counts`' order."""
         matches, won, field_goals, penalty_goals, *rest = (int(n) for n in counts)
-        taken, converted, (knockins, fouls_against) = rest[:len(PENALTIES)], rest[len(PENALTIES):-2], rest[-2:]
+        taken, converted, (knockins, fouls_against, yellow_cards, red_cards) = \
+            rest[:len(PENALTIES)], rest[len(PENALTIES):-4], rest[-4:]
         return cls(team, player, matches, won, field_goals, penalty_goals, dict(zip(PENALTIES, taken, strict=True)),
-                   dict(zip(PENALTIES, converted, strict=True)), knockins, fouls_against)
+                   dict(zip(PENALTIES, converted, strict=True)), knockins, fouls_against, yellow_cards, red_cards)
 
     def to_json(self) -> dict[str, Any]:
         taken = "awarded" if self.player is None else "taken"
@@ -102,7 +105,8 @@ class Line:
                 "matches": self.matches, "goals": self.goals, "field_goals": self.field_goals,
                 "penalty_goals": self.penalty_goals,
                 "penalties": {p: {taken: self.penalties[p], "converted": self.converted[p]} for p in PENALTIES},
-                "knockins": self.knockins, "fouls_against": self.fouls_against}
+                "knockins": self.knockins, "fouls_against": self.fouls_against,
+                "cards": {"yellow": self.yellow_cards, "red": self.red_cards}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,13 +132,14 @@ class Stats:
                     kind, line.team, line.player or "", line.matches, line.won if line.player is None else "",
                     line.goals, line.field_goals, line.penalty_goals,
                     *(n for p in PENALTIES for n in (line.penalties[p], line.converted[p])),
-                    sum(line.penalties.values()), sum(line.converted.values()), line.knockins, line.fouls_against))
+                    sum(line.penalties.values()), sum(line.converted.values()), line.knockins, line.fouls_against,
+                    line.yellow_cards, line.red_cards))
         return BOM + out.getvalue()
 
     def to_text(self) -> str:
         """Two plain tables, for a terminal."""
         head = f"{'':32}{'games':>6}{'goals':>6}{'field':>6}{'pen.':>6}{'awd/taken':>10}{'conv.':>6}" \
-               f"{'k-ins':>6}{'fouls':>6}"
+               f"{'k-ins':>6}{'fouls':>6}{'yellow':>7}{'red':>4}"
         rows = [f"{self.matches} matches ({self.finished} finished)" + _scope_words(self.scope), ""]
         for heading, lines in (("Teams", self.teams), ("Players", self.players)):
             rows += [heading, head]
@@ -142,7 +147,8 @@ class Stats:
                 label = line.team if line.player is None else f"{line.player} ({line.team})"
                 rows.append(f"{label[:31]:32}{line.matches:>6}{line.goals:>6}{line.field_goals:>6}"
                             f"{line.penalty_goals:>6}{sum(line.penalties.values()):>10}"
-                            f"{sum(line.converted.values()):>6}{line.knockins:>6}{line.fouls_against:>6}")
+                            f"{sum(line.converted.values()):>6}{line.knockins:>6}{line.fouls_against:>6}"
+                            f"{line.yellow_cards:>7}{line.red_cards:>4}")
             rows.append("")
         return "\n".join(rows)
 
@@ -171,7 +177,7 @@ class Stats:
 
 CSV_COLUMNS = ("kind", "team", "player", "matches", "won", "goals", "field_goals", "penalty_goals",
                *(column for p in PENALTIES for column in (f"penalty_{p}", f"penalty_{p}_converted")),
-               "penalties", "penalties_converted", "knockins", "fouls_against")
+               "penalties", "penalties_converted", "knockins", "fouls_against", "yellow_cards", "red_cards")
 
 
 def statistics(tallies: Iterable[Tally], scope: Scope) -> Stats:
@@ -218,6 +224,7 @@ class _Book:
         playing |= {(goal.team, goal.player) for goal in counted.goals if goal.player is not None}
         playing |= {(award.team, award.taker) for award in counted.awards if award.taker is not None}
         playing |= {(foul.team, foul.player) for foul in counted.fouls if foul.player is not None}
+        playing |= {(card.team, card.player) for card in counted.cards if card.player is not None}
         for line in {id(line): line for team, number in playing for line in self.lines(counted, team, number)[1:]
                      }.values():
             line.matches += 1
@@ -235,6 +242,10 @@ class _Book:
         for foul in counted.fouls:
             for line in self.lines(counted, foul.team, foul.player):
                 line.fouls_against += 1
+        for card in counted.cards:
+            for line in self.lines(counted, card.team, card.player):
+                line.yellow_cards += card.colour == YELLOW
+                line.red_cards += card.colour != YELLOW
 
 
 def _scope_words(scope: Scope) -> str:

@@ -6,6 +6,8 @@ Read off :func:`~matchstate.records.timeline.replay`, so only what stands counts
   in progress, or when a ruling awarded it (Penalty 1, however it came).
 - A penalty is *converted* when its team scored before its free hit closed; a Penalty 1 always is.
 - A *foul* is a penalty an umpire awarded (the other team's foul), or a ruling ``against`` a team.
+- A *card* is a ``card`` event (its team's player, yellow or red), or a penalty award's yellow ``card``
+  (shown to the fouling team, whose player the award does not name).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import goals_by_handicap
+from ..events import Colour
 from ..standing import FINISHED as FINISHED
 from ..standing import IN_PLAY as IN_PLAY
 from ..standing import SCHEDULED as SCHEDULED
@@ -24,6 +27,7 @@ from .timeline import END, Event, Step, replay
 
 KNOCKIN = "knockin"
 PENALTY_1 = "1"
+YELLOW: Colour = "yellow"
 CHOICE = "choice"  # what a foul gave while the Umpire's choice is pending
 
 # The events whose own player committed what they are ruled for.
@@ -67,6 +71,17 @@ class Foul:
     gave: str  # the penalty it gave ("1" for a goal), "knockin", or "choice" while the Umpire's choice waits
 
 
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card shown to ``team``'s ``player`` (None where a penalty award carried it and named no one)."""
+
+    seq: int
+    team: str
+    player: int | None
+    chukker: int
+    colour: Colour
+
+
 @dataclass(slots=True)
 class Tally:
     """One match's counts and result."""
@@ -77,6 +92,7 @@ class Tally:
     goals: list[Goal] = field(default_factory=list)
     awards: list[Award] = field(default_factory=list)
     fouls: list[Foul] = field(default_factory=list)
+    cards: list[Card] = field(default_factory=list)
     chukkers: int = 0  # the last chukker started
     started: bool = False
     ended: bool = False
@@ -146,10 +162,14 @@ def tally(events: Sequence[Event]) -> Tally:
         if step.awarded is not None:
             awards[step.seq] = Award(step.seq, step.awarded["to"], step.awarded["penalty"], chukker)
             counted.awards.append(awards[step.seq])
+        if kind == "card":
+            counted.cards.append(Card(step.seq, event["team"], event["player"], chukker, event["colour"]))
         if kind == "penalty.award":
-            fouled = event["to"]
-            counted.fouls.append(Foul(step.seq, teams[1] if fouled == teams[0] else teams[0], None, chukker,
-                                      ruling["violation"] if ruling else None, _gave(ruling) or event["penalty"]))
+            fouling = teams[1] if event["to"] == teams[0] else teams[0]
+            counted.fouls.append(Foul(step.seq, fouling, None, chukker, ruling["violation"] if ruling else None,
+                                      _gave(ruling) or event["penalty"]))
+            if event.get("card"):
+                counted.cards.append(Card(step.seq, fouling, None, chukker, event["card"]))
         elif kind == "decide" and choice is not None:
             choice.gave = _gave(ruling) or CHOICE
             choice = None

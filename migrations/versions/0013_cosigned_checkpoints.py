@@ -1,7 +1,7 @@
 """the league log's cosigned checkpoints: each one that met the witness policy's quorum, with its cosignatures
 
 Revision ID: 0013
-Revises: 0009
+Revises: 0011
 Create Date: 2026-12-04
 
 `log_cosigned` keeps, by tree size, the league log's checkpoint as a signed note carrying the log's signature
@@ -17,7 +17,7 @@ from alembic import op
 from matchstate.store.database import require_drop_allowed
 
 revision: str = "0013"
-down_revision: str | None = "0009"
+down_revision: str | None = "0011"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
