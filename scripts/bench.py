@@ -765,8 +765,8 @@ def store_append_postgresql(bench: Bench) -> None:
 @section
 def store_append_sealing(bench: Bench) -> None:
     """What the seals and receipts cost a durable SQLite append: Store.append as it is (the head sealed with
-    HMAC-SHA256, the receipt signed with Ed25519) against Store.append with both left out (the seal and the
-    receipt replaced by nothing, here only), repetitions alternating, each on a new database."""
+    HMAC-SHA256, the receipt its group's checkpoint and its inclusion proof) against Store.append with both left
+    out (the seal and the receipt replaced by nothing, here only), repetitions alternating, each on a new database."""
     import tempfile
     from unittest import mock
 
@@ -789,7 +789,7 @@ def store_append_sealing(bench: Bench) -> None:
                 seconds.append(sum(latencies))
                 all_latencies += latencies
     baseline = bench.record("Store.append without seals and receipts", events, *timings["without"])
-    bench.record("Store.append, sealed, with its signed receipt", events, *timings["with"], baseline=baseline)
+    bench.record("Store.append, sealed, with its receipt", events, *timings["with"], baseline=baseline)
     _latency("Store.append without seals and receipts", timings["without"][1])
     _latency("Store.append, sealed, with its receipt", timings["with"][1])
 
@@ -877,14 +877,14 @@ def _without_league_log() -> Iterator[None]:
     from matchstate.store.leaguelog import Added, LeagueLog
 
     with mock.patch.object(LeagueLog, "add", lambda *_, **__: Added(0, 0, b"", None)), \
-            mock.patch.object(facade.Store, "_proof", lambda *_: None):
+            mock.patch.object(facade.Store, "_receipt", lambda *_: None):
         yield
 
 
 @section
 def store_append_league_log(bench: Bench) -> None:
     """What the league log costs a durable append: Store.append with its leaf, its group's signed checkpoint and
-    its inclusion proof, against Store.append without them (as before the log), alone (one event at a time) and
+    its inclusion proof (its receipt), against Store.append without them nor a receipt, alone (one event at a time) and
     with 8 threads writing at once (group commit: one checkpoint per group; on PostgreSQL every group of every
     server takes the log's lock until it commits); SQLite and PostgreSQL (skipped where no server answers),
     repetitions alternating, each on a new database."""

@@ -24,6 +24,7 @@ from ..records.tally import STATUSES
 from ..store.results import Sort
 from . import live
 from .limits import presented_key
+from .proofs import AppendAnswer, proof_fields
 from .service import MAX_SEQ, Created, Service, message
 from .views import event_forms, rules_json
 
@@ -223,9 +224,12 @@ def read_events(service: ServiceDep, key: KeyDep, code: str, after_seq: AfterSeq
 
 
 @router.post("/matches/{code}/events", status_code=201, tags=["events"], response_model=None,
-             responses={201: {"description": "The event is recorded: its seq, ruling, the stored event, the match "
-                                             "after it and the store's signed receipt"},
-                        200: {"description": "A retry of an event already recorded: the same answer"},
+             responses={201: {"model": AppendAnswer,
+                              "description": "The event is recorded: its seq, ruling, the stored event, the match "
+                                             "after it, its receipt, and the league log's signed checkpoint and "
+                                             "inclusion proof that hold it"},
+                        200: {"model": AppendAnswer, "description": "A retry of an event already recorded: the same "
+                                                                    "answer"},
                         400: {"description": "The body is not JSON"},
                         409: {"description": "`expected_seq` is stale; `current_seq` is the match's last seq"},
                         413: {"description": "The body is too large"},
@@ -272,7 +276,8 @@ async def append(service: Service, code: str, event: dict[str, Any], expected_se
     if not recorded.duplicate and service.hub.listeners(code):  # the message is made only for open streams
         service.hub.publish(code, message(recorded.event, recorded.match))
     answer = {"seq": recorded.event["seq"], "ruling": recorded.event["ruling"], "duplicate": recorded.duplicate,
-              "event": recorded.event, "match": recorded.match, "receipt": recorded.receipt}
+              "event": recorded.event, "match": recorded.match, "receipt": recorded.receipt,
+              **proof_fields(recorded.receipt)}
     return Response(orjson.dumps(answer), status_code=200 if recorded.duplicate else 201,
                     media_type="application/json")
 
