@@ -423,7 +423,11 @@ class Store:
 
     def _log_signer(self) -> Signer:
         """The key that signs the league log's checkpoints: the receipts' key, named by the log's origin."""
-        return Signer(self.log_origin or f"matchstate.league/{self.key_fingerprint()}", self.secrets.signing_key())
+        return Signer(self._origin(self.public_key()), self.secrets.signing_key())
+
+    def _origin(self, public_key: Ed25519PublicKey) -> str:
+        """The league log's origin, whose checkpoints ``public_key`` signs: the one it was given, else the key's."""
+        return self.log_origin or f"matchstate.league/{fingerprint(public_key)}"
 
     def _receipt(self, code: str, stored: StoredEvent, leaf: tuple[int, str | None] | None = None) -> AnyReceipt:
         """The receipt of a stored event (made after its commit, outside every lock): the C2SP tlog proof of its
@@ -606,8 +610,9 @@ class Store:
         """What is wrong with a receipt's proof (None: it holds), after its name: its checkpoint must be signed by
         ``public_key`` under the log's origin, its proof lead to that checkpoint's root, and the log's tree today
         extend that checkpoint's (a smaller tree is a rollback, another root a fork)."""
+        origin = self._origin(public_key)
         try:
-            tree = receipt.verified([Verifier.ed25519(self.log.origin, public_key)], self.log.origin).checkpoint
+            tree = receipt.verified([Verifier.ed25519(origin, public_key)], origin).checkpoint
         except NotProven as err:
             return f": its proof does not hold: {err}"
         size = self.log.head(connection)[0]
