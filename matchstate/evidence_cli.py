@@ -29,10 +29,11 @@ def _verify_or_bundle(verify: Callable[[argparse.Namespace], int]) -> Callable[[
     def run(args: argparse.Namespace) -> int:
         if args.bundle is None:
             return verify(args)
-        from .evidence import verify_bundle  # only when a bundle is checked: --help and verify import none of it
+        from .evidence import bundle_receipts, verify_bundle  # only when a bundle is checked: verify imports none
+        from .log import read_lines
 
-        if args.match is not None or args.receipts is not None:
-            raise MatchstateError("verify --bundle DIR checks the bundle alone: no MATCH, no --receipts")
+        if args.match is not None:
+            raise MatchstateError("verify --bundle DIR checks the bundle alone: no MATCH")
         report = verify_bundle(Path(args.bundle), ENGINE_VERSION)
         for line in [*report.problems, *report.notes]:
             print(line)
@@ -40,7 +41,13 @@ def _verify_or_bundle(verify: Callable[[argparse.Namespace], int]) -> Callable[[
             return 1
         print(f"verified: {report.matches} matches, {report.events} events: every chain is whole, every event is in "
               "the signed checkpoint, every ruling replayed is the engine's")
-        return 0
+        if args.receipts is None:
+            return 0
+        held, problems = bundle_receipts(Path(args.bundle), list(read_lines(args.receipts)))
+        for line in problems:
+            print(line)
+        print(f"receipts: {held} of those read hold")
+        return 1 if problems else 0
 
     return run
 
