@@ -27,6 +27,12 @@ def cmd_archive(args: argparse.Namespace) -> int:
 
 def _verify_or_bundle(verify: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
+        if args.report is not None:
+            from .misbehaviour import check_report
+
+            shown, said = check_report(Path(args.report))
+            print("\n".join(said))
+            return 1 if shown else 0
         if args.bundle is None:
             return verify(args)
         from .evidence import bundle_receipts, verify_bundle  # only when a bundle is checked: verify imports none
@@ -62,4 +68,7 @@ def register(commands: Any, verify_cmd: argparse.ArgumentParser) -> None:
     archive_cmd.set_defaults(run=cmd_archive)
     verify_cmd.add_argument("--bundle", metavar="DIR", help="check an evidence bundle (`matchstate archive`) with "
                                                             "no database and no secret")
+    verify_cmd.add_argument("--report", metavar="FILE", help="check a misbehaviour report a page saved (a fork or a "
+                                                             "rollback of the league log), with no server: exit 1 "
+                                                             "where it shows one")
     verify_cmd.set_defaults(run=_verify_or_bundle(verify_cmd.get_default("run")))
