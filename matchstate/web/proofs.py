@@ -75,6 +75,13 @@ def _service(request: Request) -> Service:
     return service
 
 
+@router.get("/key")
+def log_key(request: Request) -> dict[str, str]:
+    """The league log's origin and the key that signs its checkpoints, as a C2SP verifier key (vkey)."""
+    log = _service(request).store.log
+    return {"origin": log.origin, "vkey": log.signer.verifier.vkey()}
+
+
 @router.get("/checkpoint", response_class=PlainTextResponse,
             responses={200: {"content": {"text/plain": {}},
                              "description": "The latest signed checkpoint (c2sp.org/tlog-checkpoint)"},
