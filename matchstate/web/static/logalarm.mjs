@@ -22,11 +22,17 @@ async function logKey() {
   }
 }
 
-/** The function that checks each checkpoint given, showing any alarm in ``box`` (hidden until then). */
+async function latest() {
+  const reply = await fetch("/api/log/checkpoint");
+  return reply.ok ? reply.text() : null;
+}
+
+/** The function that checks each checkpoint given, showing any alarm in ``box`` (hidden until then); the log's
+ * latest checkpoint is checked at once, so a page opened on a store restored from an older copy says so. */
 export function logAlarm(box, name) {
   const watch = logKey().then((vkey) => new LogWatch(localStorage, location.origin, consistency, vkey));
   let queue = Promise.resolve();
-  return (note) => {
+  const see = (note) => {
     if (!note) return queue;
     queue = queue.then(async () => {
       const {status, report} = await (await watch).see(note);
@@ -35,6 +41,8 @@ export function logAlarm(box, name) {
     }).catch(() => null);  // no answer to the proof's request: the next checkpoint asks again
     return queue;
   };
+  latest().then(see, () => null);
+  return see;
 }
 
 function show(box, status, report, name) {
