@@ -1,6 +1,6 @@
 """Issue 19: the console keeps the latest league log checkpoint it has seen; when its server is restored from an
-older copy of its store (a real copy of the SQLite file, taken while the server was stopped), the console says,
-in English and Spanish, that the log was rolled back, and offers the misbehaviour report, which
+older copy of its store (a real copy of the SQLite file, taken while the server was stopped), the console and the
+review say, in English and Spanish, that the log was rolled back, and offer the misbehaviour report, which
 `matchstate verify --report` checks with no server."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from browser.browsing import Console
+from browser.conftest import watch
 from matchstate.cli import main
 from matchstate.web.process import ServerProcess
 
@@ -52,5 +53,10 @@ def test_a_console_that_saw_a_newer_checkpoint_shows_the_rollback(server: Server
     report = json.loads(saved.read_text())
     assert report["kind"] == "rollback" and report["seen"] and report["given"]
     assert main(["verify", "--report", str(saved)]) == 1
+    review = watch(page.context.new_page())  # the officials' review, in the same browser: the same kept checkpoint
+    review.goto(f"{server.base}/matches/restored/review#key={console.keys['official_key']}")
+    review.locator("#log-alarm").wait_for(state="visible")
+    assert "El registro de la liga retrocedió" in review.locator("#log-alarm").inner_text()
     # the browser logs each refused connection while the server was stopped, and the 400 of the refused proof
-    assert [error for error in page.errors if "ERR_CONNECTION_REFUSED" not in error and "400" not in error] == []
+    for seen in (page, review):
+        assert [error for error in seen.errors if "ERR_CONNECTION_REFUSED" not in error and "400" not in error] == []
