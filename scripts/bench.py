@@ -919,6 +919,45 @@ def store_append_league_log(bench: Bench) -> None:
                 _latency(f"{kind}, {what}, with the league log", timings[way, True][1])
 
 
+BUNDLE_SEASON = 300  # matches in the season whose bundle is verified
+
+
+@section
+def verify_bundle(bench: Bench) -> None:
+    """`matchstate verify --bundle DIR` of a season of 300 matches (its evidence bundle: no database, no secret)
+    against `matchstate verify` of the same store (SQLite), repetitions alternating: both replay every match
+    through the engine; the bundle checks each event's inclusion proof and the checkpoint's signature where the
+    store checks its seals, acts and league log."""
+    import tempfile
+
+    from matchstate.evidence import archive, verify_bundle
+    from matchstate.store import Store
+    from matchstate.version import ENGINE_VERSION
+
+    logs = bench.logs[:BUNDLE_SEASON]
+    events = sum(len(lines) for lines in logs)
+    timings: dict[str, tuple[list[float], list[float]]] = {"store": ([], []), "bundle": ([], [])}
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        store = Store(f"sqlite:///{folder}/season.db")
+        store.upgrade()
+        codes = [store.import_log(lines)[0] for lines in logs]
+        archive(store, codes, Path(folder) / "bundle")
+        for repetition in range(bench.repeat):
+            for kind in ("store", "bundle") if repetition % 2 == 0 else ("bundle", "store"):
+                began = time.perf_counter()
+                if kind == "store":
+                    problems = store.verify()
+                else:
+                    problems = verify_bundle(Path(folder) / "bundle", ENGINE_VERSION).problems
+                timings[kind][0].append(time.perf_counter() - began)
+                assert not problems, problems[:3]
+        store.close()
+    baseline = bench.record(f"matchstate verify of a {BUNDLE_SEASON}-match season's store", events,
+                            *timings["store"])
+    bench.record("matchstate verify --bundle of the same season's bundle", events, *timings["bundle"],
+                 baseline=baseline)
+
+
 IMPORT_SIZES = (10_000, 40_000)
 
 
