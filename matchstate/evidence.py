@@ -26,6 +26,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from sqlalchemy import func, select
 
 from . import jcs
@@ -35,6 +36,7 @@ from .models import EventRow, LogLeafRow, MatchRow
 from .store.chain import GENESIS, chain_hash, decode, instant, sealed
 from .store.leaguelog import event_leaf
 from .store.logkeys import LogKeys
+from .store.receipts import Receipt, fingerprint, read_receipt
 from .store.sql import CHECKED
 from .tlog import merkle
 from .tlog.note import Verifier
@@ -205,3 +207,42 @@ def _proof_problems(target: Path, fact: dict[str, Any], code: str, origin: str, 
         proof.verify(leaf, origin, keys)
     except (OSError, NotProven) as err:
         yield f"seq {seq}: its proof does not hold: {err}"
+
+
+def bundle_receipts(folder: Path, lines: list[str]) -> tuple[int, list[str]]:
+    """Check receipts a scorer kept (JSON Lines) against the bundle in ``folder`` alone: a proof must lead from the
+    receipt's leaf to a checkpoint the policy's key signed, at the same index as the bundle's proof of that event;
+    a receipt signed before the league log must be the policy key's signature; and the bundle's line at its seq
+    must have its hash. How many hold, and what is wrong with the others."""
+    held, problems = 0, []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            receipt = read_receipt(json.loads(line))
+            target = folder if (folder / EVENTS).exists() else folder / receipt.match
+            policy = Policy.parse((target / POLICY).read_bytes())
+            origin = policy.signed((target / CHECKPOINT).read_bytes()).checkpoint.origin
+            facts = [json.loads(text) for text in (target / EVENTS).read_text(encoding="utf-8").splitlines()]
+            fact = next((fact for fact in facts if fact["seq"] == receipt.seq), None)
+            if fact is None:
+                raise NotProven(f"the bundle of match {receipt.match} has no seq {receipt.seq}: events were removed")
+            if isinstance(receipt, Receipt):  # signed before the log began, by the log's first key
+                public = Ed25519PublicKey.from_public_bytes(policy.log_keys(origin, 0)[0].public)
+                if receipt.key != fingerprint(public) or not receipt.holds(public):
+                    raise NotProven("its signature is not the bundle's log key's")
+            else:
+                size = policy.signed(receipt.tlog_proof.checkpoint).checkpoint.size
+                receipt.verified(policy.log_keys(origin, size), origin)
+                ours = TlogProof.parse((target / PROOFS / f"{receipt.seq}.tlog-proof").read_bytes()).index
+                if receipt.tlog_proof.index != ours:
+                    raise NotProven(f"its leaf is {receipt.tlog_proof.index} of the log, the bundle's {ours}: the "
+                                    "event was logged again (the match removed and stored again)")
+            if fact["hash"] != receipt.hash:
+                raise NotProven(f"it gives seq {receipt.seq} the hash {receipt.hash}, the bundle {fact['hash']}: the "
+                                "match was rewritten after the receipt was given")
+        except (OSError, ValueError, KeyError, TypeError) as err:  # NotProven is a ValueError
+            problems.append(f"receipt {number}: {err}")
+            continue
+        held += 1
+    return held, problems

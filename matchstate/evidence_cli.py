@@ -55,14 +55,21 @@ def cmd_archive(args: argparse.Namespace) -> int:
 
 def _verify_or_bundle(verify: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
-        if args.bundle is None:
-            return verify(args)
         from pathlib import Path
 
-        from .evidence import verify_bundle  # only when a bundle is checked: --help and verify import none of it
+        if args.report is not None:
+            from .misbehaviour import check_report
 
-        if args.match is not None or args.receipts is not None:
-            raise MatchstateError("verify --bundle DIR checks the bundle alone: no MATCH, no --receipts")
+            shown, said = check_report(Path(args.report))
+            print("\n".join(said))
+            return 1 if shown else 0
+        if args.bundle is None:
+            return verify(args)
+        from .evidence import bundle_receipts, verify_bundle  # only when a bundle is checked: verify imports none
+        from .log import read_lines
+
+        if args.match is not None:
+            raise MatchstateError("verify --bundle DIR checks the bundle alone: no MATCH")
         report = verify_bundle(Path(args.bundle), ENGINE_VERSION)
         for line in [*report.problems, *report.notes]:
             print(line)
@@ -70,7 +77,13 @@ def _verify_or_bundle(verify: Callable[[argparse.Namespace], int]) -> Callable[[
             return 1
         print(f"verified: {report.matches} matches, {report.events} events: every chain is whole, every event is in "
               "the signed checkpoint, every ruling replayed is the engine's")
-        return 0
+        if args.receipts is None:
+            return 0
+        held, problems = bundle_receipts(Path(args.bundle), list(read_lines(args.receipts)))
+        for line in problems:
+            print(line)
+        print(f"receipts: {held} of those read hold")
+        return 1 if problems else 0
 
     return run
 
@@ -90,4 +103,7 @@ def register(commands: Any, verify_cmd: argparse.ArgumentParser) -> None:
     archive_cmd.set_defaults(run=cmd_archive)
     verify_cmd.add_argument("--bundle", metavar="DIR", help="check an evidence bundle (`matchstate archive`) with "
                                                             "no database and no secret")
+    verify_cmd.add_argument("--report", metavar="FILE", help="check a misbehaviour report a page saved (a fork or a "
+                                                             "rollback of the league log), with no server: exit 1 "
+                                                             "where it shows one")
     verify_cmd.set_defaults(run=_verify_or_bundle(verify_cmd.get_default("run")))

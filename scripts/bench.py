@@ -815,8 +815,8 @@ def store_append_cpu(bench: Bench) -> None:
 @section
 def store_append_sealing(bench: Bench) -> None:
     """What the seals and receipts cost a durable SQLite append: Store.append as it is (the head sealed with
-    HMAC-SHA256, the receipt signed with Ed25519) against Store.append with both left out (the seal and the
-    receipt replaced by nothing, here only), repetitions alternating, each on a new database."""
+    HMAC-SHA256, the receipt its group's checkpoint and its inclusion proof) against Store.append with both left
+    out (the seal and the receipt replaced by nothing, here only), repetitions alternating, each on a new database."""
     import tempfile
     from unittest import mock
 
@@ -839,7 +839,7 @@ def store_append_sealing(bench: Bench) -> None:
                 seconds.append(sum(latencies))
                 all_latencies += latencies
     baseline = bench.record("Store.append without seals and receipts", events, *timings["without"])
-    bench.record("Store.append, sealed, with its signed receipt", events, *timings["with"], baseline=baseline)
+    bench.record("Store.append, sealed, with its receipt", events, *timings["with"], baseline=baseline)
     _latency("Store.append without seals and receipts", timings["without"][1])
     _latency("Store.append, sealed, with its receipt", timings["with"][1])
 
@@ -927,14 +927,14 @@ def _without_league_log() -> Iterator[None]:
     from matchstate.store.leaguelog import Added, LeagueLog
 
     with mock.patch.object(LeagueLog, "add", lambda *_, **__: Added(0, 0, b"", None)), \
-            mock.patch.object(facade.Store, "_proof", lambda *_: None):
+            mock.patch.object(facade.Store, "_receipt", lambda *_: None):
         yield
 
 
 @section
 def store_append_league_log(bench: Bench) -> None:
     """What the league log costs a durable append: Store.append with its leaf, its group's signed checkpoint and
-    its inclusion proof, against Store.append without them (as before the log), alone (one event at a time) and
+    its inclusion proof (its receipt), against Store.append without them nor a receipt, alone (one event at a time) and
     with 8 threads writing at once (group commit: one checkpoint per group; on PostgreSQL every group of every
     server takes the log's lock until it commits); SQLite and PostgreSQL (skipped where no server answers),
     repetitions alternating, each on a new database."""
@@ -967,6 +967,45 @@ def store_append_league_log(bench: Bench) -> None:
                 bench.record(f"{kind}: Store.append with its leaf, checkpoint and proof, {what}", events,
                              *timings[way, True], baseline=baseline)
                 _latency(f"{kind}, {what}, with the league log", timings[way, True][1])
+
+
+BUNDLE_SEASON = 300  # matches in the season whose bundle is verified
+
+
+@section
+def verify_bundle(bench: Bench) -> None:
+    """`matchstate verify --bundle DIR` of a season of 300 matches (its evidence bundle: no database, no secret)
+    against `matchstate verify` of the same store (SQLite), repetitions alternating: both replay every match
+    through the engine; the bundle checks each event's inclusion proof and the checkpoint's signature where the
+    store checks its seals, acts and league log."""
+    import tempfile
+
+    from matchstate.evidence import archive, verify_bundle
+    from matchstate.store import Store
+    from matchstate.version import ENGINE_VERSION
+
+    logs = bench.logs[:BUNDLE_SEASON]
+    events = sum(len(lines) for lines in logs)
+    timings: dict[str, tuple[list[float], list[float]]] = {"store": ([], []), "bundle": ([], [])}
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        store = Store(f"sqlite:///{folder}/season.db")
+        store.upgrade()
+        codes = [store.import_log(lines)[0] for lines in logs]
+        archive(store, codes, Path(folder) / "bundle")
+        for repetition in range(bench.repeat):
+            for kind in ("store", "bundle") if repetition % 2 == 0 else ("bundle", "store"):
+                began = time.perf_counter()
+                if kind == "store":
+                    problems = store.verify()
+                else:
+                    problems = verify_bundle(Path(folder) / "bundle", ENGINE_VERSION).problems
+                timings[kind][0].append(time.perf_counter() - began)
+                assert not problems, problems[:3]
+        store.close()
+    baseline = bench.record(f"matchstate verify of a {BUNDLE_SEASON}-match season's store", events,
+                            *timings["store"])
+    bench.record("matchstate verify --bundle of the same season's bundle", events, *timings["bundle"],
+                 baseline=baseline)
 
 
 IMPORT_SIZES = (10_000, 40_000)

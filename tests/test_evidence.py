@@ -1,6 +1,7 @@
 """Evidence bundles: written from a store, checked with no database and no secret; every single-byte change to
 a bundle's line, proof or checkpoint is found; SQLite and PostgreSQL."""
 
+import json
 import random
 import shutil
 from pathlib import Path
@@ -11,6 +12,7 @@ from conftest import match_log
 from matchstate.cli import main
 from matchstate.evidence import CHECKPOINT, EVENTS, PROOFS, archive, verify_bundle
 from matchstate.store import Store
+from matchstate.store.receipts import sign
 from matchstate.version import ENGINE_VERSION
 
 
@@ -77,3 +79,30 @@ def test_a_bundle_cut_or_reordered_is_found(store: Store, tmp_path, what):
     else:
         (target / EVENTS).write_text("".join([lines[0], lines[2], lines[1], *lines[3:]]))
     assert verify_bundle(target, ENGINE_VERSION).problems
+
+
+def test_a_kept_receipt_verifies_against_a_bundle_alone(store: Store, tmp_path, monkeypatch, capsys):
+    """Issue 19: the receipts a scorer kept (proofs, and one signed before the league log) hold against the bundle
+    with no database and no secret; after the match is removed and a rewritten log imported under its code, the
+    new bundle verifies on its own, but every kept receipt names the rewrite."""
+    log = match_log("m-1", 6)
+    kept = [store.create_match(log[0], role="official").receipt.to_json()]
+    kept += [store.append("m-1", event, role="scorer").receipt.to_json() for event in log[1:]]
+    first = store.events("m-1")[0]
+    kept.append(sign(store.secrets.signing_key(), store.key_fingerprint(), "m-1", 1, first.hash,
+                     first.received_at).to_json())
+    receipts = tmp_path / "receipts.jsonl"
+    receipts.write_text("".join(json.dumps(receipt) + "\n" for receipt in kept))
+    archive(store, ["m-1"], tmp_path / "bundle")
+    store.remove_match("m-1", reason="rewritten", by="league")
+    store.import_log([json.dumps(event).replace("Blue", "Azul") for event in log])
+    archive(store, ["m-1"], tmp_path / "rewritten")
+    store.secrets.path.unlink()
+    store.secrets.signing_path.unlink()
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", "sqlite:////nonexistent/nothing.db")
+    capsys.readouterr()
+    assert main(["verify", "--bundle", str(tmp_path / "bundle"), "--receipts", str(receipts)]) == 0
+    assert "receipts: 7 of those read hold" in capsys.readouterr().out
+    assert main(["verify", "--bundle", str(tmp_path / "rewritten"), "--receipts", str(receipts)]) == 1
+    out = capsys.readouterr().out
+    assert "receipts: 0 of those read hold" in out and "the event was logged again" in out

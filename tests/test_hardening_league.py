@@ -22,7 +22,10 @@ with warnings.catch_warnings():
 from conftest import BLUE, match_log
 
 from matchstate.store import Store
-from matchstate.store.receipts import Receipt
+from matchstate.store.receipts import ProofReceipt
+from matchstate.tlog import merkle
+from matchstate.tlog.checkpoint import SignedCheckpoint
+from matchstate.tlog.note import Verifier
 from matchstate.web import create_app
 from matchstate.web.access import hash_key
 from matchstate.web.process import ServerProcess
@@ -144,20 +147,34 @@ def test_a_private_server_answers_an_unknown_match_as_a_known_one(league_store: 
         assert [row["code"] for row in client.get("/api/matches", headers=LEAGUE).json()] == [CODE]
 
 
-def test_every_acknowledged_append_carries_a_receipt_the_public_key_checks(client: TestClient) -> None:
+def test_every_acknowledged_append_carries_its_checkpoint_and_inclusion_proof(client: TestClient) -> None:
+    """Issue 19: an append's answer is its league log leaf's tlog proof in its group's signed checkpoint, which
+    the published key checks; the log's latest checkpoint and a consistency proof from any older one are served."""
     created = client.post("/api/matches", json=LOG[0], headers=LEAGUE).json()
     published = client.get("/api/receipts/key").json()
     public = Ed25519PublicKey.from_public_bytes(base64.b64decode(published["public_key"]))
-    assert created["receipt"]["seq"] == 1 and created["receipt"]["key"] == published["fingerprint"]
+    assert created["receipt"]["seq"] == 1 and created["receipt"]["leaf"] == "append"
     headers = bearer(created["scorer_key"])
     first = client.post(f"/api/matches/{CODE}/events", json={"event": LOG[1]}, headers=headers)
     again = client.post(f"/api/matches/{CODE}/events", json={"event": LOG[1]}, headers=headers)
     assert (first.status_code, again.status_code) == (201, 200)
-    receipt = first.json()["receipt"]
-    assert again.json()["receipt"] == receipt  # the retry gets the very same receipt
-    assert receipt["match"] == CODE and receipt["seq"] == 2 and receipt["hash"] == first.json()["event"]["hash"]
-    held = Receipt.from_json(receipt)
-    public.verify(base64.b64decode(held.signature), held.signed())  # raises if the signature does not hold
+    answer = first.json()
+    receipt = answer["receipt"]
+    assert again.json()["receipt"]["proof"].split("\n\n")[0] == receipt["proof"].split("\n\n")[0]  # the same leaf
+    assert receipt["match"] == CODE and receipt["seq"] == 2 and receipt["hash"] == answer["event"]["hash"]
+    assert answer["proof"] == receipt["proof"] and receipt["proof"].endswith("\n\n" + answer["checkpoint"])
+    origin = f"matchstate.league/{published['fingerprint']}"
+    tree = ProofReceipt.from_json(receipt).verified([Verifier.ed25519(origin, public)], origin).checkpoint
+    latest = client.get("/api/log/checkpoint")
+    assert latest.status_code == 200
+    newest = SignedCheckpoint.open(latest.text, origin, [Verifier.ed25519(origin, public)]).checkpoint
+    proof = client.get("/api/log/consistency", params={"from": tree.size, "to": newest.size}).json()
+    assert merkle.verify_consistency(tree.size, newest.size, [base64.b64decode(step) for step in proof["proof"]],
+                                     tree.root, newest.root)
+    assert client.get("/api/log/consistency", params={"from": 1, "to": newest.size + 1}).status_code == 400
+    assert client.get("/api/log/consistency", params={"from": 3, "to": 2}).status_code == 400
+    described = client.get("/openapi.json").json()
+    assert "/api/log/consistency" in described["paths"] and "ProofReceipt" in described["components"]["schemas"]
 
 
 # -- two servers, one database ----------------------------------------------------------------------

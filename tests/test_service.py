@@ -22,7 +22,7 @@ from matchstate.engine import Match
 from matchstate.log import MAX_LINE_BYTES
 from matchstate.records import timeline
 from matchstate.store import Store
-from matchstate.web import create_app, stats, tournaments
+from matchstate.web import create_app, proofs, stats, tournaments
 from matchstate.web.access import hash_key
 from matchstate.web.api import router
 from matchstate.web.app import MAX_BODY_BYTES
@@ -300,7 +300,8 @@ def test_the_role_tells_a_page_what_its_key_may_do(api: Api) -> None:
 
 def test_openapi_describes_every_api_route(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
-    assert {route.path for route in (*router.routes, *stats.api.routes, *tournaments.api.routes)} == set(paths)
+    assert {route.path for route in (*router.routes, *stats.api.routes, *tournaments.api.routes,
+                                     *proofs.router.routes)} == set(paths)
     assert "409" in paths["/api/matches/{code}/events"]["post"]["responses"]
 
 

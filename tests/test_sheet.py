@@ -3,6 +3,7 @@ the result and winner once the match has ended, who committed each foul, and the
 
 from __future__ import annotations
 
+import html
 import re
 import warnings
 from collections.abc import Iterator
@@ -120,17 +121,17 @@ def test_the_sheet_has_lines_to_sign(client: TestClient) -> None:
         "Umpire", "Umpire", "Referee", "Scorer", "Timekeeper"]
 
 
-def test_the_sheet_prints_the_last_events_signed_receipt_which_the_store_accepts(client: TestClient,
-                                                                                  tmp_path: Path) -> None:
+def test_the_sheet_prints_the_last_events_receipt_which_the_store_accepts(client: TestClient, tmp_path: Path) -> None:
+    """The last event's receipt: the league log's proof of it, printed whole (issue 19), which verify accepts."""
     sheet = client.get("/matches/sheet-1/sheet").text
-    printed = re.search(r'event #(\d+), received ([^,]+), whose\s+head is <code>(\w+)</code>.*?fingerprint\s+is '
-                        r'<code>(\w+)</code>: <code class="signature">([^<]+)</code>', sheet, flags=re.S)
+    printed = re.search(r'event #(\d+), received ([^,]+), whose\s+head is <code>(\w+)</code>.*?kind <code>(\w+)</code>'
+                        r'.*?<code class="signature">([^<]+)</code>', sheet, flags=re.S)
     assert printed, "the sheet prints the last receipt"
-    seq, received_at, head, key, signature = printed.groups()
+    seq, received_at, head, leaf, proof = printed.groups()
     store = Store(f"sqlite:///{tmp_path / 'sheet.db'}")
-    assert int(seq) == len(PLAYED) and head == store.events("sheet-1")[-1].hash and key == store.key_fingerprint()
-    receipt = {"match": "sheet-1", "seq": int(seq), "hash": head, "received_at": received_at, "key": key,
-               "signature": signature}
+    assert int(seq) == len(PLAYED) and head == store.events("sheet-1")[-1].hash
+    receipt = {"match": "sheet-1", "seq": int(seq), "hash": head, "received_at": received_at, "leaf": leaf,
+               "proof": html.unescape(proof)}
     report = store.check_receipts([receipt])
     assert report.problems == [] and report.held == 1
     forged = store.check_receipts([{**receipt, "hash": "0" * 64}])

@@ -134,7 +134,9 @@ def test_appends_waiting_together_share_one_commit_and_a_refused_one_fails_alone
     assert isinstance(conflict, ConflictError) and conflict.current_seq == 1
     assert store.last_seqs(code.values()) == {code["held"]: 2, code["a"]: 2, code["b"]: 2, code["late"]: 1,
                                               code["stale"]: 1}
-    assert appended_a.receipt.holds(store.public_key()) and appended_a.receipt.seq == 2
+    assert store.check_receipts([appended_a.receipt.to_json()]).held == 1 and appended_a.receipt.seq == 2
+    # one checkpoint signed for the group, none per append: both receipts lead to it
+    assert appended_a.proof.partition("\n\n")[2] == appended_b.proof.partition("\n\n")[2]
     assert store.verify() == []
 
 

@@ -1,5 +1,6 @@
-"""Signed receipts: each acknowledged append's, kept by the device, prove a rewrite even by someone who holds the
-database, the secret and the signing key (issue 9, finding 4), on SQLite and PostgreSQL."""
+"""Receipts: each acknowledged append's, kept by the device, prove a rewrite even by someone who holds the
+database, the secret and the signing key (issue 9, finding 4), on SQLite and PostgreSQL. A receipt is the league
+log's proof of the event's leaf in its group's checkpoint (issue 19); those signed one by one before still verify."""
 
 import base64
 import hashlib
@@ -13,9 +14,15 @@ from sqlalchemy import text
 from test_store_seals import rewrite
 from test_store_tamper import tamper_with
 
+from matchstate import jcs
 from matchstate.cli import main
 from matchstate.store import Store
+from matchstate.store.receipts import sign
 from matchstate.store.seals import head_seal
+from matchstate.tlog import merkle
+from matchstate.tlog.checkpoint import Checkpoint
+from matchstate.tlog.note import Note, Verifier
+from matchstate.tlog.proof import TlogProof
 
 EVENTS = 13
 
@@ -29,24 +36,50 @@ def kept(store: Store) -> list[dict]:
     return [receipt.to_json() for receipt in receipts]
 
 
-def test_a_receipt_is_the_stores_signature_over_the_event_it_acknowledges(store, kept):
+@pytest.fixture
+def signed(store: Store, kept) -> list[dict]:
+    """The receipts of m-1's events as the store signed them one by one before the league log."""
+    key = store.secrets.signing_key()
+    return [sign(key, store.key_fingerprint(), "m-1", event.seq, event.hash, event.received_at).to_json()
+            for event in store.events("m-1")]
+
+
+def test_a_receipt_is_the_logs_proof_of_the_event_it_acknowledges(store, kept):
+    """Worked out here with nothing but the receipt, the public key and the README's words: the leaf's hash, the
+    proof to the checkpoint's root, the checkpoint's signature (one per commit group, none per append)."""
+    public_key = store.public_key()
+    stored = store.events("m-1")
+    for receipt, event in zip(kept, stored, strict=True):
+        assert set(receipt) == {"match", "seq", "hash", "received_at", "leaf", "proof"}
+        assert (receipt["match"], receipt["seq"], receipt["hash"], receipt["leaf"]) == ("m-1", event.seq, event.hash,
+                                                                                         "append")
+        assert receipt["received_at"] == event.received_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        proof = TlogProof.parse(receipt["proof"])
+        note = Note.parse(proof.checkpoint)
+        tree = Checkpoint.from_text(note.text)
+        assert note.verified_by([Verifier.ed25519(tree.origin, public_key)])
+        leaf = merkle.leaf_hash(jcs.canonical({"kind": "append", "match": "m-1", "seq": event.seq,
+                                               "hash": event.hash}))
+        assert merkle.verify_inclusion(proof.index, tree.size, leaf, proof.hashes, tree.root)
+
+
+def test_a_retry_gets_a_proof_of_the_same_leaf(store, kept):
+    again = store.append("m-1", match_log("m-1", EVENTS)[6])
+    assert again.duplicate and TlogProof.parse(again.receipt.proof).index == TlogProof.parse(kept[6]["proof"]).index
+    assert store.check_receipts([again.receipt.to_json()]).held == 1
+
+
+def test_receipts_signed_before_the_league_log_still_verify(store, signed, tmp_path, monkeypatch, capsys):
     """Worked out here with nothing but the receipt, the public key and the README's words."""
     public = serialization.load_pem_public_key(store.public_key_pem().encode())
     raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-    stored = store.events("m-1")
-    for receipt, event in zip(kept, stored, strict=True):
-        assert set(receipt) == {"match", "seq", "hash", "received_at", "key", "signature"}
-        assert (receipt["match"], receipt["seq"], receipt["hash"]) == ("m-1", event.seq, event.hash)
-        assert receipt["received_at"] == event.received_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    for receipt in signed:
         assert receipt["key"] == hashlib.sha256(raw).hexdigest()[:16] == store.key_fingerprint()
-        signed = {name: value for name, value in receipt.items() if name != "signature"}
+        body = {name: value for name, value in receipt.items() if name != "signature"}
         public.verify(base64.b64decode(receipt["signature"]),
-                      json.dumps(signed, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode())
-
-
-def test_a_retry_gets_the_same_receipt(store, kept):
-    again = store.append("m-1", match_log("m-1", EVENTS)[6])
-    assert again.duplicate and again.receipt.to_json() == kept[6]
+                      json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode())
+    status, out = run_verify(store, monkeypatch, capsys, "--receipts", write_receipts(tmp_path / "r.jsonl", signed))
+    assert status == 0 and f"receipts: {EVENTS} of those read hold" in out
 
 
 def write_receipts(path, receipts: list[dict]) -> str:
@@ -122,15 +155,35 @@ def test_a_deleted_match_and_a_removed_one(store, kept):
     assert len(report.removed) == 3 and "seq 1 of a match since removed (match m-2 removed at" in report.removed[0]
 
 
-def test_a_receipt_altered_or_signed_by_another_key(store, kept):
+def test_a_receipt_altered_or_signed_by_another_key(store, kept, signed):
     forged_key = Ed25519PrivateKey.generate()
-    altered = {**kept[3], "hash": "0" * 64}
-    report = store.check_receipts([altered, json.dumps(kept[4]), "{oops", {"match": "m-1"}])
-    assert [problem.what.split(":")[0] for problem in report.problems] == [
-        "receipt 1", "receipt 3 is not a receipt", "receipt 4 is not a receipt"]
-    assert "its signature does not hold" in report.problems[0].what and report.held == 1
-    other = store.check_receipts(kept[:1], public_key=forged_key.public_key())
-    assert "is signed by key" in other.problems[0].what and "not by this store's key" in other.problems[0].what
+    for receipts, broken in ((kept, "its proof does not hold"), (signed, "its signature does not hold")):
+        altered = {**receipts[3], "hash": "0" * 64}
+        report = store.check_receipts([altered, json.dumps(receipts[4]), "{oops", {"match": "m-1"}])
+        assert [problem.what.split(":")[0] for problem in report.problems] == [
+            "receipt 1", "receipt 3 is not a receipt", "receipt 4 is not a receipt"]
+        assert broken in report.problems[0].what and report.held == 1
+    other = store.check_receipts([kept[0], signed[0]], public_key=forged_key.public_key())
+    assert "its proof does not hold: the checkpoint is of log" in other.problems[0].what
+    assert "is signed by key" in other.problems[1].what and "not by this store's key" in other.problems[1].what
+
+
+def test_a_rollback_and_a_fork_are_named_by_a_kept_receipt(store, kept, tmp_path):
+    """The log's tree, cut back (a store restored from an older copy) or rebuilt otherwise (a fork): a receipt kept
+    from the newer tree says which."""
+    with store.engine.begin() as connection:
+        size = connection.execute(text("SELECT size FROM log_head")).scalar_one()
+    with store.engine.begin() as connection:  # the last leaf's node changed: every tree that holds it differs
+        connection.execute(text("UPDATE log_nodes SET hash = :hash WHERE level = 0 AND idx = :idx"),
+                           {"hash": "11" * 32, "idx": size - 1})
+    fork = Store(store.url.render_as_string(hide_password=False), secret_file=store.secrets.path)
+    report = fork.check_receipts(kept[-1:])
+    assert "the log was rewritten (a fork)" in report.problems[0].what
+    with store.engine.begin() as connection:
+        connection.execute(text("UPDATE log_head SET size = :size"), {"size": size - 1})
+    report = fork.check_receipts(kept[-1:])
+    fork.close()
+    assert f"leaves, the league log now {size - 1}: the store was rolled back" in report.problems[0].what
 
 
 def test_a_match_removed_and_imported_again_rewritten_is_caught_by_its_receipts(store, kept, tmp_path, monkeypatch,

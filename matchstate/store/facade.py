@@ -14,10 +14,10 @@ from sqlalchemy import URL, Connection, Engine, select
 
 from .. import authority
 from ..engine import Match
-from ..errors import ConflictError, IllegalEvent, RefusedEvent, StoreError, UnknownMatch
+from ..errors import ConflictError, IllegalEvent, NotProven, RefusedEvent, StoreError, UnknownMatch
 from ..log import parse_line
 from ..models import ActRow, EventRow, KeyRow, MatchRow
-from ..tlog.note import Signer
+from ..tlog.note import Signer, Verifier
 from ..version import ENGINE_VERSION
 from . import acts, logcheck
 from . import keys as keyring
@@ -34,7 +34,7 @@ from .incoming import Incoming
 from .keys import KeyCheck
 from .leaguelog import APPEND, LeagueLog, event_leaf
 from .logkeys import LogKeys
-from .receipts import Receipt, fingerprint, public_pem, sign
+from .receipts import AnyReceipt, ProofReceipt, Receipt, fingerprint, proof_receipt, public_pem, read_receipt, sign
 from .results import Appended, MatchQuery, StoredEvent, Summary
 from .secretfiles import SecretFiles, secret_path
 from .snapshot import Snapshot
@@ -183,8 +183,7 @@ class Store:
         with self._cache.lock(code):
             self._cache.remember(head)
             snapshot = head.snapshot()
-        return Appended(stored, False, snapshot, self._receipt(code, stored),
-                        self._proof(code, stored, (added.first, added.checkpoint)))
+        return Appended(stored, False, snapshot, self._receipt(code, stored, (added.first, added.checkpoint)))
 
     def append(self, code: str, event: Mapping[str, Any] | str, expected_seq: int | None = None, *,
                role: str | None = None, key: KeyCheck | None = None) -> Appended:
@@ -218,7 +217,7 @@ class Store:
             (stored, duplicate, snapshot), leaf = self._commits.run_logged(
                 wanted, lambda connection, found: self._append(connection, found, code, device_id, incoming,
                                                                expected_seq, secret, key))
-        return Appended(stored, duplicate, snapshot, self._receipt(code, stored), self._proof(code, stored, leaf))
+        return Appended(stored, duplicate, snapshot, self._receipt(code, stored, leaf))
 
     def _append(self, connection: Connection, found: Found | None, code: str, device_id: str | None,
                 incoming: Incoming, expected_seq: int | None, secret: bytes,
@@ -407,22 +406,32 @@ class Store:
     def _log_signer(self) -> Signer:
         """The key that signs the league log's checkpoints (the receipts' key until one is rotated in), named by the
         log's origin."""
-        first = Signer(self.log_origin or f"matchstate.league/{self.key_fingerprint()}", self.secrets.signing_key())
+        first = Signer(self._origin(self.public_key()), self.secrets.signing_key())
         return LogKeys(self.secrets).signer(first)  # a rotated key, where the log has one
 
-    def _proof(self, code: str, stored: StoredEvent, leaf: tuple[int, str | None] | None) -> str | None:
-        """The C2SP tlog proof of the event's league log leaf in its group's checkpoint (for a retry, or an
-        event from before the log, its latest leaf in the log's latest checkpoint; None where it has none)."""
+    def _origin(self, public_key: Ed25519PublicKey) -> str:
+        """The league log's origin, whose checkpoints ``public_key`` signs: the one it was given, else the key's."""
+        return self.log_origin or f"matchstate.league/{fingerprint(public_key)}"
+
+    def _receipt(self, code: str, stored: StoredEvent, leaf: tuple[int, str | None] | None = None) -> AnyReceipt:
+        """The receipt of a stored event (made after its commit, outside every lock): the C2SP tlog proof of its
+        league log leaf in its group's checkpoint, from the log's cache where it holds every node; for a retry,
+        an imported event or an event read again, its latest leaf in the log's latest checkpoint. An event stored
+        before the log began has no leaf: its receipt is signed, as receipts were before the log."""
+        if leaf is not None and leaf[1] is not None:
+            try:
+                return proof_receipt(code, stored.seq, stored.hash, stored.received_at, APPEND,
+                                     self.log.tlog_proof(None, leaf[0], leaf[1]))
+            except LookupError:  # another server's nodes, not yet read here
+                pass
         with self.database.transaction() as connection:
             if leaf is None or leaf[1] is None:
                 index, checkpoint = self.log.latest_leaf(connection, code, stored.seq), self.log.head(connection)[2]
-                if index is None or checkpoint is None:
-                    return None
-                leaf = index, checkpoint
-            return self.log.tlog_proof(connection, leaf[0], leaf[1])  # type: ignore[arg-type]
-
-    def _receipt(self, code: str, stored: StoredEvent) -> Receipt:
-        """The signed receipt of a stored event (made after its commit, outside every lock)."""
+                leaf = None if index is None or checkpoint is None else (index, checkpoint)
+            if leaf is not None:
+                kind = self.log.leaf_kind(connection, leaf[0])
+                return proof_receipt(code, stored.seq, stored.hash, stored.received_at, kind,
+                                     self.log.tlog_proof(connection, leaf[0], leaf[1]))  # type: ignore[arg-type]
         if self._signer is None:
             self._signer = self.secrets.signing_key(), self.key_fingerprint()
         return sign(*self._signer, code, stored.seq, stored.hash, stored.received_at)
@@ -467,9 +476,9 @@ class Store:
             row = connection.execute(EVENT, {"match_id": match_id, "seq": seq}).first()
         return None if row is None else StoredEvent(**row._mapping)
 
-    def receipt(self, code: str, seq: int) -> Receipt | None:
-        """The signed receipt of the stored event ``seq`` of match ``code`` (the one its append gave: Ed25519
-        signs alike every time); None if it has no such event."""
+    def receipt(self, code: str, seq: int) -> AnyReceipt | None:
+        """The receipt of the stored event ``seq`` of match ``code``: its leaf's proof in the log's latest checkpoint
+        (see :meth:`_receipt`); None if it has no such event."""
         stored = self.event(code, seq)
         return None if stored is None else self._receipt(code, stored)
 
@@ -547,8 +556,9 @@ class Store:
         return problems
 
     def check_receipts(self, receipts: Iterable[Any], public_key: Ed25519PublicKey | None = None) -> ReceiptReport:
-        """Check receipts (each a receipt's JSON object, or its text) against the store: each must be signed by
-        ``public_key`` (default: this store's), and the stored event at its seq must have its hash."""
+        """Check receipts (each a receipt's JSON object, or its text) against the store: a signed one must be signed
+        by ``public_key`` (default: this store's), a proof must lead to a checkpoint that key signed and that the
+        log's tree still has at its size; and the stored event at its seq must have its hash."""
         public_key = public_key or self.public_key()
         report = ReceiptReport()
         with self.database.transaction() as connection:
@@ -557,10 +567,12 @@ class Store:
                 if isinstance(value, str) and not value.strip():
                     continue
                 try:
-                    receipt = Receipt.from_json(json.loads(value) if isinstance(value, str) else value)
+                    receipt = read_receipt(json.loads(value) if isinstance(value, str) else value)
                 except ValueError as err:
                     report.problems.append(Problem(None, None, f"receipt {number} is not a receipt: {err}"))
                     continue
+                unproven = (checks.signature_problem(receipt, public_key) if isinstance(receipt, Receipt)
+                            else self._proof_problem(connection, receipt, public_key))
                 stored = None
                 if 1 <= receipt.seq <= MAX_SEQ:
                     stored = connection.execute(
@@ -569,8 +581,26 @@ class Store:
                 head = connection.execute(select(MatchRow.last_seq)
                                           .where(MatchRow.code == receipt.match, LIVE)).scalar()
                 removal = next((act for act in reversed(removals) if act.code == receipt.match), None)
-                report.add(number, receipt, public_key, stored, head, removal)
+                report.add(number, receipt, unproven, stored, head, removal)
         return report
+
+    def _proof_problem(self, connection: Connection, receipt: ProofReceipt, public_key: Ed25519PublicKey) -> str | None:
+        """What is wrong with a receipt's proof (None: it holds), after its name: its checkpoint must be signed by
+        ``public_key`` under the log's origin, its proof lead to that checkpoint's root, and the log's tree today
+        extend that checkpoint's (a smaller tree is a rollback, another root a fork)."""
+        origin = self._origin(public_key)
+        try:
+            tree = receipt.verified([Verifier.ed25519(origin, public_key)], origin).checkpoint
+        except NotProven as err:
+            return f": its proof does not hold: {err}"
+        size = self.log.head(connection)[0]
+        if tree.size > size:
+            return (f": its checkpoint has {tree.size} leaves, the league log now {size}: the store was rolled back "
+                    "to an older copy")
+        if self.log.root(connection, tree.size) != tree.root:
+            return (f": the league log's tree of {tree.size} leaves is not the one its checkpoint signed: the log "
+                    "was rewritten (a fork)")
+        return None
 
 
 def _unknown(code: str) -> UnknownMatch:

@@ -56,9 +56,10 @@ class Added:
 
 
 class StoredTree:
-    """:class:`~matchstate.tlog.merkle.Subtrees` over ``log_nodes``, through the log's cache."""
+    """:class:`~matchstate.tlog.merkle.Subtrees` over ``log_nodes``, through the log's cache (with no
+    ``connection``, the cache alone: :class:`LookupError` where it lacks a node)."""
 
-    def __init__(self, log: LeagueLog, connection: Connection) -> None:
+    def __init__(self, log: LeagueLog, connection: Connection | None) -> None:
         self.log, self.connection = log, connection
 
     def range_hash(self, start: int, end: int) -> bytes:
@@ -102,10 +103,12 @@ class LeagueLog:
     def origin(self) -> str:
         return self.signer.name
 
-    def node(self, connection: Connection, level: int, index: int) -> bytes:
+    def node(self, connection: Connection | None, level: int, index: int) -> bytes:
         with self._lock:
             known = self._nodes.get((level, index))
         if known is None:
+            if connection is None:
+                raise LookupError(f"the league log's cache has no node {level}/{index}")
             found = connection.execute(select(LogNodeRow.hash).where(LogNodeRow.level == level,
                                                                      LogNodeRow.idx == index)).scalar()
             if found is None:
@@ -122,7 +125,7 @@ class LeagueLog:
         head = connection.execute(select(LogHeadRow.size, LogHeadRow.frontier).where(LogHeadRow.id == 1)).first()
         size = head.size if head is not None else 0
         frontier = {int(level): bytes.fromhex(digest) for level, digest in (head.frontier if head else {}).items()}
-        first = size
+        first, old_edge = size, dict(frontier)
         leaf_rows: list[dict[str, Any]] = []
         node_rows: list[dict[str, Any]] = []
         for leaf in leaves:
@@ -150,20 +153,40 @@ class LeagueLog:
             connection.execute(insert(LogHeadRow).values(id=1, **{"checkpoint": None, **values}))
         else:
             connection.execute(update(LogHeadRow).where(LogHeadRow.id == 1).values(**values))
-        with self._lock:
+        with self._lock:  # the old right edge too: with the new nodes, the group's proofs need no read
+            self._nodes.update({(level, (first >> level) - 1): digest for level, digest in old_edge.items()})
             self._nodes.update({(row["level"], row["idx"]): bytes.fromhex(row["hash"]) for row in node_rows})
         return Added(first, size, root, checkpoint)
 
-    def inclusion(self, connection: Connection, index: int, size: int) -> list[bytes]:
+    def inclusion(self, connection: Connection | None, index: int, size: int) -> list[bytes]:
         return merkle.inclusion_proof(StoredTree(self, connection), index, size)
 
-    def consistency(self, connection: Connection, old_size: int, size: int) -> list[bytes]:
+    def consistency(self, connection: Connection | None, old_size: int, size: int) -> list[bytes]:
         return merkle.consistency_proof(StoredTree(self, connection), old_size, size)
 
-    def tlog_proof(self, connection: Connection, index: int, checkpoint: str) -> str:
-        """The C2SP tlog proof of leaf ``index`` in the tree of ``checkpoint`` (a signed note of this log's)."""
+    def root(self, connection: Connection | None, size: int) -> bytes:
+        """The root of the tree of the log's first ``size`` leaves."""
+        return merkle.root(StoredTree(self, connection), size)
+
+    def tlog_proof(self, connection: Connection | None, index: int, checkpoint: str) -> str:
+        """The C2SP tlog proof of leaf ``index`` in the tree of ``checkpoint`` (a signed note of this log's); with no
+        ``connection``, from the cache alone (:class:`LookupError` where it lacks a node)."""
         size = Checkpoint.from_text(checkpoint.rpartition("\n\n")[0] + "\n").size
         return str(TlogProof(index, tuple(self.inclusion(connection, index, size)), checkpoint))
+
+    def latest(self) -> tuple[int, str | None]:
+        """The log's size and latest signed checkpoint, read in a transaction of their own."""
+        with self.database.transaction() as connection:
+            size, _, checkpoint = self.head(connection)
+        return size, checkpoint
+
+    def proven_extension(self, old_size: int, size: int) -> list[bytes]:
+        """The consistency proof from the tree of ``old_size`` leaves to that of ``size`` (at most the log's size;
+        :class:`ValueError` where the sizes do not make one), read in a transaction of its own."""
+        with self.database.transaction() as connection:
+            if size > self.head(connection)[0]:
+                raise ValueError(f"the league log has fewer than {size} leaves")
+            return self.consistency(connection, old_size, size)
 
     def head(self, connection: Connection) -> tuple[int, bytes, str | None]:
         """The log's size, root and latest signed checkpoint."""
@@ -175,6 +198,10 @@ class LeagueLog:
         """The index of the latest leaf of event ``seq`` of match ``code``."""
         return connection.execute(select(LogLeafRow.idx).where(LogLeafRow.code == code, LogLeafRow.seq == seq)
                                   .order_by(LogLeafRow.idx.desc()).limit(1)).scalar()
+
+    def leaf_kind(self, connection: Connection, index: int) -> str:
+        """The kind of leaf ``index`` (``append``, ``import`` or ``act``)."""
+        return connection.execute(select(LogLeafRow.kind).where(LogLeafRow.idx == index)).scalar_one()
 
 
 def _root(frontier: Mapping[int, bytes]) -> bytes:

@@ -1,6 +1,16 @@
-"""Receipts: what the store signs for each acknowledged append, for the device that sent it to keep.
+"""Receipts: what the store gives for each acknowledged append, for the device that sent it to keep.
 
-A receipt is JSON::
+A receipt is the league log's proof that the event is in it (:class:`ProofReceipt`)::
+
+    {"match": "final-2026", "seq": 12, "hash": "<the match's head hash after it>",
+     "received_at": "2026-11-29T15:03:40.123456Z", "leaf": "append", "proof": "<a C2SP tlog proof>"}
+
+``proof`` is the C2SP tlog proof (:mod:`matchstate.tlog.proof`) of the log leaf ``{"kind": leaf, "match",
+"seq", "hash"}`` in the checkpoint signed for the append's commit group: no signature is made per append, one
+per group. Whoever kept it can show, with the log's public key alone, that the log held that hash for that event
+in a tree of that size and root; any later tree of the log must extend that one (a consistency proof shows it).
+
+A receipt issued before the league log (:class:`Receipt`) is the store's own signature per append::
 
     {"match": "final-2026", "seq": 12, "hash": "<the match's head hash after it>",
      "received_at": "2026-11-29T15:03:40.123456Z", "key": "<fingerprint>", "signature": "<base64>"}
@@ -18,7 +28,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
@@ -27,9 +37,16 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from .. import jcs
+from ..tlog import merkle
+from ..tlog.checkpoint import SignedCheckpoint
+from ..tlog.note import Verifier
+from ..tlog.proof import TlogProof
 from .chain import canonical, instant
+from .leaguelog import APPEND, IMPORT, event_leaf
 
 FIELDS = ("match", "seq", "hash", "received_at", "key", "signature")
+PROOF_FIELDS = ("match", "seq", "hash", "received_at", "leaf", "proof")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,15 +72,7 @@ class Receipt:
         """A receipt from its JSON object; :class:`ValueError` naming what is wrong with it."""
         if not isinstance(value, Mapping):
             raise ValueError(f"a receipt is a JSON object, not {type(value).__name__}")
-        if set(value) != set(FIELDS):
-            raise ValueError(f"a receipt has the fields {', '.join(FIELDS)}, not {', '.join(value)}")
-        seq = value["seq"]
-        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
-            raise ValueError(f"its seq is not a positive whole number: {seq!r}")
-        for name in ("match", "hash", "received_at", "key", "signature"):
-            if not isinstance(value[name], str):
-                raise ValueError(f"its {name} is not a string")
-        return cls(**{name: value[name] for name in FIELDS})
+        return cls(**_fields(value, FIELDS))
 
     def holds(self, public_key: Ed25519PublicKey) -> bool:
         """Whether its signature is ``public_key``'s over its other fields."""
@@ -73,6 +82,80 @@ class Receipt:
         except (InvalidSignature, binascii.Error, ValueError):
             return False
         return True
+
+
+@dataclass(frozen=True, slots=True)
+class ProofReceipt:
+    """The league log's word that event ``seq`` of match ``match``, the match's head then ``hash``, is its leaf
+    of kind ``leaf`` (``append``, or ``import`` for an imported match's): ``proof`` is that leaf's C2SP tlog
+    proof in a signed checkpoint (see the module's docstring)."""
+
+    match: str
+    seq: int
+    hash: str
+    received_at: str
+    leaf: str
+    proof: str
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, value: Any) -> ProofReceipt:
+        """A receipt from its JSON object; :class:`ValueError` naming what is wrong with it."""
+        read = cls(**_fields(value, PROOF_FIELDS))
+        if read.leaf not in (APPEND, IMPORT):
+            raise ValueError(f"its leaf is {APPEND!r} or {IMPORT!r}, not {read.leaf!r}")
+        return read
+
+    @property
+    def tlog_proof(self) -> TlogProof:
+        """Its proof, read; :class:`NotProven` where it is not a tlog proof's form."""
+        return TlogProof.parse(self.proof)
+
+    def leaf_hash(self) -> bytes:
+        """The hash of the league log leaf it proves."""
+        return merkle.leaf_hash(jcs.canonical(event_leaf(self.leaf, self.match, self.seq, self.hash)))
+
+    def verified(self, verifiers: Sequence[Verifier], origin: str | None = None) -> SignedCheckpoint:
+        """Its checkpoint, once it is signed by one of ``verifiers`` (the log's keys) for log ``origin`` (default:
+        the one it names) and its proof leads from its leaf to the checkpoint's root; else :class:`NotProven`."""
+        proof = self.tlog_proof
+        if origin is None:
+            origin = proof.checkpoint.partition("\n")[0]
+        return proof.verify(self.leaf_hash(), origin, verifiers)
+
+
+AnyReceipt = Receipt | ProofReceipt
+
+
+def read_receipt(value: Any) -> AnyReceipt:
+    """A kept receipt of either form, from its JSON object; :class:`ValueError` naming what is wrong with it."""
+    if isinstance(value, Mapping) and "proof" in value:
+        return ProofReceipt.from_json(value)
+    return Receipt.from_json(value)
+
+
+def proof_receipt(code: str, stored_seq: int, digest: str, received_at: datetime, leaf: str,
+                  proof: str) -> ProofReceipt:
+    """The receipt of event ``stored_seq`` of match ``code`` (hash ``digest``), its leaf of kind ``leaf`` proven by
+    the tlog proof ``proof``."""
+    return ProofReceipt(code, stored_seq, digest, instant(received_at), leaf, proof)
+
+
+def _fields(value: Any, names: tuple[str, ...]) -> dict[str, Any]:
+    """A receipt's fields, each checked: ``seq`` a positive whole number, the others strings."""
+    if not isinstance(value, Mapping):
+        raise ValueError(f"a receipt is a JSON object, not {type(value).__name__}")
+    if set(value) != set(names):
+        raise ValueError(f"a receipt has the fields {', '.join(names)}, not {', '.join(value)}")
+    seq = value["seq"]
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+        raise ValueError(f"its seq is not a positive whole number: {seq!r}")
+    for name in names:
+        if name != "seq" and not isinstance(value[name], str):
+            raise ValueError(f"its {name} is not a string")
+    return {name: value[name] for name in names}
 
 
 def fingerprint(public_key: Ed25519PublicKey) -> str:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, get_args
 
-from .receipts import Receipt
+from .receipts import AnyReceipt
 from .snapshot import Snapshot
 
 
@@ -34,14 +34,18 @@ class StoredEvent:
 @dataclass(frozen=True, slots=True)
 class Appended:
     """The result of an append: the event as stored (for a retry, the stored one), whether it was a retry
-    answered from the store, a snapshot of the match right after it, and the store's signed receipt for it
-    (the same for a retry)."""
+    answered from the store, a snapshot of the match right after it, and its receipt: its league log leaf's tlog
+    proof in a signed checkpoint (:mod:`~matchstate.store.receipts`)."""
 
     event: StoredEvent
     duplicate: bool
     match: Snapshot = field(compare=False)
-    receipt: Receipt = field(compare=False)
-    proof: str | None = field(default=None, compare=False)  # its C2SP tlog proof in the league log
+    receipt: AnyReceipt = field(compare=False)
+
+    @property
+    def proof(self) -> str | None:
+        """Its C2SP tlog proof in the league log (None for an event stored before the log: a signed receipt)."""
+        return getattr(self.receipt, "proof", None)
 
 
 @dataclass(frozen=True, slots=True)

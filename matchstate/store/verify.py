@@ -19,7 +19,7 @@ from ..engine import Match
 from ..errors import RefusedEvent
 from .acts import Act, Ledger, act_seal, from_row
 from .chain import GENESIS, chain_hash, decode, instant, sealed
-from .receipts import Receipt, fingerprint
+from .receipts import AnyReceipt, Receipt, fingerprint
 from .seals import head_seal, holds, key_seal
 from .sql import event_columns, match_columns
 
@@ -370,6 +370,16 @@ def orphans(found: dict[str, list[tuple[Any, ...]]]) -> Iterator[Problem]:
                                       f"refer to a {what} that is not stored: it was deleted behind the store's back")
 
 
+def signature_problem(receipt: Receipt, public_key: Ed25519PublicKey) -> str | None:
+    """What is wrong with a signed receipt's signature by ``public_key`` (None: it holds), after its name."""
+    ours = fingerprint(public_key)
+    if receipt.key != ours:
+        return f" is signed by key {receipt.key}, not by this store's key {ours}: check it with that key"
+    if not receipt.holds(public_key):
+        return ": its signature does not hold: the receipt was altered, or the store never signed it"
+    return None
+
+
 @dataclass
 class ReceiptReport:
     """What :meth:`Store.check_receipts` found: how many receipts hold, those of matches removed since (which
@@ -384,18 +394,15 @@ class ReceiptReport:
         """Whether every receipt read holds: none with a problem, none of a match removed since."""
         return not self.problems and not self.removed
 
-    def add(self, number: int, receipt: Receipt, public_key: Ed25519PublicKey, stored_hash: str | None,
+    def add(self, number: int, receipt: AnyReceipt, unproven: str | None, stored_hash: str | None,
             head_seq: int | None, removal: Act | None) -> None:
-        """Check receipt ``number`` against the hash the store holds at its seq (None: no such event), the match's
-        last seq (None: no such match) and the match's last recorded removal."""
-        name, ours = f"receipt {number}", fingerprint(public_key)
+        """Check receipt ``number``, whose signature or proof fails as ``unproven`` says (None: it holds), against
+        the hash the store holds at its seq (None: no such event), the match's last seq (None: no such match) and
+        the match's last recorded removal."""
+        name = f"receipt {number}"
         code, seq = receipt.match, receipt.seq
-        if receipt.key != ours:
-            self.problems.append(Problem(code, seq, f"{name} is signed by key {receipt.key}, not by this store's key "
-                                                    f"{ours}: check it with that key"))
-        elif not receipt.holds(public_key):
-            self.problems.append(Problem(code, seq, f"{name}: its signature does not hold: the receipt was altered, "
-                                                    "or the store never signed it"))
+        if unproven is not None:
+            self.problems.append(Problem(code, seq, name + unproven))
         elif stored_hash == receipt.hash:
             self.held += 1
         elif removal is not None and stored_hash is not None:

@@ -76,8 +76,9 @@ def answers(status: int, model: Any, description: str, *statuses: int, **said: s
     return {status: {"model": model, "description": description}, **refusals(*statuses, **said)}
 
 
-class Receipt(BaseModel):
-    """The store's signed receipt of an event: its match, seq and hash, when it was received, signed (Ed25519)."""
+class SignedReceipt(BaseModel):
+    """The store's signed receipt of an event stored before the league log: its match, seq and hash, when it was
+    received, signed (Ed25519)."""
 
     match: str
     seq: int
@@ -85,6 +86,22 @@ class Receipt(BaseModel):
     received_at: str
     key: str = Field(description="The fingerprint of the key that signed it (`/api/receipts/key`)")
     signature: str
+
+
+class ProofReceipt(BaseModel):
+    """An event's receipt: its league log leaf's C2SP tlog proof in the checkpoint of its commit group."""
+
+    match: str
+    seq: int
+    hash: str = Field(description="the match's chain hash after the event")
+    received_at: str
+    leaf: str = Field(description="the leaf's kind: `append`, or `import` for an imported match's event")
+    proof: str = Field(description="the C2SP tlog proof (c2sp.org/tlog-proof) of the leaf "
+                                   "`{\"kind\": leaf, \"match\", \"seq\", \"hash\"}` (RFC 8785 JSON), with the "
+                                   "signed checkpoint it leads to")
+
+
+Receipt = ProofReceipt | SignedReceipt  # for the device to keep (`matchstate verify --receipts`)
 
 
 class Ruling(Answer):
@@ -166,7 +183,9 @@ class Appended(Answer):
     event: StoredEvent
     match: MatchView
     receipt: Receipt
-
+    checkpoint: str | None = Field(description="the signed checkpoint (c2sp.org/tlog-checkpoint note) that holds "
+                                               "the event; none for an event stored before the league log")
+    proof: str | None = Field(description="the event's inclusion proof in it (c2sp.org/tlog-proof)")
 
 
 class Removed(BaseModel):

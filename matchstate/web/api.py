@@ -42,6 +42,7 @@ from .answers import (
     refused_in_json,
 )
 from .limits import presented_key
+from .proofs import proof_fields
 from .service import MAX_SEQ, Service, message
 from .service import Created as Made
 from .views import event_forms, rules_json
@@ -257,7 +258,8 @@ def read_events(service: ServiceDep, key: KeyDep, code: str, after_seq: AfterSeq
 
 @router.post("/matches/{code}/events", status_code=201, tags=["events"], response_model=None,
              responses={**answers(201, Appended, "The event is recorded: its seq, ruling, the stored event, the "
-                                  "match after it and the store's signed receipt"),
+                                  "match after it, its receipt, and the league log's signed checkpoint and "
+                                  "inclusion proof that hold it"),
                         **answers(200, Appended, "A retry of an event already recorded: the same answer"),
                         **READ_ERRORS,
                         **refusals(413, _400="The body is not JSON, or nests too deep",
@@ -304,7 +306,8 @@ async def append(service: Service, code: str, event: dict[str, Any], expected_se
     if not recorded.duplicate and service.hub.listeners(code):  # the message is made only for open streams
         service.hub.publish(code, message(recorded.event, recorded.match))
     answer = {"seq": recorded.event["seq"], "ruling": recorded.event["ruling"], "duplicate": recorded.duplicate,
-              "event": recorded.event, "match": recorded.match, "receipt": recorded.receipt}
+              "event": recorded.event, "match": recorded.match, "receipt": recorded.receipt,
+              **proof_fields(recorded.receipt)}
     return Response(orjson.dumps(answer), status_code=200 if recorded.duplicate else 201,
                     media_type="application/json")
 

@@ -33,7 +33,7 @@ from ..log import MAX_LINE_BYTES
 from ..records.archive import Archive
 from ..store import Store
 from ..words import phrases
-from . import api, apidocs, assets, ops, pages, stats, tournaments
+from . import api, apidocs, assets, ops, pages, proofs, stats, tournaments
 from .faults import RETRY_AFTER_SECONDS, DatabaseFaults
 from .headers import SecurityHeaders
 from .limits import Limits, RequestLimits
@@ -86,6 +86,7 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(BodyRefused, _body_refused)
     app.include_router(api.router)
+    app.include_router(proofs.router)
     app.include_router(stats.api)
     app.include_router(pages.router)
     app.include_router(stats.pages)

@@ -48,7 +48,7 @@ class Created:
 @dataclass(frozen=True, slots=True)
 class Recorded:
     """An append's answer: the stored event with its ruling, the match after it, whether it was a retry,
-    and the store's signed receipt for it."""
+    and its receipt (the league log's proof of it)."""
 
     event: dict[str, Any]
     match: dict[str, Any]

@@ -23,6 +23,7 @@ import {beep, bell, horn, wake} from "./cue.mjs";
 import {fold} from "./fold.mjs";
 import {Cues, chukkerNumbers, foldClock, reading, shownClock} from "./chukker.mjs";
 import {Receipts} from "./receipts.mjs";
+import {logAlarm} from "./logalarm.mjs";
 import {ask} from "./dialog.mjs";
 import {flagLabel, flagMeaning} from "./flags.mjs";
 import {fitText} from "./fit.mjs";
@@ -56,6 +57,7 @@ const {root, code, base} = matchPage($("console"));
 const SNAPSHOT = `matchstate:console:${code}`;
 const clock = pageClock();
 const receipts = new Receipts(localStorage, `matchstate:receipts:${code}`);
+const seeCheckpoint = logAlarm($("log-alarm"), code);
 const own = new OwnEvents(sessionStorage, `matchstate:own:${code}`);  // what this tab logged: its "Play"s are its to time
 const cues = new Cues();        // the bell and the horn, each once per chukker
 const known = tracker();        // the match as the server last told it, and the stored events seen
@@ -82,7 +84,10 @@ const outbox = new Outbox({
     const others = known.log.some((row) => row.seq > basis && !ours.has(row.device_id));
     return others ? known.view.seq : null;
   },
-  onRecorded: (data) => { own.add(data.event.device_id); receipts.add(data.receipt); known.seen(data.event, data.match); save(); },
+  onRecorded: (data) => {
+    own.add(data.event.device_id); receipts.add(data.receipt); seeCheckpoint(data.checkpoint); known.seen(data.event, data.match);
+    save();
+  },
   onChange: () => { if (outbox.conflict) catchUp(); render(); },
 });
 
@@ -723,10 +728,12 @@ function render() {
   renderReceipt();
 }
 
-// The last receipt, discreetly: its seq and the fingerprint of the key that signed it.
+// The last receipt, discreetly: its seq, and its entry in the league log (or the key that signed it, before the log).
 function renderReceipt() {
   const last = receipts.last;
-  $("receipt").textContent = last ? t("console", "receipt", {seq: last.seq, key: last.key}) : t("console", "no-receipt");
+  const index = last?.proof?.match(/^index (\d+)$/m)?.[1];
+  $("receipt").textContent = !last ? t("console", "no-receipt")
+    : last.proof ? t("log-watch", "receipt", {seq: last.seq, index}) : t("console", "receipt", {seq: last.seq, key: last.key});
   $("download-receipts").disabled = !last;
 }
 

@@ -21,6 +21,7 @@ import {listen, matchPage, tracker} from "./live.mjs";
 import {eventItem, showNow, time} from "./show.mjs";
 import {details, eventName} from "./words.mjs";
 import {newEvent} from "./events.mjs";
+import {logAlarm} from "./logalarm.mjs";
 import "./sitouts.mjs";
 import {pageClock} from "./clock.mjs";
 import {question} from "./asks.mjs";
@@ -44,6 +45,8 @@ let playing = null;       // the seq of the row the clip playing shows
 let carryOut = null;      // the seq of the event a review overturned, until its void is logged
 let forms = null;         // the event forms (GET /api/event-types), for the award that carries out a review
 
+const seeCheckpoint = logAlarm($("log-alarm"), code);  // the league log's watch: it checks the latest one now
+
 async function official(type, fields, at = clock.stamp(known.lastAt())) {
   const event = newEvent(type, fields, at);
   let reply;
@@ -54,6 +57,7 @@ async function official(type, fields, at = clock.stamp(known.lastAt())) {
     return;
   }
   if (reply.status === 200 || reply.status === 201) {
+    seeCheckpoint(reply.data.checkpoint);
     known.seen(reply.data.event, reply.data.match);
     say(t("review", "recorded", {seq: reply.data.seq, event: eventName(type)}));
     render();

@@ -1,0 +1,65 @@
+"""Issue 19: a store restored from an older copy (a real copy of its file) shows, to whoever kept a newer
+checkpoint, as a rollback (the server cannot prove the tree it signed) or a fork (a tree of the same size with
+another root); the report a page saves of it is checked by `matchstate verify --report` with no server."""
+
+import base64
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import match_log
+
+from matchstate.cli import main
+from matchstate.misbehaviour import FORMAT
+from matchstate.store import Store
+
+
+def checkpoint_of(appended) -> str:
+    return appended.proof.partition("\n\n")[2]
+
+
+def report(path: Path, kind: str, store: Store, seen: str, given: str, consistency: dict | None = None) -> str:
+    path.write_text(json.dumps({"format": FORMAT, "kind": kind, "origin": store.log.origin,
+                                "vkey": store.log.signer.verifier.vkey(), "seen": seen, "given": given,
+                                "consistency": consistency}))
+    return str(path)
+
+
+def test_a_restored_store_is_a_rollback_then_a_fork_and_the_report_proves_it(tmp_path, capsys):
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    store = Store(url)
+    store.upgrade()
+    log = match_log("m-1", 12)
+    store.create_match(log[0])
+    for event in log[1:4]:
+        store.append("m-1", event)
+    store.close()
+    shutil.copy(tmp_path / "store.db", tmp_path / "copy.db")  # the older copy (WAL checkpointed at close)
+    store = Store(url)
+    answers = [store.append("m-1", event) for event in log[4:10]]
+    seen = checkpoint_of(answers[-1])
+    size = int(seen.split("\n")[1])
+    store.close()
+    shutil.copy(tmp_path / "copy.db", tmp_path / "store.db")  # restored
+    store = Store(url)
+    rolled = checkpoint_of(store.append("m-1", log[4]))
+    assert int(rolled.split("\n")[1]) < size
+    with pytest.raises(ValueError, match="fewer than"):
+        store.log.proven_extension(int(rolled.split("\n")[1]), size)  # what the consistency endpoint refuses
+    assert main(["verify", "--report", report(tmp_path / "r1.json", "rollback", store, seen, rolled)]) == 1
+    assert "it was rolled back to an older copy" in capsys.readouterr().out
+    other = [store.append("m-1", {**event, "id": f"again-{number}"}) for number, event in enumerate(log[5:11])]
+    forked = next(checkpoint_of(answer) for answer in other if int(checkpoint_of(answer).split("\n")[1]) == size)
+    assert main(["verify", "--report", report(tmp_path / "r2.json", "fork", store, seen, forked)]) == 1
+    assert "two trees of one size with different roots, both signed: the log forked" in capsys.readouterr().out
+    honest = checkpoint_of(other[-1])
+    older = checkpoint_of(other[0])
+    proof = store.log.proven_extension(int(older.split("\n")[1]), int(honest.split("\n")[1]))
+    good = {"from": 0, "to": 0, "proof": [base64.b64encode(step).decode() for step in proof]}
+    assert main(["verify", "--report", report(tmp_path / "r3.json", "fork", store, older, honest, good)]) == 0
+    assert "no misbehaviour" in capsys.readouterr().out
+    altered = seen.replace(f"\n{size}\n", f"\n{size + 1}\n")
+    assert main(["verify", "--report", report(tmp_path / "r4.json", "fork", store, altered, forked)]) == 0
+    assert "the report proves nothing" in capsys.readouterr().out
+    store.close()
