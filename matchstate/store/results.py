@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from .receipts import AnyReceipt
 from .snapshot import Snapshot
+
+if TYPE_CHECKING:  # receipts reads the league log, which reads the store's statements, which read these results
+    from .receipts import AnyReceipt
 
 
 @dataclass(frozen=True, slots=True)
