@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from ..errors import MatchstateError, NotFound
 from ..words import phrases
+from .answers import answers, refusals, refused_in_json
 from .service import Service
 
 router = APIRouter(prefix="/api/log", tags=["league log"])
@@ -46,7 +47,14 @@ def _service(request: Request) -> Service:
     return service
 
 
-@router.get("/key")
+class LogKey(BaseModel):
+    """The league log's origin and its checkpoints' key."""
+
+    origin: str
+    vkey: str = Field(description="the key as a C2SP verifier key (c2sp.org/signed-note)")
+
+
+@router.get("/key", response_model=None, responses=answers(200, LogKey, "The log's origin and key", 429, 503))
 def log_key(request: Request) -> dict[str, str]:
     """The league log's origin and the key that signs its checkpoints, as a C2SP verifier key (vkey)."""
     log = _service(request).store.log
@@ -54,9 +62,9 @@ def log_key(request: Request) -> dict[str, str]:
 
 
 @router.get("/checkpoint", response_class=PlainTextResponse,
-            responses={200: {"content": {"text/plain": {}},
+            responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
                              "description": "The latest signed checkpoint (c2sp.org/tlog-checkpoint)"},
-                       404: {"description": "The log has no checkpoint yet"}})
+                       **refused_in_json(refusals(429, 503, _404="The log has no checkpoint yet"))})
 def latest_checkpoint(request: Request) -> PlainTextResponse:
     """The league log's latest signed checkpoint: its origin, size and root hash, signed by the league's key."""
     checkpoint = _service(request).store.log.latest()[1]
@@ -65,9 +73,11 @@ def latest_checkpoint(request: Request) -> PlainTextResponse:
     return PlainTextResponse(checkpoint, headers={"Cache-Control": "no-store"})
 
 
-@router.get("/consistency", response_model=Consistency, response_model_by_alias=True,
-            responses={400: {"description": "The sizes make no proof: `from` is more than `to`, or `to` more than "
-                                            "the log holds"}})
+@router.get("/consistency", response_model=None,
+            responses=answers(200, Consistency, "The proof", 429, 503,
+                              _400="The sizes make no proof: `from` is more than `to`, or `to` more than the log "
+                                   "holds",
+                              _422="`from` or `to` is not a size of a tree"))
 def consistency(request: Request, old: Annotated[int, Query(alias="from", ge=1, le=MOST_LEAVES)],
                 to: Annotated[int, Query(ge=1, le=MOST_LEAVES)]) -> dict[str, Any]:
     """The proof that the league log's tree of `from` leaves is a prefix of its tree of `to` leaves: a page that
