@@ -296,3 +296,28 @@ class LogHeadRow(Base):
     root: Mapped[str] = mapped_column(String(HASH_LENGTH))
     frontier: Mapped[dict[str, str]] = mapped_column(JSON)
     checkpoint: Mapped[str | None] = mapped_column(Text)
+
+
+class SeatRow(Base):
+    """Who holds a match's scoring seat (matchstate/store/seats.py): the device's id and the label it shows,
+    when it took the seat and when it was last heard from. Operational state, outside the match's log."""
+
+    __tablename__ = "seats"
+
+    code: Mapped[str] = mapped_column(String(64), primary_key=True)
+    device: Mapped[str] = mapped_column(String(64))
+    label: Mapped[str] = mapped_column(String(80))
+    taken_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    heard_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class TimerTickRow(Base):
+    """A clock check the seat's console logged by its timer, not a person's tap: the event's device id, the
+    device that held the seat, and the seconds since the window opened."""
+
+    __tablename__ = "timer_ticks"
+
+    code: Mapped[str] = mapped_column(String(64), primary_key=True)
+    event_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    device: Mapped[str] = mapped_column(String(64))
+    elapsed: Mapped[float]
