@@ -321,3 +321,17 @@ class TimerTickRow(Base):
     event_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     device: Mapped[str] = mapped_column(String(64))
     elapsed: Mapped[float]
+
+
+class HandedEventRow(Base):
+    """An event a console held offline and, without the scoring seat, handed to the review as it was logged
+    (``event``, its ``at`` unchanged): the official sees it listed in time order and may log it."""
+
+    __tablename__ = "handed_events"
+
+    code: Mapped[str] = mapped_column(String(64), primary_key=True)
+    event_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    device: Mapped[str] = mapped_column(String(64))
+    label: Mapped[str] = mapped_column(String(80))
+    event: Mapped[dict[str, Any]] = mapped_column(JSON)
+    handed_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -9,12 +9,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
+from test_service import CODE, Api
 
 from matchstate.store import Store
 from matchstate.store.seats import STALE_SECONDS
 from matchstate.web import create_app
 from matchstate.web.access import hash_key
-from test_service import CODE, Api
 
 NOW = datetime(2026, 12, 5, 15, 0, tzinfo=UTC)
 SEAT = f"/api/matches/{CODE}/seat"
@@ -110,3 +110,15 @@ def test_the_seat_needs_a_match_key(api: Api) -> None:
     assert answer.status_code == 401
     assert api.client.put(SEAT, json={"device": "a b", "label": "x"},
                           headers={"Authorization": f"Bearer {api.scorer}"}).status_code == 422
+
+
+def test_events_held_offline_are_handed_to_the_review_as_they_were_in_time_order(api: Api) -> None:
+    sit(api, "phone", "open")
+    goal = {"type": "goal", "at": "2026-11-29T15:00:09.000Z", "id": "web-goal", "team": "Blue"}
+    hit = {"type": "hit", "at": "2026-11-29T15:00:04.000Z", "id": "web-hit", "player": 3, "contact": "hit"}
+    answer = api.client.put(SEAT, json={"device": "tablet", "label": "Tablet · Chrome", "ask": "heard",
+                                        "handed": [goal, hit]}, headers={"Authorization": f"Bearer {api.scorer}"})
+    assert not answer.json()["yours"]
+    handed = api.client.get(SEAT).json()["handed"]
+    assert [item["event"] for item in handed] == [hit, goal]  # in time order, each `at` as it was logged
+    assert {item["label"] for item in handed} == {"Tablet · Chrome"}

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from sqlalchemy import delete, insert, select, update
 
 from ..errors import SeatNotHeld
-from ..models import SeatRow, TimerTickRow
+from ..models import HandedEventRow, SeatRow, TimerTickRow
 from ..words import phrases
 from .facade import Store
 
@@ -100,11 +100,32 @@ class Seats:
                                       .where(TimerTickRow.code == code))
             return {event_id: {"device": device, "elapsed": elapsed} for event_id, device, elapsed in rows}
 
+    def hand(self, code: str, device: str, label: str, events: list[dict[str, Any]]) -> None:
+        """Keep ``events``, held offline by ``device``, for the review, as they were logged (each once, by id)."""
+        now = self.store.clock()
+        with self.store.database.transaction(write=True) as connection:
+            kept = set(connection.execute(select(HandedEventRow.event_id).where(HandedEventRow.code == code))
+                       .scalars())
+            fresh = {event["id"]: event for event in events if event["id"] not in kept}
+            if fresh:
+                connection.execute(insert(HandedEventRow), [
+                    {"code": code, "event_id": event_id, "device": device, "label": label, "event": event,
+                     "handed_at": now} for event_id, event in fresh.items()])
+
+    def handed(self, code: str) -> list[dict[str, Any]]:
+        """The events handed to the review, in time order: each as logged, with the device that held it."""
+        with self.store.database.transaction() as connection:
+            rows = connection.execute(select(HandedEventRow.event, HandedEventRow.label, HandedEventRow.handed_at)
+                                      .where(HandedEventRow.code == code))
+            found = [{"event": event, "label": label, "handed_at": _iso(at)} for event, label, at in rows]
+        return sorted(found, key=lambda item: str(item["event"]["at"]))
+
     def answer(self, code: str, seat: Seat | None, device: str | None = None) -> dict[str, Any]:
-        """The API's answer: the holder (or null), whether ``device`` holds it, and the timer's clock checks."""
+        """The API's answer: the holder (or null), whether ``device`` holds it, the timer's clock checks and
+        the events handed to the review."""
         now = self.store.clock()
         return {"holder": seat.to_json(now) if seat else None, "yours": seat is not None and seat.device == device,
-                "stale_after": STALE_SECONDS, "timer_ticks": self.timer_ticks(code)}
+                "stale_after": STALE_SECONDS, "timer_ticks": self.timer_ticks(code), "handed": self.handed(code)}
 
 
 def _iso(at: datetime) -> str:
