@@ -40,7 +40,7 @@ export class Seat {
    * @param {string} options.code  the match
    * @param {string} options.device  this device's id
    * @param {string} options.label  what this device is
-   * @param {(ask: string) => Promise<{status: number, data: any}>} options.put  the seat's PUT (rejects offline)
+   * @param {(ask: string, handed: object[]) => Promise<{status: number, data: any}>} options.put  the seat's PUT (rejects offline)
    */
   constructor({storage, code, device, label, put}) {
     Object.assign(this, {storage, device, label, put});
@@ -52,10 +52,10 @@ export class Seat {
   }
 
   /** Ask the server: ``open`` (take a free seat), ``heard`` (still here) or ``take``. Resolves to the answer. */
-  async sit(ask) {
+  async sit(ask, handed = []) {
     let reply;
     try {
-      reply = await this.put(ask);
+      reply = await this.put(ask, handed);
     } catch (err) {
       this.stale = true;
       return null;
@@ -81,6 +81,11 @@ export class Seat {
    */
   holds(waiting) {
     return waiting > 0 && (this.stale || this.mine === false) && !this.released;
+  }
+
+  /** Whether the scorer is to be asked about what waits: the server says another console holds the seat. */
+  lacks(waiting) {
+    return waiting > 0 && !this.stale && this.mine === false && !this.released;
   }
 
   /** The scorer sends what waits as it was: the outbox goes on until the seat changes again. */
