@@ -53,8 +53,8 @@ def sit(api: Api, device: str, ask: str, label: str = "Tablet · Chrome", key: s
     return answer.json()
 
 
-def timer_tick(api: Api, device: str, elapsed: str = "20.2") -> object:
-    return api.client.post(f"/api/matches/{CODE}/events", json={"event": api.event({"type": "tick"})},
+def timer_tick(api: Api, device: str, elapsed: str = "20.2", **fields: object) -> object:
+    return api.client.post(f"/api/matches/{CODE}/events", json={"event": {**api.event({"type": "tick"}), **fields}},
                            headers={"Authorization": f"Bearer {api.scorer}",
                                     "X-Console-Timer": f"device={device}; elapsed={elapsed}"})
 
@@ -122,3 +122,11 @@ def test_events_held_offline_are_handed_to_the_review_as_they_were_in_time_order
     handed = api.client.get(SEAT).json()["handed"]
     assert [item["event"] for item in handed] == [hit, goal]  # in time order, each `at` as it was logged
     assert {item["label"] for item in handed} == {"Tablet · Chrome"}
+
+
+def test_a_timer_clock_check_the_log_refuses_leaves_no_mark(api: Api) -> None:
+    sit(api, "tablet", "open")
+    api.send(*WINDOW)
+    refused = timer_tick(api, "tablet", at="2026-01-01T00:00:00Z")  # before the last event: the log refuses it
+    assert refused.status_code == 422
+    assert api.client.get(SEAT).json()["timer_ticks"] == {}

@@ -84,14 +84,21 @@ class Seats:
                             seconds=f"{seat.silent(self.store.clock()):.0f}")
         raise SeatNotHeld.worded_as(words)
 
-    def record_timer(self, code: str, event_id: str, device: str, elapsed: float) -> None:
-        """Keep that the event ``event_id`` was logged by the seat's timer, ``elapsed`` s after the window opened."""
+    def record_timer(self, code: str, event_id: str, device: str, elapsed: float) -> bool:
+        """Keep that the event ``event_id`` is logged by the seat's timer, ``elapsed`` s after the window opened;
+        whether it is new (a retry of a recorded tick is kept once)."""
         with self.store.database.transaction(write=True) as connection:
             done = connection.execute(select(TimerTickRow.event_id).where(TimerTickRow.code == code,
                                                                           TimerTickRow.event_id == event_id)).first()
-            if done is None:  # a retry of a recorded tick is kept once
+            if done is None:
                 connection.execute(insert(TimerTickRow).values(code=code, event_id=event_id, device=device,
                                                                elapsed=elapsed))
+            return done is None
+
+    def forget_timer(self, code: str, event_id: str) -> None:
+        """Take back the mark of a clock check the log refused."""
+        with self.store.database.transaction(write=True) as connection:
+            connection.execute(delete(TimerTickRow).where(TimerTickRow.code == code, TimerTickRow.event_id == event_id))
 
     def timer_ticks(self, code: str) -> dict[str, dict[str, Any]]:
         """The clock checks the seat's timer logged, by event id: the device and the seconds elapsed."""

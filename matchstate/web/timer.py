@@ -27,7 +27,7 @@ TIMER = re.compile(r"^\s*device=([\w.:-]{1,64})\s*;\s*elapsed=(\d{1,6}(?:\.\d{1,
 async def timed(request: Request, service: Service, code: str, event: dict[str, Any],
                 append: Callable[[], Awaitable[Response]]) -> Response:
     """The append, where its request is the seat's timer's: refused unless the device holds the seat and the
-    event is a clock check; kept as the timer's once recorded. Any other append goes straight through."""
+    event is a clock check; kept as the timer's. Any other append goes straight through."""
     header = request.headers.get(TIMER_HEADER)
     if header is None:
         return await append()
@@ -37,7 +37,12 @@ async def timed(request: Request, service: Service, code: str, event: dict[str, 
     device, elapsed = found.group(1), float(found.group(2))
     seats = Seats(service.store)
     await run_in_threadpool(seats.check_timer, code, device)
-    answer = await append()
-    if answer.status_code == 201:
-        await run_in_threadpool(seats.record_timer, code, event["id"], device, elapsed)
+    # Kept before the append, so a page that hears of the clock check finds it marked; taken back if refused.
+    kept = await run_in_threadpool(seats.record_timer, code, event["id"], device, elapsed)
+    try:
+        answer = await append()
+    except BaseException:
+        if kept:
+            await run_in_threadpool(seats.forget_timer, code, event["id"])
+        raise
     return answer
