@@ -768,13 +768,13 @@ async function load() {
   save();
   await learnRole();
   begin();
-  heard();
 }
 
 // The seat: asked for where this device has not heard yet (taken if no one holds it), else kept.
 async function heard() {
   if (!key(code) || keyRefused) return;
-  await seat.sit(seat.mine === null ? "open" : "heard");
+  const reply = await seat.sit(seat.mine === null ? "open" : "heard");
+  if (!reply && outbox.items.length) outbox.link = "down";  // what waits is held, unsent: the seat's ask found no server
   render();
   outbox.pump();
 }
@@ -832,6 +832,7 @@ function begin() {
   if (!key(code)) $("key").focus();
   setInterval(everyTenth, 100);
   setInterval(heard, HEARD_EVERY_MS);
+  heard();
   setInterval(() => clock.measure(), CLOCK_EVERY_MS);
   root.classList.add("ready");
   render();

@@ -447,7 +447,7 @@ function render() {
   if (onRow) focusRow();  // the rows are new: the keyboard stays on its row
   flagFilter();
   if (following) pane.scrollTop = pane.scrollHeight;
-  $("detail").replaceChildren(...detail());
+  $("detail").replaceChildren(...detail().filter(Boolean));  // a part it leaves out is null, never the text "null"
   renderOfficials();
   $("handed").replaceChildren(...handedPanel(seat, known.log, logEvent));
   $("handed").hidden = !$("handed").children.length;
