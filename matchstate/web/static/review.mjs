@@ -430,7 +430,7 @@ function choice() {
   return [el("h2", {}, t("review", "must-choose")),
     ...known.view.options.map((option, i) => el("button", {
       type: "button", class: "big primary", dataset: {option: i + 1}, onclick: () => decide(i + 1),
-    }, `${i + 1}. ${option.text[lang()]}`))];
+    }, `${i + 1}. ${option.outcome[lang()]}`))];  // what each gives: its reason, and the cell, are the choice's own
 }
 
 function render() {
