@@ -11,6 +11,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Dialect,
+    Float,
     ForeignKey,
     ForeignKeyConstraint,
     Index,
@@ -320,7 +321,7 @@ class TimerTickRow(Base):
     code: Mapped[str] = mapped_column(String(64), primary_key=True)
     event_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     device: Mapped[str] = mapped_column(String(64))
-    elapsed: Mapped[float]
+    elapsed: Mapped[float] = mapped_column(Float)
 
 
 class HandedEventRow(Base):
