@@ -12,6 +12,7 @@
     │   ├── UnknownMatch        no match has that code                                (also a LookupError)
     │   ├── DuplicateMatch      a match with that code exists already
     │   ├── ConflictError       an append on a stale view (``current_seq`` says where the match is)
+    │   ├── SeatNotHeld         an automatic clock check from a console that does not hold the scoring seat
     │   ├── DatabaseUnavailable the database did not answer in time, or cannot be written: try again later
     │   └── TamperedStore       what is stored does not chain, seal or replay as it was written
     ├── AccessDenied            a request without the key its act needs
@@ -146,6 +147,17 @@ class ConflictError(StoreError):
     def __init__(self, message: str, current_seq: int) -> None:
         super().__init__(message)
         self.current_seq = current_seq
+
+
+class SeatNotHeld(StoreError):
+    """An automatic clock check from a console that does not hold the match's scoring seat (an HTTP 409):
+    only the seat's timer logs it, so a second console left open never rules a window run out."""
+
+    @classmethod
+    def worded_as(cls, words: Words) -> SeatNotHeld:
+        err = cls(words["en"])
+        err.words = words
+        return err
 
 
 class TamperedStore(StoreError):

@@ -11,6 +11,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Dialect,
+    Float,
     ForeignKey,
     ForeignKeyConstraint,
     Index,
@@ -308,3 +309,42 @@ class CosignedRow(Base):
     size: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     checkpoint: Mapped[str] = mapped_column(Text)
     cosigned_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class SeatRow(Base):
+    """Who holds a match's scoring seat (matchstate/store/seats.py): the device's id and the label it shows,
+    when it took the seat and when it was last heard from. Operational state, outside the match's log."""
+
+    __tablename__ = "seats"
+
+    code: Mapped[str] = mapped_column(String(64), primary_key=True)
+    device: Mapped[str] = mapped_column(String(64))
+    label: Mapped[str] = mapped_column(String(80))
+    taken_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    heard_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class TimerTickRow(Base):
+    """A clock check the seat's console logged by its timer, not a person's tap: the event's device id, the
+    device that held the seat, and the seconds since the window opened."""
+
+    __tablename__ = "timer_ticks"
+
+    code: Mapped[str] = mapped_column(String(64), primary_key=True)
+    event_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    device: Mapped[str] = mapped_column(String(64))
+    elapsed: Mapped[float] = mapped_column(Float)
+
+
+class HandedEventRow(Base):
+    """An event a console held offline and, without the scoring seat, handed to the review as it was logged
+    (``event``, its ``at`` unchanged): the official sees it listed in time order and may log it."""
+
+    __tablename__ = "handed_events"
+
+    code: Mapped[str] = mapped_column(String(64), primary_key=True)
+    event_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    device: Mapped[str] = mapped_column(String(64))
+    label: Mapped[str] = mapped_column(String(80))
+    event: Mapped[dict[str, Any]] = mapped_column(JSON)
+    handed_at: Mapped[datetime] = mapped_column(UTCDateTime)

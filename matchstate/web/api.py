@@ -45,6 +45,7 @@ from .limits import presented_key
 from .proofs import proof_fields
 from .service import MAX_SEQ, Service, message
 from .service import Created as Made
+from .timer import timed
 from .views import event_forms, rules_json
 
 router = APIRouter(prefix="/api")
@@ -277,7 +278,9 @@ async def append_event(request: Request, code: str) -> Response:
     """Append one event and get its ruling. Needs the scorer or official key; deciding a choice, and
     voiding an event another role recorded, need the official key."""
     event, expected_seq = read_append(await request.body())
-    return await append(request.app.state.service, code, event, expected_seq, presented_key(request.scope))
+    service = request.app.state.service
+    return await timed(request, service, code, event,  # the seat's one hook: its timer's clock checks
+                             lambda: append(service, code, event, expected_seq, presented_key(request.scope)))
 
 
 def read_append(body: bytes) -> tuple[dict[str, Any], int | None]:

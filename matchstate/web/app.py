@@ -27,13 +27,14 @@ from ..errors import (
     MissingKey,
     NotFound,
     RefusedEvent,
+    SeatNotHeld,
     UnknownMatch,
 )
 from ..log import MAX_LINE_BYTES
 from ..records.archive import Archive
 from ..store import Store
 from ..words import phrases
-from . import api, apidocs, assets, ops, pages, proofs, stats, tournaments
+from . import api, apidocs, assets, ops, pages, proofs, seats, stats, tournaments
 from .faults import RETRY_AFTER_SECONDS, DatabaseFaults
 from .headers import SecurityHeaders
 from .limits import Limits, RequestLimits
@@ -51,7 +52,7 @@ MAX_BODY_DEPTH = 32
 # The HTTP status of each of matchstate's errors, most specific first.
 STATUS: list[tuple[type[MatchstateError], int]] = [
     (DatabaseUnavailable, 503), (MissingKey, 401), (AccessDenied, 403), (UnknownMatch, 404), (NotFound, 404),
-    (ConflictError, 409), (DuplicateMatch, 409), (RefusedEvent, 422), (MatchstateError, 400),
+    (ConflictError, 409), (DuplicateMatch, 409), (SeatNotHeld, 409), (RefusedEvent, 422), (MatchstateError, 400),
 ]
 
 
@@ -87,6 +88,7 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.add_exception_handler(BodyRefused, _body_refused)
     app.include_router(api.router)
     app.include_router(proofs.router)
+    app.include_router(seats.api)
     app.include_router(stats.api)
     app.include_router(pages.router)
     app.include_router(stats.pages)

@@ -1,7 +1,7 @@
 """cards in the kept statistics: each line's yellow and red cards
 
 Revision ID: 0011
-Revises: 0009
+Revises: 0010
 Create Date: 2026-12-05
 
 Two counts beside the others of a statistics line (matchstate/store/statistics.py). The lines kept so far
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0011"
-down_revision: str | None = "0009"
+down_revision: str | None = "0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -28,6 +28,8 @@ import {ask} from "./dialog.mjs";
 import {flagLabel, flagMeaning} from "./flags.mjs";
 import {fitText} from "./fit.mjs";
 import {reviewLine} from "./reviewline.mjs";
+import {HEARD_EVERY_MS, Seat, deviceLabel, seatDevice} from "./seat.mjs";
+import {heldPanel, seatLine, takeSeat} from "./seatview.mjs";
 import "./sitouts.mjs";
 import {PLAYERS, awardEvents, awardFields, isAward, sentBy, usualPlayer} from "./taps.mjs";
 import {intervalReading, intervalStart} from "./interval.mjs";
@@ -74,10 +76,18 @@ let catchingUp = false;
 let returnTo = null;            // the button whose form is open: the focus goes back to it
 let keyRefused = false;         // the server refuses the key held
 
+// The match's scoring seat: only the console that holds it logs the automatic clock check.
+const seat = new Seat({storage: localStorage, code, device: seatDevice(localStorage, deviceId),
+  label: deviceLabel(navigator.userAgent, Math.min(screen.width, screen.height), navigator.maxTouchPoints > 0),
+  put: (ask, handed = []) => api(`${base}/seat`, {method: "PUT", key: key(code),
+    body: {device: seat.device, label: seat.label, ask, handed}})});
+
 const outbox = new Outbox({
   storage: localStorage,
   name: `matchstate:outbox:${code}`,
-  send: (body, otherKey) => api(`${base}/events`, {method: "POST", body, key: otherKey || key(code)}),
+  send: (body, otherKey) => api(`${base}/events`, {method: "POST", body, key: otherKey || key(code),
+    headers: seat.headers(body.event)}),
+  holding: () => seat.holds(outbox.items.length),
   lastKnownAt: () => known.lastAt(),
   movedOn: (basis) => {
     const ours = new Set(outbox.events.map((event) => event.id));  // one of them recorded, its answer lost
@@ -360,9 +370,10 @@ async function log(type, fields, at, before = [], after = []) {
   render();
 }
 
-function record(type, fields, at) {
+function record(type, fields, at, timer = null) {
   const event = newEvent(type, fields, notBefore(at, floor()));
   own.add(event.id);
+  if (timer !== null) seat.timed(event.id, timer);  // the seat's timer, seconds after the window opened
   outbox.add(event, known.view.seq);
   save();
   render();
@@ -434,6 +445,7 @@ async function handOver(item) {
 function attention() {
   const conflict = outbox.conflict;
   const waiting = outbox.items;
+  if (seat.lacks(waiting.length)) return heldPanel(seat, outbox.events, {onSend: sendHeld, onHand: handHeld, onTake: take});
   if (conflict) {
     const basis = outbox.read().basis;
     const moved = known.log.filter((row) => row.seq > basis);
@@ -623,8 +635,9 @@ function renderCountdown(now) {
   box.classList.toggle("late", left !== null && left <= 0);
   box.classList.toggle("hurry", left !== null && left > 0 && left <= 5);
   box.querySelector(".seconds").textContent = left === null ? "20.0" : left > 0 ? left.toFixed(1) : "0.0";
-  box.querySelector(".note").textContent = t("console", left === null ? "countdown-idle"
-    : left > 0 ? "countdown-running" : timesWindow(now) ? "countdown-up" : "countdown-up-theirs");
+  box.querySelector(".note").textContent = left !== null && left <= 0 && !seat.mine ? t("seat", "countdown-up-watching")
+    : t("console", left === null ? "countdown-idle" : left > 0 ? "countdown-running"
+      : timesWindow(now) ? "countdown-up" : "countdown-up-theirs");
   box.querySelector(".bar i").style.width = `${left === null ? 0 : Math.max(0, left / known.view.window_seconds) * 100}%`;
 }
 
@@ -632,7 +645,7 @@ function renderCountdown(now) {
 // of a stroke this one holds offline, so it never logs the clock check that would rule the time run out.
 function timesWindow(now) {
   const play = windowPlay(now, known.log, outbox.events);
-  return play !== null && own.has(play.id);
+  return seat.mine === true && play !== null && own.has(play.id);
 }
 
 // The 20 seconds ran out with no stroke: log the clock check at once, so the engine rules now. Not while a
@@ -643,7 +656,8 @@ function expire(now) {
   tickedFor = now.play_at;
   beep();
   notice = t("console", "ticked");
-  record("tick", {}, clock.stamp(floor()));
+  const at = clock.stamp(floor());
+  record("tick", {}, at, (Date.parse(at) - Date.parse(now.play_at)) / 1000);
 }
 
 function everyTenth() {
@@ -706,6 +720,7 @@ function render() {
   $("freehit").textContent = now.text;
   $("waiting").replaceChildren(...reviewInProgress(), ...waitingFouls());
   $("link").replaceChildren(status());
+  $("seat").replaceChildren(...seatLine(seat, take));
   renderKeyBox();
   $("ruling").replaceChildren(...rulingPanel());
   const focused = document.activeElement;
@@ -860,6 +875,41 @@ async function load() {
   begin();
 }
 
+// The seat: asked for where this device has not heard yet (taken if no one holds it), else kept.
+async function heard() {
+  if (!key(code) || keyRefused) return;
+  const reply = await seat.sit(seat.mine === null ? "open" : "heard");
+  if (!reply && outbox.items.length) outbox.link = "down";  // what waits is held, unsent: the seat's ask found no server
+  render();
+  outbox.pump();
+}
+
+async function take() {
+  if (await takeSeat(seat)) notice = null;
+  render();
+  outbox.pump();
+}
+
+// A console without the seat sends what it held as it was logged: the server rules on each at its own time.
+function sendHeld() {
+  seat.release();
+  render();
+  outbox.pump();
+}
+
+// ...or hands it to the official's review, which lists it in time order to log as it was.
+async function handHeld() {
+  const held = outbox.events;
+  const reply = await seat.sit("heard", held);
+  if (reply && reply.status === 200) {
+    outbox.discardAll();
+    notice = t("seat", "handed", {events: held.map(describeEvent).join("; ")});
+  } else {
+    notice = t("seat", "not-handed");
+  }
+  render();
+}
+
 // Once the match is known (from the server, or as this device last knew it): follow it live, send what waits.
 function begin() {
   if (root.classList.contains("ready")) {
@@ -873,7 +923,7 @@ function begin() {
   buildQuick();
   listen(code, known.view.seq, key(code), {
     onAppend: (event, match) => { known.seen(event, match); save(); render(); },
-    onOpen: () => { streamUp = everUp = true; clock.measure(); render(); outbox.pump(); },
+    onOpen: () => { streamUp = everUp = true; clock.measure(); render(); heard(); },
     onError: () => { streamUp = false; render(); },
   });
   document.addEventListener("keydown", onKey);
@@ -883,11 +933,13 @@ function begin() {
   // another tab of this console changed the outbox
   window.addEventListener("storage", (e) => { if (e.key === outbox.name) render(); });
   window.addEventListener("resize", () => fitText($("score"), SCORE_SMALLEST_PX));
-  window.addEventListener("offline", render);
-  window.addEventListener("online", () => { render(); outbox.pump(); });
+  window.addEventListener("offline", () => { seat.lost(); render(); });
+  window.addEventListener("online", () => { render(); heard(); });
   onLang(() => { render(); renderForm(true); });
   if (!key(code)) $("key").focus();
   setInterval(everyTenth, 100);
+  setInterval(heard, HEARD_EVERY_MS);
+  heard();
   setInterval(() => clock.measure(), CLOCK_EVERY_MS);
   root.classList.add("ready");
   render();

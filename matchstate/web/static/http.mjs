@@ -6,10 +6,11 @@ import {lang} from "./lang.mjs";
 /**
  * Call the API; resolves to {status, data, headers}; a network failure, or no answer in time, rejects.
  * @param {string} path
- * @param {{method?: string, body?: any, key?: string}} [options]  ``key``: sent as the bearer key
+ * @param {{method?: string, body?: any, key?: string, headers?: object}} [options]  ``key``: sent as the bearer
+ *        key; ``headers``: more request headers
  */
-export async function api(path, {method = "GET", body, key} = {}) {
-  const headers = {Accept: "application/json"};
+export async function api(path, {method = "GET", body, key, headers: more = {}} = {}) {
+  const headers = {Accept: "application/json", ...more};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (key) headers.Authorization = `Bearer ${key}`;
   const {response, data} = await fetchWithin(path, {method, headers,

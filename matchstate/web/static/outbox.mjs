@@ -43,11 +43,13 @@ export class Outbox {
    *        past ``basis`` by events that are not in this outbox (another device's); else null
    * @param {(data: any) => void} [options.onRecorded]  the server's answer for each event recorded
    * @param {() => void} [options.onChange]
+   * @param {() => boolean} [options.holding]  whether the page holds what waits for the scorer (a console
+   *        without the scoring seat shows it first): nothing is sent meanwhile
    * @param {(ms: number) => Promise<void>} [options.sleep]
    */
   constructor({storage, name, send, lastKnownAt = () => null, movedOn = () => null, onRecorded = () => {},
-    onChange = () => {}, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))}) {
-    Object.assign(this, {storage, name, send, lastKnownAt, movedOn, onRecorded, onChange, sleep});
+    onChange = () => {}, holding = () => false, sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))}) {
+    Object.assign(this, {storage, name, send, lastKnownAt, movedOn, onRecorded, onChange, holding, sleep});
     this.link = "unknown";   // "up", "down" (no answer), "failing" (the server answers 5xx), "database" (503: its
                              // database does not answer) or "busy" (it asks to wait: 408, 429), as the last send found
     this.unavailable = null; // the words of a 503 that says the server's writes are stopped (``stopped``: its
@@ -197,7 +199,7 @@ export class Outbox {
       for (;;) {
         const state = this.read();
         const head = state.items[0];
-        if (!head || head.refused || state.conflict) break;
+        if (!head || head.refused || state.conflict || this.holding()) break;
         // What the server would answer with 409 or 422, known here already: nothing is sent to learn it.
         const moved = this.movedOn(state.basis);
         if (moved !== null) {

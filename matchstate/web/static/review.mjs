@@ -32,6 +32,7 @@ import {videoPanel} from "./reviewvideo.mjs";
 import {clipTime, pinnedSeconds} from "./clips.mjs";
 import {askers, chukkerScores, countdownText, matchEnd, windowLeft} from "./officials.mjs";
 import {filled, formContent, formKeys, missing, showMissing} from "./quickform.mjs";
+import {handedPanel, timerMark} from "./reviewseat.mjs";
 
 const {root, code, base} = matchPage($("review"));
 const clock = pageClock();
@@ -44,11 +45,18 @@ let cursor = null;        // the seq of the row the keyboard is on (the timeline
 let playing = null;       // the seq of the row the clip playing shows
 let carryOut = null;      // the seq of the event a review overturned, until its void is logged
 let forms = null;         // the event forms (GET /api/event-types), for the award that carries out a review
+let seat = {timer_ticks: {}, handed: []};  // the scoring seat's marks and what was handed here (GET .../seat)
+const SEAT_EVERY_MS = 5000;
 
 const seeCheckpoint = logAlarm($("log-alarm"), code);  // the league log's watch: it checks the latest one now
 
 async function official(type, fields, at = clock.stamp(known.lastAt())) {
-  const event = newEvent(type, fields, at);
+  return logEvent(newEvent(type, fields, at));
+}
+
+// Log an event with the official key: one of the official's, or one a console held and handed here as it was.
+async function logEvent(event) {
+  const type = event.type;
   let reply;
   try {
     reply = await api(`${base}/events`, {method: "POST", body: {event, expected_seq: known.view.seq}, key: key(code)});
@@ -212,7 +220,7 @@ function timeline() {
   el("td", {class: "clock"}, row.clock ? clockLabel(row.clock) : "—"),
   el("td", {}, el("strong", {}, eventName(row.type)), " ", el("code", {class: "type", translate: "no"}, row.type), " ",
     el("span", {class: "quiet"}, details(row.event)), reviewBadge(row),
-    isFlagged(row) ? flagList(row.flags, lang()) : null),
+    isFlagged(row) ? flagList(row.flags, lang()) : null, timerMark(seat, row)),
   rulingCell(row.ruling),
   el("td", {class: "who"}, row.by || "—", el("br"), el("span", {class: "quiet"},
     `${row.role ? t("review", `role-${row.role}`) : t("console", "no-role")} · ${row.received_at ? time(row.received_at) : "—"}`)),
@@ -426,7 +434,7 @@ function choice() {
   return [el("h2", {}, t("review", "must-choose")),
     ...known.view.options.map((option, i) => el("button", {
       type: "button", class: "big primary", dataset: {option: i + 1}, onclick: () => decide(i + 1),
-    }, `${i + 1}. ${option.text[lang()]}`))];
+    }, `${i + 1}. ${option.outcome[lang()]}`))];  // what each gives: its reason, and the cell, are the choice's own
 }
 
 function render() {
@@ -443,9 +451,18 @@ function render() {
   if (onRow) focusRow();  // the rows are new: the keyboard stays on its row
   flagFilter();
   if (following) pane.scrollTop = pane.scrollHeight;
-  $("detail").replaceChildren(...detail());
+  $("detail").replaceChildren(...detail().filter(Boolean));  // a part it leaves out is null, never the text "null"
   renderOfficials();
+  $("handed").replaceChildren(...handedPanel(seat, known.log, logEvent));
+  $("handed").hidden = !$("handed").children.length;
   video.render();
+}
+
+// The seat's marks and what was handed here, read again now and then (they are not in the match's log).
+async function readSeat() {
+  const reply = await api(`${base}/seat`, {key: key(code)}).catch(() => null);
+  if (reply && reply.status === 200) seat = reply.data;
+  render();
 }
 
 // Read the match; a private server's match needs a key even for that: then ask for it.
@@ -474,7 +491,12 @@ function begin() {
   render();
   const live = $("live");
   listen(code, known.view.seq, key(code), {
-    onAppend: (event, match) => { known.seen(event, match); render(); scheduleVerify(); },
+    onAppend: (event, match) => {
+      known.seen(event, match);
+      render();
+      scheduleVerify();
+      if (event.type === "tick") readSeat();
+    },
     onOpen: () => { live.dataset.t = "review.live"; live.textContent = t("review", "live"); live.className = "pill ok";
       clock.measure(); },
     onError: () => { live.dataset.t = "review.reconnecting"; live.textContent = t("review", "reconnecting");
@@ -483,6 +505,8 @@ function begin() {
   verify();
   onLang(() => { render(); verify(); });
   setInterval(() => { $("window").textContent = windowText(); }, 1000);
+  readSeat();
+  setInterval(readSeat, SEAT_EVERY_MS);
   root.classList.add("ready");
 }
 

@@ -1,0 +1,88 @@
+"""The scoring seat, as the scorer and the official meet it: events a console held offline while another took
+the seat are shown to the scorer, in time order and as they were logged, to send as they were or to hand to
+the review, where the official logs them; a clock check the seat's timer logged is marked so in the review."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from browser.browsing import PHONE, Console, log
+from matchstate.web.process import ServerProcess
+
+HELD_TITLE = "#attention >> text=Not sent: this console does not hold the scoring seat"
+
+
+def lose_the_seat_offline(server: ServerProcess, scorer: Any, new_page: Any, code: str) -> tuple[Console, list[Any]]:
+    """A tablet holds the seat, logs an award and a goal offline, and a phone takes the seat meanwhile; back
+    online, the tablet shows what it held. Returns the tablet and the events it held."""
+    tablet: Console = scorer(code)
+    tablet.page.wait_for_selector("#seat >> text=This console holds the scoring seat")
+    tablet.page.context.set_offline(True)
+    tablet.click("penalty.award", penalty="3", to="Blue")
+    tablet.click("goal", team="Blue")
+    held = tablet.outbox()
+    phone_page = new_page(viewport=PHONE)
+    phone = Console(phone_page, code).open(server, tablet.keys["scorer_key"])
+    phone_page.click('#seat [data-act="take-seat"]')
+    phone.answer("confirm")
+    phone_page.wait_for_selector("#seat >> text=This console holds the scoring seat")
+    tablet.page.context.set_offline(False)
+    tablet.page.wait_for_selector(HELD_TITLE)
+    shown = tablet.page.locator("#attention ul.held li").all_inner_texts()
+    assert len(shown) == 2 and "Penalty 3" in shown[0] and "Goal" in shown[1]  # in time order
+    assert [row["type"] for row in log(server, code)] == ["match.start"]  # nothing sent blindly
+    return tablet, held
+
+
+def test_a_console_that_lost_the_seat_sends_what_it_held_as_it_was(
+        server: ServerProcess, scorer: Any, new_page: Any) -> None:
+    tablet, held = lose_the_seat_offline(server, scorer, new_page, "seat-send")
+    tablet.page.click('#attention [data-act="send-held"]')
+    tablet.wait_until_sent()
+    rows = log(server, "seat-send")[1:]
+    assert [(row["event"]["type"], row["event"]["at"]) for row in rows] == [(e["type"], e["at"]) for e in held]
+
+
+def test_a_console_that_lost_the_seat_hands_what_it_held_to_the_review(
+        server: ServerProcess, scorer: Any, new_page: Any) -> None:
+    tablet, held = lose_the_seat_offline(server, scorer, new_page, "seat-hand")
+    tablet.page.click('#attention [data-act="hand-review"]')
+    tablet.page.wait_for_selector("#ruling >> text=Handed to the review")
+    assert tablet.outbox() == []
+    review = new_page()
+    review.goto(f"{server.base}/matches/seat-hand/review#key={tablet.keys['official_key']}")
+    review.wait_for_selector("#handed >> text=Held offline by a console without the seat")
+    for _ in held:  # the official logs each, oldest first, as it was
+        review.locator('#handed [data-act="log-handed"]').first.click()
+        review.wait_for_selector("#message >> text=Recorded")
+        review.wait_for_function("() => !document.querySelector('#message').textContent.includes('Not')")
+    review.wait_for_selector("#handed", state="hidden")
+    rows = log(server, "seat-hand")[1:]
+    assert [(row["event"]["type"], row["event"]["at"], row["role"]) for row in rows] == [
+        (e["type"], e["at"], "official") for e in held]
+
+
+@pytest.mark.parametrize(("language", "mark"), [
+    ("en", r"logged by the console's timer, 2\d\.\d s after “Play”"),
+    ("es", r"registrado por el temporizador de la consola, 2\d\.\d s después de “Play”")])
+def test_the_review_marks_a_clock_check_the_seats_timer_logged(
+        server: ServerProcess, scorer: Any, new_page: Any, language: str, mark: str) -> None:
+    code = f"seat-timer-{language}"
+    tablet: Console = scorer(code, prepare=lambda page: page.clock.install())
+    tablet.page.wait_for_selector("#seat >> text=This console holds the scoring seat")
+    tablet.click("penalty.award", penalty="4", to="Blue")
+    tablet.click("play")
+    tablet.page.wait_for_selector(".banner.ok")
+    tablet.page.clock.fast_forward("00:21")
+    tablet.page.wait_for_selector("#ruling >> text=took more than 20 seconds")
+    tablet.wait_until_sent()
+    review = new_page()
+    review.add_init_script(f"localStorage.setItem('matchstate:lang', '{language}')")
+    review.goto(f"{server.base}/matches/{code}/review#key={tablet.keys['official_key']}")
+    review.wait_for_selector("#timeline .timer-mark")
+    assert re.fullmatch(f"· {mark}", review.locator("#timeline .timer-mark").inner_text().strip())
+    assert review.locator("#timeline .timer-mark").count() == 1
+    assert "null" not in review.locator("#timeline").inner_text()

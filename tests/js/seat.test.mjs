@@ -1,0 +1,66 @@
+// The scoring seat as a console knows it: the device's label, when its outbox is held, the timer's mark.
+import assert from "node:assert/strict";
+import {describe, it} from "node:test";
+
+import {Seat, deviceLabel, seatDevice} from "../../matchstate/web/static/seat.mjs";
+import {memoryStorage} from "./fakes.mjs";
+
+const CHROME_ANDROID = "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
+const SAFARI_IPAD = "Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15";
+
+const seatWith = (put, storage = memoryStorage()) => new Seat({storage, code: "m", device: "dev-1", label: "Tablet · Chrome", put});
+
+describe("the seat's device", () => {
+  it("is named by its kind and browser", () => {
+    assert.equal(deviceLabel(CHROME_ANDROID, 800, true), "Tablet · Chrome");
+    assert.equal(deviceLabel(CHROME_ANDROID, 390, true), "Phone · Chrome");
+    assert.equal(deviceLabel(SAFARI_IPAD, 820, true), "Tablet · Safari");
+    assert.equal(deviceLabel("curl", 1920, false), "Computer · Browser");
+  });
+
+  it("keeps its id once made", () => {
+    const storage = memoryStorage();
+    assert.equal(seatDevice(storage, () => "a"), "a");
+    assert.equal(seatDevice(storage, () => "b"), "a");
+  });
+});
+
+describe("what waits on a console", () => {
+  it("is held until the server says this console holds the seat, and shown when another holds it", async () => {
+    let yours = true;
+    const seat = seatWith(async () => ({status: 200, data: {holder: {label: "Phone · Safari"}, yours}}));
+    assert.ok(seat.holds(2), "not heard yet");
+    await seat.sit("open");
+    assert.ok(!seat.holds(2) && !seat.lacks(2));
+    seat.lost();
+    assert.ok(seat.holds(2) && !seat.lacks(2), "offline: held, nothing asked yet");
+    yours = false;
+    await seat.sit("heard");
+    assert.ok(seat.holds(2) && seat.lacks(2), "the seat was taken meanwhile: the scorer is asked");
+    assert.ok(!seat.holds(0), "nothing waits");
+    seat.release();
+    assert.ok(!seat.holds(2) && !seat.lacks(2), "sent as they were");
+  });
+
+  it("is not held by a server that cannot say (its answer is not 200)", async () => {
+    const seat = seatWith(async () => ({status: 503, data: {}}));
+    await seat.sit("open");
+    assert.ok(!seat.holds(1));
+  });
+
+  it("is held while the network is away", async () => {
+    const seat = seatWith(async () => { throw new TypeError("offline"); });
+    await seat.sit("open");
+    assert.ok(seat.holds(1));
+  });
+});
+
+describe("the timer's mark", () => {
+  it("goes with the clock checks the timer logged, and only those, across a reload", () => {
+    const storage = memoryStorage();
+    seatWith(null, storage).timed("tick-1", 20.15);
+    const again = seatWith(null, storage);
+    assert.deepEqual(again.headers({id: "tick-1"}), {"X-Console-Timer": "device=dev-1; elapsed=20.150"});
+    assert.deepEqual(again.headers({id: "goal-1"}), {});
+  });
+});

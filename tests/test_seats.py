@@ -1,0 +1,132 @@
+"""One scoring seat per match, over HTTP: a console opening a free match takes the seat, another watches and
+takes it only when it asks; only the seat's console may log the automatic clock check, which is kept as the
+timer's with its seconds; a refusal says why in English and Spanish."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+from test_service import CODE, Api
+
+from matchstate.store import Store
+from matchstate.store.seats import STALE_SECONDS
+from matchstate.web import create_app
+from matchstate.web.access import hash_key
+
+NOW = datetime(2026, 12, 5, 15, 0, tzinfo=UTC)
+SEAT = f"/api/matches/{CODE}/seat"
+WINDOW = [{"type": "penalty.award", "penalty": "3", "to": "Blue"}, {"type": "ball.place"}, {"type": "play"}]
+
+
+class Clock:
+    """The store's clock, moved on by hand."""
+
+    def __init__(self) -> None:
+        self.now = NOW
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def api(store_url: str, clock: Clock) -> Iterator[Api]:
+    store = Store(store_url, clock=clock)
+    store.upgrade()
+    store.set_league_key(hash_key("the-league's-key"))
+    with TestClient(create_app(store)) as client:
+        yield Api(client)
+    store.close()
+
+
+def sit(api: Api, device: str, ask: str, label: str = "Tablet · Chrome", key: str = "scorer") -> dict:
+    answer = api.client.put(SEAT, json={"device": device, "label": label, "ask": ask},
+                            headers={"Authorization": f"Bearer {getattr(api, key)}"})
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def timer_tick(api: Api, device: str, elapsed: str = "20.2", **fields: object) -> object:
+    return api.client.post(f"/api/matches/{CODE}/events", json={"event": {**api.event({"type": "tick"}), **fields}},
+                           headers={"Authorization": f"Bearer {api.scorer}",
+                                    "X-Console-Timer": f"device={device}; elapsed={elapsed}"})
+
+
+def test_the_first_console_takes_the_seat_and_the_next_watches_until_it_takes_it(api: Api, clock: Clock) -> None:
+    assert api.client.get(SEAT).json()["holder"] is None
+    tablet = sit(api, "tablet", "open")
+    assert tablet["yours"] and tablet["holder"]["label"] == "Tablet · Chrome"
+    clock.now += timedelta(seconds=12)
+    phone = sit(api, "phone", "open", label="Phone · Safari")
+    assert not phone["yours"] and phone["holder"]["device"] == "tablet"
+    assert phone["holder"]["heard_seconds_ago"] == 12.0  # what the confirmation names
+    assert not sit(api, "phone", "heard", label="Phone · Safari")["yours"]  # a watcher's heartbeat takes nothing
+    taken = sit(api, "phone", "take", label="Phone · Safari")
+    assert taken["yours"] and taken["holder"]["label"] == "Phone · Safari"
+    assert not sit(api, "tablet", "heard")["yours"]
+
+
+def test_a_silent_holder_leaves_the_seat_to_the_next_console_that_opens(api: Api, clock: Clock) -> None:
+    sit(api, "tablet", "open")
+    clock.now += timedelta(seconds=STALE_SECONDS - 1)
+    assert not sit(api, "phone", "open")["yours"]
+    clock.now += timedelta(seconds=1)
+    assert not sit(api, "phone", "heard")["yours"]  # an open watcher never takes it by itself
+    assert sit(api, "phone", "open")["yours"]
+
+
+def test_only_the_seat_logs_the_automatic_clock_check_and_it_is_kept_as_the_timers(api: Api) -> None:
+    sit(api, "tablet", "open")
+    sit(api, "phone", "open")
+    api.send(*WINDOW)
+    refused = timer_tick(api, "phone")
+    assert refused.status_code == 409
+    assert "Tablet · Chrome holds it" in refused.json()["detail"]
+    assert "lo tiene Tablet · Chrome" in refused.json()["words"]["es"]
+    assert [row["type"] for row in api.log()][-1] == "play"
+    recorded = timer_tick(api, "tablet", "20.25")
+    assert recorded.status_code == 201, recorded.text
+    tick_id = recorded.json()["event"]["device_id"]
+    assert api.client.get(SEAT).json()["timer_ticks"] == {tick_id: {"device": "tablet", "elapsed": 20.25}}
+
+
+def test_a_person_s_clock_check_needs_no_seat_and_a_bad_timer_header_is_refused(api: Api) -> None:
+    api.send(*WINDOW, {"type": "tick"})  # a tap on "Clock check": the person's, from any console
+    assert api.client.get(SEAT).json()["timer_ticks"] == {}
+    bad = timer_tick(api, "tablet", "soon")
+    assert bad.status_code == 422 and "X-Console-Timer" in bad.json()["detail"]
+    assert timer_tick(api, "nobody").json()["words"]["en"].startswith("no console holds")
+
+
+def test_the_seat_needs_a_match_key(api: Api) -> None:
+    answer = api.client.put(SEAT, json={"device": "x", "label": "x", "ask": "take"})
+    assert answer.status_code == 401
+    assert api.client.put(SEAT, json={"device": "a b", "label": "x"},
+                          headers={"Authorization": f"Bearer {api.scorer}"}).status_code == 422
+
+
+def test_events_held_offline_are_handed_to_the_review_as_they_were_in_time_order(api: Api) -> None:
+    sit(api, "phone", "open")
+    goal = {"type": "goal", "at": "2026-11-29T15:00:09.000Z", "id": "web-goal", "team": "Blue"}
+    hit = {"type": "hit", "at": "2026-11-29T15:00:04.000Z", "id": "web-hit", "player": 3, "contact": "hit"}
+    answer = api.client.put(SEAT, json={"device": "tablet", "label": "Tablet · Chrome", "ask": "heard",
+                                        "handed": [goal, hit]}, headers={"Authorization": f"Bearer {api.scorer}"})
+    assert not answer.json()["yours"]
+    handed = api.client.get(SEAT).json()["handed"]
+    assert [item["event"] for item in handed] == [hit, goal]  # in time order, each `at` as it was logged
+    assert {item["label"] for item in handed} == {"Tablet · Chrome"}
+
+
+def test_a_timer_clock_check_the_log_refuses_leaves_no_mark(api: Api) -> None:
+    sit(api, "tablet", "open")
+    api.send(*WINDOW)
+    refused = timer_tick(api, "tablet", at="2026-01-01T00:00:00Z")  # before the last event: the log refuses it
+    assert refused.status_code == 422
+    assert api.client.get(SEAT).json()["timer_ticks"] == {}
