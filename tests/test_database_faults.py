@@ -25,7 +25,7 @@ from silent_proxy import SilentProxy, postgres_schema, through
 from sqlalchemy import event, make_url
 from sqlalchemy.exc import OperationalError
 
-from matchstate.store import Store, sql
+from matchstate.store import Store, dialects
 from matchstate.web import create_app
 from matchstate.web.access import hash_key
 from matchstate.web.limits import Limits
@@ -170,8 +170,8 @@ def test_a_database_that_cannot_be_written_answers_503_json_and_recovers(
         return run_on_cursor(connection, statement, *args, **named)
 
     event.listen(store.database.engine, "before_cursor_execute", fail_writes)
-    run_on_cursor = sql.execute
-    monkeypatch.setattr(sql, "execute", fail_on_cursor)
+    run_on_cursor = dialects.execute
+    monkeypatch.setattr(dialects, "execute", fail_on_cursor)
 
     async def scenario() -> None:
         nonlocal failing
