@@ -123,3 +123,26 @@ def test_verify_names_a_leaf_or_head_changed(store: Store):
     whats = [problem.what for problem in store.verify()]
     assert any("is not its leaves' hash" in what for what in whats)
     assert any("its leaves give" in what for what in whats)
+
+
+def test_leaves_rolled_back_leave_no_nodes_behind_for_a_server_sharing_the_log(store_url: str, store: Store):
+    """Two servers share one database: what one added in a transaction that rolled back is not in its cache when
+    the other fills those places with other leaves, so its roots and consistency proofs (a page's check that the
+    log only grew) stay those of the stored tree."""
+    first = store
+    first.create_match(match_log("m-1", 2)[0], role="official")
+    with first.database.transaction(write=True) as connection:
+        first.log.add(connection, [{"kind": "act", "act": "abandoned", "n": n} for n in range(3)])
+        connection.rollback()
+    second = Store(store_url)
+    try:
+        second.create_match(match_log("m-2", 3)[0], role="official")
+        for event in match_log("m-2", 3)[1:]:
+            second.append("m-2", event, role="scorer")
+        with first.database.transaction() as mine, second.database.transaction() as theirs:
+            size = second.log.head(theirs)[0]
+            assert [first.log.root(mine, n) for n in range(1, size + 1)] == \
+                [second.log.root(theirs, n) for n in range(1, size + 1)]
+            assert first.log.consistency(mine, 1, size) == second.log.consistency(theirs, 1, size)
+    finally:
+        second.close()
