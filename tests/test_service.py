@@ -22,7 +22,7 @@ from matchstate.engine import Match
 from matchstate.log import MAX_LINE_BYTES
 from matchstate.records import timeline
 from matchstate.store import Store
-from matchstate.web import create_app, proofs, stats, tournaments
+from matchstate.web import create_app, proofs, seats, stats, tournaments
 from matchstate.web.access import hash_key
 from matchstate.web.api import router
 from matchstate.web.app import MAX_BODY_BYTES
@@ -301,7 +301,7 @@ def test_the_role_tells_a_page_what_its_key_may_do(api: Api) -> None:
 def test_openapi_describes_every_api_route(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert {route.path for route in (*router.routes, *stats.api.routes, *tournaments.api.routes,
-                                     *proofs.router.routes)} == set(paths)
+                                     *proofs.router.routes, *seats.api.routes)} == set(paths)
     assert "409" in paths["/api/matches/{code}/events"]["post"]["responses"]
 
 
@@ -315,6 +315,7 @@ def test_openapi_describes_the_append_as_its_one_route_reads_it(client: TestClie
     expected = next(kind for kind in body["properties"]["expected_seq"]["anyOf"] if kind["type"] == "integer")
     assert (expected["minimum"], expected["maximum"]) == (0, MAX_SEQ)
     assert {(parameter["name"], parameter["in"]) for parameter in append["parameters"]} == {("code", "path"),
+                                                                                         ("X-Console-Timer", "header"),
                                                                                          ("key", "query")}
     assert append["security"] == [{"HTTPBearer": []}]
     assert described["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"

@@ -11,7 +11,7 @@ process, runs the statements of each append in turn.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol, cast
 
 import orjson
@@ -117,17 +117,29 @@ class Prepared:
 
     def run(self, connection: Connection, params: dict[str, Any]) -> tuple[Any, ...] | None:
         """Execute with ``params`` in ``connection``'s transaction; the first row, if any."""
-        params = {**params, **{name: process(params[name]) for name, process in self.processors.items()}}
-        found = execute(connection, self.sql, [params[name] for name in self.order] if self.order else params,
-                        self.returns_rows)
+        found = execute(connection, self.sql, self._bound(params), self.returns_rows)
         return found[0] if found else None
 
+    def run_many(self, connection: Connection, params: Sequence[dict[str, Any]]) -> None:
+        """Execute once for each of ``params``, in one call of the driver (its ``executemany``)."""
+        if params:
+            execute(connection, self.sql, [self._bound(one) for one in params], many=True)
 
-def execute(connection: Connection, statement: str, params: Any, rows: bool = False) -> list[tuple[Any, ...]]:
-    """Run ``statement`` on the DB-API cursor of ``connection`` itself, in its transaction; its rows if ``rows``."""
+    def _bound(self, params: dict[str, Any]) -> Any:
+        params = {**params, **{name: process(params[name]) for name, process in self.processors.items()}}
+        return [params[name] for name in self.order] if self.order else params
+
+
+def execute(connection: Connection, statement: str, params: Any, rows: bool = False,
+            many: bool = False) -> list[tuple[Any, ...]]:
+    """Run ``statement`` on the DB-API cursor of ``connection`` itself, in its transaction (with ``many``, once
+    for each of ``params``); its rows if ``rows``."""
     cursor = _cursor(connection)
     try:
-        cursor.execute(statement, params)
+        if many:
+            cursor.executemany(statement, params)
+        else:
+            cursor.execute(statement, params)
         return list(cursor.fetchall()) if rows else []
     finally:
         cursor.close()

@@ -177,10 +177,8 @@ class LeagueLog:
             size += 1
         root = _root(frontier)
         checkpoint = Checkpoint(self.origin, size, root).signed(self.signer) if sign else None
-        for row in leaf_rows:
-            self._statements.leaf.run(connection, row)
-        for row in node_rows:
-            self._statements.node.run(connection, row)
+        self._statements.leaf.run_many(connection, leaf_rows)
+        self._statements.node.run_many(connection, node_rows)
         values = {"size": size, "root": root.hex(), "frontier": {str(level): digest.hex()
                                                                for level, digest in frontier.items()}}
         if checkpoint is not None:

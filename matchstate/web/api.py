@@ -272,7 +272,12 @@ def read_events(service: ServiceDep, key: KeyDep, code: str, after_seq: AfterSeq
              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
                                 "schema": AppendRequest.model_json_schema()}}},
                             "parameters": [{"name": "key", "in": "query", "required": False,
-                                            "description": KEY_QUERY, "schema": {"type": "string"}}],
+                                            "description": KEY_QUERY, "schema": {"type": "string"}},
+                                           {"name": "X-Console-Timer", "in": "header", "required": False,
+                                            "description": "`device=ID; elapsed=SECONDS`: a clock check the "
+                                                           "console's timer logged, not a person (only the device "
+                                                           "holding the match's scoring seat may: else 409)",
+                                            "schema": {"type": "string"}}],
                             "security": [{bearer.scheme_name: []}]})
 async def append_event(request: Request, code: str) -> Response:
     """Append one event and get its ruling. Needs the scorer or official key; deciding a choice, and
