@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from browser.browsing import TABLET, Console, create, get, league_store, log
+from matchstate.tlog.proof import TlogProof
 from matchstate.web.process import ServerProcess
 
 SHORT = {"chukker_seconds": 60, "extra_seconds": 10}
@@ -147,8 +148,6 @@ def test_a_short_chukker_with_the_bell_and_the_horn(timed_server: ServerProcess,
     # Every event the console recorded has its receipt, downloaded as JSON Lines ...
     rows = log(server, code)
     recorded = [row["seq"] for row in rows if row["seq"] > 1]  # match.start was created by the API
-    key = get(server, "/api/receipts/key")["fingerprint"]
-    assert page.inner_text("#receipt") == f"Last receipt: #{recorded[-1]} · key {key}"
     with page.expect_download() as download:
         page.click("#download-receipts")
     path = tmp_path / "receipts.jsonl"
@@ -156,7 +155,9 @@ def test_a_short_chukker_with_the_bell_and_the_horn(timed_server: ServerProcess,
     assert download.value.suggested_filename == f"receipts-{code}.jsonl"
     receipts = [json.loads(line) for line in path.read_text().splitlines()]
     assert [receipt["seq"] for receipt in receipts] == recorded
-    assert {(r["match"], r["key"]) for r in receipts} == {(code, key)}
+    assert {(r["match"], r["leaf"]) for r in receipts} == {(code, "append")}  # each a proof in the league log
+    entry = TlogProof.parse(receipts[-1]["proof"]).index
+    assert page.inner_text("#receipt") == f"Last receipt: seq {recorded[-1]}, entry {entry} of the league log"
     assert [r["hash"] for r in receipts] == [row["hash"] for row in rows[1:]]
 
     # ... which `matchstate verify --receipts` accepts against the server's database.
