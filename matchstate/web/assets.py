@@ -93,7 +93,8 @@ def assets() -> Assets:
         imports: tuple[str, ...] = ()
         if name.endswith(".mjs"):
             text = raw.decode("utf-8")
-            imports = tuple(found[3] for found in IMPORT.finditer(text))
+            # A dynamic import(...) is loaded when the page asks for it, after it is usable: not preloaded.
+            imports = tuple(found[3] for found in IMPORT.finditer(text) if not found[1].rstrip().endswith("("))
             raw = IMPORT.sub(lambda found: f"{found[1]}{found[2]}./{found[3]}?v={version}{found[2]}", text).encode()
         files[name] = Asset(TYPES.get(name[name.rfind("."):], "application/octet-stream"), raw,
                             gzip.compress(raw, 9, mtime=0), brotli.compress(raw) if brotli is not None else None,

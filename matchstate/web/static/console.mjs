@@ -23,7 +23,6 @@ import {beep, bell, horn, wake} from "./cue.mjs";
 import {fold} from "./fold.mjs";
 import {Cues, chukkerNumbers, foldClock, reading, shownClock} from "./chukker.mjs";
 import {Receipts} from "./receipts.mjs";
-import {logAlarm} from "./logalarm.mjs";
 import {ask} from "./dialog.mjs";
 import {flagLabel, flagMeaning} from "./flags.mjs";
 import {fitText} from "./fit.mjs";
@@ -59,7 +58,7 @@ const {root, code, base} = matchPage($("console"));
 const SNAPSHOT = `matchstate:console:${code}`;
 const clock = pageClock();
 const receipts = new Receipts(localStorage, `matchstate:receipts:${code}`);
-const seeCheckpoint = logAlarm($("log-alarm"), code);
+let logWatch = null;             // the league log's watch (logalarm.mjs): loaded once the console is ready
 const own = new OwnEvents(sessionStorage, `matchstate:own:${code}`);  // what this tab logged: its "Play"s are its to time
 const cues = new Cues();        // the bell and the horn, each once per chukker
 const known = tracker();        // the match as the server last told it, and the stored events seen
@@ -944,6 +943,12 @@ function begin() {
   root.classList.add("ready");
   render();
   outbox.pump();
+  // Not needed to score, so not in the first load: it checks the log's latest checkpoint as it starts.
+  logWatch ??= import("./logalarm.mjs").then(({logAlarm}) => logAlarm($("log-alarm"), code));
+}
+
+function seeCheckpoint(note) {
+  logWatch?.then((see) => see(note));
 }
 
 takeKeyFromLink(code);
