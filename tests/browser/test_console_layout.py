@@ -75,7 +75,7 @@ def test_no_button_moves_between_states_on_a_tablet_or_a_phone(server: ServerPro
     still("the clock stopped")
 
     server.stop()
-    page.wait_for_selector(".banner.offline")
+    page.wait_for_selector(".banner.offline", timeout=60_000)
     still("offline")
     console.click("hit", player=1, contact="hit")
     console.answer("anyway")  # no Play for the 5.a: asked, and logged anyway
@@ -130,7 +130,7 @@ def test_every_forms_log_button_is_in_view_on_a_tablet_and_a_phone(server: Serve
             assert sends.count() and all(in_view(page, sends.nth(i)) for i in range(sends.count())), (kind, viewport)
 
     server.stop()  # offline, every button is enabled: the engine rules on arrival
-    page.wait_for_selector(".banner.offline")
+    page.wait_for_selector(".banner.offline", timeout=60_000)
     console.click("chukker.start", chukker=1)  # something to take back: "Undo last" has its form too
     assert "void" in with_fields  # "Undo last": its form
     for kind in with_fields:

@@ -111,7 +111,7 @@ def test_scorer_logs_penalties_live_and_survives_the_server_going_away(server: S
 
     # The server goes away: the scorer goes on tapping, and the console keeps the events, shown as pending.
     server.stop()
-    scorer_page.wait_for_selector(".banner.offline")
+    scorer_page.wait_for_selector(".banner.offline", timeout=60_000)
     console.click("hit", player=1, contact="hit")
     console.click("goal", team="Blue", player=1)
     console.click("chukker.end", chukker=2)

@@ -17,7 +17,7 @@ def test_ten_events_logged_offline_show_as_pending_with_the_score_they_imply_the
     page.wait_for_selector(".banner.ok")
 
     server.stop()
-    page.wait_for_selector(".banner.offline")
+    page.wait_for_selector(".banner.offline", timeout=60_000)
     taps: list[tuple[str, dict[str, object]]] = [
         # The awards come without the whistle the clock running offers: ten events, one each.
         ("penalty.award", {"penalty": "3", "whistle": "false", "to": "Blue"}), ("ball.place", {}), ("play", {}),
@@ -73,7 +73,7 @@ def test_reloaded_with_the_server_down_the_console_opens_from_the_service_worker
     page.wait_for_selector(".banner.ok")
 
     server.stop()
-    page.wait_for_selector(".banner.offline")
+    page.wait_for_selector(".banner.offline", timeout=60_000)
     console.click("play")
     console.click("hit", player=4, contact="hit")
     page.wait_for_selector("#state >> text=live")
@@ -112,7 +112,7 @@ def test_a_goal_logged_offline_while_an_official_voided_is_recorded_after_the_sc
 
     # The scorer's network goes; a goal is logged; meanwhile an official voids the penalty.
     server.stop()
-    page.wait_for_selector(".banner.offline")
+    page.wait_for_selector(".banner.offline", timeout=60_000)
     page.context.set_offline(True)  # the scorer's device stays offline while the server comes back
     console.click("goal", team="Blue", player=1)
     page.wait_for_selector("#score >> text=Blue 1 – Red 1")
@@ -150,7 +150,7 @@ def test_a_queued_event_the_engine_refuses_stays_in_front_of_the_scorer_until_th
     page = console.page
 
     server.stop()
-    page.wait_for_selector(".banner.offline")
+    page.wait_for_selector(".banner.offline", timeout=60_000)
     console.click("hit", player=2, contact="hit")  # no free hit awaits a stroke: the engine will refuse it
     console.click("goal", team="Blue", player=2)
     server.start()

@@ -104,7 +104,7 @@ def test_an_idle_console_says_it_is_offline_as_soon_as_its_device_loses_the_netw
     page = console.page
     page.wait_for_selector(".banner.ok")
     page.context.set_offline(True)  # nothing waits to be sent: only the device knows
-    page.wait_for_selector(".banner.offline")
+    page.wait_for_selector(".banner.offline", timeout=60_000)
     assert "Online" not in console.status()
     page.context.set_offline(False)
     page.wait_for_selector(".banner.ok")

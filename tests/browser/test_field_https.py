@@ -105,7 +105,7 @@ def test_over_https_by_a_field_name_the_console_reloads_offline_with_its_outbox(
         page.wait_for_selector(".banner.ok")
 
         server.stop()
-        page.wait_for_selector(".banner.offline")
+        page.wait_for_selector(".banner.offline", timeout=60_000)
         console.click("play")
         page.reload()
         page.wait_for_selector("#console.ready")
