@@ -161,7 +161,11 @@ def test_the_match_list_finds_a_match_by_a_players_name(server: ServerProcess, b
     page.press("#search [name=player]", "Enter")
     page.wait_for_selector("#matches >> text=No match found.")
     page.fill("#search [name=player]", "")
-    page.select_option("#search [name=status]", "finished")
+    page.select_option("#search [name=status]", "finished")  # a change searches at once, with no player
+    page.wait_for_selector(f'#matches a:text("{CODE}")')
+    states = page.locator("#matches tr td:nth-child(5)").all_inner_texts()
+    assert states and all(state.startswith("finished") for state in states)
+    page.select_option("#search [name=status]", "scheduled")
     page.wait_for_selector("#matches >> text=No match found.")
     page.close()
 
