@@ -37,7 +37,7 @@ from .store.chain import GENESIS, chain_hash, decode, instant, sealed
 from .store.leaguelog import event_leaf
 from .store.logkeys import LogKeys
 from .store.receipts import Receipt, fingerprint, read_receipt
-from .store.sql import CHECKED
+from .store.sql import CHECKED, LIVE
 from .tlog import merkle
 from .tlog.note import Verifier
 from .tlog.policy import Policy
@@ -66,7 +66,7 @@ def archive(store: Store, codes: list[str], folder: Path, witnessed: Policy | No
             raise MatchstateError("the league log has no checkpoint yet: there is nothing to prove a bundle with")
         policy = logs.text()
         for code in codes:
-            match_id = connection.execute(select(MatchRow.id).where(MatchRow.code == code)).scalar()
+            match_id = connection.execute(select(MatchRow.id).where(MatchRow.code == code, LIVE)).scalar()
             if match_id is None:
                 raise MatchstateError(f"no match has the code {code!r}")
             last = connection.execute(select(func.max(LogLeafRow.idx)).where(LogLeafRow.code == code)).scalar()

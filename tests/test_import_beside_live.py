@@ -9,8 +9,9 @@ the structure that bounds a live append's wait, on a real server on 127.0.0.1, o
   a live append to another match and a ``GET /api/time`` are answered while the import is midway;
 - it hands its thread's turn on after every batch, to the last, and the live client's appends all land.
 
-Not asserted here: the import's last transaction (its league log leaves, all at once) holds the log's lock
-for as long as they take to add; scripts/bench.py measures what that costs a live append.
+- its league log leaves go in batches of :data:`~matchstate.store.importing.LEAVES` too, each a transaction
+  of its own under the log's lock: held between two of them, the import lets a live append (whose leaf joins the
+  same log) through.
 
 The p99 of the live appends during the import, against the same client alone, is scripts/bench.py's
 ``import_beside_live`` (issue #18's target: under 250 ms).
@@ -82,7 +83,7 @@ def served(store: Store) -> Iterator[Served]:
 
 def test_a_100k_event_import_leaves_live_appends_answered_between_its_batches(
         store: Store, served: Served, monkeypatch: pytest.MonkeyPatch) -> None:
-    live = match_log("live", 21)
+    live = match_log("live", 22)
     status, created = served.request("POST", "/api/matches", json.dumps(live[0]).encode(), LEAGUE_KEY)
     assert status == 201
     scorer = created["scorer_key"]
@@ -94,9 +95,17 @@ def test_a_100k_event_import_leaves_live_appends_answered_between_its_batches(
         return status
 
     batches: list[tuple[int, threading.Thread]] = []
+    published: list[int] = []
     midway, resume = threading.Event(), threading.Event()
+    publishing, published_on = threading.Event(), threading.Event()
 
-    def held(events: int) -> None:  # the import between two batches
+    def held(events: int, leaves: int = 0) -> None:  # the import between two batches
+        if leaves:  # of its leaves
+            published.append(leaves)
+            if len(published) == 1:
+                publishing.set()
+                assert published_on.wait(GUARD)
+            return
         batches.append((events, threading.current_thread()))
         if len(batches) == 2:
             midway.set()
@@ -115,10 +124,12 @@ def test_a_100k_event_import_leaves_live_appends_answered_between_its_batches(
     assert served.request("GET", "/api/time")[0] == 200
     assert not imported and store.last_seqs(["live"]) == {"live": 21}
 
-    # Released, the import runs to its end. (Its last transaction, which gives the match its code and adds its
-    # 100,000 leaves to the league log, holds the log's lock throughout: a live append waits for it, on
-    # PostgreSQL up to its deadline. That wait is the league log's to cut; scripts/bench.py shows it.)
+    # Released, the import writes its last batches and publishes its leaves, in batches too: held between two,
+    # the league log's lock is free, and a live append (its leaf in the same log) is answered.
     resume.set()
+    assert publishing.wait(GUARD), "the import never published a batch of its leaves"
+    assert append_live() == 201 and not imported
+    published_on.set()
     importer.join(GUARD)
     status, answer = imported[0]
     assert status == 201, answer
@@ -127,4 +138,5 @@ def test_a_100k_event_import_leaves_live_appends_answered_between_its_batches(
     assert all(thread is not served.thread for _, thread in batches)  # never on the server's loop
     assert [events for events, _ in batches] == list(range(importing.BATCH, EVENTS + 1, importing.BATCH))
     last = store.last_seqs(["live", "big"])
-    assert last == {"big": EVENTS, "live": 21}
+    assert last == {"big": EVENTS, "live": 22}
+    assert published == list(range(importing.LEAVES, EVENTS, importing.LEAVES))

@@ -17,7 +17,7 @@ from matchstate.evidence import POLICY
 from matchstate.store import Store
 from matchstate.tlog import merkle, tiles
 from matchstate.tlog.policy import Policy
-from tests.witness_helpers import MemoryLog
+from witness_helpers import MemoryLog
 
 
 def tiled(folder: Path, size: int) -> tuple[MemoryLog, list[bytes]]:

@@ -13,7 +13,7 @@ from matchstate.errors import NotProven
 from matchstate.tlog.cosignature import Cosigner, cosigned_at
 from matchstate.tlog.note import COSIGNATURE, Note, Verifier
 from matchstate.tlog.policy import Policy
-from tests.witness_helpers import MemoryLog
+from witness_helpers import MemoryLog
 
 
 def cosigners(count: int) -> list[Cosigner]:

@@ -18,7 +18,7 @@ from matchstate.tlog.policy import Policy
 from matchstate.witness.app import create_witness_app
 from matchstate.witness.state import WitnessState
 from matchstate.witness.witness import Witness
-from tests.witness_helpers import MemoryLog, post, running_witness
+from witness_helpers import MemoryLog, post, running_witness
 
 NOW = 1_790_000_000
 

@@ -25,7 +25,7 @@ from matchstate.tlog.note import Note
 from matchstate.tlog.policy import Policy
 from matchstate.web import create_app
 from matchstate.web.witnessing import Witnessing
-from tests.witness_helpers import running_witness, until
+from witness_helpers import running_witness, until
 
 SCORER = "scorer-key"
 

@@ -36,7 +36,7 @@ from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from ..models import EventRow, KeyRow, MatchRow, RulingRow
-from .sql import LAST_ACT, RETRIED
+from .sql import LAST_ACT, LIVE, RETRIED
 
 Upsert = postgresql.Insert | sqlite.Insert  # an insert that can say what to do on a conflict
 HEAD_COLUMNS = ("last_seq", "last_hash", "last_at", "state", "score", "status", "seal", "acts_seq")
@@ -166,7 +166,7 @@ def _head(dialect: Dialect, keys: Any) -> Prepared:
         select(MatchRow.id, MatchRow.last_seq, MatchRow.last_hash, EventRow.seq, LAST_ACT, keys)
         .select_from(MatchRow)
         .outerjoin(EventRow, and_(EventRow.match_id == MatchRow.id, EventRow.device_id == bindparam("device_id")))
-        .where(MatchRow.code == bindparam("code"))
+        .where(MatchRow.code == bindparam("code"), LIVE)  # an import publishing holds its code, hidden
         .with_for_update(of=MatchRow),  # PostgreSQL locks no row of an outer join's nullable side
         dialect)
 

@@ -11,6 +11,14 @@ removes once it has written nothing for :data:`STALE`. On PostgreSQL the batches
 linear too: one head update per batch rather than one per event on the same row, and its rows streamed in
 with COPY (:mod:`~matchstate.store.dialects`).
 
+Publishing goes in short transactions too. The first takes the match's code, the match still hidden (so a
+match created under that code meanwhile is refused as a duplicate, not the import after its leaves are out).
+Then its events' leaves go into the league log :data:`LEAVES` at a time, each batch a transaction of its own
+under the log's lock, so live appends' leaves fall between them rather than wait for all of them; the last
+transaction adds the last leaves with the match's acts, keys, seal and checkpoint, and shows the match. An import
+killed while publishing leaves its leaves in the log (the log forgets nothing): importing the same log again adds
+the same events' hashes, which ``verify`` accepts; another log under that code shows as the rewrite it is.
+
 Between two batches the import holds no transaction and no lock, and it hands its thread's turn on
 (:func:`hand_on`, a seam a test replaces): a server's event loop and its live appends wait for a batch at most.
 """
@@ -23,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import Connection, delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..engine import Match
@@ -37,14 +45,15 @@ from .leaguelog import IMPORT, LeagueLog, event_leaf
 from .writer import Writer
 
 BATCH = 1000  # events written per transaction
+LEAVES = 5000  # the league log's leaves added per transaction: each holds the log's lock from a live append
 STALE = timedelta(minutes=10)  # an unfinished import that has written nothing for this long is dead
 Clock = Callable[[], datetime]
 
 
-def hand_on(events: int) -> None:
-    """Between two batches (``events`` taken so far): let the process's other threads run (an import is CPU
-    bound, and Python's threads take turns: a sleep hands the turn on at once, where a busy thread would keep
-    it up to the interpreter's switch interval each time another asks)."""
+def hand_on(events: int, leaves: int = 0) -> None:
+    """Between two batches (``events`` taken so far, ``leaves`` of them in the league log): let the process's
+    other threads run (an import is CPU bound, and Python's threads take turns: a sleep hands the turn on at once,
+    where a busy thread would keep it up to the interpreter's switch interval each time another asks)."""
     time.sleep(0.001)
 
 
@@ -110,19 +119,28 @@ class Import:
         return Imported(code, head.match.seq)
 
     def _publish(self, secret: bytes, head: Head, received_at: datetime) -> str:
-        """Give the whole staged match its code, its acts, its keys, its league log leaves, its seal and its
-        checkpoint, in one short transaction; its code."""
+        """Give the whole staged match its code, its league log leaves, its acts, its keys, its seal and its
+        checkpoint (see the module's docstring); its code."""
         code: str = head.match.info["match"]
         match_id = head.match_id or 0
+        staged = update(MatchRow).where(MatchRow.id == match_id)
         with self.writer.database.transaction(write=True) as connection:
             try:
-                connection.execute(update(MatchRow).where(MatchRow.id == match_id).values(code=code, importing=None))
+                connection.execute(staged.values(code=code, importing=self.clock()))
             except IntegrityError:
                 raise DuplicateMatch.said("duplicate", code=repr(code)) from None
+        published, events = 0, head.match.seq
+        while events - published > LEAVES:
+            with self.writer.database.transaction(write=True) as connection:
+                self.log.add(connection, _leaves(connection, match_id, code, published, LEAVES))
+                connection.execute(staged.values(importing=self.clock()))  # alive: not stale
+            published += LEAVES
+            hand_on(events, published)
+        with self.writer.database.transaction(write=True) as connection:
+            connection.execute(staged.values(importing=None))
             acts_seq = self.writer.register(connection, secret, match_id, code, self.keys, received_at, self.by,
                                             "imported")
-            self.log.add(connection, [event_leaf(IMPORT, code, seq, digest) for seq, digest in connection.execute(
-                select(EventRow.seq, EventRow.hash).where(EventRow.match_id == match_id).order_by(EventRow.seq))])
+            self.log.add(connection, _leaves(connection, match_id, code, published, events - published))
             self.writer.seal_head(connection, secret, match_id, code, head.match.seq, head.hash, acts_seq)
             if head.match.seq >= STORED_EVERY:  # the first append after it resumes here, not from the start
                 self.cache.checkpoint(connection, code, head)
@@ -151,6 +169,13 @@ class Import:
             self.writer.write_batch(connection, head, self.events, self.rulings, self.clock())
         self.events, self.rulings = [], []
         hand_on(head.match.seq)
+
+
+def _leaves(connection: Connection, match_id: int, code: str, after: int, count: int) -> list[dict[str, Any]]:
+    """The league log's leaves of the ``count`` events after seq ``after`` of staged match ``match_id``."""
+    return [event_leaf(IMPORT, code, seq, digest) for seq, digest in connection.execute(
+        select(EventRow.seq, EventRow.hash).where(EventRow.match_id == match_id, EventRow.seq > after,
+                                                  EventRow.seq <= after + count).order_by(EventRow.seq))]
 
 
 def discard(writer: Writer, match_id: int) -> None:

@@ -4,15 +4,17 @@ head and checkpoint, and the stored events against their leaves."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, Row, select
 
 from .. import jcs
 from ..errors import NotProven
 from ..models import EventRow, LogLeafRow, LogNodeRow, MatchRow
 from ..tlog import merkle
 from ..tlog.checkpoint import SignedCheckpoint
-from .leaguelog import APPEND, IMPORT, LeagueLog, encoded
+from . import acts
+from .leaguelog import ACT, APPEND, IMPORT, LeagueLog, encoded
 from .verify import Problem
 
 
@@ -26,12 +28,9 @@ def problems(log: LeagueLog, connection: Connection, code: str | None, whole: se
     found: list[Problem] = []
     if code is None:
         found += _tree_problems(log, connection)
-    leaves: dict[tuple[str | None, int | None], list[tuple[int, str]]] = {}
-    query = select(LogLeafRow.idx, LogLeafRow.code, LogLeafRow.seq, LogLeafRow.body).where(
-        LogLeafRow.kind.in_((APPEND, IMPORT)))
-    for index, leaf_code, seq, body in connection.execute(query if code is None else query.where(
-            LogLeafRow.code == code)).all():
-        leaves.setdefault((leaf_code, seq), []).append((index, json.loads(body)["hash"]))
+    query = select(LogLeafRow.idx, LogLeafRow.kind, LogLeafRow.code, LogLeafRow.seq, LogLeafRow.body).where(
+        LogLeafRow.code.is_not(None)).order_by(LogLeafRow.idx)
+    leaves = _histories(connection.execute(query if code is None else query.where(LogLeafRow.code == code)).all())
     logged = {leaf_code for leaf_code, _ in leaves}
     # The first seq of each match the log holds: a match stored before the log began (an upgraded store) has its
     # earlier events in its chain alone, which verify checks; only those after it must each have a leaf.
@@ -62,7 +61,43 @@ def problems(log: LeagueLog, connection: Connection, code: str | None, whole: se
     return found
 
 
-def _corrected_unstarted(leaves: dict[tuple[str | None, int | None], list[tuple[int, str]]], code: str, seq: int,
+Leaves = dict[tuple[str | None, int | None], list[tuple[int, str]]]
+
+
+def _histories(rows: Sequence[Row[int, str, str | None, int | None, str]]) -> Leaves:
+    """Each event's leaves (index, hash), from the leaves of the matches in index order, but those of an import
+    that never finished: a match's import adds its events' leaves in batches and its ``create`` act with the last
+    (before this, all in one transaction, the act first), so an import's leaves with no ``create`` act of their
+    match beside or after them are those of an import that died publishing them; its match was never shown."""
+    leaves: Leaves = {}
+    attempts: dict[str | None, list[tuple[int, int | None, str]]] = {}  # a match's import under way: its leaves so far
+    created: set[str | None] = set()  # a create act of the match's since its last event's leaf
+    done: set[str | None] = set()  # the match's latest import is finished: its leaves are history as they come
+    for index, kind, leaf_code, seq, body in rows:
+        if kind == ACT:
+            act = json.loads(body)["act"]
+            if act == acts.CREATE:
+                for pending_index, pending_seq, digest in attempts.pop(leaf_code, []):
+                    leaves.setdefault((leaf_code, pending_seq), []).append((pending_index, digest))
+                created.add(leaf_code)
+                done.add(leaf_code)
+            elif act == acts.REMOVE:
+                created.discard(leaf_code)
+            continue
+        if kind == IMPORT and seq == 1:  # an import begins: finished already if its create act came just before
+            attempts.pop(leaf_code, None)  # an earlier import that never finished is no one's history
+            if leaf_code not in created:
+                done.discard(leaf_code)
+        created.discard(leaf_code)
+        digest = json.loads(body)["hash"]
+        if kind == APPEND or leaf_code in done:
+            leaves.setdefault((leaf_code, seq), []).append((index, digest))
+        else:
+            attempts.setdefault(leaf_code, []).append((index, seq, digest))
+    return leaves
+
+
+def _corrected_unstarted(leaves: Leaves, code: str, seq: int,
                          latest: int) -> bool:
     """Whether a match.start logged again (leaf ``latest``) corrects a match that had logged nothing else before
     it (``Store.correct_match``, a recorded act): nothing played was rewritten, so it is no tampering."""

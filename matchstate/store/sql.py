@@ -68,7 +68,6 @@ EVENTS = select(
     RulingRow.flags,
 ).outerjoin(RulingRow, and_(RulingRow.match_id == EventRow.match_id, RulingRow.seq == EventRow.seq))
 EVENT = EVENTS.where(EventRow.match_id == bindparam("match_id"), EventRow.seq == bindparam("seq"))
-HEAD = select(MatchRow.id, MatchRow.last_seq, MatchRow.last_hash).where(MatchRow.code == bindparam("code"))
 # The seq of the event with a device id, read afresh where the head's own read may have been too early.
 RETRIED = select(EventRow.seq).where(EventRow.match_id == bindparam("match_id"),
                                      EventRow.device_id == bindparam("device_id"))
@@ -76,6 +75,7 @@ RETRIED = select(EventRow.seq).where(EventRow.match_id == bindparam("match_id"),
 RECORDED_BY = select(EventRow.role).where(EventRow.match_id == bindparam("match_id"), EventRow.seq == bindparam("seq"))
 LAST_ACT = select(func.max(ActRow.seq)).scalar_subquery()
 LIVE = MatchRow.importing.is_(None)  # a match being imported is no one's to see until it is whole
+HEAD = select(MatchRow.id, MatchRow.last_seq, MatchRow.last_hash).where(MatchRow.code == bindparam("code"), LIVE)
 # The events after a seq, as a cached engine catches up on them.
 LATER = (select(EventRow.seq, EventRow.raw, EventRow.prev_hash, EventRow.hash, EventRow.device_id)
          .where(EventRow.match_id == bindparam("match_id"), EventRow.seq > bindparam("seq"))
