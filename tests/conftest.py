@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -17,11 +18,12 @@ from matchstate import Match
 # test_refusals and test_replay_cli). Blue takes the free hit unless told; Red defends.
 # ---------------------------------------------------------------------------------------------
 
+JSON = Any  # a value of the log format's JSON as a test reads it: a ruling, an event, an answer (or None)
 BLUE, RED = "Blue", "Red"
 KICKOFF = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)
 
 # How a scorer logs each free hit of Rule 36's misexecution table (the table's columns).
-FREE_HIT_AWARDS = {
+FREE_HIT_AWARDS: dict[str, tuple[str, dict[str, Any]]] = {
     "2": ("penalty.award", {"penalty": "2"}),
     "3": ("penalty.award", {"penalty": "3"}),
     "4": ("penalty.award", {"penalty": "4"}),
@@ -44,44 +46,44 @@ class Scorer:
     event without logging it. Field names may end in ``_`` (``from_``) to dodge Python keywords.
     """
 
-    def __init__(self, **start_fields) -> None:
+    def __init__(self, **start_fields: Any) -> None:
         self.match = Match()
-        self.events: list[dict] = []
+        self.events: list[dict[str, Any]] = []
         self.clock = 0  # milliseconds
         self.log("match.start", dt=0, **{"match": "m-1", "teams": [BLUE, RED], **start_fields})
 
-    def event(self, kind: str, dt: float = 1.0, **fields) -> dict:
+    def event(self, kind: str, dt: float = 1.0, **fields: Any) -> dict[str, Any]:
         fields = {name.rstrip("_"): value for name, value in fields.items()}
         return {"type": kind, "at": stamp(self.clock + round(dt * 1000)), **fields}
 
-    def log(self, kind: str, dt: float = 1.0, **fields) -> dict | None:
+    def log(self, kind: str, dt: float = 1.0, **fields: Any) -> JSON:
         event = self.event(kind, dt, **fields)
         ruling = self.match.feed(event)
         self.clock += round(dt * 1000)
         self.events.append(event)
         return ruling.to_json() if ruling is not None else None
 
-    def award(self, free_hit: str, to: str = BLUE, **fields) -> dict | None:
+    def award(self, free_hit: str, to: str = BLUE, **fields: Any) -> JSON:
         """Award one of the table's free hits (``FREE_HIT_AWARDS`` keys) to ``to``."""
         kind, defaults = FREE_HIT_AWARDS[free_hit]
         return self.log(kind, to=to, **{**defaults, **fields})
 
-    def call_play(self, free_hit: str, to: str = BLUE, **fields) -> None:
+    def call_play(self, free_hit: str, to: str = BLUE, **fields: Any) -> None:
         """Award the free hit, place the ball and call "Play": the 20 seconds start."""
         self.award(free_hit, to, **fields)
         self.log("ball.place")
         self.log("play")
 
-    def strike(self, free_hit: str, to: str = BLUE, contact: str = "hit", **fields) -> dict | None:
+    def strike(self, free_hit: str, to: str = BLUE, contact: str = "hit", **fields: Any) -> JSON:
         """Award the free hit, call "Play" and take the stroke; returns the stroke's ruling."""
         self.call_play(free_hit, to, **fields)
         return self.log("hit", player=3, contact=contact)
 
     @property
-    def free_hit(self) -> dict | None:
+    def free_hit(self) -> JSON:
         return self.match.free_hit.to_json() if self.match.free_hit is not None else None
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         """What a user sees of the match: seq, state, score and the free hit in progress."""
         return {"seq": self.match.seq, "state": self.match.state, "score": dict(self.match.score),
                 "free_hit": self.free_hit}
@@ -97,7 +99,7 @@ def scorer() -> Scorer:
 
 
 @pytest.fixture
-def start_match():
+def start_match() -> type[Scorer]:
     """Start a match with these match.start fields (field_length, penalty3_defended, handicap_goals...)."""
     return Scorer
 
@@ -112,6 +114,7 @@ def start_match():
 import os  # noqa: E402
 import uuid  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 from sqlalchemy import create_engine, make_url  # noqa: E402
 from sqlalchemy.exc import OperationalError  # noqa: E402
@@ -128,7 +131,7 @@ RALLY = (
 )
 
 
-def match_log(code: str, events: int) -> list[dict]:
+def match_log(code: str, events: int) -> list[dict[str, Any]]:
     """A valid log of ``events`` events: a match.start, then rallies; each event has a device id, by seq."""
     start = {"type": "match.start", "at": stamp(0), "match": code, "teams": [BLUE, RED], "id": f"{code}/1"}
     return [start] + [{**RALLY[(seq - 2) % len(RALLY)], "at": stamp(seq * 1000), "id": f"{code}/{seq}"}
@@ -152,7 +155,7 @@ def postgres_server() -> str:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def store_url(request: pytest.FixtureRequest, tmp_path, monkeypatch) -> Iterator[str]:
+def store_url(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """The URL of an empty database that only this test uses. The store's secret is beside an SQLite file;
     for PostgreSQL, in this test's folder too (MATCHSTATE_SECRET_FILE)."""
     if request.param == "sqlite":
@@ -184,7 +187,7 @@ def store(store_url: str) -> Iterator[Store]:
 # and stored by import, as a league's back office would load a season.
 # ---------------------------------------------------------------------------------------------
 
-def hand_log(code: str, day: str, *events: dict, **start: object) -> list[dict]:
+def hand_log(code: str, day: str, *events: dict[str, Any], **start: object) -> list[dict[str, Any]]:
     """A match log: its match.start (Blue v Red unless ``teams`` is given), then ``events`` five seconds
     apart, from 15:00 UTC on ``day`` (YYYY-MM-DD)."""
     first = datetime.fromisoformat(f"{day}T15:00:00+00:00")
@@ -196,7 +199,7 @@ def hand_log(code: str, day: str, *events: dict, **start: object) -> list[dict]:
     return [opening, *({**event, "at": at(n)} for n, event in enumerate(events, 1))]
 
 
-def stored(store: Store, *logs: list[dict]) -> Store:
+def stored(store: Store, *logs: list[dict[str, Any]]) -> Store:
     """``store`` with each log imported as a match."""
     for log in logs:
         store.import_log(json.dumps(event, ensure_ascii=False) for event in log)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -13,7 +14,7 @@ from matchstate.web.app import create_app
 
 
 @pytest.fixture
-def client(tmp_path) -> Iterator[TestClient]:
+def client(tmp_path: Path) -> Iterator[TestClient]:
     store = Store(f"sqlite:///{tmp_path / 'docs.db'}")
     store.upgrade()
     with TestClient(create_app(store)) as client:
@@ -21,7 +22,7 @@ def client(tmp_path) -> Iterator[TestClient]:
     store.close()
 
 
-def test_the_api_page_lists_every_operation_of_the_openapi(client):
+def test_the_api_page_lists_every_operation_of_the_openapi(client: TestClient) -> None:
     page = client.get("/docs")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     for path, item in client.get("/openapi.json").json()["paths"].items():
@@ -29,7 +30,7 @@ def test_the_api_page_lists_every_operation_of_the_openapi(client):
             assert f"<code>{method.upper()} {path}</code>" in page.text
 
 
-def test_the_api_page_names_an_appends_body_fields_and_its_answers(client):
+def test_the_api_page_names_an_appends_body_fields_and_its_answers(client: TestClient) -> None:
     page = client.get("/docs").text
     append = page[page.index("<code>POST /api/matches/{code}/events</code></h2>"):]
     append = append[:append.index("</section>")]
@@ -37,7 +38,7 @@ def test_the_api_page_names_an_appends_body_fields_and_its_answers(client):
     assert re.search(r"<th scope=\"row\">201</th>", append)
 
 
-def test_the_api_page_loads_nothing_from_elsewhere(client):
+def test_the_api_page_loads_nothing_from_elsewhere(client: TestClient) -> None:
     page = client.get("/docs").text
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)
     assert client.get("/redoc").status_code == 404

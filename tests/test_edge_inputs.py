@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import Scorer
 
 from matchstate import InvalidEvent, RefusedEvent
 
@@ -15,7 +16,7 @@ from matchstate import InvalidEvent, RefusedEvent
     ("ball.stop", {"yards_to_goal": float("inf")}, "field 'yards_to_goal' must be a number from"),
     ("goal", {"team": "Blue", "at": "0001-01-01T00:00:00+05:00"}, "in the years 1 to 9999"),
 ])
-def test_an_edge_value_is_refused_naming_its_field(scorer, kind, fields, reason):
+def test_an_edge_value_is_refused_naming_its_field(scorer: Scorer, kind, fields, reason):
     before = scorer.snapshot()
     event = {**scorer.event(kind), **fields}
     with pytest.raises(InvalidEvent, match=reason.replace("(", r"\(").replace(")", r"\)")):
@@ -23,19 +24,19 @@ def test_an_edge_value_is_refused_naming_its_field(scorer, kind, fields, reason)
     assert scorer.snapshot() == before
 
 
-def test_a_four_thousand_digit_handicap_is_refused_and_quoted_short(start_match):
+def test_a_four_thousand_digit_handicap_is_refused_and_quoted_short(start_match: type[Scorer]) -> None:
     with pytest.raises(RefusedEvent, match="must be a number from -1000000 to 1000000, not 'a number of 4000 digits'"):
         start_match(handicap_goals={"Red": 10**3999})
 
 
-def test_a_nul_in_the_match_code_or_a_team_name_is_refused(start_match):
+def test_a_nul_in_the_match_code_or_a_team_name_is_refused(start_match: type[Scorer]) -> None:
     with pytest.raises(RefusedEvent, match="field 'match' must be text without NUL"):
         start_match(match="m\x001")
     with pytest.raises(RefusedEvent, match="field 'teams' must be text without NUL"):
         start_match(teams=["Blue\x00", "Red"])
 
 
-def test_a_choice_between_teams_named_with_a_colon_lists_every_option_whole(start_match):
+def test_a_choice_between_teams_named_with_a_colon_lists_every_option_whole(start_match: type[Scorer]) -> None:
     scorer = start_match(teams=["Club: Blue", "Red"])
     scorer.call_play("2", to="Club: Blue")
     scorer.log("position.improper", team="Red")

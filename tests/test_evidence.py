@@ -24,7 +24,9 @@ def bundle_of(store: Store, folder: Path, events: int = 6) -> Path:
     return archive(store, ["m-1"], folder)[0]
 
 
-def test_a_bundle_verifies_after_the_database_and_the_secret_are_gone(store: Store, tmp_path, monkeypatch, capsys):
+def test_a_bundle_verifies_after_the_database_and_the_secret_are_gone(store: Store, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     target = bundle_of(store, tmp_path / "bundle")
     assert sorted(path.name for path in target.iterdir()) == ["checkpoint", "events.jsonl", "policy", "proofs"]
     assert len(list((target / PROOFS).iterdir())) == 6
@@ -38,7 +40,8 @@ def test_a_bundle_verifies_after_the_database_and_the_secret_are_gone(store: Sto
     assert (report.matches, report.events, report.problems) == (1, 6, [])
 
 
-def test_archive_from_the_command_line(store: Store, tmp_path, monkeypatch, capsys):
+def test_archive_from_the_command_line(store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
     bundle_of(store, tmp_path / "first")
     monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store.url.render_as_string(hide_password=False))
     assert main(["archive", "m-1", str(tmp_path / "cli")]) == 0
@@ -49,7 +52,7 @@ def test_archive_from_the_command_line(store: Store, tmp_path, monkeypatch, caps
         assert main(["verify", "--bundle", str(tmp_path / folder)]) == 0
 
 
-def test_every_single_byte_change_is_found(store: Store, tmp_path):
+def test_every_single_byte_change_is_found(store: Store, tmp_path: Path) -> None:
     """Each byte of the checkpoint and of one proof, and a sample of 400 bytes of the lines (every byte would
     take too long on a shared machine), changed in turn: the bundle no longer verifies."""
     target = bundle_of(store, tmp_path / "bundle", events=3)
@@ -69,7 +72,7 @@ def test_every_single_byte_change_is_found(store: Store, tmp_path):
 
 
 @pytest.mark.parametrize("what", ["line removed", "proof removed", "lines swapped"])
-def test_a_bundle_cut_or_reordered_is_found(store: Store, tmp_path, what):
+def test_a_bundle_cut_or_reordered_is_found(store: Store, tmp_path: Path, what: str) -> None:
     target = bundle_of(store, tmp_path / "bundle")
     lines = (target / EVENTS).read_text().splitlines(keepends=True)
     if what == "line removed":
@@ -81,7 +84,8 @@ def test_a_bundle_cut_or_reordered_is_found(store: Store, tmp_path, what):
     assert verify_bundle(target, ENGINE_VERSION).problems
 
 
-def test_a_kept_receipt_verifies_against_a_bundle_alone(store: Store, tmp_path, monkeypatch, capsys):
+def test_a_kept_receipt_verifies_against_a_bundle_alone(store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 19: the receipts a scorer kept (proofs, and one signed before the league log) hold against the bundle
     with no database and no secret; after the match is removed and a rewritten log imported under its code, the
     new bundle verifies on its own, but every kept receipt names the rewrite."""

@@ -15,14 +15,14 @@ def test_each_example_replays_and_each_chukker_ends_at_its_horn(name):
     assert not any("chukker-order" in flags for flags in match.flags)
 
 
-def test_the_full_match_has_six_chukkers_and_ends_with_a_winner():
+def test_the_full_match_has_six_chukkers_and_ends_with_a_winner() -> None:
     match = load(examples.path("full-match"))
     assert [e["chukker"] for e in match.events if e["type"] == "chukker.start"] == [1, 2, 3, 4, 5, 6]
     assert match.events[-1]["type"] == "match.end" and match.ended
     assert match.score == {"Aguada Norte": 9, "La Palmera Roja": 8} and match.winner == "Aguada Norte"
 
 
-def test_the_full_match_keeps_time_through_whistles_and_stoppages():
+def test_the_full_match_keeps_time_through_whistles_and_stoppages() -> None:
     match = load(examples.path("full-match"))
     kinds = {event["type"] for event in match.events}
     assert {"whistle", "clock.stop", "clock.start"} <= kinds

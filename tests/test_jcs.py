@@ -42,17 +42,17 @@ NUMBERS = [
 
 
 @pytest.mark.parametrize(("bits", "written"), NUMBERS)
-def test_numbers_are_written_as_ecmascript_writes_them(bits, written):
+def test_numbers_are_written_as_ecmascript_writes_them(bits: str, written: str) -> None:
     assert jcs.number(struct.unpack(">d", bytes.fromhex(bits))[0]) == written
 
 
 @pytest.mark.parametrize("bits", ["7fffffffffffffff", "7ff0000000000000", "fff0000000000000"])
-def test_nan_and_infinity_have_no_canonical_form(bits):
+def test_nan_and_infinity_have_no_canonical_form(bits: str) -> None:
     with pytest.raises(jcs.NotCanonical):
         jcs.canonical([struct.unpack(">d", bytes.fromhex(bits))[0]])
 
 
-def test_the_rfcs_example_object():
+def test_the_rfcs_example_object() -> None:
     """RFC 8785 section 3.2.2's example, read from its JSON text, written as its section 3.2.3 shows."""
     received = (r'{"numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001],'
                 r' "string": "\u20ac$\u000F\u000aA' + "'" + r'\u0042\u0022\u005c\\\"\/",'
@@ -62,7 +62,7 @@ def test_the_rfcs_example_object():
         '"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}').encode()
 
 
-def test_keys_sort_by_utf16_code_units():
+def test_keys_sort_by_utf16_code_units() -> None:
     """RFC 8785 section 3.2.3's sorting example: the emoji (a surrogate pair) sorts before U+FB33."""
     received = (r'{"\u20ac": "Euro Sign", "\r": "Carriage Return", "\ufb33": "Hebrew Letter Dalet With Dagesh",'
                 r' "1": "One", "\ud83d\ude00": "Emoji: Grinning Face", "\u0080": "Control",'
@@ -78,7 +78,7 @@ def test_what_jcs_cannot_write_alike_everywhere_is_refused(value):
         jcs.canonical({"x": value})
 
 
-def test_whole_numbers_up_to_two_to_the_53_are_exact():
+def test_whole_numbers_up_to_two_to_the_53_are_exact() -> None:
     written = b"[9007199254740991,-9007199254740991,0,true,null]"
     assert jcs.canonical([2**53 - 1, -(2**53 - 1), 0, True, None]) == written
 
@@ -105,14 +105,14 @@ def test_three_crafted_events_hash_differently_under_version_1(event, jcs_part):
     assert jcs_part in version_2 and jcs_part not in version_1
 
 
-def test_a_whole_number_beyond_two_to_the_53_is_refused_in_a_new_event(store: Store):
+def test_a_whole_number_beyond_two_to_the_53_is_refused_in_a_new_event(store: Store) -> None:
     log = match_log("m-1", 2)
     store.create_match(log[0], role="official")
     with pytest.raises(InvalidEvent, match="2\\*\\*53"):
         store.append("m-1", {**log[1], "chukker": 2**53 + 1}, role="scorer")
 
 
-def test_rows_keep_verifying_under_their_own_chain_version(store: Store):
+def test_rows_keep_verifying_under_their_own_chain_version(store: Store) -> None:
     """New rows are written as version 2; rows of version 1 (as written before) verify under version 1, and a
     row whose hash needs version 2 does not verify when its version is set back to 1."""
     log = match_log("m-1", 5)

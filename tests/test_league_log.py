@@ -22,7 +22,7 @@ def leaf(kind: str, code: str, seq: int, digest: str) -> bytes:
     return merkle.leaf_hash(jcs.canonical({"kind": kind, "match": code, "seq": seq, "hash": digest}))
 
 
-def test_each_append_answers_with_a_proof_of_its_leaf(store: Store):
+def test_each_append_answers_with_a_proof_of_its_leaf(store: Store) -> None:
     log = match_log("m-1", 6)
     answers = [store.create_match(log[0], role="official")]
     answers += [store.append("m-1", event, role="scorer") for event in log[1:]]
@@ -39,7 +39,7 @@ def test_each_append_answers_with_a_proof_of_its_leaf(store: Store):
                                                [verifier(store)]).checkpoint.size == sizes[-1]
 
 
-def test_a_group_signs_one_checkpoint_for_all_its_appends(store: Store):
+def test_a_group_signs_one_checkpoint_for_all_its_appends(store: Store) -> None:
     codes = [f"m-{n}" for n in range(8)]
     logs = {code: match_log(code, 4) for code in codes}
     for code in codes:
@@ -68,7 +68,7 @@ def test_a_group_signs_one_checkpoint_for_all_its_appends(store: Store):
     assert len(set(checkpoints)) == len(sizes) <= 24
 
 
-def test_consistency_between_every_two_checkpoints(store: Store):
+def test_consistency_between_every_two_checkpoints(store: Store) -> None:
     log = match_log("m-1", 5)
     answers = [store.create_match(log[0])] + [store.append("m-1", event) for event in log[1:]]
     heads = [SignedCheckpoint.open(TlogProof.parse(answer.proof).checkpoint, store.log.origin,
@@ -81,7 +81,7 @@ def test_consistency_between_every_two_checkpoints(store: Store):
                     assert merkle.verify_consistency(old.size, new.size, proof, old.root, new.root)
 
 
-def test_a_match_removed_and_imported_again_keeps_its_old_leaves(store: Store):
+def test_a_match_removed_and_imported_again_keeps_its_old_leaves(store: Store) -> None:
     log = match_log("m-1", 4)
     first = [store.create_match(log[0])] + [store.append("m-1", event) for event in log[1:]]
     store.remove_match("m-1", reason="a correction", by="league")
@@ -98,7 +98,7 @@ def test_a_match_removed_and_imported_again_keeps_its_old_leaves(store: Store):
     assert SignedCheckpoint.open(checkpoint, store.log.origin, [verifier(store)]).checkpoint.size == size
 
 
-def test_verify_names_a_match_removed_and_imported_again_with_another_log(store: Store):
+def test_verify_names_a_match_removed_and_imported_again_with_another_log(store: Store) -> None:
     log = match_log("m-1", 4)
     store.create_match(log[0])
     for event in log[1:]:
@@ -112,7 +112,7 @@ def test_verify_names_a_match_removed_and_imported_again_with_another_log(store:
     assert [problem.seq for problem in store.verify("m-1")] == [1, 2, 3, 4]
 
 
-def test_verify_names_a_leaf_or_head_changed(store: Store):
+def test_verify_names_a_leaf_or_head_changed(store: Store) -> None:
     log = match_log("m-1", 3)
     store.create_match(log[0])
     for event in log[1:]:
@@ -125,7 +125,7 @@ def test_verify_names_a_leaf_or_head_changed(store: Store):
     assert any("its leaves give" in what for what in whats)
 
 
-def test_leaves_rolled_back_leave_no_nodes_behind_for_a_server_sharing_the_log(store_url: str, store: Store):
+def test_leaves_rolled_back_leave_no_nodes_behind_for_a_server_sharing_the_log(store_url: str, store: Store) -> None:
     """Two servers share one database: what one added in a transaction that rolled back is not in its cache when
     the other fills those places with other leaves, so its roots and consistency proofs (a page's check that the
     log only grew) stay those of the stored tree."""

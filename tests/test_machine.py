@@ -31,14 +31,14 @@ def test_the_dispatch_table_has_the_machines_transitions_for_every_state(trigger
             (s.dest, names(s.conditions), names(s.before), names(s.after)) for s in ours]
 
 
-def test_every_callback_the_machine_names_is_a_private_method_of_the_model():
+def test_every_callback_the_machine_names_is_a_private_method_of_the_model() -> None:
     named = {c.func for e in MACHINE.events.values() for ts in e.transitions.values() for t in ts
              for c in t.conditions} | {n for e in MACHINE.events.values() for ts in e.transitions.values()
                                         for t in ts for n in (*t.before, *t.after)} | {machine.PREPARE}
     assert named and all(name.startswith("_") and callable(getattr(Play, name)) for name in named)
 
 
-def test_every_event_type_but_void_match_start_and_the_officials_is_a_trigger():
+def test_every_event_type_but_void_match_start_and_the_officials_is_a_trigger() -> None:
     from matchstate.engine.officials import OFFICIALS_EVENTS
     from matchstate.events import TYPES
     assert set(TRIGGER_OF) == set(TYPES) - {"void", "match.start"} - OFFICIALS_EVENTS
@@ -52,14 +52,15 @@ def replayed(lines):
     return [json.dumps([step.state, step.ruling.to_json() if step.ruling else None]) for step in replay(lines)]
 
 
-def test_a_season_replays_the_same_through_the_table_and_through_the_machine(monkeypatch):
+def test_a_season_replays_the_same_through_the_table_and_through_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     logs = season(matches=40, seed=11)
     compiled = [replayed(lines) for lines in logs]
     monkeypatch.setattr(play, "fire", through_the_library)
     assert [replayed(lines) for lines in logs] == compiled
 
 
-def test_the_start_is_kept_with_its_defaults_resolved_and_the_event_fed_is_left_as_it_was(monkeypatch):
+def test_the_start_is_kept_with_its_defaults_resolved_and_the_event_fed_is_left_as_it_was(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 16, finding 4: `Match._start` wrote the rule set's defaults into the event it was given."""
     from matchstate import Match
     from matchstate import events as event_checks

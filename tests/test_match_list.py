@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from conftest import BLUE, RED, hand_log, stored
@@ -24,7 +25,7 @@ CHUKKER = {"type": "chukker.start", "chukker": 1}
 MANY = 130  # more than a page of 100
 
 
-def season() -> list[list[dict]]:
+def season() -> list[list[dict[str, Any]]]:
     """Matches on two days; every fifth started, every third played by Los Álamos, and one 100% Polo."""
     logs = []
     for n in range(MANY):

@@ -6,6 +6,7 @@ import base64
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import match_log
@@ -19,14 +20,16 @@ def checkpoint_of(appended) -> str:
     return appended.proof.partition("\n\n")[2]
 
 
-def report(path: Path, kind: str, store: Store, seen: str, given: str, consistency: dict | None = None) -> str:
+def report(path: Path, kind: str, store: Store, seen: str, given: str,
+           consistency: dict[str, Any] | None = None) -> str:
     path.write_text(json.dumps({"format": FORMAT, "kind": kind, "origin": store.log.origin,
                                 "vkey": store.log.signer.verifier.vkey(), "seen": seen, "given": given,
                                 "consistency": consistency}))
     return str(path)
 
 
-def test_a_restored_store_is_a_rollback_then_a_fork_and_the_report_proves_it(tmp_path, capsys):
+def test_a_restored_store_is_a_rollback_then_a_fork_and_the_report_proves_it(tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
     url = f"sqlite:///{tmp_path / 'store.db'}"
     store = Store(url)
     store.upgrade()

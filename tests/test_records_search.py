@@ -7,6 +7,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -71,7 +72,7 @@ def test_the_list_says_where_each_match_stands(client: TestClient) -> None:
     ({"team": "blue", "status": "scheduled"}, ["struck"]),
     ({"state": "idle", "venue": "pilar"}, ["final"]),
 ])
-def test_search_finds_matches_by_what_a_record_keeper_remembers(client: TestClient, query: dict,
+def test_search_finds_matches_by_what_a_record_keeper_remembers(client: TestClient, query: dict[str, Any],
                                                                found: list[str]) -> None:
     assert codes(client, **query) == found
 
@@ -89,7 +90,7 @@ def test_the_list_follows_the_matches_as_they_move(client: TestClient, store: St
     assert codes(client, status="in_play") == ["final"]
 
 
-def listed(events: list[dict], score: dict[str, float]) -> Listed:
+def listed(events: list[dict[str, Any]], score: dict[str, float]) -> Listed:
     start, match = events[0], Match()
     for event in events:
         match.feed(event)

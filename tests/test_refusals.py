@@ -5,30 +5,32 @@ refused line, then a Penalty 1 that would change the score if it were applied.
 """
 
 import json
+from typing import Any
 
 import pytest
+from conftest import Scorer
 
 from matchstate import Match, RefusedEvent
 from matchstate.log import replay
 
 
-def nothing(scorer):
+def nothing(scorer: Scorer):
     pass
 
 
-def play_called(scorer):
+def play_called(scorer: Scorer):
     scorer.call_play("2")
 
 
-def ball_live(scorer):
+def ball_live(scorer: Scorer):
     scorer.strike("2")
 
 
-def awarded_5a(scorer):
+def awarded_5a(scorer: Scorer):
     scorer.award("5a")
 
 
-def choosing(scorer):
+def choosing(scorer: Scorer):
     """A Penalty 2 with Red improperly positioned, closed by the whistle: the Umpire must choose."""
     scorer.call_play("2")
     scorer.log("position.improper", team="Red")
@@ -39,7 +41,7 @@ def choosing(scorer):
 
 def event(kind, drop=(), dt=1.0, **fields):
     """A refused line: this event (dt seconds after the last one), without the fields in ``drop``."""
-    def build(scorer):
+    def build(scorer: Scorer):
         obj = scorer.event(kind, dt, **fields)
         for name in drop:
             del obj[name]
@@ -152,7 +154,7 @@ def cases(*leave_out):
 
 
 @pytest.mark.parametrize(("setup", "refused", "names", "start"), cases())
-def test_refused_line_is_named_and_nothing_after_it_is_applied(start_match, setup, refused, names, start):
+def test_refused_line_is_named_and_nothing_after_it_is_applied(start_match: type[Scorer], setup, refused, names, start):
     scorer = start_match(**start)
     setup(scorer)
     before = scorer.snapshot()
@@ -177,7 +179,8 @@ def test_refused_line_is_named_and_nothing_after_it_is_applied(start_match, setu
 
 
 @pytest.mark.parametrize(("setup", "refused", "names", "start"), cases())
-def test_every_refusal_says_its_reason_in_english_and_in_spanish(start_match, setup, refused, names, start):
+def test_every_refusal_says_its_reason_in_english_and_in_spanish(start_match: type[Scorer], setup, refused, names,
+                                                                 start):
     """The same reason in each language, the English word for word the message (a page shows its reader's)."""
     scorer = start_match(**start)
     setup(scorer)
@@ -192,7 +195,7 @@ def test_every_refusal_says_its_reason_in_english_and_in_spanish(start_match, se
 
 @pytest.mark.parametrize(("setup", "refused", "names", "start"),
                          cases("not-json", "json-infinity-literal", "json-nan-literal"))
-def test_refused_event_changes_nothing_in_the_match(start_match, setup, refused, names, start):
+def test_refused_event_changes_nothing_in_the_match(start_match: type[Scorer], setup, refused, names, start):
     scorer = start_match(**start)
     setup(scorer)
     before = scorer.snapshot()
@@ -209,7 +212,7 @@ def test_refused_event_changes_nothing_in_the_match(start_match, setup, refused,
     {"type": "tick"},
     {"type": "void", "seq": 1, "reason": "start again"},
 ], ids=["penalty.award", "tick", "void"])
-def test_first_event_other_than_match_start_is_refused(first):
+def test_first_event_other_than_match_start_is_refused(first: dict[str, Any]) -> None:
     start = {"type": "match.start", "match": "m-1", "teams": ["Blue", "Red"]}
     lines = ["", json.dumps({**first, "at": "2026-11-29T15:00:00Z"}),
              json.dumps({**start, "at": "2026-11-29T15:00:01Z"})]
@@ -230,7 +233,7 @@ def test_first_event_other_than_match_start_is_refused(first):
     {"penalty3_defended": "no"},
 ], ids=["one-team", "same-team-twice", "field-length-negative", "field-too-short-for-penalty-4",
         "handicap-unknown-team", "flag-as-string"])
-def test_ill_formed_match_start_is_refused(start):
+def test_ill_formed_match_start_is_refused(start: dict[str, Any]) -> None:
     obj = {"type": "match.start", "at": "2026-11-29T15:00:00Z", "match": "m-1", "teams": ["Blue", "Red"], **start}
     match = Match()
     with pytest.raises(RefusedEvent) as refusal:
@@ -243,7 +246,8 @@ def test_ill_formed_match_start_is_refused(start):
                                           ("card", {"team": "Red", "player": 1, "colour": "yellow"}),
                                           ("void", {"seq": 5, "reason": "whistle by mistake"}),
                                           ("whistle", {}), ("clock.stop", {}), ("clock.start", {})])
-def test_while_choosing_decide_void_tick_card_and_the_clocks_events_are_accepted(scorer, kind, fields):
+def test_while_choosing_decide_void_tick_card_and_the_clocks_events_are_accepted(scorer: Scorer, kind: str,
+                                                                                 fields: dict[str, Any]) -> None:
     choosing(scorer)
     assert scorer.match.seq == 7
     scorer.log(kind, **fields)

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import Scorer
 
 from matchstate.cli import main
 
@@ -19,7 +20,7 @@ FINAL_FREE_HIT = {"penalty": "knockin", "to": "Red", "yards_to_goal": 300, "from
 
 
 @pytest.fixture
-def chukker(start_match):
+def chukker(start_match: type[Scorer]):
     """A chukker's log: Red's improper position on Blue's Penalty 2, Penalty 1 chosen, then a knock-in."""
     scorer = start_match(handicap_goals={"Red": 1})
     scorer.log("chukker.start", chukker=1)
@@ -46,19 +47,20 @@ CHUKKER = [(1, "match.start", "idle", None), (2, "chukker.start", "idle", None),
 NO_OFFICIALS = {"clips": [], "reviews": [], "challenges_left": {"Blue": 0, "Red": 0}, "confirmed": [], "queried": []}
 
 
-def write_log(tmp_path, lines, name="match.jsonl"):
+def write_log(tmp_path: Path, lines, name="match.jsonl"):
     path = tmp_path / name
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     return str(path)
 
 
-def run(capsys, *argv):
+def run(capsys: pytest.CaptureFixture[str], *argv):
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
 
 
-def test_replay_json_prints_each_event_then_the_final_state(tmp_path, capsys, chukker):
+def test_replay_json_prints_each_event_then_the_final_state(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            chukker):
     code, out, err = run(capsys, "replay", "--json", write_log(tmp_path, chukker.lines()))
     assert code == 0 and err == ""
     *steps, last = [json.loads(line) for line in out.splitlines()]
@@ -70,7 +72,7 @@ def test_replay_json_prints_each_event_then_the_final_state(tmp_path, capsys, ch
                               "winner": None, **NO_OFFICIALS}}
 
 
-def test_replay_json_rulings_carry_the_spec_fields(tmp_path, capsys, chukker):
+def test_replay_json_rulings_carry_the_spec_fields(tmp_path: Path, capsys: pytest.CaptureFixture[str], chukker):
     _, out, _ = run(capsys, "replay", "--json", write_log(tmp_path, chukker.lines()))
     rulings = {step["seq"]: step["ruling"] for step in map(json.loads, out.splitlines()[:-1])}
     choose, goal = rulings[8], rulings[9]
@@ -85,7 +87,8 @@ def test_replay_json_rulings_carry_the_spec_fields(tmp_path, capsys, chukker):
         "penalty": "2", "to": "Blue", "yards_to_goal": 30, "from": "center", "defended": False}
 
 
-def test_replay_json_final_free_hit_is_null_when_none_is_in_progress(tmp_path, capsys, scorer):
+def test_replay_json_final_free_hit_is_null_when_none_is_in_progress(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                     scorer: Scorer) -> None:
     scorer.strike("4")
     scorer.log("goal", team="Blue", player=3)
     code, out, _ = run(capsys, "replay", "--json", write_log(tmp_path, scorer.lines()))
@@ -96,7 +99,8 @@ def test_replay_json_final_free_hit_is_null_when_none_is_in_progress(tmp_path, c
                                                               "phase": "before"}, **NO_OFFICIALS}}
 
 
-def test_replay_blank_lines_are_skipped_in_seq_but_counted_in_line_numbers(tmp_path, capsys, chukker):
+def test_replay_blank_lines_are_skipped_in_seq_but_counted_in_line_numbers(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str], chukker):
     start, *rest = chukker.lines()
     lines = ["", start, "", "  ", *rest]
     code, out, _ = run(capsys, "replay", "--json", write_log(tmp_path, lines))
@@ -109,7 +113,8 @@ def test_replay_blank_lines_are_skipped_in_seq_but_counted_in_line_numbers(tmp_p
     assert re.fullmatch(rf"line {len(lines) + 2}: \S.*\n", err)
 
 
-def test_replay_refused_log_exits_2_with_line_and_reason(tmp_path, capsys, scorer):
+def test_replay_refused_log_exits_2_with_line_and_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         scorer: Scorer) -> None:
     scorer.award("2")
     lines = [*scorer.lines(), json.dumps(scorer.event("hit", player=9, contact="hit")),
              json.dumps(scorer.event("whistle", dt=2))]
@@ -119,26 +124,28 @@ def test_replay_refused_log_exits_2_with_line_and_reason(tmp_path, capsys, score
         assert re.fullmatch(r"line 3: .*player.*\n", err)
 
 
-def test_replay_not_utf8_exits_2_naming_the_line(tmp_path, capsys, scorer):
+def test_replay_not_utf8_exits_2_naming_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 scorer: Scorer) -> None:
     path = tmp_path / "latin1.jsonl"
     path.write_bytes("\n".join(scorer.lines()).encode() + '\n{"type": "goal", "team": "Ñandú"}\n'.encode("latin-1"))
     code, _, err = run(capsys, "replay", "--json", str(path))
     assert code == 2 and err.startswith("line 2: not UTF-8")
 
 
-def test_replay_reads_a_log_saved_with_a_byte_order_mark(tmp_path, capsys, scorer):
+def test_replay_reads_a_log_saved_with_a_byte_order_mark(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         scorer: Scorer) -> None:
     path = tmp_path / "bom.jsonl"
     path.write_bytes("\n".join(scorer.lines()).encode("utf-8-sig"))
     code, out, _ = run(capsys, "replay", "--json", str(path))
     assert code == 0 and json.loads(out.splitlines()[0])["type"] == "match.start"
 
 
-def test_replay_not_json_exits_2(tmp_path, capsys, scorer):
+def test_replay_not_json_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], scorer: Scorer) -> None:
     code, _, err = run(capsys, "replay", "--json", write_log(tmp_path, [*scorer.lines(), "{oops"]))
     assert code == 2 and err.startswith("line 2: ")
 
 
-def test_replay_timeline_shows_each_event_and_its_ruling(tmp_path, capsys, chukker):
+def test_replay_timeline_shows_each_event_and_its_ruling(tmp_path: Path, capsys: pytest.CaptureFixture[str], chukker):
     path = write_log(tmp_path, chukker.lines())
     _, out, _ = run(capsys, "replay", "--json", path)
     rulings = [step["ruling"] for step in map(json.loads, out.splitlines()[:-1]) if step["ruling"]]
@@ -152,7 +159,7 @@ def test_replay_timeline_shows_each_event_and_its_ruling(tmp_path, capsys, chukk
     assert re.search(r"Blue\s+1\D+Red\s+1", timeline)
 
 
-def test_replay_lang_es_gives_the_rulings_in_spanish(tmp_path, capsys, chukker):
+def test_replay_lang_es_gives_the_rulings_in_spanish(tmp_path: Path, capsys: pytest.CaptureFixture[str], chukker):
     path = write_log(tmp_path, chukker.lines())
     _, out, _ = run(capsys, "replay", "--json", path)
     rulings = [step["ruling"] for step in map(json.loads, out.splitlines()[:-1]) if step["ruling"]]
@@ -173,7 +180,8 @@ def test_replay_lang_es_gives_the_rulings_in_spanish(tmp_path, capsys, chukker):
     ("36/table:hit-before-play:5a", "es",
      "El menos severo entre tiro desde el lugar o Penal 4, para el equipo defensor"),
 ])
-def test_rules_prints_the_rule_in_its_language(capsys, rule_id, lang, words):
+def test_rules_prints_the_rule_in_its_language(capsys: pytest.CaptureFixture[str], rule_id: str, lang: str,
+                                               words: str) -> None:
     if RULEBOOK.exists():  # the words are the rulebook's own
         assert words in RULEBOOK.read_text(encoding="utf-8")
     code, out, err = run(capsys, "rules", rule_id, "--lang", lang)
@@ -181,19 +189,19 @@ def test_rules_prints_the_rule_in_its_language(capsys, rule_id, lang, words):
     assert rule_id in out and words in out
 
 
-def test_rules_defaults_to_english(capsys):
+def test_rules_defaults_to_english(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "rules", "36/stops-short")
     assert "if the ball stops before the end of the field" in out
 
 
-def test_rules_unknown_id_fails_clearly(capsys):
+def test_rules_unknown_id_fails_clearly(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "rules", "36/table:hit-before-play:7")
     assert code != 0 and out == ""
     assert "36/table:hit-before-play:7" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("how", ["console-script", "python-m"])
-def test_installed_command_replays_a_log(tmp_path, chukker, how):
+def test_installed_command_replays_a_log(tmp_path: Path, chukker, how: str):
     script = shutil.which("matchstate", path=str(Path(sys.executable).parent))
     assert script, "the matchstate console script is installed next to this Python"
     command = [script] if how == "console-script" else [sys.executable, "-m", "matchstate"]
@@ -205,7 +213,8 @@ def test_installed_command_replays_a_log(tmp_path, chukker, how):
     assert last["final"]["free_hit"] == FINAL_FREE_HIT
 
 
-def test_replay_json_ruling_has_the_fields_of_the_spec_example(tmp_path, capsys, start_match):
+def test_replay_json_ruling_has_the_fields_of_the_spec_example(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                               start_match: type[Scorer]) -> None:
     """The spec's example: a hit before Play on Blue's Penalty 2 gives Red a 5.a, with no `from`."""
     scorer = start_match()
     scorer.award("2")

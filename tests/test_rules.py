@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from conftest import Scorer
 
 from matchstate import Match, RefusedEvent, UnknownRules
 from matchstate.cli import main
@@ -19,26 +20,26 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "scripts"))
 from season import season
 
 
-def test_the_default_rule_set_is_uspa_2026(scorer):
+def test_the_default_rule_set_is_uspa_2026(scorer: Scorer) -> None:
     assert scorer.match.rules is USPA_2026
     assert find_rules("uspa-2026") is USPA_2026
 
 
-def test_an_unknown_rule_set_is_refused_naming_the_known_ones(start_match):
+def test_an_unknown_rule_set_is_refused_naming_the_known_ones(start_match: type[Scorer]) -> None:
     with pytest.raises(RefusedEvent, match=r"'rules' no rule set is called 'fip'.*'uspa-2026', 'club'"):
         start_match(rules="fip")
     with pytest.raises(UnknownRules, match="'uspa-2026'"):
         find_rules("fip")
 
 
-def test_a_rule_set_field_left_out_is_an_error_at_run_time():
+def test_a_rule_set_field_left_out_is_an_error_at_run_time() -> None:
     given = {f.name: getattr(USPA_2026, f.name) for f in fields(RuleSet)}
     del given["window"]
     with pytest.raises(TypeError, match="window"):
         RuleSet(**given)
 
 
-def test_a_rule_set_field_left_out_is_a_type_error(tmp_path):
+def test_a_rule_set_field_left_out_is_a_type_error(tmp_path: Path) -> None:
     api = pytest.importorskip("mypy.api")
     variant = tmp_path / "variant.py"
     named = ", ".join(f"{f.name}=USPA_2026.{f.name}" for f in fields(RuleSet) if f.name != "window")
@@ -60,7 +61,7 @@ def rule_of(lines, **start):
     return rulings
 
 
-def test_the_club_variant_gives_30_seconds_after_play(start_match):
+def test_the_club_variant_gives_30_seconds_after_play(start_match: type[Scorer]) -> None:
     for rules, late in (("uspa-2026", True), ("club", False)):
         scorer = start_match(rules=rules)
         scorer.call_play("4")
@@ -73,7 +74,7 @@ def test_the_club_variant_gives_30_seconds_after_play(start_match):
     assert "more than 30 seconds" in ruling["text"]["en"] and "más de 30 segundos" in ruling["text"]["es"]
 
 
-def test_the_club_variant_takes_penalty_3_undefended_unless_the_match_says_otherwise(start_match):
+def test_the_club_variant_takes_penalty_3_undefended_unless_the_match_says_otherwise(start_match: type[Scorer]) -> None:
     assert start_match(rules="club").award("3") is None
     for start, defended in (({"rules": "club"}, False), ({"rules": "club", "penalty3_defended": True}, True),
                             ({}, True)):
@@ -84,7 +85,7 @@ def test_the_club_variant_takes_penalty_3_undefended_unless_the_match_says_other
         assert (stopped is not None and stopped["violation"] == "stops-short") is not defended
 
 
-def test_the_club_variant_runs_end_to_end_through_replay(tmp_path, capsys):
+def test_the_club_variant_runs_end_to_end_through_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "club.jsonl"
     log.write_text("\n".join(json.dumps(event) for event in [
         {"type": "match.start", "at": "2026-11-29T15:00:00Z", "match": "c-1", "teams": ["Blue", "Red"],
@@ -145,5 +146,5 @@ def test_the_club_variant_changes_exactly_the_rulings_it_should(logs):
     assert any(seq is None for seq in parted_at) and any(seq is not None for seq in parted_at)
 
 
-def test_every_rule_set_is_listed_by_its_name():
+def test_every_rule_set_is_listed_by_its_name() -> None:
     assert RULE_SETS == {"uspa-2026": USPA_2026, "club": CLUB}

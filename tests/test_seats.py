@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -46,7 +47,7 @@ def api(store_url: str, clock: Clock) -> Iterator[Api]:
     store.close()
 
 
-def sit(api: Api, device: str, ask: str, label: str = "Tablet · Chrome", key: str = "scorer") -> dict:
+def sit(api: Api, device: str, ask: str, label: str = "Tablet · Chrome", key: str = "scorer") -> dict[str, Any]:
     answer = api.client.put(SEAT, json={"device": device, "label": label, "ask": ask},
                             headers={"Authorization": f"Bearer {getattr(api, key)}"})
     assert answer.status_code == 200, answer.text

@@ -7,6 +7,8 @@ import json
 import time
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -54,16 +56,16 @@ class Api:
         self.official = self.created["official_key"]
         self.seconds = 0
 
-    def event(self, event: dict) -> dict:
+    def event(self, event: dict[str, Any]) -> dict[str, Any]:
         self.seconds += 1
         return {"at": stamp(self.seconds * 1000), "id": f"dev-{self.seconds + 1}", **event}
 
-    def post(self, event: dict, key: str | None = "scorer", expected_seq: int | None = None, **kwargs):
+    def post(self, event: dict[str, Any], key: str | None = "scorer", expected_seq: int | None = None, **kwargs):
         headers = {"Authorization": f"Bearer {getattr(self, key, key)}"} if key else {}
         return self.client.post(f"/api/matches/{CODE}/events", json={"event": event, "expected_seq": expected_seq},
                                 headers=headers, **kwargs)
 
-    def send(self, *events: dict, key: str = "scorer") -> list[dict]:
+    def send(self, *events: dict[str, Any], key: str = "scorer") -> list[dict[str, Any]]:
         answers = []
         for event in events:
             answer = self.post(self.event(event), key)
@@ -71,12 +73,12 @@ class Api:
             answers.append(answer.json())
         return answers
 
-    def log(self) -> list[dict]:
+    def log(self) -> list[dict[str, Any]]:
         return self.client.get(f"/api/matches/{CODE}/events").json()
 
 
 @pytest.fixture
-def store(tmp_path) -> Iterator[Store]:
+def store(tmp_path: Path) -> Iterator[Store]:
     store = Store(f"sqlite:///{tmp_path / 'service.db'}")
     store.upgrade()
     store.set_league_key(hash_key(LEAGUE_KEY))
@@ -252,14 +254,14 @@ def test_readers_asking_at_once_share_one_verify_begun_after_they_asked(store: S
     verified: list[str] = []
     checked = store.verify
 
-    def counted(code: str | None = None) -> list:
+    def counted(code: str | None = None) -> list[Any]:
         verified.append(code)
         time.sleep(0.5)  # a check long enough that every reader asks while the first one runs, however slow the machine
         return checked(code)
 
     monkeypatch.setattr(store, "verify", counted)
 
-    async def ask_together() -> list[dict]:
+    async def ask_together() -> list[dict[str, Any]]:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
             answers = await asyncio.gather(*(client.get(f"/api/matches/{CODE}/verify") for _ in range(8)))

@@ -8,6 +8,7 @@ import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,11 +26,11 @@ from matchstate.web import create_app
 from matchstate.web.templating import templates
 
 
-def roster(*handicaps: float) -> list[dict]:
+def roster(*handicaps: float) -> list[dict[str, Any]]:
     return [{"player": n, "name": f"P{n}", "handicap": h} for n, h in enumerate(handicaps, 1)]
 
 
-def start(**fields: object) -> dict:
+def start(**fields: object) -> dict[str, Any]:
     return hand_log("h", "2026-03-14", **fields)[0]
 
 
@@ -43,7 +44,7 @@ def start(**fields: object) -> dict:
     ({"rosters": {BLUE: roster(4, 4, 3, 3)}}, {BLUE: 0, RED: 0}),  # one team listed: nothing to compare
     ({}, {BLUE: 0, RED: 0}),
 ])
-def test_goals_by_handicap_come_from_the_rosters_unless_given(fields: dict, goals: dict) -> None:
+def test_goals_by_handicap_come_from_the_rosters_unless_given(fields: dict[str, Any], goals: dict[str, Any]) -> None:
     assert handicap_goals(start(**fields)) == goals
 
 
@@ -139,7 +140,7 @@ def test_the_sheet_prints_the_last_events_receipt_which_the_store_accepts(client
     store.close()
 
 
-def render(events: list[dict]) -> str:
+def render(events: list[dict[str, Any]]) -> str:
     """The sheet page for a log that the store cannot hold yet (one with match.end), rendered as the server does."""
     request = Request({"type": "http", "headers": []})  # a reader who has not chosen a language: English
     return templates.env.get_template("sheet.html").render(request=request, code="sheet-1",

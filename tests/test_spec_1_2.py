@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import BLUE, RED, Scorer, stamp
@@ -32,7 +33,7 @@ def in_play(**start) -> Scorer:
     return scorer
 
 
-def seen(match: Match) -> dict:
+def seen(match: Match) -> dict[str, Any]:
     """All that an officials' event must leave as it was."""
     at = match.last_at
     return {"state": match.state, "score": dict(match.score), "options": match.options,
@@ -56,7 +57,8 @@ OFFICIALS = {
 }
 
 
-def replay_json(tmp_path, capsys, events: list[dict]) -> list[dict]:
+def replay_json(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     path = tmp_path / "log.jsonl"
     path.write_text("".join(json.dumps(event) + "\n" for event in events), encoding="utf-8")
     assert main(["replay", "--json", str(path)]) == 0
@@ -65,7 +67,7 @@ def replay_json(tmp_path, capsys, events: list[dict]) -> list[dict]:
 
 # -- the section's opening ----------------------------------------------------------------------------
 
-def test_every_v1_1_log_is_a_v1_2_log_with_the_same_meaning(scorer):
+def test_every_v1_1_log_is_a_v1_2_log_with_the_same_meaning(scorer: Scorer) -> None:
     """A v1.1 log gains only the final object's new keys, empty: see also test_examples_replay_as_before."""
     scorer.log("chukker.start", chukker=1)
     scorer.strike("3")
@@ -75,7 +77,7 @@ def test_every_v1_1_log_is_a_v1_2_log_with_the_same_meaning(scorer):
 
 
 @pytest.mark.parametrize("kind", ["video.sync", "review.request", "review.outcome", "chukker.confirm"])
-def test_none_of_the_new_events_changes_a_ruling_the_score_the_state_the_free_hit_or_the_clock(kind):
+def test_none_of_the_new_events_changes_a_ruling_the_score_the_state_the_free_hit_or_the_clock(kind: str) -> None:
     scorer = in_play()
     scorer.log("goal", team=BLUE)
     scorer.log("chukker.end", chukker=1)
@@ -90,7 +92,7 @@ def test_none_of_the_new_events_changes_a_ruling_the_score_the_state_the_free_hi
     assert seen(scorer.match) == before
 
 
-def test_a_reviews_outcome_is_carried_out_by_the_events_logged_after_it():
+def test_a_reviews_outcome_is_carried_out_by_the_events_logged_after_it() -> None:
     scorer = in_play(challenges=1)
     scorer.log("goal", team=BLUE)
     scorer.log("review.request", about=3, asked_by=RED)
@@ -103,7 +105,8 @@ def test_a_reviews_outcome_is_carried_out_by_the_events_logged_after_it():
 
 # -- new event types and fields ----------------------------------------------------------------------
 
-def test_video_sync_clip_is_a_string_of_1_to_512_code_points_and_clip_seconds_a_number_0_or_more(scorer):
+def test_video_sync_clip_is_a_string_of_1_to_512_code_points_and_clip_seconds_a_number_0_or_more(
+        scorer: Scorer) -> None:
     scorer.log("video.sync", clip="😀" * 512, clip_seconds=0)  # 512 code points, 2,048 bytes of UTF-8
     for bad in ("", "x" * 513, 7):
         assert "'clip'" in str(refusal(scorer, "video.sync", clip=bad, clip_seconds=1))
@@ -113,7 +116,7 @@ def test_video_sync_clip_is_a_string_of_1_to_512_code_points_and_clip_seconds_a_
     assert err.words["es"] == "video.sync: el campo 'clip_seconds' debe ser un número de segundos, 0 o más, no -1"
 
 
-def test_review_request_about_is_an_integer_asked_by_a_team_or_umpire_or_referee_reason_optional():
+def test_review_request_about_is_an_integer_asked_by_a_team_or_umpire_or_referee_reason_optional() -> None:
     scorer = in_play(challenges=1)
     scorer.log("goal", team=BLUE)
     for asker in (BLUE, "umpire", "referee"):
@@ -127,7 +130,7 @@ def test_review_request_about_is_an_integer_asked_by_a_team_or_umpire_or_referee
                                "'referee', no 'captain'")
 
 
-def test_review_outcome_is_stands_overturned_or_no_decision_note_optional():
+def test_review_outcome_is_stands_overturned_or_no_decision_note_optional() -> None:
     scorer = in_play()
     scorer.log("goal", team=BLUE)
     for outcome in ("stands", "overturned", "no-decision"):
@@ -137,7 +140,7 @@ def test_review_outcome_is_stands_overturned_or_no_decision_note_optional():
     assert "'outcome'" in str(refusal(scorer, "review.outcome", outcome="upheld"))
 
 
-def test_chukker_confirm_score_gives_both_teams_each_0_or_more_and_a_multiple_of_half():
+def test_chukker_confirm_score_gives_both_teams_each_0_or_more_and_a_multiple_of_half() -> None:
     scorer = in_play(handicap_goals={RED: 1.5})
     scorer.log("chukker.end", chukker=1)
     scorer.log("chukker.confirm", chukker=1, score={RED: 1.5, BLUE: 0})
@@ -152,13 +155,15 @@ def test_chukker_confirm_score_gives_both_teams_each_0_or_more_and_a_multiple_of
 
 
 @pytest.mark.parametrize("given, left", [(None, 0), (0, 0), (2, 2)])
-def test_match_start_challenges_is_an_integer_0_or_more_default_0(given, left):
+def test_match_start_challenges_is_an_integer_0_or_more_default_0(given: int | None, left: int) -> None:
     scorer = Scorer(**({} if given is None else {"challenges": given}))
     assert scorer.match.challenges_left == {BLUE: left, RED: left}
 
 
 @pytest.mark.parametrize("written", ["2.0", "2e0", "-1", "true", "\"2\""])
-def test_an_integer_is_a_json_number_written_without_a_fraction_or_an_exponent(tmp_path, capsys, written):
+def test_an_integer_is_a_json_number_written_without_a_fraction_or_an_exponent(tmp_path: Path,
+                                                                               capsys: pytest.CaptureFixture[str],
+                                                                               written: str) -> None:
     line = ('{"type": "match.start", "at": "2026-11-29T15:00:00Z", "match": "m", "teams": ["Blue", "Red"], '
             f'"challenges": {written}}}')
     with pytest.raises(RefusedEvent) as refused:
@@ -196,7 +201,7 @@ def reach(where: str) -> Scorer:
 
 @pytest.mark.parametrize("where", STATES)
 def test_the_four_new_types_are_accepted_in_every_state_choosing_included_between_chukkers_and_after_match_end(
-        where):
+        where: str) -> None:
     scorer = reach(where)
     if where in ("between chukkers", "after match.end"):
         scorer.log("chukker.confirm", chukker=1, score={BLUE: 1, RED: 0})
@@ -207,7 +212,7 @@ def test_the_four_new_types_are_accepted_in_every_state_choosing_included_betwee
 
 
 @pytest.mark.parametrize("kind", ["whistle", "clock.stop", "clock.start"])
-def test_in_choosing_whistle_clock_stop_and_clock_start_act_on_the_clock_alone_the_choice_stays_open(kind):
+def test_in_choosing_whistle_clock_stop_and_clock_start_act_on_the_clock_alone_the_choice_stays_open(kind: str) -> None:
     scorer = in_play()
     choosing(scorer)
     if kind == "clock.start":
@@ -221,13 +226,14 @@ def test_in_choosing_whistle_clock_stop_and_clock_start_act_on_the_clock_alone_t
 
 # -- video ---------------------------------------------------------------------------------------------
 
-def test_for_each_clip_the_latest_video_sync_naming_it_is_in_force(scorer):
+def test_for_each_clip_the_latest_video_sync_naming_it_is_in_force(scorer: Scorer) -> None:
     scorer.log("video.sync", clip="cam", clip_seconds=10)
     scorer.log("video.sync", clip="cam", clip_seconds=100)
     assert scorer.match.clips == [{"clip": "cam", "clip_seconds": 100, "at": stamp(2000)}]
 
 
-def test_the_moment_of_a_clip_is_clip_seconds_plus_at_less_the_syncs_at_negative_before_the_clip_begins(scorer):
+def test_the_moment_of_a_clip_is_clip_seconds_plus_at_less_the_syncs_at_negative_before_the_clip_begins(
+        scorer: Scorer) -> None:
     scorer.log("video.sync", dt=60, clip="cam", clip_seconds=12.5)  # at 60 s
     synced = datetime.fromisoformat(stamp(60_000))
     assert scorer.match.moment("cam", synced) == 12.5
@@ -236,7 +242,8 @@ def test_the_moment_of_a_clip_is_clip_seconds_plus_at_less_the_syncs_at_negative
     assert scorer.match.moment("another", synced) is None
 
 
-def test_the_final_object_gains_clips_at_as_logged_in_the_order_of_the_syncs_in_force(tmp_path, capsys):
+def test_the_final_object_gains_clips_at_as_logged_in_the_order_of_the_syncs_in_force(tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
     scorer = Scorer()
     scorer.log("video.sync", clip="a", clip_seconds=1)
     scorer.log("video.sync", clip="b", clip_seconds=2)
@@ -251,7 +258,7 @@ def test_the_final_object_gains_clips_at_as_logged_in_the_order_of_the_syncs_in_
 
 # -- reviews and challenges ---------------------------------------------------------------------------
 
-def test_at_most_one_review_is_open_at_a_time_a_request_is_refused_while_one_is_open():
+def test_at_most_one_review_is_open_at_a_time_a_request_is_refused_while_one_is_open() -> None:
     scorer = in_play()
     scorer.log("goal", team=BLUE)
     scorer.log("review.request", about=3, asked_by="umpire")
@@ -270,7 +277,8 @@ def test_at_most_one_review_is_open_at_a_time_a_request_is_refused_while_one_is_
     (1, "review.request: match.start cannot be put to review", "review.request: match.start no se puede revisar"),
     (2, "review.request: seq 2 is void", "review.request: el seq 2 está anulado"),
 ])
-def test_a_request_is_refused_when_about_is_no_earlier_event_a_voided_event_or_the_match_start(about, en, es):
+def test_a_request_is_refused_when_about_is_no_earlier_event_a_voided_event_or_the_match_start(about: int, en: str,
+                                                                                               es: str) -> None:
     scorer = Scorer()
     scorer.log("goal", team=BLUE)
     scorer.log("void", seq=2, reason="no goal")
@@ -278,7 +286,7 @@ def test_a_request_is_refused_when_about_is_no_earlier_event_a_voided_event_or_t
     assert (str(err), err.words["es"]) == (en, es)
 
 
-def test_a_request_is_refused_when_asked_by_a_team_with_no_challenge_left():
+def test_a_request_is_refused_when_asked_by_a_team_with_no_challenge_left() -> None:
     scorer = in_play(challenges=1)
     scorer.log("goal", team=BLUE)
     scorer.log("review.request", about=3, asked_by=RED)
@@ -322,7 +330,7 @@ def test_while_a_review_is_open_anything_else_waits_a_decide_for_the_outcome(kin
     scorer.log("decide", option=1)
 
 
-def test_a_review_stops_neither_the_clock_nor_the_20_seconds():
+def test_a_review_stops_neither_the_clock_nor_the_20_seconds() -> None:
     scorer = in_play()
     scorer.call_play("4")
     scorer.log("review.request", about=3, asked_by="umpire")
@@ -332,7 +340,7 @@ def test_a_review_stops_neither_the_clock_nor_the_20_seconds():
     assert scorer.match.clock.to_json(scorer.match.last_at)["running"] is True
 
 
-def test_the_clock_stops_for_a_review_only_by_a_whistle_before_the_request_or_a_clock_stop():
+def test_the_clock_stops_for_a_review_only_by_a_whistle_before_the_request_or_a_clock_stop() -> None:
     scorer = in_play()
     scorer.log("whistle")
     scorer.log("review.request", dt=10, about=2, asked_by="umpire")
@@ -346,14 +354,15 @@ def test_the_clock_stops_for_a_review_only_by_a_whistle_before_the_request_or_a_
     assert scorer.match.clock.to_json(scorer.match.last_at)["played"] == 1 + 1 + 5
 
 
-def test_a_review_outcome_is_refused_when_no_review_is_open(scorer):
+def test_a_review_outcome_is_refused_when_no_review_is_open(scorer: Scorer) -> None:
     err = refusal(scorer, "review.outcome", outcome="stands")
     assert (str(err), err.words["es"]) == ("review.outcome: no review is open",
                                            "review.outcome: no hay ninguna revisión abierta")
 
 
 @pytest.mark.parametrize("outcome, left", [("stands", 1), ("overturned", 2), ("no-decision", 2)])
-def test_a_teams_challenge_is_used_when_its_review_ends_stands_overturned_or_no_decision_keeps_it(outcome, left):
+def test_a_teams_challenge_is_used_when_its_review_ends_stands_overturned_or_no_decision_keeps_it(outcome: str,
+                                                                                                  left: int) -> None:
     scorer = in_play(challenges=2)
     scorer.log("goal", team=BLUE)
     scorer.log("review.request", about=3, asked_by=RED)
@@ -363,7 +372,7 @@ def test_a_teams_challenge_is_used_when_its_review_ends_stands_overturned_or_no_
 
 
 @pytest.mark.parametrize("official", ["umpire", "referee"])
-def test_a_review_asked_by_the_umpire_or_the_referee_uses_none(official):
+def test_a_review_asked_by_the_umpire_or_the_referee_uses_none(official: str) -> None:
     scorer = in_play()  # no challenges at all
     scorer.log("goal", team=BLUE)
     for _ in range(3):
@@ -372,7 +381,7 @@ def test_a_review_asked_by_the_umpire_or_the_referee_uses_none(official):
     assert scorer.match.challenges_left == {BLUE: 0, RED: 0}
 
 
-def test_about_is_judged_when_logged_a_later_void_of_the_event_under_review_leaves_the_review_as_it_was():
+def test_about_is_judged_when_logged_a_later_void_of_the_event_under_review_leaves_the_review_as_it_was() -> None:
     scorer = in_play(challenges=1)
     scorer.log("goal", team=BLUE)
     scorer.log("review.request", about=3, asked_by=RED)
@@ -383,7 +392,7 @@ def test_about_is_judged_when_logged_a_later_void_of_the_event_under_review_leav
     assert scorer.match.reviews == [{"seq": 4, "about": 3, "asked_by": RED, "outcome": "overturned"}]
 
 
-def test_voiding_a_review_request_withdraws_it_strikes_its_outcome_and_gives_back_its_challenge():
+def test_voiding_a_review_request_withdraws_it_strikes_its_outcome_and_gives_back_its_challenge() -> None:
     scorer = in_play(challenges=1)
     scorer.log("goal", team=BLUE)
     scorer.log("review.request", about=3, asked_by=RED)
@@ -397,7 +406,7 @@ def test_voiding_a_review_request_withdraws_it_strikes_its_outcome_and_gives_bac
     assert scorer.match.challenges_left[RED] == 0
 
 
-def test_voiding_a_review_outcome_reopens_its_review_and_is_refused_when_a_later_event_would_not_be_accepted():
+def test_voiding_a_review_outcome_reopens_its_review_and_is_refused_when_a_later_event_would_not_be_accepted() -> None:
     scorer = in_play()
     scorer.log("goal", team=BLUE)
     scorer.log("review.request", about=3, asked_by="umpire")
@@ -412,7 +421,8 @@ def test_voiding_a_review_outcome_reopens_its_review_and_is_refused_when_a_later
     assert scorer.match.review == 4 and scorer.match.reviews[-1]["outcome"] is None
 
 
-def test_the_final_object_gains_reviews_one_per_request_not_voided_in_order_and_challenges_left(tmp_path, capsys):
+def test_the_final_object_gains_reviews_one_per_request_not_voided_in_order_and_challenges_left(tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
     scorer = in_play(challenges=1)
     scorer.log("goal", team=BLUE)
     scorer.log("review.request", about=3, asked_by=RED)
@@ -428,7 +438,7 @@ def test_the_final_object_gains_reviews_one_per_request_not_voided_in_order_and_
 
 # -- confirming the score ------------------------------------------------------------------------------
 
-def test_a_confirmation_is_refused_until_its_chukker_has_had_its_chukker_end():
+def test_a_confirmation_is_refused_until_its_chukker_has_had_its_chukker_end() -> None:
     scorer = Scorer()
     scorer.log("chukker.end", chukker=1)  # no chukker in play: it ended none
     err = refusal(scorer, "chukker.confirm", chukker=1, score={BLUE: 0, RED: 0})
@@ -441,7 +451,7 @@ def test_a_confirmation_is_refused_until_its_chukker_has_had_its_chukker_end():
     assert "chukker 2 has not" in str(refusal(scorer, "chukker.confirm", chukker=2, score={BLUE: 0, RED: 0}))
 
 
-def test_a_void_of_that_chukker_end_is_refused_while_a_confirmation_not_voided_relies_on_it():
+def test_a_void_of_that_chukker_end_is_refused_while_a_confirmation_not_voided_relies_on_it() -> None:
     scorer = in_play()
     scorer.log("chukker.end", chukker=1)
     scorer.log("chukker.confirm", chukker=1, score={BLUE: 0, RED: 0})
@@ -453,7 +463,7 @@ def test_a_void_of_that_chukker_end_is_refused_while_a_confirmation_not_voided_r
     scorer.log("void", seq=3, reason="too early")
 
 
-def test_a_confirmation_differing_from_the_score_right_after_that_chukker_end_is_flagged_score_query():
+def test_a_confirmation_differing_from_the_score_right_after_that_chukker_end_is_flagged_score_query() -> None:
     scorer = in_play()
     scorer.log("goal", team=BLUE)
     scorer.log("chukker.end", chukker=1)
@@ -468,7 +478,7 @@ def test_a_confirmation_differing_from_the_score_right_after_that_chukker_end_is
     assert scorer.match.flags[-1] == ("score-query",)
 
 
-def test_the_latest_confirmation_of_a_chukker_replaces_the_ones_before():
+def test_the_latest_confirmation_of_a_chukker_replaces_the_ones_before() -> None:
     scorer = in_play()
     scorer.log("chukker.end", chukker=1)
     scorer.log("chukker.confirm", chukker=1, score={BLUE: 2, RED: 0})
@@ -477,7 +487,8 @@ def test_the_latest_confirmation_of_a_chukker_replaces_the_ones_before():
     assert (scorer.match.confirmed, scorer.match.queried) == ([1], [])
 
 
-def test_the_final_object_gains_confirmed_and_queried_by_the_re_folded_log_in_chukker_order(tmp_path, capsys):
+def test_the_final_object_gains_confirmed_and_queried_by_the_re_folded_log_in_chukker_order(tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
     scorer = in_play()
     scorer.log("goal", team=BLUE)
     scorer.log("chukker.end", chukker=1)
@@ -513,7 +524,7 @@ def test_a_void_request_or_confirmation_more_than_900_s_after_the_match_end_in_f
     assert scorer.match.flags[-1] == ()
 
 
-def test_after_window_is_judged_against_the_match_end_in_force():
+def test_after_window_is_judged_against_the_match_end_in_force() -> None:
     scorer = in_play()
     scorer.log("chukker.end", chukker=1)
     scorer.log("match.end")
@@ -523,7 +534,7 @@ def test_after_window_is_judged_against_the_match_end_in_force():
     assert scorer.match.flags[-1] == ()
 
 
-def test_score_query_and_after_window_are_judged_in_every_log_one_that_never_starts_a_chukker_too():
+def test_score_query_and_after_window_are_judged_in_every_log_one_that_never_starts_a_chukker_too() -> None:
     scorer = Scorer()
     scorer.log("goal", team=BLUE)
     scorer.log("match.end")
@@ -535,7 +546,7 @@ def test_score_query_and_after_window_are_judged_in_every_log_one_that_never_sta
 # -- replaying a log -------------------------------------------------------------------------------------
 
 def test_replay_json_final_object_gains_clips_reviews_challenges_left_confirmed_and_queried_in_that_order(
-        tmp_path, capsys):
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     final = replay_json(tmp_path, capsys, Scorer().events)[-1]["final"]
     assert list(final) == ["score", "state", "free_hit", "clock", "winner", "clips", "reviews", "challenges_left",
                            "confirmed", "queried"]
@@ -543,7 +554,7 @@ def test_replay_json_final_object_gains_clips_reviews_challenges_left_confirmed_
 
 # -- settled in 1.2 -------------------------------------------------------------------------------------
 
-def test_a_ball_retee_before_play_is_refused_teeing_again_before_play_is_a_ball_place(scorer):
+def test_a_ball_retee_before_play_is_refused_teeing_again_before_play_is_a_ball_place(scorer: Scorer) -> None:
     scorer.award("4")
     scorer.log("ball.place")
     err = refusal(scorer, "ball.retee")
@@ -551,7 +562,8 @@ def test_a_ball_retee_before_play_is_refused_teeing_again_before_play_is_a_ball_
     scorer.log("ball.place")
 
 
-def test_a_second_play_while_the_20_seconds_run_changes_nothing_a_whistle_in_between_begins_a_new_window(scorer):
+def test_a_second_play_while_the_20_seconds_run_changes_nothing_a_whistle_in_between_begins_a_new_window(
+        scorer: Scorer) -> None:
     scorer.call_play("4")
     first = scorer.match.play_at
     scorer.log("play", dt=15)
@@ -563,7 +575,7 @@ def test_a_second_play_while_the_20_seconds_run_changes_nothing_a_whistle_in_bet
     assert scorer.log("hit", dt=19, player=3, contact="hit")["kind"] == "live"  # 19 s after the new "Play"
 
 
-def test_a_chukker_end_with_no_chukker_in_play_changes_nothing_on_the_clock_and_acts_on_a_free_hit_as_any():
+def test_a_chukker_end_with_no_chukker_in_play_changes_nothing_on_the_clock_and_acts_on_a_free_hit_as_any() -> None:
     scorer = in_play()
     scorer.log("chukker.end", chukker=1)
     clock = scorer.match.clock.to_json(scorer.match.last_at)
@@ -575,7 +587,8 @@ def test_a_chukker_end_with_no_chukker_in_play_changes_nothing_on_the_clock_and_
     assert scorer.match.state == "awarded"  # before the stroke with nothing waiting: taken in the next chukker
 
 
-def test_a_player_play_is_accepted_while_a_free_hit_is_open_before_its_stroke_too_judged_as_logged(scorer):
+def test_a_player_play_is_accepted_while_a_free_hit_is_open_before_its_stroke_too_judged_as_logged(
+        scorer: Scorer) -> None:
     scorer.award("3")
     assert scorer.log("player.play", team=RED, player=2, passed_teammate=False, ball_travelled=0,
                       passed_midfield=False) is None  # a defending-team violation: it waits
@@ -585,7 +598,8 @@ def test_a_player_play_is_accepted_while_a_free_hit_is_open_before_its_stroke_to
     assert scorer.log("ball.out", over="sideline")["kind"] == "award"  # increased: Penalty 2 from the centre
 
 
-def test_a_defending_teams_goal_while_its_violation_waits_counts_and_gives_the_hitting_team_its_due(scorer):
+def test_a_defending_teams_goal_while_its_violation_waits_counts_and_gives_the_hitting_team_its_due(
+        scorer: Scorer) -> None:
     scorer.call_play("3")
     scorer.log("position.improper", team=RED, prevented_goal=True)
     scorer.log("hit", player=3, contact="hit")
@@ -599,7 +613,7 @@ def test_a_defending_teams_goal_while_its_violation_waits_counts_and_gives_the_h
     assert scorer.match.score == {BLUE: 1, RED: 2}
 
 
-def test_penalty_5a_within_30_yards_is_increased_as_penalty_2_the_umpire_chooses(scorer):
+def test_penalty_5a_within_30_yards_is_increased_as_penalty_2_the_umpire_chooses(scorer: Scorer) -> None:
     scorer.call_play("5a", yards_to_goal=25)
     scorer.log("position.improper", team=RED)
     scorer.log("hit", player=3, contact="hit")
@@ -607,13 +621,15 @@ def test_penalty_5a_within_30_yards_is_increased_as_penalty_2_the_umpire_chooses
     assert ruling["kind"] == "choose" and [o["kind"] for o in ruling["options"]] == ["rehit", "goal"]
 
 
-def test_a_penalty_2_is_not_in_progress_for_rule_6_while_the_umpire_chooses_its_increased_penalty(scorer):
+def test_a_penalty_2_is_not_in_progress_for_rule_6_while_the_umpire_chooses_its_increased_penalty(
+        scorer: Scorer) -> None:
     choosing(scorer)
     assert scorer.log("card", team=RED, player=2, colour="yellow") is None
     assert scorer.match.state == "choosing" and scorer.match.score == {BLUE: 0, RED: 0}
 
 
-def test_a_void_is_refused_when_the_refolded_log_would_refuse_a_later_event_except_a_requests_about(scorer):
+def test_a_void_is_refused_when_the_refolded_log_would_refuse_a_later_event_except_a_requests_about(
+        scorer: Scorer) -> None:
     scorer.award("4")
     scorer.log("ball.place")
     scorer.log("play")
@@ -626,7 +642,7 @@ def test_a_void_is_refused_when_the_refolded_log_would_refuse_a_later_event_exce
     assert scorer.match.reviews == [{"seq": 7, "about": 6, "asked_by": "umpire", "outcome": None}]
 
 
-def test_a_void_of_a_void_restores_the_event_it_struck(scorer):
+def test_a_void_of_a_void_restores_the_event_it_struck(scorer: Scorer) -> None:
     scorer.log("goal", team=BLUE)
     scorer.log("void", seq=2, reason="no goal")
     scorer.log("void", seq=3, reason="it was a goal")
@@ -640,7 +656,8 @@ NEW_FINAL_KEYS = ("clips", "reviews", "challenges_left", "confirmed", "queried")
 
 
 @pytest.mark.parametrize("name", ["contested-call", "full-match", "penalty-shootout"])
-def test_examples_without_a_1_2_event_replay_byte_identical_but_for_the_final_objects_new_keys(name, capsys):
+def test_examples_without_a_1_2_event_replay_byte_identical_but_for_the_final_objects_new_keys(name: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", "--json", str(examples.path(name))]) == 0
     *rows, last = capsys.readouterr().out.splitlines()
     *golden_rows, golden_last = GOLDEN.joinpath(f"{name}.replay.jsonl").read_text(encoding="utf-8").splitlines()
@@ -652,7 +669,8 @@ def test_examples_without_a_1_2_event_replay_byte_identical_but_for_the_final_ob
     assert last.startswith(golden_last[:-2] + ', "clips": [], ')  # formatted as before
 
 
-def test_the_reviewed_call_example_has_a_review_a_challenge_and_confirmations(capsys):
+def test_the_reviewed_call_example_has_a_review_a_challenge_and_confirmations(
+        capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", "--json", str(examples.path("reviewed-call"))]) == 0
     *rows, last = map(json.loads, capsys.readouterr().out.splitlines())
     final = last["final"]
@@ -665,7 +683,7 @@ def test_the_reviewed_call_example_has_a_review_a_challenge_and_confirmations(ca
     assert final["score"] == {"Los Álamos": 1, "Cañada Seca": 0} and final["winner"] == "Los Álamos"
 
 
-def test_the_score_sheet_shows_reviews_challenges_and_each_chukker_confirmed_or_queried_in_both_languages():
+def test_the_score_sheet_shows_reviews_challenges_and_each_chukker_confirmed_or_queried_in_both_languages() -> None:
     from matchstate.log import parse_line, read_lines
     from matchstate.records.sheet import score_sheet
 

@@ -9,6 +9,8 @@ import io
 import json
 import warnings
 from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import BLUE, RED, stamp
@@ -41,17 +43,17 @@ LATE = [{"type": "review.request", "about": 4, "asked_by": "referee"},  # seq 14
         {"type": "chukker.confirm", "chukker": 1, "score": {BLUE: 1, RED: 0}}]
 
 
-def timed(events: list[dict], first_ms: int = 1000, step_ms: int = 1000) -> list[dict]:
+def timed(events: list[dict[str, Any]], first_ms: int = 1000, step_ms: int = 1000) -> list[dict[str, Any]]:
     return [{**event, "at": stamp(first_ms + n * step_ms)} for n, event in enumerate(events)]
 
 
-def whole_log() -> list[dict]:
+def whole_log() -> list[dict[str, Any]]:
     played = timed(LOG)
     late = timed(LATE, first_ms=len(LOG) * 1000 + 960_000)
     return [START, *played, *late]
 
 
-def stored_match(store: Store) -> list[dict]:
+def stored_match(store: Store) -> list[dict[str, Any]]:
     log = whole_log()
     store.create_match(log[0])
     for event in log[1:]:
@@ -59,7 +61,7 @@ def stored_match(store: Store) -> list[dict]:
     return log
 
 
-def test_the_officials_events_are_appended_stored_with_their_flags_and_verified(store):
+def test_the_officials_events_are_appended_stored_with_their_flags_and_verified(store: Store) -> None:
     log = stored_match(store)
     stored = store.events("review-1")
     assert [event.type for event in stored] == [event["type"] for event in log]
@@ -75,7 +77,8 @@ def test_the_officials_events_are_appended_stored_with_their_flags_and_verified(
     assert (replayed.confirmed, replayed.queried, replayed.challenges_left) == ([1], [], {BLUE: 1, RED: 0})
 
 
-def test_a_refusal_of_a_1_2_event_through_the_store_says_why_in_english_and_spanish_and_stores_nothing(store):
+def test_a_refusal_of_a_1_2_event_through_the_store_says_why_in_english_and_spanish_and_stores_nothing(
+        store: Store) -> None:
     store.create_match(START)
     store.append("review-1", {"type": "chukker.start", "at": stamp(1000), "chukker": 1})
     for event, en, es in [
@@ -102,7 +105,7 @@ CHALLENGES_2_0 = ('{"type": "match.start", "at": "2026-11-29T15:00:00Z", "match"
                   '"challenges": 2.0}')
 
 
-def test_challenges_written_2_0_are_refused_by_the_store_append_and_the_import(store):
+def test_challenges_written_2_0_are_refused_by_the_store_append_and_the_import(store: Store) -> None:
     for door in (lambda: store.create_match(CHALLENGES_2_0), lambda: store.create_match(json.loads(CHALLENGES_2_0)),
                  lambda: store.import_log([CHALLENGES_2_0])):
         with pytest.raises(RefusedEvent) as refused:
@@ -115,7 +118,7 @@ def test_challenges_written_2_0_are_refused_by_the_store_append_and_the_import(s
         store.append("m-2", line)
 
 
-def test_challenges_written_2_0_are_refused_over_http(tmp_path):
+def test_challenges_written_2_0_are_refused_over_http(tmp_path: Path) -> None:
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", "Using `httpx`")
         from fastapi.testclient import TestClient
@@ -153,7 +156,7 @@ def test_challenges_written_2_0_are_refused_over_http(tmp_path):
     store.close()
 
 
-def test_the_reviewed_call_example_imports_verifies_and_exports(store):
+def test_the_reviewed_call_example_imports_verifies_and_exports(store: Store) -> None:
     code, count = store.import_log(read_lines(examples.path("reviewed-call")))
     assert count == 28 and store.verify() == []
     rows = list(csv.DictReader(io.StringIO(EXPORTERS["csv"].write(store.events(code)).lstrip("\ufeff"))))
@@ -162,7 +165,7 @@ def test_the_reviewed_call_example_imports_verifies_and_exports(store):
     assert rows[17]["void"] == "yes"  # the goal overturned on review, struck out by its void
 
 
-def test_the_csv_marks_after_window_and_the_chukkers_queried(store):
+def test_the_csv_marks_after_window_and_the_chukkers_queried(store: Store) -> None:
     log = stored_match(store)
     store.append("review-1", {"type": "void", "seq": 4, "reason": "a tribunal's correction", "at": stamp(2_000_000)})
     assert len(store.events("review-1")) == len(log) + 1
@@ -172,7 +175,8 @@ def test_the_csv_marks_after_window_and_the_chukkers_queried(store):
     assert rows[13]["review"] == "no-decision"
 
 
-def test_a_checkpoint_round_trips_the_reviews_challenges_confirmations_clips_and_outcomes_struck_with_a_request():
+def test_a_checkpoint_round_trips_the_reviews_challenges_confirmations_clips_and_outcomes_struck_with_a_request(
+        ) -> None:
     log = whole_log()
     log.append({"type": "void", "at": stamp(2_000_000), "seq": 5, "reason": "withdrawn"})  # strikes seq 6 too
     match = Match()
@@ -191,7 +195,7 @@ def test_a_checkpoint_round_trips_the_reviews_challenges_confirmations_clips_and
     assert resumed.reviews == whole.reviews and resumed.challenges_left == whole.challenges_left == {BLUE: 1, RED: 0}
 
 
-def test_verify_passes_on_a_store_written_by_engine_1_1_0(store_url):
+def test_verify_passes_on_a_store_written_by_engine_1_1_0(store_url: str) -> None:
     Store(store_url).upgrade()
     older = Store(store_url, engine_version="1.1.0")
     lines = list(read_lines(examples.path("full-match")))
@@ -203,7 +207,7 @@ def test_verify_passes_on_a_store_written_by_engine_1_1_0(store_url):
     store.close()
 
 
-def test_verify_passes_on_a_store_whose_engine_gave_no_1_2_flags(store_url):
+def test_verify_passes_on_a_store_whose_engine_gave_no_1_2_flags(store_url: str) -> None:
     """A void logged more than 900 s after match.end is flagged after-window from engine 1.2.0 on; the row an
     older engine stored has no such flag, and an honest upgrade does not make verify cry wolf."""
     from sqlalchemy import select, update

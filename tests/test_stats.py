@@ -15,6 +15,7 @@ import subprocess
 import sys
 import warnings
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -36,11 +37,11 @@ ROSTERS = {team: [{"player": n, "name": name, "handicap": 4} for n, name in enum
            for team, names in ((BLUE, ["Ana", "Beto", "Ciro", "Dani"]), (RED, ["Eva", "Fede", "Gus", "Hugo"]))}
 
 
-def goal(team: str, player: int | None = None) -> dict:
+def goal(team: str, player: int | None = None) -> dict[str, Any]:
     return {"type": "goal", "team": team, **({"player": player} if player else {})}
 
 
-def hit(player: int, contact: str = "hit") -> dict:
+def hit(player: int, contact: str = "hit") -> dict[str, Any]:
     return {"type": "hit", "player": player, "contact": contact}
 
 
@@ -85,15 +86,15 @@ MATCH_E = hand_log("e", "2026-10-01", event="COPA OTOÑO", teams=[RED, AGUILAS])
 SEASON = (MATCH_A, MATCH_B, MATCH_C, MATCH_D, MATCH_E)
 
 
-def by_team(stats: dict) -> dict[str, dict]:
+def by_team(stats: dict[str, Any]) -> dict[str, dict]:
     return {line["team"]: line for line in stats["teams"]}
 
 
-def by_player(stats: dict) -> dict[tuple[str, str], dict]:
+def by_player(stats: dict[str, Any]) -> dict[tuple[str, str], dict]:
     return {(line["team"], line["player"]): line for line in stats["players"]}
 
 
-def penalties(line: dict, taken: str = "awarded") -> dict[str, tuple[int, int]]:
+def penalties(line: dict[str, Any], taken: str = "awarded") -> dict[str, tuple[int, int]]:
     """The penalties a line counts, by number: (awarded or taken, converted), leaving out the zeros."""
     return {p: (n[taken], n["converted"]) for p, n in line["penalties"].items() if n[taken]}
 

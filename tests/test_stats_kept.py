@@ -9,6 +9,7 @@ import subprocess
 import sys
 import warnings
 from datetime import datetime, timedelta
+from typing import Any
 
 from conftest import BLUE, RED, stored
 from sqlalchemy import update
@@ -37,7 +38,7 @@ def same_as_recount(store: Store) -> None:
         assert kept == recounted, scope
 
 
-def later(log: list[dict], *events: dict) -> list[dict]:
+def later(log: list[dict[str, Any]], *events: dict[str, Any]) -> list[dict[str, Any]]:
     """``events`` timed five seconds apart after the log's last."""
     last = datetime.fromisoformat(log[-1]["at"].replace("Z", "+00:00"))
     return [{**event, "at": (last + timedelta(seconds=5 * n)).isoformat().replace("+00:00", "Z")}

@@ -2,6 +2,8 @@
 
 import json
 from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import BLUE, RED, match_log, stamp
@@ -14,7 +16,7 @@ from matchstate.log import MAX_LINE_BYTES
 from matchstate.store import KeyCheck, Store, dialects, hash_key
 
 
-def stored_rows(store: Store) -> list:
+def stored_rows(store: Store) -> list[Any]:
     """Every row of every table, to see that a refusal changed nothing."""
     with store.engine.connect() as connection:
         return [connection.execute(text(f"SELECT * FROM {table} ORDER BY 1, 2")).all()
@@ -22,7 +24,7 @@ def stored_rows(store: Store) -> list:
 
 
 @pytest.fixture
-def started(store: Store) -> list[dict]:
+def started(store: Store) -> list[dict[str, Any]]:
     """Match m-1 stored with its first 6 events; returns its whole log of 40."""
     log = match_log("m-1", 40)
     store.create_match(log[0], keys={"scorer": "s-hash", "official": "o-hash"}, role="official")
@@ -31,7 +33,7 @@ def started(store: Store) -> list[dict]:
     return log
 
 
-def test_appends_are_ruled_and_stored_as_received(store, started):
+def test_appends_are_ruled_and_stored_as_received(store: Store, started: list[dict[str, Any]]) -> None:
     expected = Match()
     rulings = [expected.feed(event) for event in started[:8]]
     store.append("m-1", started[6], expected_seq=6)
@@ -58,7 +60,7 @@ def test_appends_are_ruled_and_stored_as_received(store, started):
     assert store.verify() == []
 
 
-def test_a_snapshot_is_the_match_at_its_seq_and_never_changes(store, started):
+def test_a_snapshot_is_the_match_at_its_seq_and_never_changes(store: Store, started: list[dict[str, Any]]) -> None:
     before = store.match("m-1")  # a Penalty 4 awarded at seq 6: a free hit in progress
     appended = store.append("m-1", started[6], expected_seq=6)  # "Play"
     after = store.append("m-1", started[7], expected_seq=7).match
@@ -85,7 +87,7 @@ def test_a_snapshot_is_the_match_at_its_seq_and_never_changes(store, started):
     assert not isinstance(after, Match)
 
 
-def test_the_clock_and_the_engine_version_are_the_stores_own(store_url):
+def test_the_clock_and_the_engine_version_are_the_stores_own(store_url: str) -> None:
     moments = iter([datetime(2026, 11, 29, 15, 0, 1, 250_000, tzinfo=UTC),
                     datetime(2026, 11, 29, 18, 0, 2, tzinfo=timezone(timedelta(hours=3)))])
     Store(store_url).upgrade()
@@ -102,7 +104,8 @@ def test_the_clock_and_the_engine_version_are_the_stores_own(store_url):
     store.close()
 
 
-def test_a_retried_event_returns_the_stored_result_and_writes_nothing(store, started):
+def test_a_retried_event_returns_the_stored_result_and_writes_nothing(store: Store,
+                                                                      started: list[dict[str, Any]]) -> None:
     first = store.append("m-1", started[6], expected_seq=6)
     store.append("m-1", started[7])
     before = stored_rows(store)
@@ -116,7 +119,7 @@ def test_a_retried_event_returns_the_stored_result_and_writes_nothing(store, sta
     assert stored_rows(store) == before
 
 
-def test_an_append_returns_the_event_as_it_reads_back(store):
+def test_an_append_returns_the_event_as_it_reads_back(store: Store) -> None:
     log = match_log("m-1", 30)
     at = datetime.fromisoformat(log[4]["at"]).astimezone(timezone(timedelta(hours=-3)))
     log[4] = {**log[4], "at": at.isoformat()}  # the same moment at another offset: stored in UTC
@@ -127,7 +130,7 @@ def test_an_append_returns_the_event_as_it_reads_back(store):
     assert answers[4].event.at == at and answers[4].event.at.utcoffset() == timedelta(0)
 
 
-def test_a_stale_expected_seq_is_a_conflict(store, started):
+def test_a_stale_expected_seq_is_a_conflict(store: Store, started: list[dict[str, Any]]) -> None:
     before = stored_rows(store)
     with pytest.raises(ConflictError, match="match m-1 is at seq 6, not 4") as conflict:
         store.append("m-1", started[6], expected_seq=4)
@@ -135,7 +138,7 @@ def test_a_stale_expected_seq_is_a_conflict(store, started):
     assert stored_rows(store) == before
 
 
-def test_a_match_is_created_once(store, started):
+def test_a_match_is_created_once(store: Store, started: list[dict[str, Any]]) -> None:
     before = stored_rows(store)
     with pytest.raises(DuplicateMatch, match="'m-1' is in the store already"):
         store.create_match({**started[0], "id": "other"})
@@ -163,7 +166,7 @@ BAD_EVENTS = {
 
 
 @pytest.mark.parametrize("event, reason", BAD_EVENTS.values(), ids=BAD_EVENTS.keys())
-def test_a_refused_event_says_why_and_changes_nothing(store, started, event, reason):
+def test_a_refused_event_says_why_and_changes_nothing(store: Store, started: list[dict[str, Any]], event, reason):
     before = stored_rows(store)
     with pytest.raises(RefusedEvent, match=reason):
         store.append("m-1", event)
@@ -171,7 +174,7 @@ def test_a_refused_event_says_why_and_changes_nothing(store, started, event, rea
     assert store.append("m-1", started[6]).event.seq == 7
 
 
-def test_an_unknown_match_is_named(store, started):
+def test_an_unknown_match_is_named(store: Store, started: list[dict[str, Any]]) -> None:
     before = stored_rows(store)
     for call in (lambda: store.append("m-2", started[6]), lambda: store.events("m-2"),
                  lambda: store.match("m-2"), lambda: store.key_hashes("m-2"), lambda: store.verify("m-2")):
@@ -180,7 +183,7 @@ def test_an_unknown_match_is_named(store, started):
     assert stored_rows(store) == before
 
 
-def test_quotes_and_sql_in_strings_round_trip_exactly(store):
+def test_quotes_and_sql_in_strings_round_trip_exactly(store: Store) -> None:
     code = "O'Brien \"Cup\"; DROP TABLE matches;--"
     lines = [
         f'{{"type":"match.start",  "match": {json.dumps(code)}, '
@@ -199,7 +202,8 @@ def test_quotes_and_sql_in_strings_round_trip_exactly(store):
     assert store.verify() == []
 
 
-def test_a_failed_commit_leaves_the_cached_engine_right(store, started, monkeypatch):
+def test_a_failed_commit_leaves_the_cached_engine_right(store: Store, started: list[dict[str, Any]],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     def fail(*_):
         raise OSError("the disk is full")
 
@@ -212,7 +216,7 @@ def test_a_failed_commit_leaves_the_cached_engine_right(store, started, monkeypa
     assert store.append("m-1", started[6], expected_seq=6).event.seq == 7
 
 
-def test_an_append_costs_the_same_at_seq_10_and_200(store, monkeypatch):
+def test_an_append_costs_the_same_at_seq_10_and_200(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     log = match_log("long", 204)
     store.create_match(log[0])
     statements: list[str] = []
@@ -253,7 +257,7 @@ def test_an_append_costs_the_same_at_seq_10_and_200(store, monkeypatch):
     assert len(statements) == len(at_10)  # the key is read in the head's own statement
 
 
-def test_appends_by_another_store_are_noticed(store, started):
+def test_appends_by_another_store_are_noticed(store: Store, started: list[dict[str, Any]]) -> None:
     other = Store(str(store.url.render_as_string(hide_password=False)))
     assert other.match("m-1").seq == 6  # replayed from the database
     other.append("m-1", started[6], expected_seq=6)
@@ -268,12 +272,12 @@ def test_appends_by_another_store_are_noticed(store, started):
 # -- the commands ----------------------------------------------------------------------------
 
 @pytest.fixture
-def database(store, monkeypatch) -> Store:
+def database(store: Store, monkeypatch: pytest.MonkeyPatch) -> Store:
     monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store.url.render_as_string(hide_password=False))
     return store
 
 
-def test_import_then_export_gives_the_log_back_line_for_line(database, tmp_path, capsysbinary):
+def test_import_then_export_gives_the_log_back_line_for_line(database: Store, tmp_path: Path, capsysbinary):
     lines = [json.dumps(event, ensure_ascii=False, indent=None, separators=sep)
              for event, sep in zip(match_log("Copa Ñandú", 30), [(", ", ": "), (",", ":")] * 15, strict=False)]
     lines[3] = lines[3].replace('"type"', ' "type"') + "  "
@@ -286,7 +290,7 @@ def test_import_then_export_gives_the_log_back_line_for_line(database, tmp_path,
     assert capsysbinary.readouterr().out.decode("utf-8") == "".join(line + "\n" for line in lines)
 
 
-def test_import_is_all_or_nothing(database, tmp_path):
+def test_import_is_all_or_nothing(database: Store, tmp_path: Path) -> None:
     lines = [json.dumps(event) for event in match_log("m-9", 30)]
     for broken, reason in (([*lines[:20], '{"type": "goal", "team": "Green", "at": "2026-11-29T15:01:00Z"}'],
                             "line 21: goal: field 'team' names an unknown team 'Green'"),
@@ -303,7 +307,8 @@ def test_import_is_all_or_nothing(database, tmp_path):
         database.import_log(lines)
 
 
-def test_matches_show_and_verify_commands(database, started, capsys):
+def test_matches_show_and_verify_commands(database: Store, started: list[dict[str, Any]],
+                                          capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["matches"]) == 0
     listed = capsys.readouterr().out
     assert "m-1" in listed and "Blue 1 – Red 0" in listed and "6 events" in listed
@@ -321,7 +326,8 @@ def test_matches_show_and_verify_commands(database, started, capsys):
     assert main(["show", "nope"]) == 2
 
 
-def test_commands_ask_for_an_upgrade_first(store_url, monkeypatch, capsys):
+def test_commands_ask_for_an_upgrade_first(store_url: str, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store_url)
     assert main(["matches"]) == 2
     err = capsys.readouterr().err

@@ -10,6 +10,7 @@ import statistics
 import sys
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic import command
@@ -31,21 +32,21 @@ SEASON = season(matches=40, seed=36)
 LONG = 700  # events: a stored checkpoint at 256 events or more
 
 
-def given(match: Match) -> list:
+def given(match: Match) -> list[Any]:
     """Everything a match gave for its events and where it stands, as a device reads it."""
     rulings = [ruling.to_json() if ruling else None for ruling in match.rulings]
     return [rulings, match.flags, match.clocks, match.state, match.score, match.free_hit, match.play_at,
             match.options, match.waiting, match.void, match.accepted_types(), match.clock_json(), match.winner]
 
 
-def replayed(events: list) -> Match:
+def replayed(events: list[Any]) -> Match:
     match = Match()
     for event in events:
         match.feed(event)
     return match
 
 
-def void(seq: int, at: str) -> dict:
+def void(seq: int, at: str) -> dict[str, Any]:
     return {"type": "void", "at": at, "seq": seq, "reason": "the umpire overruled it"}
 
 
@@ -53,7 +54,7 @@ def head(store: Store, code: str) -> engine_cache.Head:
     return store._cache._heads[code]
 
 
-def long_match(store: Store, code: str = "long") -> list[dict]:
+def long_match(store: Store, code: str = "long") -> list[dict[str, Any]]:
     """A long match imported, then one append (which stores its checkpoint); its log."""
     log = match_log(code, LONG + 1)
     store.import_log(json.dumps(event) for event in log[:-1])
@@ -69,7 +70,7 @@ def reopened(store: Store) -> Store:
 
 # -- the engine ----------------------------------------------------------------------------------------
 
-def test_a_match_resumed_from_its_checkpoint_gives_what_the_full_replay_gives_on_a_season():
+def test_a_match_resumed_from_its_checkpoint_gives_what_the_full_replay_gives_on_a_season() -> None:
     rng = random.Random(11)
     for lines in SEASON:
         events = [parse_line(line) for line in lines]
@@ -91,7 +92,7 @@ def test_a_match_resumed_from_its_checkpoint_gives_what_the_full_replay_gives_on
             assert given(whole) == held
 
 
-def test_a_match_that_holds_its_last_events_voids_an_older_one_through_the_whole_replay():
+def test_a_match_that_holds_its_last_events_voids_an_older_one_through_the_whole_replay() -> None:
     events = match_log("m-1", LONG)
     match = replayed(events)
     match.keep_last(256)
@@ -103,7 +104,7 @@ def test_a_match_that_holds_its_last_events_voids_an_older_one_through_the_whole
     assert match.first == 1
 
 
-def test_a_blob_is_rebuilt_into_the_engines_own_values_alone():
+def test_a_blob_is_rebuilt_into_the_engines_own_values_alone() -> None:
     found = json.loads(encode(replayed([parse_line(line) for line in SEASON[0]]).checkpoint()))
     found["play"]["free_hit"] = {"Store": {"url": "sqlite://"}}
     with pytest.raises(KeyError):
@@ -112,7 +113,7 @@ def test_a_blob_is_rebuilt_into_the_engines_own_values_alone():
 
 # -- the store ---------------------------------------------------------------------------------------------
 
-def test_a_cold_append_after_a_restart_resumes_from_the_stored_checkpoint(store):
+def test_a_cold_append_after_a_restart_resumes_from_the_stored_checkpoint(store: Store) -> None:
     log = long_match(store)
     with store.engine.connect() as connection:
         assert connection.execute(select(CheckpointRow.seq)).scalar() == LONG
@@ -127,7 +128,7 @@ def test_a_cold_append_after_a_restart_resumes_from_the_stored_checkpoint(store)
     store.close()
 
 
-def test_the_first_append_after_an_import_resumes_from_the_checkpoint_the_import_stored(store):
+def test_the_first_append_after_an_import_resumes_from_the_checkpoint_the_import_stored(store: Store) -> None:
     log = match_log("imported", LONG + 1)
     store.import_log(json.dumps(event) for event in log[:-1])
     with store.engine.connect() as connection:
@@ -139,7 +140,7 @@ def test_the_first_append_after_an_import_resumes_from_the_checkpoint_the_import
     store.close()
 
 
-def test_a_void_before_the_checkpoint_after_a_restart_is_ruled_as_the_full_replay_rules_it(store):
+def test_a_void_before_the_checkpoint_after_a_restart_is_ruled_as_the_full_replay_rules_it(store: Store) -> None:
     log = long_match(store)
     store = reopened(store)
     struck = void(5, log[-1]["at"])
@@ -153,7 +154,7 @@ def test_a_void_before_the_checkpoint_after_a_restart_is_ruled_as_the_full_repla
 
 
 @pytest.mark.parametrize("spoil", ["blob", "engine_version", "seq"])
-def test_a_tampered_or_stale_checkpoint_is_ignored_and_the_match_replayed(store, spoil):
+def test_a_tampered_or_stale_checkpoint_is_ignored_and_the_match_replayed(store: Store, spoil: str) -> None:
     log = long_match(store)
     with store.engine.begin() as connection:
         row = connection.execute(select(CheckpointRow.blob, CheckpointRow.seq)).one()
@@ -174,7 +175,7 @@ def test_a_tampered_or_stale_checkpoint_is_ignored_and_the_match_replayed(store,
     store.close()
 
 
-def test_a_store_of_another_engine_version_ignores_the_checkpoints_of_this_one(store):
+def test_a_store_of_another_engine_version_ignores_the_checkpoints_of_this_one(store: Store) -> None:
     long_match(store)
     other = Store(str(store.url.render_as_string(hide_password=False)), engine_version="9.9.9")
     other.match("long")
@@ -182,7 +183,8 @@ def test_a_store_of_another_engine_version_ignores_the_checkpoints_of_this_one(s
     other.close()
 
 
-def test_appends_across_restarts_rule_as_a_full_replay_over_a_season(store, monkeypatch):
+def test_appends_across_restarts_rule_as_a_full_replay_over_a_season(store: Store,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Every event of a season's matches appended, the server restarted at random, checkpoints stored every 16
     events: each stored ruling, state, clock and flags are the full replay's, and verify finds nothing."""
     monkeypatch.setattr(engine_cache, "STORED_EVERY", 16)
@@ -215,7 +217,7 @@ def test_appends_across_restarts_rule_as_a_full_replay_over_a_season(store, monk
 
 # -- the budget --------------------------------------------------------------------------------------------
 
-def test_the_cache_keeps_to_its_memory_budget_evicting_the_least_recently_used(store_url):
+def test_the_cache_keeps_to_its_memory_budget_evicting_the_least_recently_used(store_url: str) -> None:
     budget = 3 * (engine_cache.MATCH_BYTES + engine_cache.EVENT_BYTES * 20)
     store = Store(store_url, cache_bytes=budget)
     store.upgrade()
@@ -229,7 +231,7 @@ def test_the_cache_keeps_to_its_memory_budget_evicting_the_least_recently_used(s
     store.close()
 
 
-def test_the_memory_estimate_is_near_what_an_engine_takes():
+def test_the_memory_estimate_is_near_what_an_engine_takes() -> None:
     ratios = []
     for lines in SEASON[:20]:
         events = [parse_line(line) for line in lines]
@@ -244,7 +246,7 @@ def test_the_memory_estimate_is_near_what_an_engine_takes():
 
 # -- the migration -----------------------------------------------------------------------------------------
 
-def test_migration_0006_goes_down_and_up_again_and_checkpoints_come_back(store):
+def test_migration_0006_goes_down_and_up_again_and_checkpoints_come_back(store: Store) -> None:
     long_match(store)
     migrate(store, command.downgrade, "0005", "allow-drop=yes")  # past the league log; a checkpoint is no record
     with store.engine.connect() as connection:
@@ -260,7 +262,8 @@ def test_migration_0006_goes_down_and_up_again_and_checkpoints_come_back(store):
     store.close()
 
 
-def test_serve_takes_the_cache_budget_in_mib_and_refuses_none(capsys, monkeypatch, tmp_path):
+def test_serve_takes_the_cache_budget_in_mib_and_refuses_none(capsys: pytest.CaptureFixture[str],
+                                                              monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from matchstate.cli import open_store, parser
 
     assert parser().parse_args(["serve", "--cache-mb", "1.5"]).cache_mb == 1.5

@@ -6,6 +6,8 @@ import signal
 import subprocess
 import sys
 import threading
+from pathlib import Path
+from typing import Any
 
 from conftest import match_log
 
@@ -25,7 +27,7 @@ def url_of(store: Store) -> str:
 class Race:
     """Writers racing to append the next event of one match: what each was told, by device id."""
 
-    def __init__(self, code: str, log: list[dict]) -> None:
+    def __init__(self, code: str, log: list[dict[str, Any]]) -> None:
         self.code, self.log = code, log
         self.committed: dict[str, int] = {}  # device id -> the seq the writer was told
         self.conflicted: list[str] = []
@@ -47,7 +49,7 @@ class Race:
                 self.committed[device_id] = appended.event.seq
 
 
-def test_writers_on_one_match_fork_nothing(store):
+def test_writers_on_one_match_fork_nothing(store: Store) -> None:
     log = match_log("m-1", 400)
     store.create_match(log[0])
     race = Race("m-1", log)
@@ -72,11 +74,11 @@ def test_writers_on_one_match_fork_nothing(store):
     assert store.verify() == []
 
 
-def test_writers_on_their_own_matches_all_commit(store):
+def test_writers_on_their_own_matches_all_commit(store: Store) -> None:
     logs = [match_log(f"m-{number}", 30) for number in range(WRITERS)]
     errors: list[BaseException] = []
 
-    def writer(log: list[dict]) -> None:
+    def writer(log: list[dict[str, Any]]) -> None:
         try:
             store.create_match(log[0])
             for seq, event in enumerate(log[1:], 1):
@@ -111,7 +113,7 @@ while seq < len(log):
 """
 
 
-def test_appends_reported_committed_survive_sigkill(store, tmp_path):
+def test_appends_reported_committed_survive_sigkill(store: Store, tmp_path: Path) -> None:
     log = match_log("m-1", 20_000)
     path = tmp_path / "log.jsonl"
     path.write_text("".join(json.dumps(event) + "\n" for event in log))
@@ -144,7 +146,7 @@ def test_appends_reported_committed_survive_sigkill(store, tmp_path):
 RACE_ROUNDS = 40
 
 
-def test_two_servers_racing_a_retry_both_get_the_stored_result(store):
+def test_two_servers_racing_a_retry_both_get_the_stored_result(store: Store) -> None:
     """A device's retry reaches two servers on one database at once (issue 9, finding 3: on PostgreSQL one of
     them answered with a UniqueViolation): each gets the one stored result, with or without expected_seq."""
     log = match_log("m-1", RACE_ROUNDS + 1)
@@ -155,7 +157,7 @@ def test_two_servers_racing_a_retry_both_get_the_stored_result(store):
     start = threading.Barrier(2, timeout=30)
     for seq in range(2, RACE_ROUNDS + 2):
         expected = seq - 1 if seq % 2 else None
-        answers: list = [None, None]
+        answers: list[Any] = [None, None]
 
         def send(number: int, event=log[seq - 1], expected=expected, answers=answers) -> None:
             start.wait()

@@ -34,7 +34,7 @@ def stored_by_the_previous_engine(url: str) -> None:
     older.close()
 
 
-def test_verify_names_only_the_rulings_this_engine_gives_differently_and_who_stored_them(store_url):
+def test_verify_names_only_the_rulings_this_engine_gives_differently_and_who_stored_them(store_url: str) -> None:
     Store(store_url).upgrade()
     stored_by_the_previous_engine(store_url)
     store = Store(store_url)
@@ -45,7 +45,7 @@ def test_verify_names_only_the_rulings_this_engine_gives_differently_and_who_sto
     store.close()
 
 
-def test_an_upgrade_leaves_every_stored_ruling_as_it_was(store_url):
+def test_an_upgrade_leaves_every_stored_ruling_as_it_was(store_url: str) -> None:
     Store(store_url).upgrade()
     stored_by_the_previous_engine(store_url)
     store = Store(store_url)
@@ -58,7 +58,7 @@ def test_an_upgrade_leaves_every_stored_ruling_as_it_was(store_url):
     store.close()
 
 
-def test_events_appended_by_this_engine_keep_their_clock_and_flags(store):
+def test_events_appended_by_this_engine_keep_their_clock_and_flags(store: Store) -> None:
     store.create_match(START)
     for event in LOG[:1]:
         store.append("old-1", event)

@@ -4,6 +4,7 @@ import itertools
 import threading
 import time
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 from conftest import match_log, stamp
@@ -14,7 +15,7 @@ from matchstate.store import Store, hash_key
 from matchstate.web.service import Service
 
 
-def write_transactions(store: Store, monkeypatch) -> list[int]:
+def write_transactions(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the store's write transactions from now on (one list item each)."""
     counted: list[int] = []
     transaction = store.database.transaction
@@ -31,7 +32,7 @@ def write_transactions(store: Store, monkeypatch) -> list[int]:
 
 
 @contextmanager
-def held_commit(store: Store, monkeypatch, code: str):
+def held_commit(store: Store, monkeypatch: pytest.MonkeyPatch, code: str):
     """Hold the next append to ``code`` in its transaction until the block ends, so that appends made meanwhile
     queue behind it and go in one group; yields a function that waits for ``n`` queued appends."""
     entered, release = threading.Event(), threading.Event()
@@ -86,13 +87,13 @@ def join(started) -> list[object]:
     return results
 
 
-def test_writers_on_many_matches_each_get_their_own_event_durable_and_in_order(store):
+def test_writers_on_many_matches_each_get_their_own_event_durable_and_in_order(store: Store) -> None:
     logs = [match_log(f"m-{number}", 40) for number in range(WRITERS)]
     for log in logs:
         store.create_match(log[0])
     told: dict[str, list[int]] = {}
 
-    def writer(log: list[dict]) -> None:
+    def writer(log: list[dict[str, Any]]) -> None:
         code = log[0]["match"]
         told[code] = [store.append(code, event, expected_seq=seq).event.seq for seq, event in enumerate(log[1:], 1)]
 
@@ -110,7 +111,8 @@ def test_writers_on_many_matches_each_get_their_own_event_durable_and_in_order(s
     fresh.close()
 
 
-def test_appends_waiting_together_share_one_commit_and_a_refused_one_fails_alone(store, monkeypatch):
+def test_appends_waiting_together_share_one_commit_and_a_refused_one_fails_alone(store: Store,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     code = apart("held", "a", "b", "late", "stale")
     logs = {name: match_log(code[name], 10) for name in code}
     for log in logs.values():
@@ -140,7 +142,8 @@ def test_appends_waiting_together_share_one_commit_and_a_refused_one_fails_alone
     assert store.verify() == []
 
 
-def test_a_database_failure_of_one_append_in_a_group_loses_none_of_the_others(store, monkeypatch):
+def test_a_database_failure_of_one_append_in_a_group_loses_none_of_the_others(store: Store,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     code = apart("held", "a", "full", "b")
     logs = {name: match_log(code[name], 10) for name in code}
     for log in logs.values():
@@ -172,7 +175,7 @@ def test_a_database_failure_of_one_append_in_a_group_loses_none_of_the_others(st
     assert store.verify() == []
 
 
-def test_two_stores_racing_on_one_match_and_their_own_are_each_told_the_truth(store):
+def test_two_stores_racing_on_one_match_and_their_own_are_each_told_the_truth(store: Store) -> None:
     shared = match_log("shared", 200)
     store.create_match(shared[0])
     own = {number: match_log(f"own-{number}", 30) for number in range(WRITERS)}
@@ -203,7 +206,7 @@ def test_two_stores_racing_on_one_match_and_their_own_are_each_told_the_truth(st
 
 
 @pytest.mark.parametrize("grouped", [True, False])
-def test_a_lone_append_commits_alone_at_once(store_url, grouped):
+def test_a_lone_append_commits_alone_at_once(store_url: str, grouped: bool) -> None:
     store = Store(store_url, group_commit=grouped)
     store.upgrade()
     log = match_log("m-1", 3)
@@ -213,7 +216,7 @@ def test_a_lone_append_commits_alone_at_once(store_url, grouped):
     store.close()
 
 
-def test_each_match_has_a_lock_of_its_own_that_lives_only_while_it_is_used(store):
+def test_each_match_has_a_lock_of_its_own_that_lives_only_while_it_is_used(store: Store) -> None:
     locks = [store._cache.lock(f"m-{number}") for number in range(1000)]
     assert len({id(lock) for lock in locks}) == 1000  # no two matches take turns on one lock
     with locks[0]:
@@ -222,7 +225,7 @@ def test_each_match_has_a_lock_of_its_own_that_lives_only_while_it_is_used(store
     assert len(store._cache._locks) == 0  # none kept for matches no one appends to
 
 
-def before_next_write(store: Store, monkeypatch, act) -> None:
+def before_next_write(store: Store, monkeypatch: pytest.MonkeyPatch, act) -> None:
     """Do ``act`` just before the store's next write transaction begins (that of the group queued behind a held
     append), where it can be seen by that transaction and no earlier check."""
     transaction = store.database.transaction
@@ -238,7 +241,8 @@ def before_next_write(store: Store, monkeypatch, act) -> None:
     monkeypatch.setattr(store.database, "transaction", acting)
 
 
-def served(store: Store, names: dict[str, str]) -> tuple[Service, dict[str, dict[str, str]], dict[str, list[dict]]]:
+def served(store: Store,
+           names: dict[str, str]) -> tuple[Service, dict[str, dict[str, str]], dict[str, list[dict[str, Any]]]]:
     """A service over ``store`` (the league key is "league"), each named match created with its keys, and logs."""
     store.set_league_key(hash_key("league"))
     service = Service(store)
@@ -251,7 +255,7 @@ def served(store: Store, names: dict[str, str]) -> tuple[Service, dict[str, dict
 
 
 def test_a_key_revoked_while_its_append_waits_in_a_group_is_refused_there_and_the_others_are_appended(
-        store, monkeypatch):
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     code = apart("held", "a", "revoked", "b")
     service, keys, logs = served(store, code)
     other = Store(url_of(store))  # another server of the database revokes the key
@@ -278,13 +282,13 @@ def test_a_key_revoked_while_its_append_waits_in_a_group_is_refused_there_and_th
     assert store.verify() == []
 
 
-def test_keys_refused_inside_a_group_are_refused_alone(store, monkeypatch):
+def test_keys_refused_inside_a_group_are_refused_alone(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     code = apart("held", "a", "wrong", "league", "other", "decider", "unknown", "b")
     service, keys, logs = served(store, {name: code[name] for name in code if name != "unknown"})
     transactions = write_transactions(store, monkeypatch)
     decide = {"type": "decide", "at": logs["a"][2]["at"], "id": "a decision", "option": 1}
 
-    def append(name: str, key: str, event: dict | None = None):
+    def append(name: str, key: str, event: dict[str, Any] | None = None):
         return lambda: service.append(code[name], event or logs[name if name in logs else "a"][1], 1, key)
 
     with held_commit(store, monkeypatch, code["held"]) as queued:

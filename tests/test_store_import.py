@@ -9,6 +9,8 @@ import sys
 import threading
 import time
 from datetime import timedelta
+from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import match_log
@@ -29,7 +31,7 @@ def row_counts(store: Store) -> dict[str, int]:
                 for table in ("matches", "events", "rulings", "keys")}
 
 
-def test_an_import_of_many_batches_refused_late_leaves_nothing(store):
+def test_an_import_of_many_batches_refused_late_leaves_nothing(store: Store) -> None:
     before = row_counts(store)
     lines = [json.dumps(event) for event in match_log("m-1", 3 * BATCH + 10)]
     broken = [*lines[:-1], '{"type": "goal", "team": "Green", "at": "2026-11-29T23:00:00Z"}']
@@ -49,7 +51,8 @@ def leaf_indexes(store: Store, code: str) -> list[int]:
                                             "ORDER BY idx"), {"code": code}).scalars())
 
 
-def test_an_imports_leaves_go_into_the_league_log_in_batches_with_live_appends_between(store, monkeypatch):
+def test_an_imports_leaves_go_into_the_league_log_in_batches_with_live_appends_between(store: Store,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 18: the import's leaves, all in one transaction, held the league log's lock from every live append
     for as long as they took (9.8 s for 100,000 on PostgreSQL). Held between two batches of its leaves, the
     import lets a live append through, its match still hidden and its code still its own."""
@@ -85,7 +88,8 @@ class Killed(Exception):
     """The import's process, gone between two batches of its leaves."""
 
 
-def test_an_import_gone_while_publishing_leaves_its_leaves_and_the_same_log_imports_again(store, monkeypatch):
+def test_an_import_gone_while_publishing_leaves_its_leaves_and_the_same_log_imports_again(store: Store,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """The league log forgets nothing: the leaves published stay, the match does not show, and since no match
     was ever shown under its code, importing it again, the same log or another, rewrites nothing: ``verify``
     finds no problem (an event's hash covers when it was received, so even the same log hashes anew)."""
@@ -126,7 +130,7 @@ print(time.perf_counter() - begun, flush=True)
 """
 
 
-def test_live_appends_go_on_beside_a_long_import(store, monkeypatch):
+def test_live_appends_go_on_beside_a_long_import(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     """Between two batches an import holds no transaction and no lock: held there (its seam), live appends to
     another match are made, as many as one likes; one transaction for the whole import would hold them all."""
     live = match_log("live", 40)
@@ -152,7 +156,7 @@ def test_live_appends_go_on_beside_a_long_import(store, monkeypatch):
     assert [summary.code for summary in store.summaries()] == ["live", "big"] and store.verify() == []
 
 
-def test_an_import_killed_midway_leaves_nothing_visible(store, tmp_path):
+def test_an_import_killed_midway_leaves_nothing_visible(store: Store, tmp_path: Path) -> None:
     path = tmp_path / "big.jsonl"
     path.write_text("".join(json.dumps(event) + "\n" for event in match_log("big", 200 * BATCH)))
     importer = subprocess.Popen([sys.executable, "-c", CHILD, url_of(store), str(path)], stdout=subprocess.PIPE)
@@ -176,9 +180,9 @@ def test_an_import_killed_midway_leaves_nothing_visible(store, tmp_path):
     later.close()
 
 
-def test_an_import_and_a_create_of_one_code_one_wins(store):
+def test_an_import_and_a_create_of_one_code_one_wins(store: Store) -> None:
     lines = [json.dumps(event) for event in match_log("m-1", 5 * BATCH)]
-    outcome: list = []
+    outcome: list[Any] = []
 
     def run() -> None:
         try:

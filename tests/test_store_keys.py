@@ -2,6 +2,7 @@
 recorded acts, read from the database on every call, on SQLite and PostgreSQL."""
 
 import json
+from pathlib import Path
 
 import pytest
 from conftest import match_log
@@ -25,7 +26,7 @@ def keyed(store: Store) -> Store:
     return store
 
 
-def test_each_key_holds_its_role_on_its_own_match(keyed):
+def test_each_key_holds_its_role_on_its_own_match(keyed: Store) -> None:
     assert keyed.role_of_key("m-1", hash_key("scorer 1")) == "scorer"
     assert keyed.role_of_key("m-1", hash_key("official 1")) == "official"
     assert keyed.role_of_key("m-2", hash_key("scorer 1")) is None  # another match's key opens nothing here
@@ -36,7 +37,7 @@ def test_each_key_holds_its_role_on_its_own_match(keyed):
         assert keyed.role_of_key(code, hash_key("league")) == "league"
 
 
-def test_a_new_league_key_revokes_the_old_one_on_every_server(keyed):
+def test_a_new_league_key_revokes_the_old_one_on_every_server(keyed: Store) -> None:
     other = Store(url_of(keyed))  # a second server on the same database
     assert other.role_of_key(None, hash_key("league")) == "league"
     keyed.set_league_key(hash_key("league 2"))
@@ -45,7 +46,7 @@ def test_a_new_league_key_revokes_the_old_one_on_every_server(keyed):
     other.close()
 
 
-def test_a_revoked_key_is_refused_at_once_on_a_second_server(keyed):
+def test_a_revoked_key_is_refused_at_once_on_a_second_server(keyed: Store) -> None:
     other = Store(url_of(keyed))
     assert other.role_of_key("m-1", hash_key("scorer 1")) == "scorer"
     keyed.revoke_key("m-1", "scorer", by="the league")
@@ -60,7 +61,7 @@ def test_a_revoked_key_is_refused_at_once_on_a_second_server(keyed):
     other.close()
 
 
-def test_keys_are_refused_for_what_is_not_a_match_role(keyed):
+def test_keys_are_refused_for_what_is_not_a_match_role(keyed: Store) -> None:
     for role in ("league", "umpire"):
         with pytest.raises(StoreError, match="'scorer', 'official'"):
             keyed.issue_key("m-1", role, hash_key("x"))
@@ -70,7 +71,7 @@ def test_keys_are_refused_for_what_is_not_a_match_role(keyed):
         keyed.revoke_key("m-9", "scorer")
 
 
-def test_every_act_is_recorded_in_order(keyed):
+def test_every_act_is_recorded_in_order(keyed: Store) -> None:
     keyed.revoke_key("m-2", "official", by="Jane (league)")
     keyed.revoke_key("m-2", "official")  # nothing live: nothing to record
     with keyed.engine.connect() as connection:
@@ -82,7 +83,8 @@ def test_every_act_is_recorded_in_order(keyed):
         (9, "revoke", "m-2", "official", "Jane (league)")]
 
 
-def test_a_removed_match_is_a_recorded_act_and_its_code_is_free_again(keyed, monkeypatch, capsys):
+def test_a_removed_match_is_a_recorded_act_and_its_code_is_free_again(keyed: Store, monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     from matchstate.cli import main
 
     log = match_log("m-1", 6)
@@ -123,7 +125,8 @@ def printed_key(output: str, name: str) -> str:
     return line.rsplit(": ", 1)[1]
 
 
-def test_db_upgrade_makes_the_secret_and_a_league_key_once(store_url, monkeypatch, capsys):
+def test_db_upgrade_makes_the_secret_and_a_league_key_once(store_url: str, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
     from matchstate.cli import main
 
     monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store_url)
@@ -139,7 +142,8 @@ def test_db_upgrade_makes_the_secret_and_a_league_key_once(store_url, monkeypatc
     store.close()
 
 
-def test_the_keys_commands(store, tmp_path, monkeypatch, capsys):
+def test_the_keys_commands(store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                           capsys: pytest.CaptureFixture[str]) -> None:
     from matchstate.cli import main
 
     monkeypatch.setenv("MATCHSTATE_DATABASE_URL", url_of(store))

@@ -5,6 +5,8 @@ log's proof of the event's leaf in its group's checkpoint (issue 19); those sign
 import base64
 import hashlib
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import match_log
@@ -28,7 +30,7 @@ EVENTS = 13
 
 
 @pytest.fixture
-def kept(store: Store) -> list[dict]:
+def kept(store: Store) -> list[dict[str, Any]]:
     """m-1 scored to seq 13; the receipts its devices kept, one per event, as JSON."""
     log = match_log("m-1", EVENTS)
     receipts = [store.create_match(log[0]).receipt]
@@ -37,14 +39,14 @@ def kept(store: Store) -> list[dict]:
 
 
 @pytest.fixture
-def signed(store: Store, kept) -> list[dict]:
+def signed(store: Store, kept: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The receipts of m-1's events as the store signed them one by one before the league log."""
     key = store.secrets.signing_key()
     return [sign(key, store.key_fingerprint(), "m-1", event.seq, event.hash, event.received_at).to_json()
             for event in store.events("m-1")]
 
 
-def test_a_receipt_is_the_logs_proof_of_the_event_it_acknowledges(store, kept):
+def test_a_receipt_is_the_logs_proof_of_the_event_it_acknowledges(store: Store, kept: list[dict[str, Any]]) -> None:
     """Worked out here with nothing but the receipt, the public key and the README's words: the leaf's hash, the
     proof to the checkpoint's root, the checkpoint's signature (one per commit group, none per append)."""
     public_key = store.public_key()
@@ -63,13 +65,15 @@ def test_a_receipt_is_the_logs_proof_of_the_event_it_acknowledges(store, kept):
         assert merkle.verify_inclusion(proof.index, tree.size, leaf, proof.hashes, tree.root)
 
 
-def test_a_retry_gets_a_proof_of_the_same_leaf(store, kept):
+def test_a_retry_gets_a_proof_of_the_same_leaf(store: Store, kept: list[dict[str, Any]]) -> None:
     again = store.append("m-1", match_log("m-1", EVENTS)[6])
     assert again.duplicate and TlogProof.parse(again.receipt.proof).index == TlogProof.parse(kept[6]["proof"]).index
     assert store.check_receipts([again.receipt.to_json()]).held == 1
 
 
-def test_receipts_signed_before_the_league_log_still_verify(store, signed, tmp_path, monkeypatch, capsys):
+def test_receipts_signed_before_the_league_log_still_verify(store: Store, signed: list[dict[str, Any]], tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
     """Worked out here with nothing but the receipt, the public key and the README's words."""
     public = serialization.load_pem_public_key(store.public_key_pem().encode())
     raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
@@ -82,26 +86,29 @@ def test_receipts_signed_before_the_league_log_still_verify(store, signed, tmp_p
     assert status == 0 and f"receipts: {EVENTS} of those read hold" in out
 
 
-def write_receipts(path, receipts: list[dict]) -> str:
+def write_receipts(path, receipts: list[dict[str, Any]]) -> str:
     path.write_text("".join(json.dumps(receipt) + "\n" for receipt in receipts))
     return str(path)
 
 
-def run_verify(store: Store, monkeypatch, capsys, *args: str) -> tuple[int, str]:
+def run_verify(store: Store, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+               *args: str) -> tuple[int, str]:
     monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store.url.render_as_string(hide_password=False))
     status = main(["verify", *args])
     return status, capsys.readouterr().out
 
 
-def test_receipts_that_agree_with_the_log(store, kept, tmp_path, monkeypatch, capsys):
+def test_receipts_that_agree_with_the_log(store: Store, kept: list[dict[str, Any]], tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     report = store.check_receipts(kept)
     assert (report.held, report.problems, report.removed) == (EVENTS, [], [])
     status, out = run_verify(store, monkeypatch, capsys, "--receipts", write_receipts(tmp_path / "r.jsonl", kept))
     assert status == 0 and f"receipts: {EVENTS} of those read hold" in out and "every seal holds" in out
 
 
-def test_a_rewrite_by_whoever_holds_the_database_the_secret_and_the_signing_key(store, kept, tmp_path,
-                                                                                  monkeypatch, capsys):
+def test_a_rewrite_by_whoever_holds_the_database_the_secret_and_the_signing_key(store: Store,
+        kept: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     """Seq 5 rewritten, every later hash recomputed, and the head sealed again with the secret: verify finds
     nothing, and the receipts kept from before prove the rewrite, seq by seq."""
     def edit(sql):
@@ -120,7 +127,7 @@ def test_a_rewrite_by_whoever_holds_the_database_the_secret_and_the_signing_key(
     assert status == 1 and "match m-1, seq 5: receipt 5, signed by the store, gives it the hash " in out
 
 
-def test_events_cut_off_show_in_the_receipts_without_the_secret(store, kept):
+def test_events_cut_off_show_in_the_receipts_without_the_secret(store: Store, kept: list[dict[str, Any]]) -> None:
     def edit(sql):
         for table in ("rulings", "events"):
             sql(f"DELETE FROM {table} WHERE seq > 10")
@@ -138,7 +145,7 @@ def test_events_cut_off_show_in_the_receipts_without_the_secret(store, kept):
     assert "acknowledges seq 11, but the match ends at seq 10: events were removed" in report.problems[0].what
 
 
-def test_a_deleted_match_and_a_removed_one(store, kept):
+def test_a_deleted_match_and_a_removed_one(store: Store, kept: list[dict[str, Any]]) -> None:
     other = match_log("m-2", 3)
     receipts = [store.create_match(other[0]).receipt.to_json()]
     receipts += [store.append("m-2", event).receipt.to_json() for event in other[1:]]
@@ -155,7 +162,8 @@ def test_a_deleted_match_and_a_removed_one(store, kept):
     assert len(report.removed) == 3 and "seq 1 of a match since removed (match m-2 removed at" in report.removed[0]
 
 
-def test_a_receipt_altered_or_signed_by_another_key(store, kept, signed):
+def test_a_receipt_altered_or_signed_by_another_key(store: Store, kept: list[dict[str, Any]],
+                                                    signed: list[dict[str, Any]]) -> None:
     forged_key = Ed25519PrivateKey.generate()
     for receipts, broken in ((kept, "its proof does not hold"), (signed, "its signature does not hold")):
         altered = {**receipts[3], "hash": "0" * 64}
@@ -168,7 +176,8 @@ def test_a_receipt_altered_or_signed_by_another_key(store, kept, signed):
     assert "is signed by key" in other.problems[1].what and "not by this store's key" in other.problems[1].what
 
 
-def test_a_rollback_and_a_fork_are_named_by_a_kept_receipt(store, kept, tmp_path):
+def test_a_rollback_and_a_fork_are_named_by_a_kept_receipt(store: Store, kept: list[dict[str, Any]],
+                                                           tmp_path: Path) -> None:
     """The log's tree, cut back (a store restored from an older copy) or rebuilt otherwise (a fork): a receipt kept
     from the newer tree says which."""
     with store.engine.begin() as connection:
@@ -186,8 +195,9 @@ def test_a_rollback_and_a_fork_are_named_by_a_kept_receipt(store, kept, tmp_path
     assert f"leaves, the league log now {size - 1}: the store was rolled back" in report.problems[0].what
 
 
-def test_a_match_removed_and_imported_again_rewritten_is_caught_by_its_receipts(store, kept, tmp_path, monkeypatch,
-                                                                                 capsys):
+def test_a_match_removed_and_imported_again_rewritten_is_caught_by_its_receipts(store: Store,
+        kept: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 19: the league key removes m-1 and imports a rewritten log under the same code. verify alone finds
     nothing; every receipt kept from before names the rewrite, and verify --receipts exits 1."""
     log = match_log("m-1", EVENTS)
@@ -203,7 +213,9 @@ def test_a_match_removed_and_imported_again_rewritten_is_caught_by_its_receipts(
     assert status == 1 and "match m-1, seq 1: receipt 1, signed by the store, gives it the hash " in out
 
 
-def test_receipts_of_a_removed_match_do_not_pass_verify(store, kept, tmp_path, monkeypatch, capsys):
+def test_receipts_of_a_removed_match_do_not_pass_verify(store: Store, kept: list[dict[str, Any]], tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """A receipt that can no longer be checked does not hold: verify --receipts names it and exits 1."""
     store.remove_match("m-1", reason="a test match", by="league")
     status, out = run_verify(store, monkeypatch, capsys, "--receipts", write_receipts(tmp_path / "r.jsonl", kept))

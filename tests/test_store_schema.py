@@ -5,6 +5,7 @@ concurrent first upgrades take turns."""
 import argparse
 import json
 import threading
+from typing import Any
 
 import pytest
 from alembic import command
@@ -20,7 +21,7 @@ from matchstate.models import Base
 from matchstate.store import MIGRATIONS, Store, hash_key
 
 
-def differences(store: Store) -> list:
+def differences(store: Store) -> list[Any]:
     """What ``alembic check`` would find between the database and the models."""
     with store.engine.connect() as connection:
         return compare_metadata(MigrationContext.configure(connection), Base.metadata)
@@ -36,7 +37,7 @@ def migrate(store: Store, direction, revision: str, *x: str) -> None:
         direction(config, revision)
 
 
-def test_upgrade_from_empty_to_head_builds_the_models(store_url):
+def test_upgrade_from_empty_to_head_builds_the_models(store_url: str) -> None:
     store = Store(store_url)
     assert not store.schema_is_current()
     store.upgrade()
@@ -51,7 +52,7 @@ def test_upgrade_from_empty_to_head_builds_the_models(store_url):
     store.close()
 
 
-def test_a_downgrade_that_drops_records_asks_first(store):
+def test_a_downgrade_that_drops_records_asks_first(store: Store) -> None:
     store.create_match(match_log("m-1", 1)[0])
     for revision in ("0001", "base"):
         with pytest.raises(CommandError, match="-x allow-drop=yes"):
@@ -60,7 +61,7 @@ def test_a_downgrade_that_drops_records_asks_first(store):
         assert [summary.code for summary in store.summaries()] == ["m-1"]
 
 
-def test_the_migrations_go_down_and_up_again(store):
+def test_the_migrations_go_down_and_up_again(store: Store) -> None:
     migrate(store, command.downgrade, "base", "allow-drop=yes")
     assert not store.schema_is_current()
     assert set(inspect(store.engine).get_table_names()) <= {"alembic_version"}
@@ -68,7 +69,7 @@ def test_the_migrations_go_down_and_up_again(store):
     assert differences(store) == []
 
 
-def test_an_older_database_is_upgraded_without_a_change_to_what_it_recorded(store):
+def test_an_older_database_is_upgraded_without_a_change_to_what_it_recorded(store: Store) -> None:
     """A store from before keys, acts and seals (revision 0001, its keys in two columns of its matches, no
     secret file) is upgraded: its keys move to the keys table, every match is sealed and its creation and
     keys recorded as acts, and not one event, ruling or hash changes."""
@@ -107,7 +108,7 @@ def test_an_older_database_is_upgraded_without_a_change_to_what_it_recorded(stor
     older.close()
 
 
-def test_a_store_sealed_with_a_secret_that_is_gone_is_not_given_a_new_one(store):
+def test_a_store_sealed_with_a_secret_that_is_gone_is_not_given_a_new_one(store: Store) -> None:
     store.create_match(match_log("m-1", 1)[0])
     store.secrets.path.unlink()
     again = Store(store.url.render_as_string(hide_password=False))
@@ -117,10 +118,10 @@ def test_a_store_sealed_with_a_secret_that_is_gone_is_not_given_a_new_one(store)
     again.close()
 
 
-def test_concurrent_first_upgrades_take_turns(store_url):
+def test_concurrent_first_upgrades_take_turns(store_url: str) -> None:
     stores = [Store(store_url) for _ in range(3)]
     start = threading.Barrier(len(stores))
-    outcomes: list = []
+    outcomes: list[Any] = []
 
     def upgrade(store: Store) -> None:
         start.wait()
@@ -144,7 +145,7 @@ def test_concurrent_first_upgrades_take_turns(store_url):
         store.close()
 
 
-def test_the_alembic_command_line_asks_first_and_then_goes_down(store):
+def test_the_alembic_command_line_asks_first_and_then_goes_down(store: Store) -> None:
     """As a developer runs it, from the repository's alembic.ini (SQLite's foreign keys off while it migrates)."""
     import os
     import subprocess
@@ -172,7 +173,7 @@ def test_the_alembic_command_line_asks_first_and_then_goes_down(store):
     assert differences(store) == []
 
 
-def test_a_store_whose_acts_were_deleted_is_not_sealed_again(store):
+def test_a_store_whose_acts_were_deleted_is_not_sealed_again(store: Store) -> None:
     store.create_match(match_log("m-1", 1)[0])
     with store.engine.begin() as connection:
         connection.execute(text("DELETE FROM acts"))

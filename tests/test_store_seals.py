@@ -42,7 +42,7 @@ def surviving_head(sql, seq: int) -> None:
                        "score": json.dumps(replayed.score)})
 
 
-def test_events_cut_off_the_end_with_the_head_set_to_match(played):
+def test_events_cut_off_the_end_with_the_head_set_to_match(played: Store) -> None:
     def edit(sql):
         for table in ("rulings", "events"):
             sql(f"DELETE FROM {table} WHERE seq > 10")
@@ -72,13 +72,13 @@ def rewrite(store: Store, sql) -> None:
         {"hash": digest, "score": json.dumps(replayed.score)})
 
 
-def test_a_rewrite_that_recomputes_every_hash_and_the_head(played):
+def test_a_rewrite_that_recomputes_every_hash_and_the_head(played: Store) -> None:
     tamper_with(played, lambda sql: rewrite(played, sql))
     [problem] = played.verify()
     assert (problem.match, problem.column) == ("m-1", "seal")
 
 
-def test_a_key_hash_replaced_opens_nothing_and_verify_names_it(played):
+def test_a_key_hash_replaced_opens_nothing_and_verify_names_it(played: Store) -> None:
     tamper_with(played, lambda sql: sql("UPDATE keys SET key_hash = :mine WHERE role = 'official'",
                                         {"mine": hash_key("mine")}))
     assert played.role_of_key("m-1", hash_key("mine")) is None  # not sealed: it hands over nothing
@@ -89,7 +89,7 @@ def test_a_key_hash_replaced_opens_nothing_and_verify_names_it(played):
     assert "its official key that the acts issued is not live" in problems[1].what
 
 
-def test_another_matchs_key_row_moved_over_opens_nothing(played):
+def test_another_matchs_key_row_moved_over_opens_nothing(played: Store) -> None:
     played.issue_key("m-2", "official", hash_key("m-2 official"))
 
     def edit(sql):
@@ -103,7 +103,7 @@ def test_another_matchs_key_row_moved_over_opens_nothing(played):
     assert len([problem for problem in played.verify() if problem.match == "m-1"]) >= 2
 
 
-def test_a_revoked_key_set_live_again_opens_nothing(played):
+def test_a_revoked_key_set_live_again_opens_nothing(played: Store) -> None:
     played.issue_key("m-1", "scorer", hash_key("scorer 2"))  # "scorer" is revoked now
 
     def edit(sql):
@@ -115,7 +115,8 @@ def test_a_revoked_key_set_live_again_opens_nothing(played):
     assert any("its scorer key" in problem.what for problem in played.verify())
 
 
-def test_a_whole_match_deleted(played, monkeypatch, capsys):
+def test_a_whole_match_deleted(played: Store, monkeypatch: pytest.MonkeyPatch,
+                               capsys: pytest.CaptureFixture[str]) -> None:
     def edit(sql):
         for table in ("keys", "rulings", "events"):
             sql(f"DELETE FROM {table} WHERE true")
@@ -129,7 +130,7 @@ def test_a_whole_match_deleted(played, monkeypatch, capsys):
     assert "match m-1: it is gone" in capsys.readouterr().out
 
 
-def test_the_newest_match_deleted_with_its_acts_shows_once_another_match_moves_on(played):
+def test_the_newest_match_deleted_with_its_acts_shows_once_another_match_moves_on(played: Store) -> None:
     log = match_log("m-1", EVENTS + 1)
     played.create_match(match_log("m-3", 1)[0])
     played.append("m-1", log[EVENTS])  # sealed after m-3's creation
@@ -143,7 +144,7 @@ def test_the_newest_match_deleted_with_its_acts_shows_once_another_match_moves_o
     assert (problem.match, problem.column) == ("m-1", "seal") and "acts were removed from their end" in problem.what
 
 
-def test_an_act_edited(played):
+def test_an_act_edited(played: Store) -> None:
     with played.engine.begin() as connection:
         connection.execute(text("UPDATE acts SET recorded_by = 'someone else' WHERE code = 'm-2'"))
     [problem] = played.verify()
@@ -151,7 +152,7 @@ def test_an_act_edited(played):
     assert str(problem).startswith("match m-2, act 3: match m-2 created at ")
 
 
-def test_a_stored_text_with_a_key_twice(played):
+def test_a_stored_text_with_a_key_twice(played: Store) -> None:
     """A goal's text holds "team" twice: Python reads the last, another reader the first; the hash covers what
     Python read, so only the check for repeated keys shows it (and export would hand the altered text back)."""
     tamper_with(played, lambda sql: sql(
@@ -161,7 +162,7 @@ def test_a_stored_text_with_a_key_twice(played):
                                               "one object")
 
 
-def test_an_event_with_a_key_twice_is_refused(played):
+def test_an_event_with_a_key_twice_is_refused(played: Store) -> None:
     goal = match_log("m-1", EVENTS + 2)[EVENTS]
     text_twice = json.dumps(goal).replace('"type": "penalty.award"', '"type": "whistle", "type": '
                                                                                     '"penalty.award"')
@@ -174,7 +175,7 @@ def test_an_event_with_a_key_twice_is_refused(played):
 
 
 @pytest.mark.parametrize("field", ["by", "id"])
-def test_a_nul_in_a_text_field_is_refused_on_either_database(played, field):
+def test_a_nul_in_a_text_field_is_refused_on_either_database(played: Store, field: str) -> None:
     event = {"type": "tick", "at": "2026-11-29T15:01:00Z", field: "a\u0000b"}
     with pytest.raises(InvalidEvent, match=f"field '{field}' holds a NUL character"):
         played.append("m-1", event)
@@ -183,7 +184,7 @@ def test_a_nul_in_a_text_field_is_refused_on_either_database(played, field):
     assert played.match("m-1").seq == EVENTS
 
 
-def test_foreign_keys_hold_and_orphan_rows_are_named(played):
+def test_foreign_keys_hold_and_orphan_rows_are_named(played: Store) -> None:
     with pytest.raises(IntegrityError), played.engine.begin() as connection:  # SQLite checks them too, now
         connection.execute(text("DELETE FROM matches WHERE code = 'm-1'"))
     assert played.verify() == []

@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+from typing import Any
 
 import pytest
 from conftest import match_log
@@ -35,7 +36,7 @@ def tamper_with(store: Store, edit) -> None:
     with store.engine.begin() as connection:
         match_id = connection.execute(text("SELECT id FROM matches WHERE code = 'm-1'")).scalar_one()
 
-        def sql(statement: str, params: dict | None = None):
+        def sql(statement: str, params: dict[str, Any] | None = None):
             key = "id" if " matches " in statement else "match_id"
             return connection.execute(text(statement.replace("WHERE ", f"WHERE {key} = {match_id} AND ")),
                                       params or {})
@@ -108,7 +109,7 @@ TAMPERING = {
 }
 
 
-def run_verify(store: Store, monkeypatch, capsys) -> tuple[int, str]:
+def run_verify(store: Store, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     """``matchstate verify`` on ``store``: its exit status and what it printed."""
     monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store.url.render_as_string(hide_password=False))
     status = main(["verify"])
@@ -116,7 +117,8 @@ def run_verify(store: Store, monkeypatch, capsys) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize("edit, first_bad, what", TAMPERING.values(), ids=TAMPERING.keys())
-def test_verify_names_the_first_bad_seq(played, edit, first_bad, what, monkeypatch, capsys):
+def test_verify_names_the_first_bad_seq(played: Store, edit, first_bad, what, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]):
     tamper_with(played, edit)
 
     problems = played.verify()
@@ -146,7 +148,7 @@ ROW_TAMPERING = {
 }
 
 
-def test_verify_names_a_row_whose_time_was_overwritten_with_a_word(played):
+def test_verify_names_a_row_whose_time_was_overwritten_with_a_word(played: Store) -> None:
     """SQLite keeps the word in its time column, which then fails as it is read back; PostgreSQL reads
     'yesterday' as a time. Either way the row was changed, and verify names it."""
     tamper_with(played, lambda sql: sql("UPDATE events SET received_at = 'yesterday' WHERE seq = 7"))
@@ -155,7 +157,8 @@ def test_verify_names_a_row_whose_time_was_overwritten_with_a_word(played):
 
 
 @pytest.mark.parametrize("column", ROW_TAMPERING)
-def test_verify_names_a_changed_column_of_the_match_row(played, column, monkeypatch, capsys):
+def test_verify_names_a_changed_column_of_the_match_row(played: Store, column, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]):
     edit, what = ROW_TAMPERING[column]
     tamper_with(played, lambda sql: sql(edit))
 
@@ -168,7 +171,7 @@ def test_verify_names_a_changed_column_of_the_match_row(played, column, monkeypa
     assert run_verify(played, monkeypatch, capsys) == (1, f"{problems[0]}\n")
 
 
-def test_verify_names_the_first_of_several_bad_seqs_and_every_bad_column(played):
+def test_verify_names_the_first_of_several_bad_seqs_and_every_bad_column(played: Store) -> None:
     def edit(sql):
         sql("UPDATE events SET role = 'official' WHERE seq = 9")
         sql("UPDATE events SET received_at = '2026-11-29 15:00:00' WHERE seq = 4")
@@ -181,13 +184,13 @@ def test_verify_names_the_first_of_several_bad_seqs_and_every_bad_column(played)
     assert [problem.seq for problem in played.verify()] == [4]  # the row is checked only where the chain holds
 
 
-def test_verify_names_every_bad_column_of_a_whole_chain(played):
+def test_verify_names_every_bad_column_of_a_whole_chain(played: Store) -> None:
     tamper_with(played, lambda sql: sql("UPDATE matches SET score = '{}', state = 'ended', last_seq = 2 WHERE true"))
     assert [(problem.seq, problem.column) for problem in played.verify()] == [
         (None, "last_seq"), (None, "state"), (None, "score")]
 
 
-def test_what_each_hash_covers(played):
+def test_what_each_hash_covers(played: Store) -> None:
     """The hashed form as the README gives it, worked out here without the store's own functions."""
     with played.engine.connect() as connection:
         rows = connection.execute(text(
@@ -206,7 +209,7 @@ def test_what_each_hash_covers(played):
     assert {row.engine_version for row in rows} == {ENGINE_VERSION}
 
 
-def test_a_ruling_stored_by_another_engine_version(store):
+def test_a_ruling_stored_by_another_engine_version(store: Store) -> None:
     older = Store(store.url.render_as_string(hide_password=False), engine_version="0.0.9")
     play(older)  # m-1 ruled by "engine 0.0.9"
     older.close()

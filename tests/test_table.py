@@ -5,6 +5,7 @@ is logged the way a scorer would; the ruling of the event that completes it is c
 """
 
 import pytest
+from conftest import Scorer
 
 FIELD = 300
 # Where each free hit (a column of the table) is taken: yards to the goal Blue attacks.
@@ -66,27 +67,27 @@ TABLE = {
 
 
 # How each situation is logged; returns the ruling of the event that completes it.
-def swing_and_miss(scorer, free_hit):
+def swing_and_miss(scorer: Scorer, free_hit):
     return scorer.strike(free_hit, contact="miss")
 
 
-def hit_before_play(scorer, free_hit):
+def hit_before_play(scorer: Scorer, free_hit):
     scorer.award(free_hit)
     scorer.log("ball.place")
     return scorer.log("hit", player=2, contact="hit")
 
 
-def first_approach(scorer, free_hit):
+def first_approach(scorer: Scorer, free_hit):
     scorer.call_play(free_hit)
     return scorer.log("approach.abort", how="circled")
 
 
-def attacking_position(scorer, free_hit):
+def attacking_position(scorer: Scorer, free_hit):
     scorer.call_play(free_hit)
     return scorer.log("position.improper", team="Blue")
 
 
-def defending_position(scorer, free_hit):
+def defending_position(scorer: Scorer, free_hit):
     """The violation waits for the free hit to close; the whistle closes it and rules it."""
     scorer.call_play(free_hit)
     assert scorer.log("position.improper", team="Red") is None
@@ -104,7 +105,7 @@ CELLS = [(situation, free_hit, give)
 
 @pytest.mark.parametrize(("situation", "free_hit", "give"), CELLS,
                          ids=[f"36/table:{s}:{f}" for s, f, _ in CELLS])
-def test_36_table(scorer, situation, free_hit, give):
+def test_36_table(scorer: Scorer, situation, free_hit, give):
     cell = f"36/table:{situation}:{free_hit}"
     expected = give(free_hit)
 

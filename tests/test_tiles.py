@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import match_log
+from witness_helpers import MemoryLog
 
 from matchstate import jcs
 from matchstate.cli import main
@@ -17,7 +18,6 @@ from matchstate.evidence import POLICY
 from matchstate.store import Store
 from matchstate.tlog import merkle, tiles
 from matchstate.tlog.policy import Policy
-from witness_helpers import MemoryLog
 
 
 def tiled(folder: Path, size: int) -> tuple[MemoryLog, list[bytes]]:

@@ -41,7 +41,7 @@ def test_consistency_agrees_with_transparency_dev_vectors(vector):
     assert holds is not vector["wantErr"], vector["desc"]
 
 
-def test_the_proofs_made_are_the_published_ones():
+def test_the_proofs_made_are_the_published_ones() -> None:
     """Every happy-path vector's proof is the one this module makes from RFC 6962's test leaves."""
     leaves = merkle.Leaves([merkle.leaf_hash(leaf) for leaf in RFC_LEAVES])
     made = 0
@@ -87,7 +87,7 @@ SIZES = range(1, 34)
 HASHES = [merkle.leaf_hash(b"leaf %d" % n) for n in range(max(SIZES))]
 
 
-def test_every_proof_is_rfc_6962s_and_verifies():
+def test_every_proof_is_rfc_6962s_and_verifies() -> None:
     leaves = merkle.Leaves(HASHES)
     for size in SIZES:
         root = merkle.root(leaves, size)
@@ -127,7 +127,7 @@ def inclusion_mutations(index, size, proof, root):
     yield "root and leaf swapped", index, size, root, proof, leaf
 
 
-def test_every_mutated_inclusion_proof_is_rejected():
+def test_every_mutated_inclusion_proof_is_rejected() -> None:
     leaves = merkle.Leaves(HASHES)
     for size in range(2, 34):
         root = merkle.root(leaves, size)
@@ -137,7 +137,7 @@ def test_every_mutated_inclusion_proof_is_rejected():
                 assert not merkle.verify_inclusion(*mutated), (what, index, size)
 
 
-def test_every_mutated_consistency_proof_is_rejected():
+def test_every_mutated_consistency_proof_is_rejected() -> None:
     leaves = merkle.Leaves(HASHES)
     for size in range(2, 34):
         root = merkle.root(leaves, size)
@@ -170,7 +170,7 @@ SPEC_NOTE = ("This is an example message.\n\n\u2014 example.com/foo "
              "Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=\n")
 
 
-def test_the_signed_note_specs_example_verifies():
+def test_the_signed_note_specs_example_verifies() -> None:
     verifier = Verifier.parse(SPEC_VKEY)
     assert verifier.vkey() == SPEC_VKEY
     note = Note.parse(SPEC_NOTE)
@@ -178,7 +178,7 @@ def test_the_signed_note_specs_example_verifies():
     assert str(note) == SPEC_NOTE
 
 
-def test_a_changed_note_or_an_unknown_key_is_refused():
+def test_a_changed_note_or_an_unknown_key_is_refused() -> None:
     verifier = Verifier.parse(SPEC_VKEY)
     with pytest.raises(NotProven, match="does not verify"):
         Note.parse(SPEC_NOTE.replace("example message", "exemplary message")).verified_by([verifier])
@@ -194,19 +194,19 @@ def test_a_changed_note_or_an_unknown_key_is_refused():
     "example com+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k",  # a space in the name
     "example.com/foo+530d903a",
 ])
-def test_a_bad_verifier_key_is_refused(vkey):
+def test_a_bad_verifier_key_is_refused(vkey: str) -> None:
     with pytest.raises(NotProven):
         Verifier.parse(vkey)
 
 
-def test_a_verifier_key_whose_base64_holds_a_plus_is_read():
+def test_a_verifier_key_whose_base64_holds_a_plus_is_read() -> None:
     vkey = ""
     while "+" not in vkey.split("+", 2)[-1]:
         vkey = Signer("league.example/log", Ed25519PrivateKey.generate()).verifier.vkey()
     assert Verifier.parse(vkey).vkey() == vkey
 
 
-def test_a_checkpoint_is_signed_verified_and_its_origin_checked():
+def test_a_checkpoint_is_signed_verified_and_its_origin_checked() -> None:
     signer = Signer("league.example/log", Ed25519PrivateKey.generate())
     checkpoint = Checkpoint("league.example/log", 20852163, hashlib.sha256(b"root").digest())
     note = checkpoint.signed(signer)
@@ -224,7 +224,7 @@ def test_a_checkpoint_is_signed_verified_and_its_origin_checked():
             Checkpoint.from_text(bad)
 
 
-def test_a_tlog_proof_round_trips_and_proves_its_leaf():
+def test_a_tlog_proof_round_trips_and_proves_its_leaf() -> None:
     signer = Signer("league.example/log", Ed25519PrivateKey.generate())
     leaves = merkle.Leaves(HASHES[:11])
     note = Checkpoint("league.example/log", 11, merkle.root(leaves, 11)).signed(signer)

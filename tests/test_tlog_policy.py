@@ -8,12 +8,12 @@ import base64
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from witness_helpers import MemoryLog
 
 from matchstate.errors import NotProven
 from matchstate.tlog.cosignature import Cosigner, cosigned_at
 from matchstate.tlog.note import COSIGNATURE, Note, Verifier
 from matchstate.tlog.policy import Policy
-from witness_helpers import MemoryLog
 
 
 def cosigners(count: int) -> list[Cosigner]:

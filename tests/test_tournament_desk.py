@@ -4,10 +4,13 @@ void of a match.end taking them back; the same seed giving the same draw."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from tournament_helpers import Played, new_tournament, team
 
 from matchstate.errors import DuplicateMatch, InvalidQuery, NotFound
+from matchstate.store import Store
 from matchstate.tournaments.desk import Desk
 
 SIX = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot"]
@@ -23,7 +26,7 @@ BY_HAND = [("Alpha", 5, 25, 12), ("Bravo", 2, 19, 18), ("Delta", 2, 19, 18), ("F
 
 
 @pytest.fixture
-def desk(store) -> Desk:
+def desk(store: Store) -> Desk:
     return Desk(store)
 
 
@@ -38,7 +41,7 @@ def table(desk: Desk, slug: str, group: str = "A") -> list[tuple]:
     return [(row.team, row.wins, row.goals_for, row.goals_against) for row in desk.progress(slug).tables[group]]
 
 
-def test_a_six_team_round_robin_is_ranked_as_worked_by_hand(desk, store):
+def test_a_six_team_round_robin_is_ranked_as_worked_by_hand(desk: Desk, store: Store) -> None:
     new_tournament(desk, "rr", [team(name) for name in SIX], conditions={"chukkers": 4})
     drawn = desk.draw_groups("rr", 1, seed="2026")
     assert drawn.draw == {"seed": "2026", "algorithm": "matchstate-draw-1", "format": "groups", "groups": 1}
@@ -70,7 +73,7 @@ def test_a_six_team_round_robin_is_ranked_as_worked_by_hand(desk, store):
     assert rows[2].why["en"] == "ahead of Foxtrot on gross goals: 19 against 18"
 
 
-def test_a_void_of_a_match_end_takes_its_result_out_of_the_standings(desk, store):
+def test_a_void_of_a_match_end_takes_its_result_out_of_the_standings(desk: Desk, store: Store) -> None:
     new_tournament(desk, "rr", [team(name) for name in SIX])
     desk.draw_groups("rr", 1, seed="2026")
     played = Played(store)
@@ -84,7 +87,7 @@ def test_a_void_of_a_match_end_takes_its_result_out_of_the_standings(desk, store
     assert table(desk, "rr") == BY_HAND
 
 
-def test_a_thirteen_team_bracket_gives_the_top_three_seeds_byes(desk, store):
+def test_a_thirteen_team_bracket_gives_the_top_three_seeds_byes(desk: Desk, store: Store) -> None:
     teams = [team(f"T{n:02}", *(n // 4, n // 4, n // 4, n - 3 * (n // 4))) for n in range(1, 14)]
     new_tournament(desk, "ko", teams, conditions={"handicap_max": 16})
     drawn = desk.draw_bracket("ko", seed="abc")
@@ -116,7 +119,7 @@ def test_a_thirteen_team_bracket_gives_the_top_three_seeds_byes(desk, store):
     assert "Cup-R4-1" not in after.games
 
 
-def test_groups_with_a_shootout_for_a_place_feed_a_knockout_and_a_subsidiary_final(desk, store):
+def test_groups_with_a_shootout_for_a_place_feed_a_knockout_and_a_subsidiary_final(desk: Desk, store: Store) -> None:
     names = [f"Team {n}" for n in range(1, 9)]
     new_tournament(desk, "qc", [team(name) for name in names],
                    conditions={"tiebreaks": ["wins", "net", "shootout", "gross"]})
@@ -135,7 +138,7 @@ def test_groups_with_a_shootout_for_a_place_feed_a_knockout_and_a_subsidiary_fin
     b_scores = {(u1, u2): (3, 1), (u1, u3): (3, 1), (u1, u4): (3, 1), (u2, u3): (3, 1), (u2, u4): (3, 1),
                 (u3, u4): (3, 1)}
     played = Played(store)
-    def place(group: str, number: int) -> dict:
+    def place(group: str, number: int) -> dict[str, Any]:
         return {"kind": "place", "ref": group, "place": number}
 
     desk.add_bracket("qc", "Cup", [place("A", 1), place("B", 1), place("A", 2), place("B", 2)])
@@ -174,7 +177,7 @@ def test_groups_with_a_shootout_for_a_place_feed_a_knockout_and_a_subsidiary_fin
     assert {"Cup-R1-1", "Cup-R1-2", "Cup-R2-1", "Subsidiary-R1-1"} <= reopened.stale
 
 
-def test_the_same_seed_gives_the_same_draw(desk):
+def test_the_same_seed_gives_the_same_draw(desk: Desk) -> None:
     names = [f"Club {n}" for n in range(1, 11)]
     for slug in ("one", "two", "three"):
         new_tournament(desk, slug, [team(name) for name in names])
@@ -185,7 +188,7 @@ def test_the_same_seed_gives_the_same_draw(desk):
     assert desk.draw_groups("one", 2, seed="7 December").fixtures == one  # made again before any match
 
 
-def test_refusals_name_what_is_wrong(desk, store):
+def test_refusals_name_what_is_wrong(desk: Desk, store: Store) -> None:
     new_tournament(desk, "rr", [team(name) for name in SIX])
     with pytest.raises(DuplicateMatch):
         new_tournament(desk, "rr", [])

@@ -7,6 +7,7 @@ import json
 import warnings
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -36,7 +37,7 @@ def at(n: int) -> str:
     return (datetime.now(UTC) + timedelta(seconds=n)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def made(client: TestClient, slug: str = "cup") -> dict:
+def made(client: TestClient, slug: str = "cup") -> dict[str, Any]:
     body = {"slug": slug, "name": "Copa Ñandú de Otoño, Pilar", "starts": "2026-12-05", "ends": "2026-12-12",
             "venue": "Pilar", "conditions": {"chukkers": 4, "handicap_max": 16},
             "officials": ["Umpire Uno", "Referee Dos"],
@@ -57,7 +58,7 @@ def play(client: TestClient, scorer: str, official: str, code: str, *goals: str)
         assert reply.status_code == 201, reply.text
 
 
-def test_the_league_key_makes_a_tournament_and_its_refusals_speak_both_languages(client):
+def test_the_league_key_makes_a_tournament_and_its_refusals_speak_both_languages(client: TestClient) -> None:
     body = {"slug": "cup", "name": "Cup", "teams": [team("Blue")]}
     assert client.post("/api/tournaments", json=body).status_code == 401
     assert client.post("/api/tournaments", json=body, headers={"Authorization": "Bearer no"}).status_code == 403
@@ -67,7 +68,7 @@ def test_the_league_key_makes_a_tournament_and_its_refusals_speak_both_languages
     assert missing.status_code == 404 and missing.json()["words"]["es"] == "ningún torneo se llama nope"
 
 
-def test_a_bracket_flows_from_its_matches_into_feeds_pages_and_the_packet(client):
+def test_a_bracket_flows_from_its_matches_into_feeds_pages_and_the_packet(client: TestClient) -> None:
     drawn = made(client)
     assert drawn["draw"]["seeds"] == ["Blue", "Red", "Gold", "Green"]
     semi = {f["id"]: f for f in drawn["progress"]["fixtures"]}
@@ -110,7 +111,7 @@ def test_a_bracket_flows_from_its_matches_into_feeds_pages_and_the_packet(client
     assert csv.splitlines()[1].startswith("Cup-R1-1,Cup,1,2026-12-05,15:00,Field 1,Blue,Green,7,5.5,0,5.5,Blue,ended,")
 
 
-def test_a_result_kept_on_paper_is_entered_as_a_whole_log_and_two_yellows_sit_a_player_out(client):
+def test_a_result_kept_on_paper_is_entered_as_a_whole_log_and_two_yellows_sit_a_player_out(client: TestClient) -> None:
     made(client)
     log = [{"type": "match.start", "at": at(0), "match": "paper-1", "teams": ["Red", "Gold"],
             "rosters": {"Red": [{"player": 1, "name": "Ana", "handicap": 2}],
@@ -146,14 +147,14 @@ def test_a_result_kept_on_paper_is_entered_as_a_whole_log_and_two_yellows_sit_a_
     assert client.get("/api/matches/paper-1/sit-outs").json() == []
 
 
-def test_folding_keeps_each_line_within_75_octets_without_splitting_a_character():
+def test_folding_keeps_each_line_within_75_octets_without_splitting_a_character() -> None:
     line = "SUMMARY:" + "ñ" * 100
     folded_line = folded(line)
     parts = folded_line.split("\r\n ")
     assert "".join(parts) == line and all(len(part.encode()) <= 75 - (i > 0) for i, part in enumerate(parts))
 
 
-def test_the_packet_prints_every_sheet_and_the_discipline_page_shows_each_players_cards(client):
+def test_the_packet_prints_every_sheet_and_the_discipline_page_shows_each_players_cards(client: TestClient) -> None:
     """The federation's packet to print: results, rosters with handicaps, officials, cards and suspensions and
     each match's score sheet with its receipt; the record keeper's page per player (league key)."""
     made(client)

@@ -6,24 +6,26 @@ Times: ``scorer.log(kind, dt=...)`` logs an event ``dt`` seconds after the one b
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
+from conftest import Scorer
 
 from matchstate import IllegalEvent, Match, RefusedEvent
 from matchstate.log import MAX_LINE_BYTES, replay
 
 
-def clock(scorer):
+def clock(scorer: Scorer):
     """The clock right after the last event."""
     return scorer.match.clock_after(scorer.match.seq)
 
 
-def flags(scorer):
+def flags(scorer: Scorer):
     return list(scorer.match.flags[-1])
 
 
 @pytest.fixture
-def in_play(start_match):
+def in_play(start_match: type[Scorer]):
     """A match whose chukker 1 has been in play for 10 seconds (4 planned chukkers, USPA outdoor clock)."""
     scorer = start_match(chukkers=4)
     scorer.log("chukker.start", chukker=1)
@@ -31,7 +33,7 @@ def in_play(start_match):
     return scorer
 
 
-def play_until(scorer, played):
+def play_until(scorer: Scorer, played):
     """Log a tick when the running clock reads ``played`` seconds."""
     scorer.log("tick", dt=played - clock(scorer)["played"])
 
@@ -65,7 +67,8 @@ def test_the_clock_defaults_to_uspa_outdoor_420_seconds_and_30_more(in_play):
     assert clock(in_play)["phase"] == "extra"
 
 
-def test_an_arena_clock_of_450_seconds_and_no_extra_time_ends_the_chukker_at_the_bell(start_match):
+def test_an_arena_clock_of_450_seconds_and_no_extra_time_ends_the_chukker_at_the_bell(
+        start_match: type[Scorer]) -> None:
     scorer = start_match(clock={"chukker_seconds": 450, "extra_seconds": 0})
     scorer.log("chukker.start", chukker=1)
     play_until(scorer, 449.999)
@@ -76,7 +79,8 @@ def test_an_arena_clock_of_450_seconds_and_no_extra_time_ends_the_chukker_at_the
 
 @pytest.mark.parametrize(("kind", "fields"), [("ball.out", {"over": "sideline"}), ("ball.out", {"over": "backline"}),
                                               ("ball.stop", {"yards_to_goal": 120})])
-def test_ball_out_and_ball_stop_are_accepted_in_idle_in_open_play_with_no_ruling(in_play, kind, fields):
+def test_ball_out_and_ball_stop_are_accepted_in_idle_in_open_play_with_no_ruling(in_play, kind: str,
+                                                                                 fields: dict[str, Any]):
     assert in_play.match.accepts(kind)
     assert in_play.log(kind, **fields) is None
     assert in_play.match.state == "idle"
@@ -90,14 +94,14 @@ def test_ball_out_and_ball_stop_are_still_refused_while_a_free_hit_awaits_its_st
 
 # -- playing time --------------------------------------------------------------------------------
 
-def test_chukker_start_starts_the_clock_at_0_and_running(start_match):
+def test_chukker_start_starts_the_clock_at_0_and_running(start_match: type[Scorer]) -> None:
     scorer = start_match()
     scorer.log("chukker.start", dt=100, chukker=1)
     assert clock(scorer) == {"chukker": 1, "played": 0, "running": True, "phase": "play"}
 
 
 @pytest.mark.parametrize("stop", ["whistle", "clock.stop"])
-def test_a_whistle_or_a_clock_stop_stops_it(in_play, stop):
+def test_a_whistle_or_a_clock_stop_stops_it(in_play, stop: str):
     in_play.log(stop, dt=2.5)
     in_play.log("tick", dt=60)
     assert clock(in_play)["played"] == 12.5 and not clock(in_play)["running"]
@@ -140,7 +144,7 @@ def test_its_reading_is_the_sum_of_its_running_stretches(in_play):
                                               ("ball.stop", {"yards_to_goal": 40}), ("card", {"team": "Red",
                                                                                         "player": 1,
                                                                                         "colour": "yellow"})])
-def test_nothing_else_stops_it(in_play, kind, fields):
+def test_nothing_else_stops_it(in_play, kind: str, fields: dict[str, Any]):
     in_play.log(kind, **fields)
     in_play.log("tick", dt=5)
     assert clock(in_play)["played"] == 16 and clock(in_play)["running"]
@@ -155,14 +159,14 @@ def test_a_clock_start_while_it_runs_and_a_clock_stop_while_it_is_stopped_change
     assert clock(in_play)["played"] == 13
 
 
-def test_clock_events_outside_a_chukker_in_play_change_nothing(start_match):
+def test_clock_events_outside_a_chukker_in_play_change_nothing(start_match: type[Scorer]) -> None:
     scorer = start_match()
     scorer.log("clock.start")
     scorer.log("tick", dt=30)
     assert clock(scorer) == {"chukker": None, "played": 0, "running": False, "phase": "before"}
 
 
-def test_before_the_first_chukker_the_clock_reads_chukker_null_and_played_0(scorer):
+def test_before_the_first_chukker_the_clock_reads_chukker_null_and_played_0(scorer: Scorer) -> None:
     scorer.log("tick", dt=600)
     assert clock(scorer) == {"chukker": None, "played": 0, "running": False, "phase": "before"}
 
@@ -189,7 +193,7 @@ def test_phases_change_at_exactly_the_bell_and_the_horn(in_play):
     assert clock(in_play)["phase"] == "over"
 
 
-def test_phase_is_before_between_and_ended_around_the_chukkers(start_match):
+def test_phase_is_before_between_and_ended_around_the_chukkers(start_match: type[Scorer]) -> None:
     scorer = start_match()
     assert clock(scorer)["phase"] == "before"
     scorer.log("chukker.start", chukker=1)
@@ -202,8 +206,8 @@ def test_phase_is_before_between_and_ended_around_the_chukkers(start_match):
 
 @pytest.mark.parametrize(("kind", "fields"), [("goal", {"team": "Blue"}), ("ball.out", {"over": "sideline"}),
                                               ("whistle", {})])
-def test_extra_time_ends_early_in_a_chukker_before_the_last_at_a_goal_a_ball_out_or_a_whistle(in_play, kind,
-                                                                                              fields):
+def test_extra_time_ends_early_in_a_chukker_before_the_last_at_a_goal_a_ball_out_or_a_whistle(in_play, kind: str,
+                                                                                              fields: dict[str, Any]):
     play_until(in_play, 425)
     in_play.log(kind, **fields)
     assert clock(in_play)["phase"] == "over"
@@ -228,7 +232,7 @@ def test_in_extra_time_an_award_or_a_ball_stop_does_not_end_it(in_play):
 
 
 @pytest.fixture
-def last_chukker(start_match):
+def last_chukker(start_match: type[Scorer]):
     """The last of 4 chukkers in extra time, Blue 1 Red 0."""
     scorer = start_match(chukkers=4)
     scorer.log("chukker.start", chukker=4)
@@ -251,7 +255,7 @@ def test_in_the_last_chukker_a_goal_that_leaves_the_score_untied_ends_extra_time
     assert clock(last_chukker)["phase"] == "over"
 
 
-def test_a_chukker_past_the_planned_number_is_a_last_chukker_too(start_match):
+def test_a_chukker_past_the_planned_number_is_a_last_chukker_too(start_match: type[Scorer]) -> None:
     scorer = start_match(chukkers=4)
     scorer.log("chukker.start", chukker=5)
     play_until(scorer, 425)
@@ -283,13 +287,13 @@ def test_a_chukker_start_with_another_number_than_the_next_is_flagged_yet_accept
     assert flags(in_play) == ["chukker-order"] and clock(in_play)["chukker"] == 3
 
 
-def test_a_first_chukker_start_with_another_number_than_1_is_flagged(start_match):
+def test_a_first_chukker_start_with_another_number_than_1_is_flagged(start_match: type[Scorer]) -> None:
     scorer = start_match()
     scorer.log("chukker.start", chukker=2)
     assert flags(scorer) == ["chukker-order"] and clock(scorer)["chukker"] == 2
 
 
-def test_a_chukker_end_before_any_chukker_started_carries_no_flag(start_match):
+def test_a_chukker_end_before_any_chukker_started_carries_no_flag(start_match: type[Scorer]) -> None:
     scorer = start_match()  # reading: the log keeps no time yet, and a live device cannot know it ever will
     scorer.log("chukker.end", chukker=1)
     assert flags(scorer) == []
@@ -310,7 +314,7 @@ def test_a_chukker_end_with_no_chukker_in_play_is_flagged_and_changes_nothing(in
 
 @pytest.mark.parametrize(("kind", "fields"), [("play", {}), ("hit", {"player": 1, "contact": "hit"}),
                                               ("approach.abort", {"how": "passed"}), ("ball.retee", {})])
-def test_a_stroke_or_play_between_chukkers_is_refused(in_play, kind, fields):
+def test_a_stroke_or_play_between_chukkers_is_refused(in_play, kind: str, fields: dict[str, Any]):
     in_play.award("4")
     in_play.log("play")
     in_play.log("chukker.end", chukker=1)
@@ -339,7 +343,8 @@ def test_a_match_end_while_a_chukker_is_in_play_is_refused(in_play):
     ("void", {"seq": 2, "reason": "slip"}, True), ("card", {"team": "Red", "player": 2, "colour": "red"}, True),
     ("tick", {}, True), ("goal", {"team": "Red"}, False), ("chukker.start", {"chukker": 2}, False),
     ("penalty.award", {"penalty": "4", "to": "Red"}, False), ("whistle", {}, False), ("match.end", {}, False)])
-def test_after_match_end_only_void_card_and_tick_are_accepted(in_play, kind, fields, accepted):
+def test_after_match_end_only_void_card_and_tick_are_accepted(in_play, kind: str, fields: dict[str, Any],
+                                                              accepted: bool):
     in_play.log("chukker.end", chukker=1)
     in_play.log("match.end")
     assert in_play.match.accepts(kind) is accepted
@@ -361,7 +366,7 @@ def test_a_void_of_the_match_end_reopens_the_match(in_play):
     assert clock(in_play)["phase"] == "play"
 
 
-def test_a_match_end_closes_the_free_hit_with_no_ruling_and_what_waits_lapses(start_match):
+def test_a_match_end_closes_the_free_hit_with_no_ruling_and_what_waits_lapses(start_match: type[Scorer]) -> None:
     scorer = start_match()
     scorer.call_play("2")
     scorer.log("position.improper", team="Red")
@@ -385,7 +390,7 @@ def test_a_flag_never_changes_a_ruling_or_the_score(in_play):
     assert flags(in_play) == ["after-horn"] and in_play.match.score == {"Blue": 0, "Red": 1}
 
 
-def test_a_log_that_never_starts_a_chukker_keeps_no_time_and_its_events_carry_no_flags(scorer):
+def test_a_log_that_never_starts_a_chukker_keeps_no_time_and_its_events_carry_no_flags(scorer: Scorer) -> None:
     scorer.log("whistle")
     scorer.log("goal", dt=900, team="Red")
     scorer.log("chukker.end", chukker=1)
@@ -394,7 +399,7 @@ def test_a_log_that_never_starts_a_chukker_keeps_no_time_and_its_events_carry_no
 
 
 @pytest.mark.parametrize("kind", ["goal", "hit"])
-def test_after_horn_flags_a_goal_or_a_hit_logged_while_the_phase_is_over(in_play, kind):
+def test_after_horn_flags_a_goal_or_a_hit_logged_while_the_phase_is_over(in_play, kind: str):
     in_play.call_play("4")
     play_until(in_play, 455)
     fields = {"team": "Blue"} if kind == "goal" else {"player": 1, "contact": "hit"}
@@ -409,7 +414,7 @@ def test_an_award_after_the_horn_is_not_flagged(in_play):
 
 
 @pytest.mark.parametrize("stop", [("whistle", {}), ("clock.stop", {}), ("chukker.end", {"chukker": 1})])
-def test_clock_stopped_flags_a_goal_logged_while_the_clock_was_stopped(in_play, stop):
+def test_clock_stopped_flags_a_goal_logged_while_the_clock_was_stopped(in_play, stop: tuple[Any, ...]):
     in_play.log(stop[0], **stop[1])
     in_play.log("goal", team="Red")
     assert flags(in_play) == ["clock-stopped"]
@@ -438,23 +443,24 @@ def roster(*handicaps):
     ((0, 1, 1, 1), (5, 5, 5, 5), 4, {"Blue": 11.5, "Red": 0}),   # 17 over 4: 11.33
     ((-1, 0, 2, 3), (2, 2, 2, 1), 6, {"Blue": 3, "Red": 0}),
 ])
-def test_goals_by_handicap_from_the_rosters(start_match, blue, red, chukkers, score):
+def test_goals_by_handicap_from_the_rosters(start_match: type[Scorer], blue: tuple[Any, ...], red: tuple[Any, ...],
+                                            chukkers: int, score: dict[str, Any]) -> None:
     scorer = start_match(chukkers=chukkers, rosters={"Blue": roster(*blue), "Red": roster(*red)})
     assert scorer.match.score == score
 
 
-def test_goals_by_handicap_need_no_handicap_goals_and_an_empty_one_counts_as_given(start_match):
+def test_goals_by_handicap_need_no_handicap_goals_and_an_empty_one_counts_as_given(start_match: type[Scorer]) -> None:
     rosters = {"Blue": roster(4, 4, 3, 3), "Red": roster(3, 3, 3, 2)}
     assert start_match(rosters=rosters, handicap_goals={}).match.score == {"Blue": 0, "Red": 0}
     assert start_match(rosters=rosters, handicap_goals={"Blue": 1}).match.score == {"Blue": 1, "Red": 0}
 
 
-def test_goals_by_handicap_need_a_handicap_for_every_player_listed(start_match):
+def test_goals_by_handicap_need_a_handicap_for_every_player_listed(start_match: type[Scorer]) -> None:
     rosters = {"Blue": roster(4, 4, 3, 3), "Red": [*roster(3, 3, 3), {"player": 4, "name": "P4"}]}
     assert start_match(rosters=rosters).match.score == {"Blue": 0, "Red": 0}
 
 
-def test_goals_by_handicap_add_to_the_goals_scored(start_match):
+def test_goals_by_handicap_add_to_the_goals_scored(start_match: type[Scorer]) -> None:
     scorer = start_match(chukkers=4, rosters={"Blue": roster(4, 4, 3, 3), "Red": roster(3, 3, 2, 1)})
     scorer.log("goal", team="Red")
     assert scorer.match.score == {"Blue": 0, "Red": 4.5}
@@ -508,7 +514,7 @@ TIMED = ["2", "3", "4", "5a", "5b", "6"]
 
 @pytest.mark.parametrize("free_hit", TIMED)
 @pytest.mark.parametrize("stop", ["whistle", "chukker.end"])
-def test_a_whistle_or_chukker_end_at_exactly_20_seconds_is_in_time(in_play, free_hit, stop):
+def test_a_whistle_or_chukker_end_at_exactly_20_seconds_is_in_time(in_play, free_hit: str, stop: str):
     in_play.call_play(free_hit)
     assert in_play.log(stop, dt=20, **({"chukker": 1} if stop == "chukker.end" else {})) is None
     assert in_play.match.state == ("placed" if stop == "whistle" else "awarded")
@@ -517,7 +523,8 @@ def test_a_whistle_or_chukker_end_at_exactly_20_seconds_is_in_time(in_play, free
 
 @pytest.mark.parametrize("free_hit", TIMED)
 @pytest.mark.parametrize("stop", ["whistle", "chukker.end"])
-def test_a_whistle_or_chukker_end_just_after_20_seconds_is_the_umpires_whistle_for_them(in_play, free_hit, stop):
+def test_a_whistle_or_chukker_end_just_after_20_seconds_is_the_umpires_whistle_for_them(in_play, free_hit: str,
+                                                                                        stop: str):
     in_play.call_play(free_hit)
     ruling = in_play.log(stop, dt=20.001, **({"chukker": 1} if stop == "chukker.end" else {}))
     assert ruling["kind"] == "award" and ruling["violation"] == "twenty-seconds" and ruling["against"] == "Blue"
@@ -549,7 +556,7 @@ def test_a_whistle_before_the_stroke_with_nothing_waiting_leaves_the_free_hit_an
 
 
 @pytest.mark.parametrize("state", ["awarded", "placed"])
-def test_a_whistle_before_play_leaves_the_free_hit_as_it_was(in_play, state):
+def test_a_whistle_before_play_leaves_the_free_hit_as_it_was(in_play, state: str):
     in_play.award("4")
     if state == "placed":
         in_play.log("ball.place")
@@ -558,7 +565,7 @@ def test_a_whistle_before_play_leaves_the_free_hit_as_it_was(in_play, state):
 
 @pytest.mark.parametrize("state", ["awarded", "placed", "play_called"])
 def test_a_chukker_end_before_the_stroke_with_nothing_waiting_carries_the_free_hit_to_the_next_chukker(in_play,
-                                                                                                    state):
+                                                                                                    state: str):
     in_play.award("6")
     if state != "awarded":
         in_play.log("ball.place")
@@ -569,7 +576,7 @@ def test_a_chukker_end_before_the_stroke_with_nothing_waiting_carries_the_free_h
 
 
 @pytest.mark.parametrize("stop", ["whistle", "chukker.end"])
-def test_a_whistle_or_chukker_end_before_the_stroke_where_a_violation_waits_closes_and_rules_it(in_play, stop):
+def test_a_whistle_or_chukker_end_before_the_stroke_where_a_violation_waits_closes_and_rules_it(in_play, stop: str):
     in_play.call_play("4")
     in_play.log("position.improper", team="Red")
     ruling = in_play.log(stop, **({"chukker": 1} if stop == "chukker.end" else {}))
@@ -578,7 +585,7 @@ def test_a_whistle_or_chukker_end_before_the_stroke_where_a_violation_waits_clos
 
 
 @pytest.mark.parametrize("stop", ["whistle", "chukker.end"])
-def test_a_whistle_or_chukker_end_finding_the_20_seconds_run_out_while_a_violation_waits_is_a_rehit(in_play, stop):
+def test_a_whistle_or_chukker_end_finding_the_20_seconds_run_out_while_a_violation_waits_is_a_rehit(in_play, stop: str):
     in_play.call_play("4")
     in_play.log("position.improper", team="Red")
     ruling = in_play.log(stop, dt=21, **({"chukker": 1} if stop == "chukker.end" else {}))
@@ -603,11 +610,11 @@ START = json.dumps({"type": "match.start", "at": "2026-11-29T15:00:00Z", "match"
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", ""])
-def test_a_line_of_16_kib_is_accepted_whatever_its_line_break(newline):
+def test_a_line_of_16_kib_is_accepted_whatever_its_line_break(newline: str) -> None:
     assert len(list(replay([START + "\n", padded(MAX_LINE_BYTES) + newline]))) == 2
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", ""])
-def test_a_line_one_byte_longer_than_16_kib_is_refused(newline):
+def test_a_line_one_byte_longer_than_16_kib_is_refused(newline: str) -> None:
     with pytest.raises(RefusedEvent, match="line 2: the line is longer than 16384 bytes"):
         list(replay([START + "\n", padded(MAX_LINE_BYTES + 1) + newline]))

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fastapi.testclient import TestClient
+from witness_helpers import MemoryLog, post, running_witness
 
 from matchstate.tlog import merkle
 from matchstate.tlog.cosignature import Cosigner
@@ -18,7 +19,6 @@ from matchstate.tlog.policy import Policy
 from matchstate.witness.app import create_witness_app
 from matchstate.witness.state import WitnessState
 from matchstate.witness.witness import Witness
-from witness_helpers import MemoryLog, post, running_witness
 
 NOW = 1_790_000_000
 

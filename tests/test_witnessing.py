@@ -9,11 +9,13 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import match_log
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fastapi.testclient import TestClient
+from witness_helpers import running_witness, until
 
 from matchstate.cli import main
 from matchstate.evidence import CHECKPOINT, POLICY
@@ -25,7 +27,6 @@ from matchstate.tlog.note import Note
 from matchstate.tlog.policy import Policy
 from matchstate.web import create_app
 from matchstate.web.witnessing import Witnessing
-from witness_helpers import running_witness, until
 
 SCORER = "scorer-key"
 
@@ -69,7 +70,7 @@ def serving(store: Store, policy: Policy) -> TestClient:
     return TestClient(create_app(store, witnessing=Witnessing(store, policy, every=0.05)))
 
 
-def append(client: TestClient, event: dict) -> int:
+def append(client: TestClient, event: dict[str, Any]) -> int:
     return client.post("/api/matches/m-1/events", json={"event": event},
                        headers={"Authorization": f"Bearer {SCORER}"}).status_code
 

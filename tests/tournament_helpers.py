@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from matchstate.store import Store
 from matchstate.tournaments.desk import Desk
@@ -10,13 +11,13 @@ from matchstate.tournaments.desk import Desk
 KEYS = {"scorer": "s-hash", "official": "o-hash"}
 
 
-def team(name: str, *handicaps: int) -> dict:
+def team(name: str, *handicaps: int) -> dict[str, Any]:
     """A team entry; its roster's players numbered 1 to 4, named after the team."""
     return {"name": name, "roster": [{"player": n, "name": f"{name} {n}", "handicap": h}
                                      for n, h in enumerate(handicaps or (2, 2, 2, 2), 1)]}
 
 
-def new_tournament(desk: Desk, slug: str, teams: list[dict], **fields: object) -> None:
+def new_tournament(desk: Desk, slug: str, teams: list[dict[str, Any]], **fields: object) -> None:
     desk.create({"slug": slug, "name": f"Copa {slug}", "starts": "2026-12-01", "ends": "2026-12-20",
                  "venue": "Pilar", **fields, "teams": teams})
 

@@ -8,11 +8,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from witness_helpers import running_witness, until
+
 from browser.browsing import TABLET, Console, create, get, league_store, send
 from matchstate.store import Store
 from matchstate.store.backup import backup, restore
 from matchstate.web.process import ServerProcess
-from witness_helpers import running_witness, until
 
 
 def test_the_console_says_its_witnesses_stopped_the_server_and_keeps_the_event(
