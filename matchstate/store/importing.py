@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, delete, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..engine import Match
@@ -41,7 +41,7 @@ from ..rulings import Ruling
 from .cache import HELD_EVENTS, EngineCache, Head
 from .checkpoints import STORED_EVERY
 from .incoming import Incoming
-from .leaguelog import IMPORT, LeagueLog, event_leaf
+from .leaguelog import IMPORT, Leaf, LeagueLog, event_leaf, ready
 from .writer import Writer
 
 BATCH = 1000  # events written per transaction
@@ -131,16 +131,18 @@ class Import:
                 raise DuplicateMatch.said("duplicate", code=repr(code)) from None
         published, events = 0, head.match.seq
         while events - published > LEAVES:
+            leaves = _leaves(self.writer, match_id, code, published, LEAVES)  # hashed before the log's lock
             with self.writer.database.transaction(write=True) as connection:
-                self.log.add(connection, _leaves(connection, match_id, code, published, LEAVES))
+                self.log.add(connection, leaves)
                 connection.execute(staged.values(importing=self.clock()))  # alive: not stale
             published += LEAVES
             hand_on(events, published)
+        leaves = _leaves(self.writer, match_id, code, published, events - published)
         with self.writer.database.transaction(write=True) as connection:
             connection.execute(staged.values(importing=None))
             acts_seq = self.writer.register(connection, secret, match_id, code, self.keys, received_at, self.by,
                                             "imported")
-            self.log.add(connection, _leaves(connection, match_id, code, published, events - published))
+            self.log.add(connection, leaves)
             self.writer.seal_head(connection, secret, match_id, code, head.match.seq, head.hash, acts_seq)
             if head.match.seq >= STORED_EVERY:  # the first append after it resumes here, not from the start
                 self.cache.checkpoint(connection, code, head)
@@ -171,11 +173,13 @@ class Import:
         hand_on(head.match.seq)
 
 
-def _leaves(connection: Connection, match_id: int, code: str, after: int, count: int) -> list[dict[str, Any]]:
-    """The league log's leaves of the ``count`` events after seq ``after`` of staged match ``match_id``."""
-    return [event_leaf(IMPORT, code, seq, digest) for seq, digest in connection.execute(
-        select(EventRow.seq, EventRow.hash).where(EventRow.match_id == match_id, EventRow.seq > after,
-                                                  EventRow.seq <= after + count).order_by(EventRow.seq))]
+def _leaves(writer: Writer, match_id: int, code: str, after: int, count: int) -> list[Leaf]:
+    """The league log's leaves of the ``count`` events after seq ``after`` of staged match ``match_id``, read in
+    a transaction of their own and made ready to add."""
+    with writer.database.transaction() as connection:
+        rows = connection.execute(select(EventRow.seq, EventRow.hash).where(
+            EventRow.match_id == match_id, EventRow.seq > after, EventRow.seq <= after + count).order_by(EventRow.seq))
+        return [ready(event_leaf(IMPORT, code, seq, digest)) for seq, digest in rows]
 
 
 def discard(writer: Writer, match_id: int) -> None:

@@ -49,6 +49,24 @@ def event_leaf(kind: str, code: str, seq: int, digest: str) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, slots=True)
+class Leaf:
+    """A leaf made ready to add: its row's columns, its RFC 8785 body and its leaf hash (work done before the log's
+    lock is taken, where the leaves are many)."""
+
+    kind: str
+    code: str | None
+    seq: int | None
+    body: str
+    digest: bytes
+
+
+def ready(leaf: Mapping[str, Any]) -> Leaf:
+    """``leaf`` made ready to add."""
+    body = jcs.canonical(leaf)
+    return Leaf(leaf["kind"], leaf.get("match"), leaf.get("seq"), body.decode("utf-8"), merkle.leaf_hash(body))
+
+
+@dataclass(frozen=True, slots=True)
 class Added:
     """What a transaction added: its leaves' first index, the tree's size and root after them, the checkpoint."""
 
@@ -152,9 +170,11 @@ class LeagueLog:
                 self._nodes[(level, index)] = known
         return known
 
-    def add(self, connection: Connection, leaves: Sequence[Mapping[str, Any]], *, sign: bool = True) -> Added:
-        """Add ``leaves`` in ``connection``'s write transaction, under the log's lock until it ends; with ``sign``,
-        sign a checkpoint of the tree after them and keep it as the head's."""
+    def add(self, connection: Connection, leaves: Sequence[Mapping[str, Any]] | Sequence[Leaf], *,
+            sign: bool = True) -> Added:
+        """Add ``leaves`` (or leaves made :func:`ready`) in ``connection``'s write transaction, under the log's lock
+        until it ends; with ``sign``, sign a checkpoint of the tree after them and keep it as the head's."""
+        made = [leaf if isinstance(leaf, Leaf) else ready(leaf) for leaf in leaves]
         self.database.lock(connection, LOG_LOCK)
         head = self._statements.head.run(connection, {"id": 1})
         size = head[0] if head is not None else 0
@@ -163,11 +183,9 @@ class LeagueLog:
         first, old_edge = size, dict(frontier)
         leaf_rows: list[dict[str, Any]] = []
         node_rows: list[dict[str, Any]] = []
-        for leaf in leaves:
-            body = jcs.canonical(leaf)
-            carry, level, index = merkle.leaf_hash(body), 0, size
-            leaf_rows.append({"idx": index, "kind": leaf["kind"], "code": leaf.get("match"), "seq": leaf.get("seq"),
-                              "body": body.decode("utf-8")})
+        for leaf in made:
+            carry, level, index = leaf.digest, 0, size
+            leaf_rows.append({"idx": index, "kind": leaf.kind, "code": leaf.code, "seq": leaf.seq, "body": leaf.body})
             node_rows.append({"level": 0, "idx": index, "hash": carry.hex()})
             while index & 1:  # a right child: it completes its parent, with the frontier's left sibling
                 carry = merkle.node_hash(frontier.pop(level), carry)
