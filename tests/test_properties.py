@@ -6,13 +6,14 @@ fills its fields with random valid values; `at` moves on by 0 to 25 seconds (oft
 """
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from matchstate import Match, RefusedEvent
+from matchstate import Match, RefusedEvent, Ruling
 
 TEAMS = ["Blue", "Red"]
 KICKOFF = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)
@@ -35,14 +36,14 @@ USUAL_NEXT = {"idle": ["penalty.award", "knockin.award"], "awarded": ["ball.plac
 yards = st.integers(0, 60) | st.floats(0, 60, allow_nan=False)
 
 
-def spot(field_length):
+def spot(field_length: float) -> st.SearchStrategy[float]:
     return st.integers(1, int(field_length) - 1) | st.sampled_from([30, 40, 60, field_length - 60, 0.5])
 
 
-def fields_of(kind, match, seq):
+def fields_of(kind: str, match: Match, seq: int) -> st.SearchStrategy[dict[str, Any]]:
     """A strategy for the fields (beyond type and at) of a valid event of this kind in this match."""
     field_length = match.info.get("field_length", 300) if match.info else 300
-    strategies = {
+    strategies: dict[str, st.SearchStrategy[dict[str, Any]]] = {
         "match.start": st.fixed_dictionaries({
             "match": st.just("m-1"), "teams": st.just(TEAMS),
             "field_length": st.sampled_from([300, 250, 160]),
@@ -86,8 +87,8 @@ def fields_of(kind, match, seq):
     return strategies.get(kind, st.just({}))
 
 
-def penalty_award(penalty, field_length):
-    required = {"penalty": st.just(penalty), "to": team}
+def penalty_award(penalty: str, field_length: float) -> st.SearchStrategy[dict[str, Any]]:
+    required: dict[str, st.SearchStrategy[Any]] = {"penalty": st.just(penalty), "to": team}
     if penalty == "5a":
         required["yards_to_goal"] = spot(field_length)
     if penalty == "2":
@@ -97,7 +98,7 @@ def penalty_award(penalty, field_length):
     return st.fixed_dictionaries(required).map(lambda award: {k: v for k, v in award.items() if v is not None})
 
 
-def snapshot(match, at=None):
+def snapshot(match: Match, at: Any = None) -> dict[str, Any]:
     """What a user sees of the match: its state, score and free hit, and at ``at`` (default: its last event's)
     its clock and the flags a goal would carry."""
     at = at or (match.events[-1]["at"] if match.events else KICKOFF)
@@ -107,26 +108,26 @@ def snapshot(match, at=None):
             "clock": match.clock.to_json(at), "flags_now": match.clock.flags(probe), "winner": match.winner}
 
 
-def as_json(ruling):
+def as_json(ruling: Ruling | None) -> dict[str, Any] | None:
     return ruling.to_json() if ruling is not None else None
 
 
-def replayed(events):
+def replayed(events: list[dict[str, Any]]) -> tuple[Match, list[dict[str, Any] | None]]:
     match = Match()
     rulings = [as_json(match.feed(event)) for event in events]
     return match, rulings
 
 
 class RandomMatch(RuleBasedStateMachine):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.match = Match()
-        self.events = []
-        self.rulings = []
+        self.events: list[dict[str, Any]] = []
+        self.rulings: list[dict[str, Any] | None] = []
         self.clock = KICKOFF
-        self.last_clock = None
+        self.last_clock: dict[str, Any] | None = None
 
-    def _feed(self, event, at):
+    def _feed(self, event: dict[str, Any], at: datetime) -> bool:
         before = snapshot(self.match)
         try:
             ruling = self.match.feed(event)
@@ -139,7 +140,7 @@ class RandomMatch(RuleBasedStateMachine):
         self._played_never_decreases_within_a_chukker(event)
         return True
 
-    def _played_never_decreases_within_a_chukker(self, event):
+    def _played_never_decreases_within_a_chukker(self, event: dict[str, Any]) -> None:
         now = self.match.clock_after(self.match.seq)
         before, self.last_clock = self.last_clock, now
         if event["type"] in ("void", "chukker.start") or before is None or before.get("voided"):
@@ -147,12 +148,12 @@ class RandomMatch(RuleBasedStateMachine):
         if now["chukker"] is not None and now["chukker"] == before["chukker"]:
             assert now["played"] >= before["played"], (before, now)
 
-    def _at(self, step):
+    def _at(self, step: int) -> datetime:
         return self.clock + timedelta(milliseconds=step)
 
     @rule(data=st.data(),
           step=st.sampled_from([0, 1000, 2000, 20_000, 20_001, 120_000]) | st.integers(0, 25_000))
-    def log_an_event(self, data, step):
+    def log_an_event(self, data: st.DataObject, step: int) -> None:
         accepted = self.match.accepted_types()
         usual = [kind for kind in USUAL_NEXT.get(self.match.state, []) if kind in accepted]
         kinds = usual if usual and self.match.info and data.draw(st.integers(0, 3), label="usual") > 0 else accepted
@@ -162,33 +163,34 @@ class RandomMatch(RuleBasedStateMachine):
         self._feed({"type": kind, "at": at.strftime(ISO), **fields}, at)
 
     @rule(to=team, step=st.sampled_from([0, 1000, 20_000]))
-    def a_penalty_2_with_the_defending_team_improperly_positioned(self, to, step):
+    def a_penalty_2_with_the_defending_team_improperly_positioned(self, to: str, step: int) -> None:
         """A whole Penalty 2 that ends in the Umpire's choice, from wherever the match is."""
         if not self.match.info:
             return
         defending = TEAMS[1 - TEAMS.index(to)]
-        for kind, fields in [("penalty.award", {"penalty": "2", "to": to}), ("play", {}),
-                             ("position.improper", {"team": defending}),
-                             ("hit", {"player": 1, "contact": "hit"}), ("whistle", {})]:
+        steps: list[tuple[str, dict[str, Any]]] = [("penalty.award", {"penalty": "2", "to": to}), ("play", {}),
+                                                   ("position.improper", {"team": defending}),
+                                                   ("hit", {"player": 1, "contact": "hit"}), ("whistle", {})]
+        for kind, fields in steps:
             at = self._at(step)
             self._feed({"type": kind, "at": at.strftime(ISO), **fields}, at)
 
     @rule(goals=st.lists(team, max_size=3), played=st.sampled_from([419_999, 420_000, 449_999, 450_000, 500_000]))
-    def a_whole_chukker(self, goals, played):
+    def a_whole_chukker(self, goals: list[str], played: int) -> None:
         """A chukker from its start to its end, its goals spread over its time, past the bell or the horn."""
         if not self.match.info:
             return
         number = (self.match.clock.chukker or 0) + 1
         stretch = played // (len(goals) + 1)
-        for kind, fields, step in [("chukker.start", {"chukker": number}, 1000),
-                                   *(("goal", {"team": scorer}, stretch) for scorer in goals),
-                                   ("tick", {}, played - stretch * len(goals)),
-                                   ("chukker.end", {"chukker": number}, 1)]:
+        steps: list[tuple[str, dict[str, Any], int]] = [
+            ("chukker.start", {"chukker": number}, 1000), *(("goal", {"team": scorer}, stretch) for scorer in goals),
+            ("tick", {}, played - stretch * len(goals)), ("chukker.end", {"chukker": number}, 1)]
+        for kind, fields, step in steps:
             at = self._at(step)
             self._feed({"type": kind, "at": at.strftime(ISO), **fields}, at)
 
     @rule(data=st.data())
-    def an_event_that_makes_no_sense_now_is_refused(self, data):
+    def an_event_that_makes_no_sense_now_is_refused(self, data: st.DataObject) -> None:
         refused = [kind for kind in SPEC_TYPES if not self.match.accepts(kind)]
         if not refused:
             return
@@ -200,7 +202,7 @@ class RandomMatch(RuleBasedStateMachine):
         assert snapshot(self.match) == before
 
     @rule()
-    def void_the_last_event_is_as_if_it_was_never_logged(self):
+    def void_the_last_event_is_as_if_it_was_never_logged(self) -> None:
         if self.match.seq < 2:
             return
         without, _ = replayed(self.events[:-1])
@@ -212,11 +214,11 @@ class RandomMatch(RuleBasedStateMachine):
             {k: v for k, v in snapshot(without, self.clock).items() if k != "seq"}
 
     @invariant()
-    def state_is_one_of_the_six(self):
+    def state_is_one_of_the_six(self) -> None:
         assert self.match.state in SPEC_STATES
 
     @invariant()
-    def accepted_types_are_the_spec_types_accepted_now(self):
+    def accepted_types_are_the_spec_types_accepted_now(self) -> None:
         accepted = self.match.accepted_types()
         assert accepted, "some event always makes sense"
         assert accepted == [kind for kind in SPEC_TYPES if self.match.accepts(kind)]
@@ -224,7 +226,7 @@ class RandomMatch(RuleBasedStateMachine):
             assert set(accepted) == {"decide", "void", "tick", "card", "whistle", "clock.stop", "clock.start",
                                      "video.sync", "review.request", "chukker.confirm"}
 
-    def teardown(self):
+    def teardown(self) -> None:
         if not self.events:
             return
         again, rulings = replayed(self.events)

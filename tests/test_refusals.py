@@ -5,6 +5,7 @@ refused line, then a Penalty 1 that would change the score if it were applied.
 """
 
 import json
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -14,23 +15,23 @@ from matchstate import Match, RefusedEvent
 from matchstate.log import replay
 
 
-def nothing(scorer: Scorer):
+def nothing(scorer: Scorer) -> None:
     pass
 
 
-def play_called(scorer: Scorer):
+def play_called(scorer: Scorer) -> None:
     scorer.call_play("2")
 
 
-def ball_live(scorer: Scorer):
+def ball_live(scorer: Scorer) -> None:
     scorer.strike("2")
 
 
-def awarded_5a(scorer: Scorer):
+def awarded_5a(scorer: Scorer) -> None:
     scorer.award("5a")
 
 
-def choosing(scorer: Scorer):
+def choosing(scorer: Scorer) -> None:
     """A Penalty 2 with Red improperly positioned, closed by the whistle: the Umpire must choose."""
     scorer.call_play("2")
     scorer.log("position.improper", team="Red")
@@ -39,9 +40,13 @@ def choosing(scorer: Scorer):
     assert scorer.match.state == "choosing"
 
 
-def event(kind, drop=(), dt=1.0, **fields):
+Setup = Callable[[Scorer], None]
+Line = Callable[[Scorer], str]  # the refused line, made once the setup has run
+
+
+def event(kind: str, drop: Sequence[str] = (), dt: float = 1.0, **fields: Any) -> Line:
     """A refused line: this event (dt seconds after the last one), without the fields in ``drop``."""
-    def build(scorer: Scorer):
+    def build(scorer: Scorer) -> str:
         obj = scorer.event(kind, dt, **fields)
         for name in drop:
             del obj[name]
@@ -49,9 +54,28 @@ def event(kind, drop=(), dt=1.0, **fields):
     return build
 
 
-def raw(text):
+def raw(text: str) -> Line:
     return lambda scorer: text
 
+
+# Refused while the Umpire chooses: every event but decide, void, tick, card, the clock's and the officials'.
+WHILE_CHOOSING: list[tuple[str, dict[str, Any]]] = [
+    ("hit", {"player": 3, "contact": "hit"}),
+    ("play", {}),
+    ("ball.place", {}),
+    ("dribble", {}),
+    ("penalty.award", {"penalty": "3", "to": "Blue"}),
+    ("knockin.award", {"to": "Red"}),
+    ("chukker.end", {"chukker": 1}),
+    ("chukker.start", {"chukker": 2}),
+    ("goal", {"team": "Blue"}),
+    ("ball.out", {"over": "backline"}),
+    ("ball.stop", {"yards_to_goal": 20}),
+    ("position.improper", {"team": "Red"}),
+    ("player.return", {"team": "Red", "player": 2, "closest_yards": 5, "on_field": True}),
+    ("player.play", {"team": "Red", "player": 2, "passed_teammate": False, "ball_travelled": 5,
+                     "passed_midfield": False}),
+]
 
 # (id, setup, refused line, words the reason names, match.start fields)
 CASES = [
@@ -129,32 +153,17 @@ CASES = [
     ("ball-stop-at-0", ball_live, event("ball.stop", yards_to_goal=0), ["yards_to_goal"], {}),
     ("ball-stop-beyond-field", ball_live, event("ball.stop", yards_to_goal=300.5), ["yards_to_goal"], {}),
     # while choosing, only decide, void, tick, card, the clock's (whistle, clock.stop, clock.start) and the officials'
-    *[(f"{kind}-while-choosing", choosing, event(kind, **fields), [], {}) for kind, fields in [
-        ("hit", {"player": 3, "contact": "hit"}),
-        ("play", {}),
-        ("ball.place", {}),
-        ("dribble", {}),
-        ("penalty.award", {"penalty": "3", "to": "Blue"}),
-        ("knockin.award", {"to": "Red"}),
-        ("chukker.end", {"chukker": 1}),
-        ("chukker.start", {"chukker": 2}),
-        ("goal", {"team": "Blue"}),
-        ("ball.out", {"over": "backline"}),
-        ("ball.stop", {"yards_to_goal": 20}),
-        ("position.improper", {"team": "Red"}),
-        ("player.return", {"team": "Red", "player": 2, "closest_yards": 5, "on_field": True}),
-        ("player.play", {"team": "Red", "player": 2, "passed_teammate": False, "ball_travelled": 5,
-                         "passed_midfield": False}),
-    ]],
+    *[(f"{kind}-while-choosing", choosing, event(kind, **fields), [], {}) for kind, fields in WHILE_CHOOSING],
 ]
 
 
-def cases(*leave_out):
+def cases(*leave_out: str) -> list[Any]:
     return [pytest.param(*case[1:], id=case[0]) for case in CASES if case[0] not in leave_out]
 
 
 @pytest.mark.parametrize(("setup", "refused", "names", "start"), cases())
-def test_refused_line_is_named_and_nothing_after_it_is_applied(start_match: type[Scorer], setup, refused, names, start):
+def test_refused_line_is_named_and_nothing_after_it_is_applied(start_match: type[Scorer], setup: Setup, refused: Line,
+        names: list[str], start: dict[str, Any]) -> None:
     scorer = start_match(**start)
     setup(scorer)
     before = scorer.snapshot()
@@ -179,8 +188,8 @@ def test_refused_line_is_named_and_nothing_after_it_is_applied(start_match: type
 
 
 @pytest.mark.parametrize(("setup", "refused", "names", "start"), cases())
-def test_every_refusal_says_its_reason_in_english_and_in_spanish(start_match: type[Scorer], setup, refused, names,
-                                                                 start):
+def test_every_refusal_says_its_reason_in_english_and_in_spanish(start_match: type[Scorer], setup: Setup, refused: Line,
+        names: list[str], start: dict[str, Any]) -> None:
     """The same reason in each language, the English word for word the message (a page shows its reader's)."""
     scorer = start_match(**start)
     setup(scorer)
@@ -195,7 +204,8 @@ def test_every_refusal_says_its_reason_in_english_and_in_spanish(start_match: ty
 
 @pytest.mark.parametrize(("setup", "refused", "names", "start"),
                          cases("not-json", "json-infinity-literal", "json-nan-literal"))
-def test_refused_event_changes_nothing_in_the_match(start_match: type[Scorer], setup, refused, names, start):
+def test_refused_event_changes_nothing_in_the_match(start_match: type[Scorer], setup: Setup, refused: Line,
+        names: list[str], start: dict[str, Any]) -> None:
     scorer = start_match(**start)
     setup(scorer)
     before = scorer.snapshot()

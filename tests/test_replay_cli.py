@@ -20,7 +20,7 @@ FINAL_FREE_HIT = {"penalty": "knockin", "to": "Red", "yards_to_goal": 300, "from
 
 
 @pytest.fixture
-def chukker(start_match: type[Scorer]):
+def chukker(start_match: type[Scorer]) -> Scorer:
     """A chukker's log: Red's improper position on Blue's Penalty 2, Penalty 1 chosen, then a knock-in."""
     scorer = start_match(handicap_goals={"Red": 1})
     scorer.log("chukker.start", chukker=1)
@@ -60,7 +60,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv):
 
 
 def test_replay_json_prints_each_event_then_the_final_state(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                            chukker):
+                                                            chukker: Scorer) -> None:
     code, out, err = run(capsys, "replay", "--json", write_log(tmp_path, chukker.lines()))
     assert code == 0 and err == ""
     *steps, last = [json.loads(line) for line in out.splitlines()]
@@ -72,7 +72,8 @@ def test_replay_json_prints_each_event_then_the_final_state(tmp_path: Path, caps
                               "winner": None, **NO_OFFICIALS}}
 
 
-def test_replay_json_rulings_carry_the_spec_fields(tmp_path: Path, capsys: pytest.CaptureFixture[str], chukker):
+def test_replay_json_rulings_carry_the_spec_fields(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   chukker: Scorer) -> None:
     _, out, _ = run(capsys, "replay", "--json", write_log(tmp_path, chukker.lines()))
     rulings = {step["seq"]: step["ruling"] for step in map(json.loads, out.splitlines()[:-1])}
     choose, goal = rulings[8], rulings[9]
@@ -100,7 +101,8 @@ def test_replay_json_final_free_hit_is_null_when_none_is_in_progress(tmp_path: P
 
 
 def test_replay_blank_lines_are_skipped_in_seq_but_counted_in_line_numbers(tmp_path: Path,
-                                                                           capsys: pytest.CaptureFixture[str], chukker):
+                                                                           capsys: pytest.CaptureFixture[str],
+                                                                           chukker: Scorer) -> None:
     start, *rest = chukker.lines()
     lines = ["", start, "", "  ", *rest]
     code, out, _ = run(capsys, "replay", "--json", write_log(tmp_path, lines))
@@ -145,7 +147,8 @@ def test_replay_not_json_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert code == 2 and err.startswith("line 2: ")
 
 
-def test_replay_timeline_shows_each_event_and_its_ruling(tmp_path: Path, capsys: pytest.CaptureFixture[str], chukker):
+def test_replay_timeline_shows_each_event_and_its_ruling(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         chukker: Scorer) -> None:
     path = write_log(tmp_path, chukker.lines())
     _, out, _ = run(capsys, "replay", "--json", path)
     rulings = [step["ruling"] for step in map(json.loads, out.splitlines()[:-1]) if step["ruling"]]
@@ -159,7 +162,8 @@ def test_replay_timeline_shows_each_event_and_its_ruling(tmp_path: Path, capsys:
     assert re.search(r"Blue\s+1\D+Red\s+1", timeline)
 
 
-def test_replay_lang_es_gives_the_rulings_in_spanish(tmp_path: Path, capsys: pytest.CaptureFixture[str], chukker):
+def test_replay_lang_es_gives_the_rulings_in_spanish(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     chukker: Scorer) -> None:
     path = write_log(tmp_path, chukker.lines())
     _, out, _ = run(capsys, "replay", "--json", path)
     rulings = [step["ruling"] for step in map(json.loads, out.splitlines()[:-1]) if step["ruling"]]
@@ -201,7 +205,7 @@ def test_rules_unknown_id_fails_clearly(capsys: pytest.CaptureFixture[str]) -> N
 
 
 @pytest.mark.parametrize("how", ["console-script", "python-m"])
-def test_installed_command_replays_a_log(tmp_path: Path, chukker, how: str):
+def test_installed_command_replays_a_log(tmp_path: Path, chukker: Scorer, how: str) -> None:
     script = shutil.which("matchstate", path=str(Path(sys.executable).parent))
     assert script, "the matchstate console script is installed next to this Python"
     command = [script] if how == "console-script" else [sys.executable, "-m", "matchstate"]

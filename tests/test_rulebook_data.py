@@ -2,6 +2,7 @@ import os
 import re
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,19 +33,19 @@ def fold(text):
 
 
 @pytest.fixture(scope="module")
-def data():
+def data() -> dict[str, Any]:
     return tomllib.loads(DATA.read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
-def source():
+def source() -> str:
     if not SOURCE.exists():
         pytest.skip(f"rulebook source not found: {SOURCE}")
     return SOURCE.read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
-def table_lines(data, source):
+def table_lines(data: dict[str, Any], source: str) -> dict[str, str]:
     """The flattened table line of each language, without the trailing 'Texto original' marker."""
     lines = {}
     for lang in LANGS:
@@ -54,16 +55,16 @@ def table_lines(data, source):
     return lines
 
 
-def test_ids_are_unique(data):
+def test_ids_are_unique(data: dict[str, Any]) -> None:
     ids = [c["id"] for c in data["clause"] + data["cell"]]
     assert len(ids) == len(set(ids))
 
 
-def test_clauses_are_the_expected_thirteen_in_order(data):
+def test_clauses_are_the_expected_thirteen_in_order(data: dict[str, Any]) -> None:
     assert [c["id"] for c in data["clause"]] == CLAUSE_IDS
 
 
-def test_one_cell_per_situation_and_free_hit(data):
+def test_one_cell_per_situation_and_free_hit(data: dict[str, Any]) -> None:
     situations = [s["key"] for s in data["table"]["situation"]]
     free_hits = [f["key"] for f in data["table"]["free_hit"]]
     pairs = [(c["situation"], c["free_hit"]) for c in data["cell"]]
@@ -72,20 +73,20 @@ def test_one_cell_per_situation_and_free_hit(data):
     assert all(c["id"] == f"36/table:{c['situation']}:{c['free_hit']}" for c in data["cell"])
 
 
-def test_clause_text_is_verbatim_from_source(data, source):
+def test_clause_text_is_verbatim_from_source(data: dict[str, Any], source: str) -> None:
     folded = fold(source)
     for clause in data["clause"]:
         for lang in LANGS:
             assert fold(clause[lang]) in folded, (clause["id"], lang)
 
 
-def test_cell_text_is_in_its_table_line(data, table_lines):
+def test_cell_text_is_in_its_table_line(data: dict[str, Any], table_lines: dict[str, str]) -> None:
     for cell in data["cell"]:
         for lang in LANGS:
             assert cell[lang] in table_lines[lang], (cell["id"], lang)
 
 
-def test_rows_rejoin_to_the_flattened_table(data, table_lines):
+def test_rows_rejoin_to_the_flattened_table(data: dict[str, Any], table_lines: dict[str, str]) -> None:
     situations = data["table"]["situation"]
     for lang in LANGS:
         line = table_lines[lang]

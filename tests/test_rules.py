@@ -7,6 +7,7 @@ import sys
 from dataclasses import fields
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import Scorer
@@ -104,11 +105,11 @@ def test_the_club_variant_runs_end_to_end_through_replay(tmp_path: Path, capsys:
 
 
 @pytest.fixture(scope="module")
-def logs():
+def logs() -> list[list[str]]:
     return season(matches=60, seed=36)
 
 
-def first_difference(ours, theirs):
+def first_difference(ours: list[Any], theirs: list[Any]) -> int | None:
     return next((seq for seq, (a, b) in enumerate(zip(ours, theirs)) if a != b), None)  # noqa: B905
 
 
@@ -127,7 +128,7 @@ def late_under_uspa(lines, seq):
         datetime.fromisoformat(event["at"]) - match.play_at > USPA_2026.window)
 
 
-def test_the_club_variant_changes_exactly_the_rulings_it_should(logs):
+def test_the_club_variant_changes_exactly_the_rulings_it_should(logs: list[list[str]]) -> None:
     """Beside USPA's, the club's rulings part first where a stroke or a clock check came more than 20 seconds
     after "Play" or, with Penalty 3 left to the rule set, at an event of a Penalty 3 in progress or one whose
     ruling gives a Penalty 3."""

@@ -25,7 +25,7 @@ def flags(scorer: Scorer):
 
 
 @pytest.fixture
-def in_play(start_match: type[Scorer]):
+def in_play(start_match: type[Scorer]) -> Scorer:
     """A match whose chukker 1 has been in play for 10 seconds (4 planned chukkers, USPA outdoor clock)."""
     scorer = start_match(chukkers=4)
     scorer.log("chukker.start", chukker=1)
@@ -40,27 +40,27 @@ def play_until(scorer: Scorer, played):
 
 # -- new event types and fields ---------------------------------------------------------------
 
-def test_clock_stop_stops_the_clock_where_no_whistle_did(in_play):
+def test_clock_stop_stops_the_clock_where_no_whistle_did(in_play: Scorer) -> None:
     in_play.log("clock.stop")
     in_play.log("tick", dt=30)
     assert clock(in_play) == {"chukker": 1, "played": 11, "running": False, "phase": "play"}
 
 
-def test_clock_start_runs_the_clock_again(in_play):
+def test_clock_start_runs_the_clock_again(in_play: Scorer) -> None:
     in_play.log("clock.stop")
     in_play.log("clock.start", dt=30)
     in_play.log("tick", dt=5)
     assert clock(in_play)["played"] == 16 and clock(in_play)["running"]
 
 
-def test_match_end_means_the_last_chukker_is_over_and_the_result_stands(in_play):
+def test_match_end_means_the_last_chukker_is_over_and_the_result_stands(in_play: Scorer) -> None:
     in_play.log("goal", team="Blue")
     in_play.log("chukker.end", chukker=1)
     in_play.log("match.end")
     assert clock(in_play)["phase"] == "ended" and in_play.match.winner == "Blue"
 
 
-def test_the_clock_defaults_to_uspa_outdoor_420_seconds_and_30_more(in_play):
+def test_the_clock_defaults_to_uspa_outdoor_420_seconds_and_30_more(in_play: Scorer) -> None:
     play_until(in_play, 419.999)
     assert clock(in_play)["phase"] == "play"
     play_until(in_play, 449.999)
@@ -79,14 +79,14 @@ def test_an_arena_clock_of_450_seconds_and_no_extra_time_ends_the_chukker_at_the
 
 @pytest.mark.parametrize(("kind", "fields"), [("ball.out", {"over": "sideline"}), ("ball.out", {"over": "backline"}),
                                               ("ball.stop", {"yards_to_goal": 120})])
-def test_ball_out_and_ball_stop_are_accepted_in_idle_in_open_play_with_no_ruling(in_play, kind: str,
-                                                                                 fields: dict[str, Any]):
+def test_ball_out_and_ball_stop_are_accepted_in_idle_in_open_play_with_no_ruling(in_play: Scorer, kind: str,
+                                                                                 fields: dict[str, Any]) -> None:
     assert in_play.match.accepts(kind)
     assert in_play.log(kind, **fields) is None
     assert in_play.match.state == "idle"
 
 
-def test_ball_out_and_ball_stop_are_still_refused_while_a_free_hit_awaits_its_stroke(in_play):
+def test_ball_out_and_ball_stop_are_still_refused_while_a_free_hit_awaits_its_stroke(in_play: Scorer) -> None:
     in_play.award("4")
     with pytest.raises(IllegalEvent, match=r"ball\.out makes no sense in state awarded"):
         in_play.log("ball.out", over="sideline")
@@ -101,13 +101,13 @@ def test_chukker_start_starts_the_clock_at_0_and_running(start_match: type[Score
 
 
 @pytest.mark.parametrize("stop", ["whistle", "clock.stop"])
-def test_a_whistle_or_a_clock_stop_stops_it(in_play, stop: str):
+def test_a_whistle_or_a_clock_stop_stops_it(in_play: Scorer, stop: str) -> None:
     in_play.log(stop, dt=2.5)
     in_play.log("tick", dt=60)
     assert clock(in_play)["played"] == 12.5 and not clock(in_play)["running"]
 
 
-def test_the_stroke_of_a_free_hit_runs_it_again(in_play):
+def test_the_stroke_of_a_free_hit_runs_it_again(in_play: Scorer) -> None:
     in_play.award("4")
     in_play.log("whistle")
     in_play.log("play", dt=20)
@@ -116,7 +116,7 @@ def test_the_stroke_of_a_free_hit_runs_it_again(in_play):
     assert clock(in_play)["played"] == 16 and clock(in_play)["running"]
 
 
-def test_a_stroke_ruled_a_failure_does_not_run_the_clock(in_play):
+def test_a_stroke_ruled_a_failure_does_not_run_the_clock(in_play: Scorer) -> None:
     in_play.award("4")
     in_play.log("whistle")
     ruling = in_play.log("hit", dt=20, player=2, contact="hit")  # before "Play"
@@ -125,14 +125,14 @@ def test_a_stroke_ruled_a_failure_does_not_run_the_clock(in_play):
     assert clock(in_play)["played"] == 12 and not clock(in_play)["running"]
 
 
-def test_chukker_end_stops_it_for_good(in_play):
+def test_chukker_end_stops_it_for_good(in_play: Scorer) -> None:
     in_play.log("chukker.end", dt=5, chukker=1)
     in_play.log("clock.start", dt=5)
     in_play.log("tick", dt=5)
     assert clock(in_play) == {"chukker": 1, "played": 15, "running": False, "phase": "between"}
 
 
-def test_its_reading_is_the_sum_of_its_running_stretches(in_play):
+def test_its_reading_is_the_sum_of_its_running_stretches(in_play: Scorer) -> None:
     for _ in range(3):
         in_play.log("clock.stop", dt=1.25)
         in_play.log("clock.start", dt=100)
@@ -144,13 +144,13 @@ def test_its_reading_is_the_sum_of_its_running_stretches(in_play):
                                               ("ball.stop", {"yards_to_goal": 40}), ("card", {"team": "Red",
                                                                                         "player": 1,
                                                                                         "colour": "yellow"})])
-def test_nothing_else_stops_it(in_play, kind: str, fields: dict[str, Any]):
+def test_nothing_else_stops_it(in_play: Scorer, kind: str, fields: dict[str, Any]) -> None:
     in_play.log(kind, **fields)
     in_play.log("tick", dt=5)
     assert clock(in_play)["played"] == 16 and clock(in_play)["running"]
 
 
-def test_a_clock_start_while_it_runs_and_a_clock_stop_while_it_is_stopped_change_nothing(in_play):
+def test_a_clock_start_while_it_runs_and_a_clock_stop_while_it_is_stopped_change_nothing(in_play: Scorer) -> None:
     in_play.log("clock.start", dt=2)
     assert clock(in_play)["played"] == 12
     in_play.log("clock.stop")
@@ -171,13 +171,13 @@ def test_before_the_first_chukker_the_clock_reads_chukker_null_and_played_0(scor
     assert clock(scorer) == {"chukker": None, "played": 0, "running": False, "phase": "before"}
 
 
-def test_between_chukkers_it_reads_the_ended_chukkers_number_and_final_reading(in_play):
+def test_between_chukkers_it_reads_the_ended_chukkers_number_and_final_reading(in_play: Scorer) -> None:
     in_play.log("chukker.end", dt=400, chukker=1)
     in_play.log("tick", dt=180)
     assert clock(in_play) == {"chukker": 1, "played": 410, "running": False, "phase": "between"}
 
 
-def test_played_is_given_to_the_millisecond(in_play):
+def test_played_is_given_to_the_millisecond(in_play: Scorer) -> None:
     in_play.log("tick", dt=0.0004)
     assert clock(in_play)["played"] == 10
     in_play.log("tick", dt=0.2506)
@@ -186,7 +186,7 @@ def test_played_is_given_to_the_millisecond(in_play):
 
 # -- phases ---------------------------------------------------------------------------------------
 
-def test_phases_change_at_exactly_the_bell_and_the_horn(in_play):
+def test_phases_change_at_exactly_the_bell_and_the_horn(in_play: Scorer) -> None:
     play_until(in_play, 420)
     assert clock(in_play)["phase"] == "extra"
     play_until(in_play, 450)
@@ -206,25 +206,25 @@ def test_phase_is_before_between_and_ended_around_the_chukkers(start_match: type
 
 @pytest.mark.parametrize(("kind", "fields"), [("goal", {"team": "Blue"}), ("ball.out", {"over": "sideline"}),
                                               ("whistle", {})])
-def test_extra_time_ends_early_in_a_chukker_before_the_last_at_a_goal_a_ball_out_or_a_whistle(in_play, kind: str,
-                                                                                              fields: dict[str, Any]):
+def test_extra_time_ends_early_in_a_chukker_before_the_last_at_a_goal_a_ball_out_or_a_whistle(in_play: Scorer,
+        kind: str, fields: dict[str, Any]) -> None:
     play_until(in_play, 425)
     in_play.log(kind, **fields)
     assert clock(in_play)["phase"] == "over"
 
 
-def test_extra_time_ends_early_at_a_goal_awarded_by_a_ruling(in_play):
+def test_extra_time_ends_early_at_a_goal_awarded_by_a_ruling(in_play: Scorer) -> None:
     play_until(in_play, 425)
     assert in_play.log("penalty.award", penalty="1", to="Red")["kind"] == "goal"
     assert clock(in_play)["phase"] == "over"
 
 
-def test_in_play_a_goal_does_not_end_the_chukker_early(in_play):
+def test_in_play_a_goal_does_not_end_the_chukker_early(in_play: Scorer) -> None:
     in_play.log("goal", team="Blue")
     assert clock(in_play)["phase"] == "play"
 
 
-def test_in_extra_time_an_award_or_a_ball_stop_does_not_end_it(in_play):
+def test_in_extra_time_an_award_or_a_ball_stop_does_not_end_it(in_play: Scorer) -> None:
     play_until(in_play, 425)
     in_play.log("ball.stop", yards_to_goal=50)
     in_play.award("4")
@@ -232,7 +232,7 @@ def test_in_extra_time_an_award_or_a_ball_stop_does_not_end_it(in_play):
 
 
 @pytest.fixture
-def last_chukker(start_match: type[Scorer]):
+def last_chukker(start_match: type[Scorer]) -> Scorer:
     """The last of 4 chukkers in extra time, Blue 1 Red 0."""
     scorer = start_match(chukkers=4)
     scorer.log("chukker.start", chukker=4)
@@ -241,7 +241,7 @@ def last_chukker(start_match: type[Scorer]):
     return scorer
 
 
-def test_in_the_last_chukker_a_goal_that_ties_does_not_end_extra_time(last_chukker):
+def test_in_the_last_chukker_a_goal_that_ties_does_not_end_extra_time(last_chukker: Scorer) -> None:
     last_chukker.log("goal", team="Red")
     assert clock(last_chukker)["phase"] == "extra"
     last_chukker.log("ball.out", over="sideline")
@@ -249,7 +249,7 @@ def test_in_the_last_chukker_a_goal_that_ties_does_not_end_extra_time(last_chukk
     assert clock(last_chukker)["phase"] == "extra"
 
 
-def test_in_the_last_chukker_a_goal_that_leaves_the_score_untied_ends_extra_time(last_chukker):
+def test_in_the_last_chukker_a_goal_that_leaves_the_score_untied_ends_extra_time(last_chukker: Scorer) -> None:
     last_chukker.log("goal", team="Red")
     last_chukker.log("goal", team="Red")
     assert clock(last_chukker)["phase"] == "over"
@@ -268,20 +268,20 @@ def test_a_chukker_past_the_planned_number_is_a_last_chukker_too(start_match: ty
 
 # -- chukker order --------------------------------------------------------------------------------
 
-def test_chukkers_in_order_carry_no_flag(in_play):
+def test_chukkers_in_order_carry_no_flag(in_play: Scorer) -> None:
     in_play.log("chukker.end", chukker=1)
     assert flags(in_play) == []
     in_play.log("chukker.start", chukker=2)
     assert flags(in_play) == []
 
 
-def test_a_chukker_start_while_a_chukker_is_in_play_is_flagged_and_starts_the_one_it_names(in_play):
+def test_a_chukker_start_while_a_chukker_is_in_play_is_flagged_and_starts_the_one_it_names(in_play: Scorer) -> None:
     in_play.log("chukker.start", dt=5, chukker=2)
     assert flags(in_play) == ["chukker-order"]
     assert clock(in_play) == {"chukker": 2, "played": 0, "running": True, "phase": "play"}
 
 
-def test_a_chukker_start_with_another_number_than_the_next_is_flagged_yet_accepted(in_play):
+def test_a_chukker_start_with_another_number_than_the_next_is_flagged_yet_accepted(in_play: Scorer) -> None:
     in_play.log("chukker.end", chukker=1)
     in_play.log("chukker.start", chukker=3)
     assert flags(in_play) == ["chukker-order"] and clock(in_play)["chukker"] == 3
@@ -299,13 +299,13 @@ def test_a_chukker_end_before_any_chukker_started_carries_no_flag(start_match: t
     assert flags(scorer) == []
 
 
-def test_a_chukker_end_naming_another_chukker_is_flagged_and_ends_the_one_in_play(in_play):
+def test_a_chukker_end_naming_another_chukker_is_flagged_and_ends_the_one_in_play(in_play: Scorer) -> None:
     in_play.log("chukker.end", dt=5, chukker=2)
     assert flags(in_play) == ["chukker-order"]
     assert clock(in_play) == {"chukker": 1, "played": 15, "running": False, "phase": "between"}
 
 
-def test_a_chukker_end_with_no_chukker_in_play_is_flagged_and_changes_nothing(in_play):
+def test_a_chukker_end_with_no_chukker_in_play_is_flagged_and_changes_nothing(in_play: Scorer) -> None:
     in_play.log("chukker.end", chukker=1)
     before = clock(in_play)
     in_play.log("chukker.end", dt=30, chukker=1)
@@ -314,7 +314,7 @@ def test_a_chukker_end_with_no_chukker_in_play_is_flagged_and_changes_nothing(in
 
 @pytest.mark.parametrize(("kind", "fields"), [("play", {}), ("hit", {"player": 1, "contact": "hit"}),
                                               ("approach.abort", {"how": "passed"}), ("ball.retee", {})])
-def test_a_stroke_or_play_between_chukkers_is_refused(in_play, kind: str, fields: dict[str, Any]):
+def test_a_stroke_or_play_between_chukkers_is_refused(in_play: Scorer, kind: str, fields: dict[str, Any]) -> None:
     in_play.award("4")
     in_play.log("play")
     in_play.log("chukker.end", chukker=1)
@@ -323,7 +323,7 @@ def test_a_stroke_or_play_between_chukkers_is_refused(in_play, kind: str, fields
         in_play.log(kind, **fields)
 
 
-def test_a_free_hit_carried_into_the_next_chukker_is_taken_after_its_chukker_start(in_play):
+def test_a_free_hit_carried_into_the_next_chukker_is_taken_after_its_chukker_start(in_play: Scorer) -> None:
     in_play.award("4")
     in_play.log("chukker.end", chukker=1)
     in_play.log("chukker.start", dt=180, chukker=2)
@@ -332,7 +332,7 @@ def test_a_free_hit_carried_into_the_next_chukker_is_taken_after_its_chukker_sta
     assert in_play.log("hit", player=1, contact="hit")["kind"] == "live"
 
 
-def test_a_match_end_while_a_chukker_is_in_play_is_refused(in_play):
+def test_a_match_end_while_a_chukker_is_in_play_is_refused(in_play: Scorer) -> None:
     assert not in_play.match.accepts("match.end")
     with pytest.raises(IllegalEvent,
                        match=r"match\.end makes no sense while chukker 1 is in play: log its chukker\.end"):
@@ -343,8 +343,8 @@ def test_a_match_end_while_a_chukker_is_in_play_is_refused(in_play):
     ("void", {"seq": 2, "reason": "slip"}, True), ("card", {"team": "Red", "player": 2, "colour": "red"}, True),
     ("tick", {}, True), ("goal", {"team": "Red"}, False), ("chukker.start", {"chukker": 2}, False),
     ("penalty.award", {"penalty": "4", "to": "Red"}, False), ("whistle", {}, False), ("match.end", {}, False)])
-def test_after_match_end_only_void_card_and_tick_are_accepted(in_play, kind: str, fields: dict[str, Any],
-                                                              accepted: bool):
+def test_after_match_end_only_void_card_and_tick_are_accepted(in_play: Scorer, kind: str, fields: dict[str, Any],
+                                                              accepted: bool) -> None:
     in_play.log("chukker.end", chukker=1)
     in_play.log("match.end")
     assert in_play.match.accepts(kind) is accepted
@@ -355,7 +355,7 @@ def test_after_match_end_only_void_card_and_tick_are_accepted(in_play, kind: str
             in_play.log(kind, **fields)
 
 
-def test_a_void_of_the_match_end_reopens_the_match(in_play):
+def test_a_void_of_the_match_end_reopens_the_match(in_play: Scorer) -> None:
     in_play.log("goal", team="Red")
     in_play.log("chukker.end", chukker=1)
     in_play.log("match.end")
@@ -376,7 +376,8 @@ def test_a_match_end_closes_the_free_hit_with_no_ruling_and_what_waits_lapses(st
 
 # -- flags ------------------------------------------------------------------------------------------
 
-def test_flags_are_judged_before_the_events_own_effect_so_the_goal_that_ends_extra_time_is_not_flagged(in_play):
+def test_flags_are_judged_before_the_events_own_effect_so_the_goal_that_ends_extra_time_is_not_flagged(
+        in_play: Scorer) -> None:
     play_until(in_play, 425)
     in_play.log("goal", team="Blue")
     assert flags(in_play) == [] and clock(in_play)["phase"] == "over"
@@ -384,7 +385,7 @@ def test_flags_are_judged_before_the_events_own_effect_so_the_goal_that_ends_ext
     assert flags(in_play) == ["after-horn"]
 
 
-def test_a_flag_never_changes_a_ruling_or_the_score(in_play):
+def test_a_flag_never_changes_a_ruling_or_the_score(in_play: Scorer) -> None:
     play_until(in_play, 460)
     in_play.log("goal", team="Red")
     assert flags(in_play) == ["after-horn"] and in_play.match.score == {"Blue": 0, "Red": 1}
@@ -399,7 +400,7 @@ def test_a_log_that_never_starts_a_chukker_keeps_no_time_and_its_events_carry_no
 
 
 @pytest.mark.parametrize("kind", ["goal", "hit"])
-def test_after_horn_flags_a_goal_or_a_hit_logged_while_the_phase_is_over(in_play, kind: str):
+def test_after_horn_flags_a_goal_or_a_hit_logged_while_the_phase_is_over(in_play: Scorer, kind: str) -> None:
     in_play.call_play("4")
     play_until(in_play, 455)
     fields = {"team": "Blue"} if kind == "goal" else {"player": 1, "contact": "hit"}
@@ -407,14 +408,14 @@ def test_after_horn_flags_a_goal_or_a_hit_logged_while_the_phase_is_over(in_play
     assert flags(in_play) == ["after-horn"]
 
 
-def test_an_award_after_the_horn_is_not_flagged(in_play):
+def test_an_award_after_the_horn_is_not_flagged(in_play: Scorer) -> None:
     play_until(in_play, 455)
     in_play.award("4")
     assert flags(in_play) == []
 
 
 @pytest.mark.parametrize("stop", [("whistle", {}), ("clock.stop", {}), ("chukker.end", {"chukker": 1})])
-def test_clock_stopped_flags_a_goal_logged_while_the_clock_was_stopped(in_play, stop: tuple[Any, ...]):
+def test_clock_stopped_flags_a_goal_logged_while_the_clock_was_stopped(in_play: Scorer, stop: tuple[Any, ...]) -> None:
     in_play.log(stop[0], **stop[1])
     in_play.log("goal", team="Red")
     assert flags(in_play) == ["clock-stopped"]
@@ -423,7 +424,7 @@ def test_clock_stopped_flags_a_goal_logged_while_the_clock_was_stopped(in_play, 
     assert flags(in_play) == ([] if stop[0] != "chukker.end" else ["clock-stopped"])
 
 
-def test_a_goal_after_the_horn_with_the_clock_stopped_carries_both_flags(in_play):
+def test_a_goal_after_the_horn_with_the_clock_stopped_carries_both_flags(in_play: Scorer) -> None:
     play_until(in_play, 455)
     in_play.log("whistle")
     in_play.log("goal", team="Red")
@@ -468,7 +469,7 @@ def test_goals_by_handicap_add_to_the_goals_scored(start_match: type[Scorer]) ->
 
 # -- the winner, and replaying ---------------------------------------------------------------------------
 
-def test_the_winner_is_the_team_ahead_once_the_match_has_ended(in_play):
+def test_the_winner_is_the_team_ahead_once_the_match_has_ended(in_play: Scorer) -> None:
     in_play.log("goal", team="Red")
     assert in_play.match.winner is None
     in_play.log("chukker.end", chukker=1)
@@ -476,13 +477,13 @@ def test_the_winner_is_the_team_ahead_once_the_match_has_ended(in_play):
     assert in_play.match.winner == "Red"
 
 
-def test_a_match_that_ended_tied_has_no_winner(in_play):
+def test_a_match_that_ended_tied_has_no_winner(in_play: Scorer) -> None:
     in_play.log("chukker.end", chukker=1)
     in_play.log("match.end")
     assert in_play.match.ended and in_play.match.winner is None
 
 
-def test_replay_json_gives_each_events_clock_and_flags_and_the_final_clock_and_winner(in_play):
+def test_replay_json_gives_each_events_clock_and_flags_and_the_final_clock_and_winner(in_play: Scorer) -> None:
     in_play.log("whistle", dt=2)
     in_play.log("goal", team="Red")
     in_play.log("chukker.end", chukker=1)
@@ -498,7 +499,8 @@ def test_replay_json_gives_each_events_clock_and_flags_and_the_final_clock_and_w
     assert final(match)["final"]["winner"] == "Red"
 
 
-def test_each_row_keeps_the_clock_and_flags_given_at_the_time_while_the_final_clock_is_refolded(in_play):
+def test_each_row_keeps_the_clock_and_flags_given_at_the_time_while_the_final_clock_is_refolded(
+        in_play: Scorer) -> None:
     in_play.log("whistle", dt=2)
     in_play.log("goal", team="Red")
     assert flags(in_play) == ["clock-stopped"]
@@ -514,7 +516,7 @@ TIMED = ["2", "3", "4", "5a", "5b", "6"]
 
 @pytest.mark.parametrize("free_hit", TIMED)
 @pytest.mark.parametrize("stop", ["whistle", "chukker.end"])
-def test_a_whistle_or_chukker_end_at_exactly_20_seconds_is_in_time(in_play, free_hit: str, stop: str):
+def test_a_whistle_or_chukker_end_at_exactly_20_seconds_is_in_time(in_play: Scorer, free_hit: str, stop: str) -> None:
     in_play.call_play(free_hit)
     assert in_play.log(stop, dt=20, **({"chukker": 1} if stop == "chukker.end" else {})) is None
     assert in_play.match.state == ("placed" if stop == "whistle" else "awarded")
@@ -523,8 +525,8 @@ def test_a_whistle_or_chukker_end_at_exactly_20_seconds_is_in_time(in_play, free
 
 @pytest.mark.parametrize("free_hit", TIMED)
 @pytest.mark.parametrize("stop", ["whistle", "chukker.end"])
-def test_a_whistle_or_chukker_end_just_after_20_seconds_is_the_umpires_whistle_for_them(in_play, free_hit: str,
-                                                                                        stop: str):
+def test_a_whistle_or_chukker_end_just_after_20_seconds_is_the_umpires_whistle_for_them(in_play: Scorer, free_hit: str,
+                                                                                        stop: str) -> None:
     in_play.call_play(free_hit)
     ruling = in_play.log(stop, dt=20.001, **({"chukker": 1} if stop == "chukker.end" else {}))
     assert ruling["kind"] == "award" and ruling["violation"] == "twenty-seconds" and ruling["against"] == "Blue"
@@ -533,7 +535,7 @@ def test_a_whistle_or_chukker_end_just_after_20_seconds_is_the_umpires_whistle_f
         "from": None, "defended": True}
 
 
-def test_after_a_chukker_end_the_20_second_award_is_taken_when_the_next_chukker_starts(in_play):
+def test_after_a_chukker_end_the_20_second_award_is_taken_when_the_next_chukker_starts(in_play: Scorer) -> None:
     in_play.call_play("4")
     in_play.log("chukker.end", dt=25, chukker=1)
     in_play.log("chukker.start", dt=180, chukker=2)
@@ -542,12 +544,13 @@ def test_after_a_chukker_end_the_20_second_award_is_taken_when_the_next_chukker_
     assert in_play.log("hit", player=1, contact="hit")["kind"] == "live"
 
 
-def test_the_20_seconds_do_not_bind_a_knock_in_at_the_whistle(in_play):
+def test_the_20_seconds_do_not_bind_a_knock_in_at_the_whistle(in_play: Scorer) -> None:
     in_play.call_play("knockin")
     assert in_play.log("whistle", dt=60) is None and in_play.match.state == "placed"
 
 
-def test_a_whistle_before_the_stroke_with_nothing_waiting_leaves_the_free_hit_and_play_is_called_again(in_play):
+def test_a_whistle_before_the_stroke_with_nothing_waiting_leaves_the_free_hit_and_play_is_called_again(
+        in_play: Scorer) -> None:
     in_play.call_play("3")
     in_play.log("whistle", dt=15)
     assert in_play.match.state == "placed" and in_play.match.play_at is None
@@ -556,7 +559,7 @@ def test_a_whistle_before_the_stroke_with_nothing_waiting_leaves_the_free_hit_an
 
 
 @pytest.mark.parametrize("state", ["awarded", "placed"])
-def test_a_whistle_before_play_leaves_the_free_hit_as_it_was(in_play, state: str):
+def test_a_whistle_before_play_leaves_the_free_hit_as_it_was(in_play: Scorer, state: str) -> None:
     in_play.award("4")
     if state == "placed":
         in_play.log("ball.place")
@@ -564,8 +567,8 @@ def test_a_whistle_before_play_leaves_the_free_hit_as_it_was(in_play, state: str
 
 
 @pytest.mark.parametrize("state", ["awarded", "placed", "play_called"])
-def test_a_chukker_end_before_the_stroke_with_nothing_waiting_carries_the_free_hit_to_the_next_chukker(in_play,
-                                                                                                    state: str):
+def test_a_chukker_end_before_the_stroke_with_nothing_waiting_carries_the_free_hit_to_the_next_chukker(in_play: Scorer,
+                                                                                                    state: str) -> None:
     in_play.award("6")
     if state != "awarded":
         in_play.log("ball.place")
@@ -576,7 +579,8 @@ def test_a_chukker_end_before_the_stroke_with_nothing_waiting_carries_the_free_h
 
 
 @pytest.mark.parametrize("stop", ["whistle", "chukker.end"])
-def test_a_whistle_or_chukker_end_before_the_stroke_where_a_violation_waits_closes_and_rules_it(in_play, stop: str):
+def test_a_whistle_or_chukker_end_before_the_stroke_where_a_violation_waits_closes_and_rules_it(in_play: Scorer,
+                                                                                                stop: str) -> None:
     in_play.call_play("4")
     in_play.log("position.improper", team="Red")
     ruling = in_play.log(stop, **({"chukker": 1} if stop == "chukker.end" else {}))
@@ -585,7 +589,8 @@ def test_a_whistle_or_chukker_end_before_the_stroke_where_a_violation_waits_clos
 
 
 @pytest.mark.parametrize("stop", ["whistle", "chukker.end"])
-def test_a_whistle_or_chukker_end_finding_the_20_seconds_run_out_while_a_violation_waits_is_a_rehit(in_play, stop: str):
+def test_a_whistle_or_chukker_end_finding_the_20_seconds_run_out_while_a_violation_waits_is_a_rehit(in_play: Scorer,
+                                                                                                    stop: str) -> None:
     in_play.call_play("4")
     in_play.log("position.improper", team="Red")
     ruling = in_play.log(stop, dt=21, **({"chukker": 1} if stop == "chukker.end" else {}))
@@ -593,7 +598,7 @@ def test_a_whistle_or_chukker_end_finding_the_20_seconds_run_out_while_a_violati
     assert ruling["penalty"] == "4" and ruling["to"] == "Blue"
 
 
-def test_a_tick_after_20_seconds_still_gives_the_failure_at_once(in_play):
+def test_a_tick_after_20_seconds_still_gives_the_failure_at_once(in_play: Scorer) -> None:
     in_play.call_play("5b")
     assert in_play.log("tick", dt=20.5)["violation"] == "twenty-seconds"
 
