@@ -4,8 +4,11 @@ Blue takes each free hit on a 300-yard field; Red defends. Each situation (a row
 is logged the way a scorer would; the ruling of the event that completes it is checked.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
-from conftest import Scorer
+from conftest import JSON, Scorer
 
 FIELD = 300
 # Where each free hit (a column of the table) is taken: yards to the goal Blue attacks.
@@ -14,26 +17,29 @@ FREE_HITS = ("2", "3", "4", "6", "5a", "5b", "knockin")
 
 
 # What a cell can give. Each returns the expected ruling's fields (None: no ruling at all).
-def spot_hit(free_hit):
+Give = Callable[[str], dict[str, Any] | None]
+
+
+def spot_hit(free_hit: str) -> dict[str, Any]:
     """Spot hit (Penalty 5.a) for the defending team, from where the free hit was being taken."""
     return {"kind": "award", "penalty": "5a", "to": "Red", "yards_to_goal": FIELD - SPOT[free_hit],
             "defended": True, "against": "Blue"}
 
 
-def penalty_4_for_defending_team(_):
+def penalty_4_for_defending_team(_: str) -> dict[str, Any]:
     return {"kind": "award", "penalty": "4", "to": "Red", "yards_to_goal": 60, "defended": True,
             "against": "Blue"}
 
 
-def live_ball(_):
+def live_ball(_: str) -> dict[str, Any]:
     return {"kind": "live", "against": None, "violation": None}
 
 
-def not_applicable(_):
+def not_applicable(_: str) -> None:
     return None
 
 
-def rehit_or_penalty_1(free_hit):
+def rehit_or_penalty_1(free_hit: str) -> dict[str, Any]:
     """Penalty 2: the Umpire chooses between the same Penalty 2 again and Penalty 1."""
     return {"kind": "choose", "against": "Red",
             "options": [{"kind": "rehit", "penalty": "2", "to": "Blue", "yards_to_goal": 30, "from": "center",
@@ -41,8 +47,8 @@ def rehit_or_penalty_1(free_hit):
                         {"kind": "goal", "to": "Blue"}]}
 
 
-def increased(penalty, yards, defended=True, **more):
-    def expected(_):
+def increased(penalty: str, yards: float, defended: bool = True, **more: Any) -> Give:
+    def expected(_: str) -> dict[str, Any]:
         return {"kind": "award", "penalty": penalty, "to": "Blue", "yards_to_goal": yards, "defended": defended,
                 "against": "Red", **more}
     return expected
@@ -54,7 +60,7 @@ penalty_4_for_attacking_team = increased("4", 60)
 penalty_5b_for_attacking_team = increased("5b", FIELD / 2)
 
 # The table, row by row, column by column: 2, 3, 4, 6 (safety), 5.a, 5.b, knock-in.
-TABLE = {
+TABLE: dict[str, tuple[Give, ...]] = {
     "swing-and-miss": (spot_hit, spot_hit, live_ball, live_ball, live_ball, live_ball, live_ball),
     "hit-before-play": (spot_hit, spot_hit, spot_hit, spot_hit, spot_hit, spot_hit, penalty_4_for_defending_team),
     "first-approach": (spot_hit, spot_hit, spot_hit, spot_hit, spot_hit, spot_hit, penalty_4_for_defending_team),
@@ -67,27 +73,27 @@ TABLE = {
 
 
 # How each situation is logged; returns the ruling of the event that completes it.
-def swing_and_miss(scorer: Scorer, free_hit):
+def swing_and_miss(scorer: Scorer, free_hit: str) -> JSON:
     return scorer.strike(free_hit, contact="miss")
 
 
-def hit_before_play(scorer: Scorer, free_hit):
+def hit_before_play(scorer: Scorer, free_hit: str) -> JSON:
     scorer.award(free_hit)
     scorer.log("ball.place")
     return scorer.log("hit", player=2, contact="hit")
 
 
-def first_approach(scorer: Scorer, free_hit):
+def first_approach(scorer: Scorer, free_hit: str) -> JSON:
     scorer.call_play(free_hit)
     return scorer.log("approach.abort", how="circled")
 
 
-def attacking_position(scorer: Scorer, free_hit):
+def attacking_position(scorer: Scorer, free_hit: str) -> JSON:
     scorer.call_play(free_hit)
     return scorer.log("position.improper", team="Blue")
 
 
-def defending_position(scorer: Scorer, free_hit):
+def defending_position(scorer: Scorer, free_hit: str) -> JSON:
     """The violation waits for the free hit to close; the whistle closes it and rules it."""
     scorer.call_play(free_hit)
     assert scorer.log("position.improper", team="Red") is None
@@ -99,13 +105,13 @@ SITUATIONS = {"swing-and-miss": swing_and_miss, "hit-before-play": hit_before_pl
               "first-approach": first_approach, "attacking-position": attacking_position,
               "defending-position": defending_position}
 
-CELLS = [(situation, free_hit, give)
+CELLS: list[tuple[str, str, Give]] = [(situation, free_hit, give)
          for situation, row in TABLE.items() for free_hit, give in zip(FREE_HITS, row, strict=False)]
 
 
 @pytest.mark.parametrize(("situation", "free_hit", "give"), CELLS,
                          ids=[f"36/table:{s}:{f}" for s, f, _ in CELLS])
-def test_36_table(scorer: Scorer, situation, free_hit, give):
+def test_36_table(scorer: Scorer, situation: str, free_hit: str, give: Give) -> None:
     cell = f"36/table:{situation}:{free_hit}"
     expected = give(free_hit)
 

@@ -4,7 +4,9 @@ data (tests/data/merkle-vectors.json), the C2SP signed-note example, and RFC 696
 import base64
 import hashlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -26,7 +28,7 @@ def b64(text: str | None) -> bytes:
 
 
 @pytest.mark.parametrize("vector", VECTORS["inclusion"], ids=lambda vector: vector["file"])
-def test_inclusion_agrees_with_transparency_dev_vectors(vector):
+def test_inclusion_agrees_with_transparency_dev_vectors(vector: dict[str, Any]) -> None:
     proof = [b64(step) for step in vector["proof"] or []]
     holds = merkle.verify_inclusion(vector["leafIdx"], vector["treeSize"], b64(vector["leafHash"]), proof,
                                     b64(vector["root"]))
@@ -34,7 +36,7 @@ def test_inclusion_agrees_with_transparency_dev_vectors(vector):
 
 
 @pytest.mark.parametrize("vector", VECTORS["consistency"], ids=lambda vector: vector["file"])
-def test_consistency_agrees_with_transparency_dev_vectors(vector):
+def test_consistency_agrees_with_transparency_dev_vectors(vector: dict[str, Any]) -> None:
     proof = [b64(step) for step in vector["proof"] or []]
     holds = merkle.verify_consistency(vector["size1"], vector["size2"], proof, b64(vector["root1"]),
                                       b64(vector["root2"]))
@@ -60,21 +62,21 @@ def test_the_proofs_made_are_the_published_ones() -> None:
 
 
 # RFC 6962 section 2.1, written as the RFC writes it (recursion over lists), to check the module's loops.
-def mth(hashes):
+def mth(hashes: list[bytes]) -> bytes:
     if len(hashes) == 1:
         return hashes[0]
     k = merkle.split(len(hashes))
     return merkle.node_hash(mth(hashes[:k]), mth(hashes[k:]))
 
 
-def path(m, hashes):
+def path(m: int, hashes: list[bytes]) -> list[bytes]:
     if len(hashes) == 1:
         return []
     k = merkle.split(len(hashes))
     return [*path(m, hashes[:k]), mth(hashes[k:])] if m < k else [*path(m - k, hashes[k:]), mth(hashes[:k])]
 
 
-def subproof(m, hashes, whole):
+def subproof(m: int, hashes: list[bytes], whole: bool) -> list[bytes]:
     if m == len(hashes):
         return [] if whole else [mth(hashes)]
     k = merkle.split(len(hashes))
@@ -102,13 +104,14 @@ def test_every_proof_is_rfc_6962s_and_verifies() -> None:
             assert merkle.verify_consistency(old, size, proof, merkle.root(leaves, old), root)
 
 
-def flipped(proof, step, bit):
+def flipped(proof: list[bytes], step: int, bit: int) -> list[bytes]:
     changed = bytearray(proof[step])
     changed[bit // 8] ^= 1 << (bit % 8)
     return [*proof[:step], bytes(changed), *proof[step + 1:]]
 
 
-def inclusion_mutations(index, size, proof, root):
+def inclusion_mutations(index: int, size: int, proof: list[bytes],
+                        root: bytes) -> Iterator[tuple[str, int, int, bytes, list[bytes], bytes]]:
     """Each mutation class of transparency-dev/merkle's tests, as (what, index, size, leaf, proof, root)."""
     leaf = HASHES[index]
     for step in range(len(proof)):
@@ -133,8 +136,11 @@ def test_every_mutated_inclusion_proof_is_rejected() -> None:
         root = merkle.root(leaves, size)
         for index in range(size):
             proof = merkle.inclusion_proof(leaves, index, size)
-            for what, *mutated in inclusion_mutations(index, size, proof, root):
-                assert not merkle.verify_inclusion(*mutated), (what, index, size)
+            for what, at, of, leaf, steps, made in inclusion_mutations(index, size, proof, root):
+                assert not merkle.verify_inclusion(at, of, leaf, steps, made), (what, index, size)
+
+
+Mutation = tuple[str, int, int, list[bytes], bytes, bytes]  # what, old size, new size, proof, old root, new root
 
 
 def test_every_mutated_consistency_proof_is_rejected() -> None:
@@ -143,8 +149,9 @@ def test_every_mutated_consistency_proof_is_rejected() -> None:
         root = merkle.root(leaves, size)
         for old in range(1, size):
             old_root, proof = merkle.root(leaves, old), merkle.consistency_proof(leaves, old, size)
-            mutations = [(f"bit {bit} of step {step} flipped", old, size, flipped(proof, step, bit), old_root, root)
-                         for step in range(len(proof)) for bit in (0, 9, 255)]
+            mutations: list[Mutation | None] = [
+                (f"bit {bit} of step {step} flipped", old, size, flipped(proof, step, bit), old_root, root)
+                for step in range(len(proof)) for bit in (0, 9, 255)]
             mutations += [
                 ("old size +1", old + 1, size, proof, old_root, root),
                 ("old size -1", old - 1, size, proof, old_root, root),
@@ -159,8 +166,8 @@ def test_every_mutated_consistency_proof_is_rejected() -> None:
                 ("wrong new root", old, size, proof, old_root, merkle.leaf_hash(b"x")),
             ]
             for mutation in filter(None, mutations):
-                what, *mutated = mutation
-                assert not merkle.verify_consistency(*mutated), (what, old, size)
+                what, first, second, steps, first_root, second_root = mutation
+                assert not merkle.verify_consistency(first, second, steps, first_root, second_root), (what, old, size)
 
 
 # -- signed notes, checkpoints, tlog proofs ----------------------------------------------------------------
