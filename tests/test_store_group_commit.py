@@ -3,11 +3,13 @@
 import itertools
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from conftest import match_log, stamp
+from sqlalchemy import Connection
 from test_store_concurrency import WRITERS, Race, url_of
 
 from matchstate.errors import AccessDenied, ConflictError, IllegalEvent
@@ -21,7 +23,7 @@ def write_transactions(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[in
     transaction = store.database.transaction
 
     @contextmanager
-    def counting(write: bool = False):
+    def counting(write: bool = False) -> Iterator[Connection]:
         if write:
             counted.append(1)
         with transaction(write) as connection:
@@ -32,13 +34,13 @@ def write_transactions(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[in
 
 
 @contextmanager
-def held_commit(store: Store, monkeypatch: pytest.MonkeyPatch, code: str):
+def held_commit(store: Store, monkeypatch: pytest.MonkeyPatch, code: str) -> Iterator[Callable[[int], None]]:
     """Hold the next append to ``code`` in its transaction until the block ends, so that appends made meanwhile
     queue behind it and go in one group; yields a function that waits for ``n`` queued appends."""
     entered, release = threading.Event(), threading.Event()
     append = Store._append
 
-    def held(self, connection, found, held_code, *args):
+    def held(self: Store, connection: Connection, found: Any, held_code: str, *args: Any) -> Any:
         if held_code == code and not entered.is_set():
             entered.set()
             release.wait(10)
@@ -64,9 +66,12 @@ def apart(*names: str) -> dict[str, str]:
     return {name: f"{name}-1" for name in names}
 
 
-def run_all(*calls) -> list[object]:
+Started = tuple[list[threading.Thread], list[Any]]
+
+
+def run_all(*calls: Callable[[], Any]) -> Started:
     """Run each call in a thread of its own, all at once; what each returned or raised."""
-    results: list[object] = [None] * len(calls)
+    results: list[Any] = [None] * len(calls)
 
     def run(number: int) -> None:
         try:
@@ -80,7 +85,7 @@ def run_all(*calls) -> list[object]:
     return threads, results
 
 
-def join(started) -> list[object]:
+def join(started: Started) -> list[Any]:
     threads, results = started
     for thread in threads:
         thread.join(30)
@@ -153,7 +158,7 @@ def test_a_database_failure_of_one_append_in_a_group_loses_none_of_the_others(st
     statements = store.database.statements
     write = statements.write
 
-    def full_disk(connection, rows):
+    def full_disk(connection: Connection, rows: list[dict[str, Any]]) -> None:
         if any(row["match_id"] == full_id for row in rows):
             raise OSError("the disk is full")
         return write(connection, rows)
@@ -225,14 +230,14 @@ def test_each_match_has_a_lock_of_its_own_that_lives_only_while_it_is_used(store
     assert len(store._cache._locks) == 0  # none kept for matches no one appends to
 
 
-def before_next_write(store: Store, monkeypatch: pytest.MonkeyPatch, act) -> None:
+def before_next_write(store: Store, monkeypatch: pytest.MonkeyPatch, act: Callable[[], None]) -> None:
     """Do ``act`` just before the store's next write transaction begins (that of the group queued behind a held
     append), where it can be seen by that transaction and no earlier check."""
     transaction = store.database.transaction
     pending = [act]
 
     @contextmanager
-    def acting(write: bool = False):
+    def acting(write: bool = False) -> Iterator[Connection]:
         if write and pending:
             pending.pop()()
         with transaction(write) as connection:
@@ -261,7 +266,7 @@ def test_a_key_revoked_while_its_append_waits_in_a_group_is_refused_there_and_th
     other = Store(url_of(store))  # another server of the database revokes the key
     transactions = write_transactions(store, monkeypatch)
 
-    def append(name: str, key: str | None = None):
+    def append(name: str, key: str | None = None) -> Callable[[], Any]:
         return lambda: service.append(code[name], logs[name][1], 1, key or keys[name]["scorer"])
 
     with held_commit(store, monkeypatch, code["held"]) as queued:
@@ -288,7 +293,7 @@ def test_keys_refused_inside_a_group_are_refused_alone(store: Store, monkeypatch
     transactions = write_transactions(store, monkeypatch)
     decide = {"type": "decide", "at": logs["a"][2]["at"], "id": "a decision", "option": 1}
 
-    def append(name: str, key: str, event: dict[str, Any] | None = None):
+    def append(name: str, key: str, event: dict[str, Any] | None = None) -> Callable[[], Any]:
         return lambda: service.append(code[name], event or logs[name if name in logs else "a"][1], 1, key)
 
     with held_commit(store, monkeypatch, code["held"]) as queued:
