@@ -246,7 +246,7 @@ def test_36_return_fouling_early_play_that_prevented_a_goal_gives_the_goal(score
                          [("player.return", route, breaks) for route, breaks in RETURNS]
                          + [("player.play", play, breaks) for play, breaks in PLAYS],
                          ids=[*(f"return-{i}" for i in RETURN_IDS), *(f"play-{i}" for i in PLAY_IDS)])
-def test_36_return_fouled_is_ruled_at_once(scorer: Scorer, kind, fields, breaks):
+def test_36_return_fouled_is_ruled_at_once(scorer: Scorer, kind: str, fields: dict[str, Any], breaks: bool) -> None:
     scorer.strike("6")
     ruling = scorer.log(kind, team="Blue", player=1, **fields)
     if breaks:
@@ -707,7 +707,7 @@ def test_void_of_a_void_restores_the_event(scorer: Scorer) -> None:
     assert scorer.match.score == {"Blue": 0, "Red": 1}
 
 
-def long_match(scorer: Scorer, free_hits=150):
+def long_match(scorer: Scorer, free_hits: int = 150) -> None:
     """Free hits with waiting violations, goals in between: past several refold checkpoints."""
     for n in range(free_hits):
         scorer.call_play(("2", "3", "4", "5b")[n % 4], to=("Blue", "Red")[n % 3 % 2])

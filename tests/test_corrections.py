@@ -9,6 +9,7 @@ import json
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,7 @@ from matchstate.web.access import hash_key
 LEAGUE_KEY = "the-league-of-the-field"
 LEAGUE = {"Authorization": f"Bearer {LEAGUE_KEY}"}
 CODE = "fix-1"
-START = {"type": "match.start", "at": stamp(0), "match": CODE, "teams": [BLUE, RED], "id": "start-1"}
+START: dict[str, Any] = {"type": "match.start", "at": stamp(0), "match": CODE, "teams": [BLUE, RED], "id": "start-1"}
 CORRECTED = {**START, "teams": [BLUE, "Green"], "handicap_goals": {"Green": 2}, "id": "start-2"}
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from conftest import Scorer
 
@@ -16,7 +18,8 @@ from matchstate import InvalidEvent, RefusedEvent
     ("ball.stop", {"yards_to_goal": float("inf")}, "field 'yards_to_goal' must be a number from"),
     ("goal", {"team": "Blue", "at": "0001-01-01T00:00:00+05:00"}, "in the years 1 to 9999"),
 ])
-def test_an_edge_value_is_refused_naming_its_field(scorer: Scorer, kind, fields, reason):
+def test_an_edge_value_is_refused_naming_its_field(scorer: Scorer, kind: str, fields: dict[str, Any],
+                                                    reason: str) -> None:
     before = scorer.snapshot()
     event = {**scorer.event(kind), **fields}
     with pytest.raises(InvalidEvent, match=reason.replace("(", r"\(").replace(")", r"\)")):

@@ -8,7 +8,7 @@ from matchstate import examples, load
 
 
 @pytest.mark.parametrize("name", examples.names())
-def test_each_example_replays_and_each_chukker_ends_at_its_horn(name):
+def test_each_example_replays_and_each_chukker_ends_at_its_horn(name: str) -> None:
     match = load(examples.path(name))
     ends = [clock for event, clock in zip(match.events, match.clocks, strict=True) if event["type"] == "chukker.end"]
     assert ends and all(clock["played"] == 450 and clock["phase"] == "between" for clock in ends)

@@ -209,7 +209,8 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
     max_leaves=8)
 FIELD_NAMES = sorted({"type", "at", "id", "by", *(name for fields in FIELDS.values() for name in fields)})
-BASES = [{"type": "penalty.award", "penalty": "3", "to": BLUE}, {"type": "goal", "team": BLUE, "player": 2},
+BASES: list[dict[str, Any]] = [
+    {"type": "penalty.award", "penalty": "3", "to": BLUE}, {"type": "goal", "team": BLUE, "player": 2},
          {"type": "void", "seq": 2, "reason": "x"}, {"type": "chukker.start", "chukker": 1}, {"type": "whistle"}]
 READS = ["", "/role", "/events", "/verify", "/rulings/{seq}", "/log.jsonl", "/log.csv"]
 texts = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=12) | st.integers().map(str)

@@ -2,6 +2,7 @@
 
 import json
 import struct
+from typing import Any
 
 import pytest
 from conftest import match_log
@@ -73,7 +74,7 @@ def test_keys_sort_by_utf16_code_units() -> None:
 
 
 @pytest.mark.parametrize("value", [2**53, -(2**53), "\ud800", {1: "a"}, b"bytes"])
-def test_what_jcs_cannot_write_alike_everywhere_is_refused(value):
+def test_what_jcs_cannot_write_alike_everywhere_is_refused(value: Any) -> None:
     with pytest.raises(jcs.NotCanonical):
         jcs.canonical({"x": value})
 
@@ -94,7 +95,7 @@ CRAFTED = [
 
 
 @pytest.mark.parametrize(("event", "jcs_part"), CRAFTED)
-def test_three_crafted_events_hash_differently_under_version_1(event, jcs_part):
+def test_three_crafted_events_hash_differently_under_version_1(event: dict[str, Any], jcs_part: str) -> None:
     from datetime import UTC, datetime
 
     at = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)

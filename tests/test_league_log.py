@@ -3,6 +3,7 @@ each append's answer a C2SP tlog proof that verifies with the store's public key
 
 import json
 import threading
+from typing import Any
 
 from conftest import match_log
 
@@ -44,7 +45,7 @@ def test_a_group_signs_one_checkpoint_for_all_its_appends(store: Store) -> None:
     logs = {code: match_log(code, 4) for code in codes}
     for code in codes:
         store.create_match(logs[code][0])
-    answers: dict[str, list] = {code: [] for code in codes}
+    answers: dict[str, list[Any]] = {code: [] for code in codes}
     barrier = threading.Barrier(len(codes))
 
     def score(code: str) -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,12 +19,12 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "scripts"))
 from season import season
 
 
-def names(callbacks):
+def names(callbacks: Iterable[Callable[..., Any]]) -> list[str]:
     return [callback.__name__ for callback in callbacks]
 
 
 @pytest.mark.parametrize("trigger", sorted(MACHINE.events))
-def test_the_dispatch_table_has_the_machines_transitions_for_every_state(trigger):
+def test_the_dispatch_table_has_the_machines_transitions_for_every_state(trigger: str) -> None:
     event = MACHINE.events[trigger]
     for state in STATES:
         theirs = event.transitions.get(state, [])
@@ -44,11 +46,11 @@ def test_every_event_type_but_void_match_start_and_the_officials_is_a_trigger() 
     assert set(TRIGGER_OF) == set(TYPES) - {"void", "match.start"} - OFFICIALS_EVENTS
 
 
-def through_the_library(model, trigger, *args):
+def through_the_library(model: Any, trigger: str, *args: Any) -> None:
     MACHINE.events[trigger].trigger(model, *args)
 
 
-def replayed(lines):
+def replayed(lines: list[str]) -> list[str]:
     return [json.dumps([step.state, step.ruling.to_json() if step.ruling else None]) for step in replay(lines)]
 
 

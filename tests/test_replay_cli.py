@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import Scorer
@@ -44,7 +45,8 @@ CHUKKER = [(1, "match.start", "idle", None), (2, "chukker.start", "idle", None),
 
 
 # What the final object gains in log format 1.2, for a log with none of its events (and no challenges).
-NO_OFFICIALS = {"clips": [], "reviews": [], "challenges_left": {"Blue": 0, "Red": 0}, "confirmed": [], "queried": []}
+NO_OFFICIALS: dict[str, Any] = {
+    "clips": [], "reviews": [], "challenges_left": {"Blue": 0, "Red": 0}, "confirmed": [], "queried": []}
 
 
 def write_log(tmp_path: Path, lines, name="match.jsonl"):

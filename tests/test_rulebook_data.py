@@ -28,7 +28,7 @@ CLAUSE_IDS = [
 LANGS = ("en", "es")
 
 
-def fold(text):
+def fold(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 

@@ -19,7 +19,8 @@ from matchstate.web.access import hash_key
 
 NOW = datetime(2026, 12, 5, 15, 0, tzinfo=UTC)
 SEAT = f"/api/matches/{CODE}/seat"
-WINDOW = [{"type": "penalty.award", "penalty": "3", "to": "Blue"}, {"type": "ball.place"}, {"type": "play"}]
+WINDOW: list[dict[str, Any]] = [
+    {"type": "penalty.award", "penalty": "3", "to": "Blue"}, {"type": "ball.place"}, {"type": "play"}]
 
 
 class Clock:

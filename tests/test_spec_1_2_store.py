@@ -23,8 +23,9 @@ from matchstate.records import EXPORTERS
 from matchstate.store import Store
 from matchstate.store.checkpoints import decode, encode
 
-START = {"type": "match.start", "at": stamp(0), "match": "review-1", "teams": [BLUE, RED], "challenges": 1}
-LOG = [  # seq 2 on
+START: dict[str, Any] = {
+    "type": "match.start", "at": stamp(0), "match": "review-1", "teams": [BLUE, RED], "challenges": 1}
+LOG: list[dict[str, Any]] = [  # seq 2 on
     {"type": "chukker.start", "chukker": 1},
     {"type": "video.sync", "clip": "cam-1.mp4", "clip_seconds": 30},
     {"type": "goal", "team": BLUE},
@@ -38,9 +39,10 @@ LOG = [  # seq 2 on
     {"type": "chukker.confirm", "chukker": 1, "score": {BLUE: 1, RED: 1}},  # seq 12: a score-query
     {"type": "match.end"},
 ]
-LATE = [{"type": "review.request", "about": 4, "asked_by": "referee"},  # seq 14, 16 minutes after the end
-        {"type": "review.outcome", "outcome": "no-decision"},
-        {"type": "chukker.confirm", "chukker": 1, "score": {BLUE: 1, RED: 0}}]
+LATE: list[dict[str, Any]] = [
+    {"type": "review.request", "about": 4, "asked_by": "referee"},  # seq 14, 16 minutes after the end
+    {"type": "review.outcome", "outcome": "no-decision"},
+    {"type": "chukker.confirm", "chukker": 1, "score": {BLUE: 1, RED: 0}}]
 
 
 def timed(events: list[dict[str, Any]], first_ms: int = 1000, step_ms: int = 1000) -> list[dict[str, Any]]:

@@ -4,16 +4,18 @@ upgrade rewrites none of them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from conftest import BLUE, stamp
 from sqlalchemy import text
 
 from matchstate.store import Store
 from matchstate.version import ENGINE_VERSION
 
-START = {"type": "match.start", "at": stamp(0), "match": "old-1", "teams": [BLUE, "Red"]}
+START: dict[str, Any] = {"type": "match.start", "at": stamp(0), "match": "old-1", "teams": [BLUE, "Red"]}
 # A Penalty 4 whose 20 seconds run out, then the umpire's whistle: engine 0.1.0 closed the free hit with no
 # ruling; engine 1.1 gives the failure (Penalty 5.a to Red) and keeps it in progress.
-LOG = [{"type": "chukker.start", "at": stamp(1_000), "chukker": 1},
+LOG: list[dict[str, Any]] = [{"type": "chukker.start", "at": stamp(1_000), "chukker": 1},
        {"type": "penalty.award", "at": stamp(2_000), "penalty": "4", "to": BLUE},
        {"type": "play", "at": stamp(3_000)},
        {"type": "whistle", "at": stamp(30_000)},

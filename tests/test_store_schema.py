@@ -27,7 +27,7 @@ def differences(store: Store) -> list[Any]:
         return compare_metadata(MigrationContext.configure(connection), Base.metadata)
 
 
-def migrate(store: Store, direction, revision: str, *x: str) -> None:
+def migrate(store: Store, direction: str, revision: str, *x: str) -> None:
     """``alembic upgrade|downgrade REVISION`` with ``-x`` arguments, as the store migrates (Database.migration)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
@@ -155,7 +155,7 @@ def test_the_alembic_command_line_asks_first_and_then_goes_down(store: Store) ->
     store.import_log([json.dumps(event) for event in match_log("m-1", 5)])
     env = {**os.environ, "MATCHSTATE_DATABASE_URL": store.url.render_as_string(hide_password=False)}
 
-    def alembic_command(*args: str) -> subprocess.CompletedProcess:
+    def alembic_command(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "alembic", *args], cwd=Path(__file__).parent.parent, env=env,
                               capture_output=True, text=True, timeout=120)
 

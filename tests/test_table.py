@@ -12,7 +12,7 @@ from conftest import JSON, Scorer
 
 FIELD = 300
 # Where each free hit (a column of the table) is taken: yards to the goal Blue attacks.
-SPOT = {"2": 30, "3": 40, "4": 60, "6": 60, "5a": 100, "5b": FIELD / 2, "knockin": FIELD}
+SPOT: dict[str, Any] = {"2": 30, "3": 40, "4": 60, "6": 60, "5a": 100, "5b": FIELD / 2, "knockin": FIELD}
 FREE_HITS = ("2", "3", "4", "6", "5a", "5b", "knockin")
 
 

@@ -11,7 +11,7 @@ from matchstate.tournaments.discipline import Card, Game, ledger, sit_outs
 DAY = datetime(2026, 12, 1, 15, tzinfo=UTC)
 
 
-def game(code: str, day: int, level: int | None, teams=("Blue", "Red"), **flags: bool) -> Game:
+def game(code: str, day: int, level: int | None, teams: tuple[str, str] = ("Blue", "Red"), **flags: bool) -> Game:
     return Game(code, teams, DAY + timedelta(days=day), level, **flags)
 
 

@@ -21,7 +21,8 @@ from matchstate.web.process import ServerProcess
 
 LEAGUE = "the-typed-league"
 AT = "2026-11-29T15:{}Z"  # in the past: an event ahead of the server's clock is refused
-START = {"type": "match.start", "at": AT.format("12:00.000"), "match": "typed-1", "teams": ["Santa Inés", "El Remanso"]}
+START: dict[str, Any] = {
+    "type": "match.start", "at": AT.format("12:00.000"), "match": "typed-1", "teams": ["Santa Inés", "El Remanso"]}
 METHODS = ("get", "post", "put", "patch", "delete")
 
 

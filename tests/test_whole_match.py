@@ -15,12 +15,12 @@ from matchstate import IllegalEvent, Match, RefusedEvent
 from matchstate.log import MAX_LINE_BYTES, replay
 
 
-def clock(scorer: Scorer):
+def clock(scorer: Scorer) -> dict[str, Any]:
     """The clock right after the last event."""
     return scorer.match.clock_after(scorer.match.seq)
 
 
-def flags(scorer: Scorer):
+def flags(scorer: Scorer) -> list[str]:
     return list(scorer.match.flags[-1])
 
 
@@ -33,7 +33,7 @@ def in_play(start_match: type[Scorer]) -> Scorer:
     return scorer
 
 
-def play_until(scorer: Scorer, played):
+def play_until(scorer: Scorer, played: float) -> None:
     """Log a tick when the running clock reads ``played`` seconds."""
     scorer.log("tick", dt=played - clock(scorer)["played"])
 
@@ -433,7 +433,7 @@ def test_a_goal_after_the_horn_with_the_clock_stopped_carries_both_flags(in_play
 
 # -- goals by handicap ------------------------------------------------------------------------------
 
-def roster(*handicaps):
+def roster(*handicaps: int) -> list[dict[str, Any]]:
     return [{"player": n, "name": f"P{n}", "handicap": h} for n, h in enumerate(handicaps, 1)]
 
 
@@ -605,7 +605,7 @@ def test_a_tick_after_20_seconds_still_gives_the_failure_at_once(in_play: Scorer
 
 # -- the line limit -----------------------------------------------------------------------------------------
 
-def padded(length):
+def padded(length: int) -> str:
     """A tick line of exactly ``length`` bytes of UTF-8."""
     line = '{"type": "tick", "at": "2026-11-29T15:00:10Z", "by": ""}'
     return line.replace('""', '"' + "x" * (length - len(line)) + '"')

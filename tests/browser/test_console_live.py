@@ -27,7 +27,7 @@ from browser.browsing import (
 from matchstate.web.process import ServerProcess
 
 # Logged through the API before the tapping starts: a first chukker already played.
-EARLIER = [
+EARLIER: list[dict[str, Any]] = [
     {"type": "chukker.start", "chukker": 1},
     {"type": "goal", "team": "Red", "player": 2},
     {"type": "knockin.award", "to": "Blue"},
@@ -38,7 +38,7 @@ EARLIER = [
     {"type": "chukker.start", "chukker": 2},
 ]
 # A Penalty 2 whose defenders were out of position, closed by the ball going out: the Umpire must choose.
-CHOICE = [
+CHOICE: list[dict[str, Any]] = [
     {"type": "penalty.award", "penalty": "2", "to": "Blue"}, {"type": "play"},
     {"type": "position.improper", "team": "Red"}, {"type": "hit", "player": 1, "contact": "hit"},
     {"type": "ball.out", "over": "sideline"},

@@ -10,7 +10,8 @@ import pytest
 from browser.browsing import PAGES, PHONE, TABLET, match_with_events, open_page
 from matchstate.web.process import ServerProcess
 
-VIEWPORTS = {"phone": PHONE, "tablet": {"width": 768, "height": 1024}, "laptop": {"width": 1366, "height": 768}}
+VIEWPORTS: dict[str, Any] = {
+    "phone": PHONE, "tablet": {"width": 768, "height": 1024}, "laptop": {"width": 1366, "height": 768}}
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 @pytest.mark.parametrize("page_name", PAGES)

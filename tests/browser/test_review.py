@@ -22,7 +22,7 @@ def log_at(server: ServerProcess, code: str, key: str, event: dict[str, Any]) ->
 
 # A first chukker (USPA outdoor: the bell after 7:00 of play, the horn 30 s later, at 15:07:35 if the clock
 # never stopped): a goal while the clock is stopped by a whistle, then an ordinary goal.
-CHUKKER = [
+CHUKKER: list[dict[str, Any]] = [
     {"type": "chukker.start", "at": "2026-11-29T15:00:05Z", "chukker": 1},
     {"type": "whistle", "at": "2026-11-29T15:01:00Z"},
     {"type": "goal", "at": "2026-11-29T15:01:05Z", "team": "Red", "player": 2},

@@ -28,7 +28,7 @@ def log_at(server: ServerProcess, code: str, key: str, event: dict[str, Any]) ->
 
 
 # seq 2 to 6: a chukker's start, a whistle, a goal by Red #2 five seconds later, the clock again, Blue #1's goal.
-CHUKKER = [
+CHUKKER: list[dict[str, Any]] = [
     {"type": "chukker.start", "at": "2026-11-29T15:00:05Z", "chukker": 1},
     {"type": "whistle", "at": "2026-11-29T15:01:00Z"},
     {"type": "goal", "at": "2026-11-29T15:01:05Z", "team": "Red", "player": 2},
