@@ -211,7 +211,7 @@ json_values = st.recursive(
 FIELD_NAMES = sorted({"type", "at", "id", "by", *(name for fields in FIELDS.values() for name in fields)})
 BASES: list[dict[str, Any]] = [
     {"type": "penalty.award", "penalty": "3", "to": BLUE}, {"type": "goal", "team": BLUE, "player": 2},
-         {"type": "void", "seq": 2, "reason": "x"}, {"type": "chukker.start", "chukker": 1}, {"type": "whistle"}]
+    {"type": "void", "seq": 2, "reason": "x"}, {"type": "chukker.start", "chukker": 1}, {"type": "whistle"}]
 READS = ["", "/role", "/events", "/verify", "/rulings/{seq}", "/log.jsonl", "/log.csv"]
 texts = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=12) | st.integers().map(str)
 
