@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from matchstate import Match
+from matchstate.errors import MatchstateError
+from matchstate.words import Words
 
 # ---------------------------------------------------------------------------------------------
 # Engine: a scorer's device logging events into a Match (used by test_table, test_clauses,
@@ -32,6 +34,12 @@ FREE_HIT_AWARDS: dict[str, tuple[str, dict[str, Any]]] = {
     "5b": ("penalty.award", {"penalty": "5b"}),
     "knockin": ("knockin.award", {}),
 }
+
+
+def words_of(err: MatchstateError) -> Words:
+    """A refusal's words in every language (a refusal always has them)."""
+    assert err.words is not None, err
+    return err.words
 
 
 def stamp(millis: int) -> str:

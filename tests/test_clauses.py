@@ -116,7 +116,8 @@ def test_36_one_stroke_the_20_seconds_run_from_play_not_from_the_last_event(scor
                                       ("2026-11-29T16:00:23.001+01:00", "award")])
 def test_36_one_stroke_20_seconds_across_utc_offsets(scorer: Scorer, at: str, kind: str) -> None:
     scorer.call_play("2")  # "Play" at 15:00:03Z
-    assert scorer.match.feed({"type": "hit", "at": at, "player": 3, "contact": "hit"}).kind == kind
+    ruling = scorer.match.feed({"type": "hit", "at": at, "player": 3, "contact": "hit"})
+    assert ruling is not None and ruling.kind == kind
 
 
 @pytest.mark.parametrize("kind, fields", [("hit", {"player": 3, "contact": "hit"}), ("tick", {})],
@@ -707,7 +708,7 @@ def test_void_of_a_void_restores_the_event(scorer: Scorer) -> None:
     assert scorer.match.score == {"Blue": 0, "Red": 1}
 
 
-def long_match(scorer: Scorer, free_hits: int = 150) -> None:
+def long_match(scorer: Scorer, free_hits: int = 150) -> list[int]:
     """Free hits with waiting violations, goals in between: past several refold checkpoints."""
     for n in range(free_hits):
         scorer.call_play(("2", "3", "4", "5b")[n % 4], to=("Blue", "Red")[n % 3 % 2])
@@ -730,9 +731,14 @@ def test_undo_last_in_a_long_match_refolds_only_the_events_since_a_checkpoint(sc
     goals = long_match(scorer)
     scorer.log("void", seq=goals[0], reason="no goal")  # refolds nearly all, checkpoints taken anew
     scorer.log("goal", team="Red")
-    applied = []
-    monkeypatch.setattr(Match, "_apply", lambda match, play, event, seq, apply=Match._apply: applied.append(event) or
-                        apply(match, play, event, seq))
+    applied: list[dict[str, Any]] = []
+    apply = Match._apply
+
+    def applying(match: Match, play: Any, event: dict[str, Any], seq: int) -> Any:
+        applied.append(event)
+        return apply(match, play, event, seq)
+
+    monkeypatch.setattr(Match, "_apply", applying)
     scorer.log("void", seq=scorer.match.seq, reason="no goal")
     assert 0 < len(applied) <= CHECKPOINT_EVERY < len(scorer.events) / 2
 

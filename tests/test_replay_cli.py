@@ -49,13 +49,13 @@ NO_OFFICIALS: dict[str, Any] = {
     "clips": [], "reviews": [], "challenges_left": {"Blue": 0, "Red": 0}, "confirmed": [], "queried": []}
 
 
-def write_log(tmp_path: Path, lines, name="match.jsonl"):
+def write_log(tmp_path: Path, lines: list[str], name: str = "match.jsonl") -> str:
     path = tmp_path / name
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     return str(path)
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv):
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err

@@ -49,11 +49,11 @@ def test_a_rule_set_field_left_out_is_a_type_error(tmp_path: Path) -> None:
     assert status == 1 and 'Missing named argument "window" for "RuleSet"' in out
 
 
-def rule_of(lines, **start):
+def rule_of(lines: list[str], **start: Any) -> list[Any]:
     """Each event's ruling (JSON) when the log's match.start gets these extra fields, up to the first event
     those rules refuse (then "refused")."""
     first = {**json.loads(lines[0]), **start}
-    rulings = []
+    rulings: list[Any] = []
     try:
         for step in replay([json.dumps(first), *lines[1:]]):
             rulings.append(step.ruling.to_json() if step.ruling else None)
@@ -113,7 +113,7 @@ def first_difference(ours: list[Any], theirs: list[Any]) -> int | None:
     return next((seq for seq, (a, b) in enumerate(zip(ours, theirs)) if a != b), None)  # noqa: B905
 
 
-def before(lines, seq):
+def before(lines: list[str], seq: int) -> tuple[Match, Any]:
     """The match as it stood before the event at index ``seq``, and that event."""
     match = Match()
     for line in lines[:seq]:
@@ -121,7 +121,7 @@ def before(lines, seq):
     return match, match.events and json.loads(lines[seq])
 
 
-def late_under_uspa(lines, seq):
+def late_under_uspa(lines: list[str], seq: int) -> bool:
     """Whether the event at index ``seq`` came more than USPA's 20 seconds after the window's "Play"."""
     match, event = before(lines, seq)
     return match.play_at is not None and (

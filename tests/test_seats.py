@@ -55,7 +55,7 @@ def sit(api: Api, device: str, ask: str, label: str = "Tablet · Chrome", key: s
     return answer.json()
 
 
-def timer_tick(api: Api, device: str, elapsed: str = "20.2", **fields: object) -> object:
+def timer_tick(api: Api, device: str, elapsed: str = "20.2", **fields: object) -> Any:
     return api.client.post(f"/api/matches/{CODE}/events", json={"event": {**api.event({"type": "tick"}), **fields}},
                            headers={"Authorization": f"Bearer {api.scorer}",
                                     "X-Console-Timer": f"device={device}; elapsed={elapsed}"})

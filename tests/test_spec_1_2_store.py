@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import BLUE, RED, stamp
+from conftest import BLUE, RED, stamp, words_of
 
 from matchstate import examples
 from matchstate.engine import Match
@@ -99,7 +99,7 @@ def test_a_refusal_of_a_1_2_event_through_the_store_says_why_in_english_and_span
             store.append("review-1", {**event, "at": stamp(3000)})
         assert str(refused.value) == en
         if es is not None:
-            assert refused.value.words["es"] == es
+            assert words_of(refused.value)["es"] == es
     assert store.events("review-1")[-1].seq == 4 and store.verify() == []
 
 
