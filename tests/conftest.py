@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -20,6 +20,7 @@ from matchstate.words import Words
 # test_refusals and test_replay_cli). Blue takes the free hit unless told; Red defends.
 # ---------------------------------------------------------------------------------------------
 
+T = TypeVar("T")
 JSON = Any  # a value of the log format's JSON as a test reads it: a ruling, an event, an answer (or None)
 BLUE, RED = "Blue", "Red"
 KICKOFF = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)
@@ -34,6 +35,12 @@ FREE_HIT_AWARDS: dict[str, tuple[str, dict[str, Any]]] = {
     "5b": ("penalty.award", {"penalty": "5b"}),
     "knockin": ("knockin.award", {}),
 }
+
+
+def known(value: T | None) -> T:
+    """``value``, which the test knows is there."""
+    assert value is not None
+    return value
 
 
 def words_of(err: MatchstateError) -> Words:

@@ -5,7 +5,7 @@ import json
 import threading
 from typing import Any
 
-from conftest import match_log
+from conftest import known, match_log
 
 from matchstate import jcs
 from matchstate.store import Store
@@ -29,14 +29,14 @@ def test_each_append_answers_with_a_proof_of_its_leaf(store: Store) -> None:
     answers += [store.append("m-1", event, role="scorer") for event in log[1:]]
     sizes = []
     for answer in answers:
-        proof = TlogProof.parse(answer.proof)
+        proof = TlogProof.parse(known(answer.proof))
         signed = proof.verify(leaf("append", "m-1", answer.event.seq, answer.event.hash), store.log.origin,
                               [verifier(store)])
         sizes.append(signed.checkpoint.size)
     assert sizes == sorted(sizes) and len(set(sizes)) == len(sizes)
     again = store.append("m-1", log[3], role="scorer")  # a retry: its leaf, in the latest checkpoint
     assert again.duplicate
-    assert TlogProof.parse(again.proof).verify(leaf("append", "m-1", 4, again.event.hash), store.log.origin,
+    assert TlogProof.parse(known(again.proof)).verify(leaf("append", "m-1", 4, again.event.hash), store.log.origin,
                                                [verifier(store)]).checkpoint.size == sizes[-1]
 
 
@@ -58,11 +58,11 @@ def test_a_group_signs_one_checkpoint_for_all_its_appends(store: Store) -> None:
         thread.start()
     for thread in threads:
         thread.join(timeout=300)
-    checkpoints = [TlogProof.parse(answer.proof).checkpoint for code in codes for answer in answers[code]]
+    checkpoints = [TlogProof.parse(known(answer.proof)).checkpoint for code in codes for answer in answers[code]]
     assert len(checkpoints) == 24
     for code in codes:
         for answer in answers[code]:
-            TlogProof.parse(answer.proof).verify(leaf("append", code, answer.event.seq, answer.event.hash),
+            TlogProof.parse(known(answer.proof)).verify(leaf("append", code, answer.event.seq, answer.event.hash),
                                                  store.log.origin, [verifier(store)])
     # every checkpoint is one size of the tree: as many checkpoints as groups, at most one per append
     sizes = {SignedCheckpoint.open(text, store.log.origin, [verifier(store)]).checkpoint.size for text in checkpoints}
@@ -72,7 +72,7 @@ def test_a_group_signs_one_checkpoint_for_all_its_appends(store: Store) -> None:
 def test_consistency_between_every_two_checkpoints(store: Store) -> None:
     log = match_log("m-1", 5)
     answers = [store.create_match(log[0])] + [store.append("m-1", event) for event in log[1:]]
-    heads = [SignedCheckpoint.open(TlogProof.parse(answer.proof).checkpoint, store.log.origin,
+    heads = [SignedCheckpoint.open(TlogProof.parse(known(answer.proof)).checkpoint, store.log.origin,
                                    [verifier(store)]).checkpoint for answer in answers]
     with store.database.transaction() as connection:
         for old in heads:
@@ -92,11 +92,11 @@ def test_a_match_removed_and_imported_again_keeps_its_old_leaves(store: Store) -
         kinds = [json.loads(row.body)["kind"] for row in connection.exec_driver_sql(
             "SELECT body FROM log_leaves ORDER BY idx")]
     assert kinds.count("append") == 4 and kinds.count("import") == 4 and kinds.count("act") >= 3
-    old = TlogProof.parse(first[2].proof)
+    old = TlogProof.parse(known(first[2].proof))
     with store.database.transaction() as connection:  # the old leaf is still proven in today's tree
         proof = store.log.inclusion(connection, old.index, size)
     assert merkle.verify_inclusion(old.index, size, leaf("append", "m-1", 3, first[2].event.hash), proof, root)
-    assert SignedCheckpoint.open(checkpoint, store.log.origin, [verifier(store)]).checkpoint.size == size
+    assert SignedCheckpoint.open(known(checkpoint), store.log.origin, [verifier(store)]).checkpoint.size == size
 
 
 def test_verify_names_a_match_removed_and_imported_again_with_another_log(store: Store) -> None:

@@ -37,7 +37,8 @@ def test_every_callback_the_machine_names_is_a_private_method_of_the_model() -> 
     named = {c.func for e in MACHINE.events.values() for ts in e.transitions.values() for t in ts
              for c in t.conditions} | {n for e in MACHINE.events.values() for ts in e.transitions.values()
                                         for t in ts for n in (*t.before, *t.after)} | {machine.PREPARE}
-    assert named and all(name.startswith("_") and callable(getattr(Play, name)) for name in named)
+    assert named and all(isinstance(name, str) and name.startswith("_") and callable(getattr(Play, name))
+                         for name in named)
 
 
 def test_every_event_type_but_void_match_start_and_the_officials_is_a_trigger() -> None:

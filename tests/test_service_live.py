@@ -6,6 +6,7 @@ import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -34,9 +35,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield process
 
 
-def messages(lines: Iterator[str], count: int) -> list[tuple[int, dict]]:
+def messages(lines: Iterator[str], count: int) -> list[tuple[int | None, dict[str, Any]]]:
     """The next ``count`` append messages of a stream's lines: (id, data)."""
-    found: list[tuple[int, dict]] = []
+    found: list[tuple[int | None, dict[str, Any]]] = []
     seq = None
     for line in lines:
         if line.startswith("id: "):
@@ -85,6 +86,7 @@ def test_keys_in_query_strings_stay_out_of_the_access_log_however_spelled(server
         assert client.get(f"/api/matches/logged-1/role?%6Bey={key}").json() == {"role": "official"}
         client.get(f"/api/matches/logged-1?KEY={key}&x=1")
         client.get(f"/api/matches/logged-1?k%2565y={key}")
+    assert server.log is not None
     written = server.log.read_text()
     assert "GET /matches/logged-1/sheet?key=REDACTED" in written
     assert "/api/matches/logged-1/events?key=REDACTED&after_seq=0" in written

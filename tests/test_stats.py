@@ -86,11 +86,11 @@ MATCH_E = hand_log("e", "2026-10-01", event="COPA OTOÑO", teams=[RED, AGUILAS])
 SEASON = (MATCH_A, MATCH_B, MATCH_C, MATCH_D, MATCH_E)
 
 
-def by_team(stats: dict[str, Any]) -> dict[str, dict]:
+def by_team(stats: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {line["team"]: line for line in stats["teams"]}
 
 
-def by_player(stats: dict[str, Any]) -> dict[tuple[str, str], dict]:
+def by_player(stats: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
     return {(line["team"], line["player"]): line for line in stats["players"]}
 
 

@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -30,13 +31,16 @@ def played(store: Store) -> Store:
     return play(store)
 
 
-def tamper_with(store: Store, edit) -> None:
+Sql = Callable[..., Any]  # runs one statement on m-1's rows
+
+
+def tamper_with(store: Store, edit: Callable[[Sql], None]) -> None:
     """Run ``edit(sql)`` in one committed transaction: ``sql`` runs plain SQL on m-1's rows, each WHERE
     narrowed to m-1 (``matches`` by its id, the other tables by match_id)."""
     with store.engine.begin() as connection:
         match_id = connection.execute(text("SELECT id FROM matches WHERE code = 'm-1'")).scalar_one()
 
-        def sql(statement: str, params: dict[str, Any] | None = None):
+        def sql(statement: str, params: dict[str, Any] | None = None) -> Any:
             key = "id" if " matches " in statement else "match_id"
             return connection.execute(text(statement.replace("WHERE ", f"WHERE {key} = {match_id} AND ")),
                                       params or {})
@@ -44,7 +48,7 @@ def tamper_with(store: Store, edit) -> None:
         edit(sql)
 
 
-def swap_rows(sql, a: int, b: int) -> None:
+def swap_rows(sql: Sql, a: int, b: int) -> None:
     """Swap everything but the seq between two events, as if they had been logged in the other order."""
     columns = "type, at, raw, device_id, recorded_by, role, received_at, prev_hash, hash"
     rows = {seq: sql(f"SELECT {columns} FROM events WHERE seq = {seq}").one()._asdict() for seq in (a, b)}
@@ -54,12 +58,12 @@ def swap_rows(sql, a: int, b: int) -> None:
             rows[other])
 
 
-def delete(sql, seq: int) -> None:
+def delete(sql: Sql, seq: int) -> None:
     sql(f"DELETE FROM rulings WHERE seq = {seq}")
     sql(f"DELETE FROM events WHERE seq = {seq}")
 
 
-def edit_ruling(sql, seq: int, **changes) -> None:
+def edit_ruling(sql: Sql, seq: int, **changes: Any) -> None:
     """Rewrite the stored ruling of ``seq``: its keys in ``changes`` replaced (``text_en`` is ``text.en``)."""
     ruling = sql(f"SELECT ruling FROM rulings WHERE seq = {seq}").scalar_one()
     ruling = json.loads(ruling) if isinstance(ruling, str) else ruling
@@ -117,8 +121,8 @@ def run_verify(store: Store, monkeypatch: pytest.MonkeyPatch, capsys: pytest.Cap
 
 
 @pytest.mark.parametrize("edit, first_bad, what", TAMPERING.values(), ids=TAMPERING.keys())
-def test_verify_names_the_first_bad_seq(played: Store, edit, first_bad, what, monkeypatch: pytest.MonkeyPatch,
-                                        capsys: pytest.CaptureFixture[str]):
+def test_verify_names_the_first_bad_seq(played: Store, edit: Callable[[Sql], None], first_bad: int, what: str,
+                                        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     tamper_with(played, edit)
 
     problems = played.verify()
@@ -157,8 +161,8 @@ def test_verify_names_a_row_whose_time_was_overwritten_with_a_word(played: Store
 
 
 @pytest.mark.parametrize("column", ROW_TAMPERING)
-def test_verify_names_a_changed_column_of_the_match_row(played: Store, column, monkeypatch: pytest.MonkeyPatch,
-                                                        capsys: pytest.CaptureFixture[str]):
+def test_verify_names_a_changed_column_of_the_match_row(played: Store, column: str, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
     edit, what = ROW_TAMPERING[column]
     tamper_with(played, lambda sql: sql(edit))
 
@@ -172,7 +176,7 @@ def test_verify_names_a_changed_column_of_the_match_row(played: Store, column, m
 
 
 def test_verify_names_the_first_of_several_bad_seqs_and_every_bad_column(played: Store) -> None:
-    def edit(sql):
+    def edit(sql: Sql) -> None:
         sql("UPDATE events SET role = 'official' WHERE seq = 9")
         sql("UPDATE events SET received_at = '2026-11-29 15:00:00' WHERE seq = 4")
         sql("UPDATE rulings SET engine_version = '9.9.9' WHERE seq = 12")

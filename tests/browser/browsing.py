@@ -57,12 +57,12 @@ def get(server: ServerProcess, path: str) -> Any:
         return json.load(response)
 
 
-def create(server: ServerProcess, code: str = START["match"], **fields: Any) -> dict[str, Any]:
+def create(server: ServerProcess, code: str = START["match"], **fields: Any) -> Any:
     """A new match (START with ``fields``), as the records page creates one; the answer has its keys."""
     return post(server, "/api/matches", {**START, "match": code, **fields}, LEAGUE_KEY)
 
 
-def send(server: ServerProcess, code: str, event: dict[str, Any], key: str) -> dict[str, Any]:
+def send(server: ServerProcess, code: str, event: dict[str, Any], key: str) -> Any:
     """Log ``event`` now from another device (an official's, say), after whatever the match holds."""
     seq = get(server, f"/api/matches/{code}")["seq"]
     return post(server, f"/api/matches/{code}/events",
@@ -122,7 +122,7 @@ def fill_new_match(page: Any, league_key: str, code: str) -> None:
     page.click("#new button.primary")
 
 
-def log(server: ServerProcess, code: str) -> list[dict[str, Any]]:
+def log(server: ServerProcess, code: str) -> Any:
     return get(server, f"/api/matches/{code}/events")
 
 
@@ -176,7 +176,7 @@ class Console:
         return [item["event"] for item in saved["items"]] if saved else []
 
     def status(self) -> str:
-        return self.page.inner_text("#link")
+        return str(self.page.inner_text("#link"))
 
     def boxes(self) -> dict[str, dict[str, float]]:
         """Where each event button is on the screen, by event type."""

@@ -13,7 +13,7 @@ from matchstate.web.process import ServerProcess
 WIDE = {"width": 1500, "height": 1000}
 
 
-def log_at(server: ServerProcess, code: str, key: str, event: dict[str, Any]) -> dict[str, Any]:
+def log_at(server: ServerProcess, code: str, key: str, event: dict[str, Any]) -> Any:
     """Log ``event`` with its own ``at``, as a device whose events were stamped then."""
     seq = get(server, f"/api/matches/{code}")["seq"]
     return post(server, f"/api/matches/{code}/events",
