@@ -9,7 +9,7 @@ import re
 import warnings
 from collections.abc import Iterator
 
-import brotli
+import brotli  # type: ignore[import-untyped]  # it ships no types
 import pytest
 
 with warnings.catch_warnings():

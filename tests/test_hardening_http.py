@@ -242,8 +242,8 @@ def requests(draw: st.DrawFn) -> tuple[str, str, dict[str, Any]]:
         return "POST", "/api/matches", {"json": draw(json_values), "role": role}
     if kind == "import":
         start = {"type": "match.start", "at": now(-60), "match": draw(st.text(max_size=6)), "teams": [BLUE, RED]}
-        lines = [start, *(changed(base, draw(field_changes)) for base in draw(st.lists(st.sampled_from(BASES),
-                                                                                       max_size=3)))]
+        bases = draw(st.lists(st.sampled_from(BASES), max_size=3))
+        lines: list[Any] = [start, *(changed(base, draw(field_changes)) for base in bases)]
         if draw(st.booleans()):
             lines[draw(st.integers(0, len(lines) - 1))] = draw(json_values)
         text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)

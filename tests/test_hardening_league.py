@@ -102,7 +102,8 @@ def test_the_league_issues_and_revokes_a_matchs_keys(client: TestClient) -> None
     assert new_scorer not in (old_scorer, official)
 
     def append(key: str, n: int) -> int:
-        return client.post(f"/api/matches/{CODE}/events", json={"event": LOG[n]}, headers=bearer(key)).status_code
+        answer = client.post(f"/api/matches/{CODE}/events", json={"event": LOG[n]}, headers=bearer(key))
+        return int(answer.status_code)
 
     assert append(old_scorer, 1) == 403  # issuing a role's key revokes the one before it
     assert append(new_scorer, 1) == 201

@@ -89,7 +89,8 @@ def open_stream(streams: ExitStack, url: str) -> Iterator[str]:
     """A live stream kept open until ``streams`` closes: its lines (dropping them would close it)."""
     response = streams.enter_context(httpx.stream("GET", url, timeout=5))
     lines = response.iter_lines()
-    streams.callback(lines.close)
+    # A generator's close, held: the generator (and with it the stream) lives until ``streams`` closes.
+    streams.callback(lines.close)  # type: ignore[attr-defined]  # typed as an Iterator, it is a generator
     return lines
 
 

@@ -95,7 +95,7 @@ CRAFTED = [
 
 
 @pytest.mark.parametrize(("event", "jcs_part"), CRAFTED)
-def test_three_crafted_events_hash_differently_under_version_1(event: dict[str, Any], jcs_part: str) -> None:
+def test_three_crafted_events_hash_differently_under_version_1(event: dict[str, Any], jcs_part: bytes) -> None:
     from datetime import UTC, datetime
 
     at = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)

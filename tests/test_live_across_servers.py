@@ -8,6 +8,7 @@ import json
 import queue
 import threading
 import time
+from typing import Any
 
 import httpx
 import pytest
@@ -33,7 +34,7 @@ class Reader:
     """A review stream on a server, read in a thread: each message with the moment it arrived."""
 
     def __init__(self, base: str, after_seq: int) -> None:
-        self.received: queue.Queue[tuple[float, int, dict] | None] = queue.Queue()
+        self.received: queue.Queue[tuple[float, int | None, dict[str, Any]] | None] = queue.Queue()
         self._opened = threading.Event()
         self._client = httpx.Client(base_url=base, timeout=httpx.Timeout(10, read=None))
         self._thread = threading.Thread(target=self._read, args=(after_seq,), daemon=True)
@@ -56,7 +57,7 @@ class Reader:
         finally:
             self.received.put(None)
 
-    def next(self, timeout: float) -> tuple[float, int, dict] | None:
+    def next(self, timeout: float) -> tuple[float, int | None, dict[str, Any]] | None:
         return self.received.get(timeout=timeout)
 
     def close(self) -> None:

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import match_log
+from conftest import known, match_log
 
 from matchstate import jcs
 from matchstate.cli import main
@@ -54,11 +54,11 @@ def test_a_rotated_key_signs_on_the_old_proofs_still_hold_and_the_old_key_signs_
         assert handover is not None and len(Note.parse(handover).signatures) == 2  # the old key and the new
         after = [rotated.append("m-1", event) for event in log[5:]]
         for answer in before + after:
-            assert proven(policy, answer.proof, "m-1", answer.event.seq, answer.event.hash) > 0
-        assert proven(policy, after[-1].proof, "m-1", 10, after[-1].event.hash) > first.last  # type: ignore[operator]
+            assert proven(policy, known(answer.proof), "m-1", answer.event.seq, answer.event.hash) > 0
+        assert proven(policy, known(after[-1].proof), "m-1", 10, after[-1].event.hash) > first.last
         assert rotated.verify() == []
         # The old key (still the receipts' key) signing a larger tree: refused by anyone who reads the policy.
-        forged = Checkpoint(old.name, first.last + 3, b"\x00" * 32).signed(old)  # type: ignore[operator]
+        forged = Checkpoint(old.name, first.last + 3, b"\x00" * 32).signed(old)
         with pytest.raises(NotProven, match=r"valid for sizes 0 to .* only"):
             policy.open(forged)
         assert main(["keys", "rotate-log-key"]) == 0  # again: the first rotated key is retired, its file replaced
@@ -93,6 +93,6 @@ def test_a_frozen_season_verifies_from_its_bundle_and_policy_alone(
     forged = tmp_path / "forged"
     shutil.copytree(tmp_path / "season", forged)
     (forged / "m-1" / CHECKPOINT).write_text(
-        Checkpoint(retired.name, frozen_size + 1, b"\x01" * 32).signed(retired))  # type: ignore[operator]
+        Checkpoint(retired.name, frozen_size + 1, b"\x01" * 32).signed(retired))
     assert main(["verify", "--bundle", str(forged)]) == 1
     assert "only: it was retired" in capsys.readouterr().out

@@ -9,15 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import match_log
+from conftest import known, match_log
 
 from matchstate.cli import main
 from matchstate.misbehaviour import FORMAT
-from matchstate.store import Store
+from matchstate.store import Appended, Store
 
 
-def checkpoint_of(appended) -> str:
-    return appended.proof.partition("\n\n")[2]
+def checkpoint_of(appended: Appended) -> str:
+    return known(appended.proof).partition("\n\n")[2]
 
 
 def report(path: Path, kind: str, store: Store, seen: str, given: str,

@@ -99,7 +99,7 @@ def listed(events: list[dict[str, Any]], score: dict[str, float]) -> Listed:
 
 
 def test_a_finished_match_is_listed_with_its_winner() -> None:
-    end = [{"type": "chukker.end", "chukker": 1, "at": "2026-11-29T16:59:00Z"},
+    end: list[dict[str, Any]] = [{"type": "chukker.end", "chukker": 1, "at": "2026-11-29T16:59:00Z"},
            {"type": "match.end", "at": "2026-11-29T17:00:00Z"}]
     won = listed([*FINAL, *end], {BLUE: 0, RED: 1})
     tied = listed([*hand_log("tied", "2026-11-29", CHUKKER), *end], {BLUE: 2, RED: 2})

@@ -52,7 +52,8 @@ def sit(api: Api, device: str, ask: str, label: str = "Tablet · Chrome", key: s
     answer = api.client.put(SEAT, json={"device": device, "label": label, "ask": ask},
                             headers={"Authorization": f"Bearer {getattr(api, key)}"})
     assert answer.status_code == 200, answer.text
-    return answer.json()
+    seat: dict[str, Any] = answer.json()
+    return seat
 
 
 def timer_tick(api: Api, device: str, elapsed: str = "20.2", **fields: object) -> Any:

@@ -50,7 +50,7 @@ def choosing(scorer: Scorer) -> None:
     assert scorer.match.state == "choosing"
 
 
-OFFICIALS = {
+OFFICIALS: dict[str, dict[str, Any]] = {
     "video.sync": {"clip": "umpire-1.mp4", "clip_seconds": 12.5},
     "review.request": {"about": 2, "asked_by": "umpire"},
     "chukker.confirm": {"chukker": 1, "score": {BLUE: 0, RED: 0}},

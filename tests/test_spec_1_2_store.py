@@ -83,7 +83,7 @@ def test_a_refusal_of_a_1_2_event_through_the_store_says_why_in_english_and_span
         store: Store) -> None:
     store.create_match(START)
     store.append("review-1", {"type": "chukker.start", "at": stamp(1000), "chukker": 1})
-    for event, en, es in [
+    refusals: list[tuple[dict[str, Any], str, str | None]] = [
         ({"type": "review.outcome", "outcome": "stands"}, "review.outcome: no review is open",
          "review.outcome: no hay ninguna revisión abierta"),
         ({"type": "chukker.confirm", "chukker": 1, "score": {BLUE: 0, RED: 0}},
@@ -91,7 +91,8 @@ def test_a_refusal_of_a_1_2_event_through_the_store_says_why_in_english_and_span
          "chukker.confirm: el chukker 1 no tuvo su chukker.end"),
         ({"type": "review.request", "about": 2, "asked_by": BLUE}, "review.request: Blue has no challenge left",
          None),
-    ]:
+    ]
+    for event, en, es in refusals:
         if event["type"] == "review.request":  # Blue uses its one challenge first
             store.append("review-1", {**event, "at": stamp(2000)})
             store.append("review-1", {"type": "review.outcome", "outcome": "stands", "at": stamp(2000)})

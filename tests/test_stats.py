@@ -169,7 +169,7 @@ def test_the_csv_has_the_same_numbers(client: TestClient) -> None:
     players = {(row["team"], row["player"]): row for row in rows if row["kind"] == "player"}
     assert len(rows) == len(stats["teams"]) + len(stats["players"])
     for key, line in [*by_team(stats).items(), *by_player(stats).items()]:
-        row = teams[key] if isinstance(key, str) else players[key]
+        row = teams[key] if isinstance(key, str) else players[(key[0], key[1])]
         taken = "awarded" if isinstance(key, str) else "taken"
         assert int(row["goals"]) == line["goals"] and int(row["penalty_goals"]) == line["penalty_goals"]
         assert int(row["fouls_against"]) == line["fouls_against"] and int(row["knockins"]) == line["knockins"]

@@ -160,8 +160,9 @@ def test_a_tampered_or_stale_checkpoint_is_ignored_and_the_match_replayed(store:
         row = connection.execute(select(CheckpointRow.blob, CheckpointRow.seq)).one()
         found = json.loads(row.blob)
         found["play"]["score"] = {"dict": [["Blue", 0], ["Red", 99]]}
-        changes = {"blob": {"blob": json.dumps(found).encode()}, "engine_version": {"engine_version": "0.0.1"},
-                   "seq": {"seq": row.seq - 4}}[spoil]
+        spoilt: dict[str, dict[str, Any]] = {"blob": {"blob": json.dumps(found).encode()},
+                                             "engine_version": {"engine_version": "0.0.1"}, "seq": {"seq": row.seq - 4}}
+        changes = spoilt[spoil]
         connection.execute(update(CheckpointRow).values(**changes))
     store = reopened(store)
     event = {"type": "penalty.award", "at": stamp(10_000_000), "penalty": "4", "to": "Blue", "id": "after"}

@@ -159,7 +159,8 @@ def test_two_servers_racing_a_retry_both_get_the_stored_result(store: Store) -> 
         expected = seq - 1 if seq % 2 else None
         answers: list[Any] = [None, None]
 
-        def send(number: int, event=log[seq - 1], expected=expected, answers=answers) -> None:
+        def send(number: int, event: dict[str, Any] = log[seq - 1], expected: int | None = expected,
+                 answers: list[Any] = answers) -> None:
             start.wait()
             try:
                 answers[number] = servers[number].append("m-1", event, expected_seq=expected)

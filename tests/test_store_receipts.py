@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 from conftest import match_log
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from sqlalchemy import text
 from test_store_seals import rewrite
-from test_store_tamper import tamper_with
+from test_store_tamper import Sql, tamper_with
 
 from matchstate import jcs
 from matchstate.cli import main
 from matchstate.store import Store
-from matchstate.store.receipts import sign
+from matchstate.store.receipts import ProofReceipt, sign
 from matchstate.store.seals import head_seal
 from matchstate.tlog import merkle
 from matchstate.tlog.checkpoint import Checkpoint
@@ -67,6 +67,7 @@ def test_a_receipt_is_the_logs_proof_of_the_event_it_acknowledges(store: Store, 
 
 def test_a_retry_gets_a_proof_of_the_same_leaf(store: Store, kept: list[dict[str, Any]]) -> None:
     again = store.append("m-1", match_log("m-1", EVENTS)[6])
+    assert isinstance(again.receipt, ProofReceipt)
     assert again.duplicate and TlogProof.parse(again.receipt.proof).index == TlogProof.parse(kept[6]["proof"]).index
     assert store.check_receipts([again.receipt.to_json()]).held == 1
 
@@ -76,6 +77,7 @@ def test_receipts_signed_before_the_league_log_still_verify(store: Store, signed
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     """Worked out here with nothing but the receipt, the public key and the README's words."""
     public = serialization.load_pem_public_key(store.public_key_pem().encode())
+    assert isinstance(public, Ed25519PublicKey)
     raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     for receipt in signed:
         assert receipt["key"] == hashlib.sha256(raw).hexdigest()[:16] == store.key_fingerprint()
@@ -86,7 +88,7 @@ def test_receipts_signed_before_the_league_log_still_verify(store: Store, signed
     assert status == 0 and f"receipts: {EVENTS} of those read hold" in out
 
 
-def write_receipts(path, receipts: list[dict[str, Any]]) -> str:
+def write_receipts(path: Path, receipts: list[dict[str, Any]]) -> str:
     path.write_text("".join(json.dumps(receipt) + "\n" for receipt in receipts))
     return str(path)
 
@@ -111,7 +113,7 @@ def test_a_rewrite_by_whoever_holds_the_database_the_secret_and_the_signing_key(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Seq 5 rewritten, every later hash recomputed, and the head sealed again with the secret: verify finds
     nothing, and the receipts kept from before prove the rewrite, seq by seq."""
-    def edit(sql):
+    def edit(sql: Sql) -> None:
         rewrite(store, sql)
         head = sql("SELECT code, last_seq, last_hash, acts_seq FROM matches WHERE true").one()
         sql("UPDATE matches SET seal = :seal WHERE true",
@@ -128,7 +130,7 @@ def test_a_rewrite_by_whoever_holds_the_database_the_secret_and_the_signing_key(
 
 
 def test_events_cut_off_show_in_the_receipts_without_the_secret(store: Store, kept: list[dict[str, Any]]) -> None:
-    def edit(sql):
+    def edit(sql: Sql) -> None:
         for table in ("rulings", "events"):
             sql(f"DELETE FROM {table} WHERE seq > 10")
         last = sql("SELECT hash FROM events WHERE seq = 10").scalar_one()

@@ -3,12 +3,13 @@ not hold the store's secret, each named by verify (issue 9, finding 4), on SQLit
 
 import json
 import sqlite3
+from typing import Any
 
 import pytest
-from conftest import match_log
+from conftest import known, match_log
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
-from test_store_tamper import EVENTS, play, tamper_with
+from test_store_tamper import EVENTS, Sql, play, tamper_with
 
 from matchstate import Match
 from matchstate.cli import main
@@ -27,11 +28,11 @@ def played(store: Store) -> Store:
     return store
 
 
-def found(store: Store) -> list[tuple]:
+def found(store: Store) -> list[tuple[Any, ...]]:
     return [(problem.match, problem.seq, problem.column) for problem in store.verify()]
 
 
-def surviving_head(sql, seq: int) -> None:
+def surviving_head(sql: Sql, seq: int) -> None:
     """Set m-1's row to the head of its first ``seq`` events, worked out from the rows that survive (no hashing)."""
     rows = sql(f"SELECT raw, hash, at FROM events WHERE seq <= {seq} ORDER BY seq").all()
     replayed = Match()
@@ -43,7 +44,7 @@ def surviving_head(sql, seq: int) -> None:
 
 
 def test_events_cut_off_the_end_with_the_head_set_to_match(played: Store) -> None:
-    def edit(sql):
+    def edit(sql: Sql) -> None:
         for table in ("rulings", "events"):
             sql(f"DELETE FROM {table} WHERE seq > 10")
         surviving_head(sql, 10)
@@ -54,7 +55,7 @@ def test_events_cut_off_the_end_with_the_head_set_to_match(played: Store) -> Non
     assert "it does not seal the row's head (seq 10)" in problem.what and "events cut off" in problem.what
 
 
-def rewrite(store: Store, sql) -> None:
+def rewrite(store: Store, sql: Sql) -> None:
     """Give seq 5's goal to Red, and recompute every hash from there on and the match's row, with nothing but
     the chain's public contract and the engine: what someone who holds the database, not the secret, can do."""
     stored = store.events("m-1")
@@ -92,7 +93,7 @@ def test_a_key_hash_replaced_opens_nothing_and_verify_names_it(played: Store) ->
 def test_another_matchs_key_row_moved_over_opens_nothing(played: Store) -> None:
     played.issue_key("m-2", "official", hash_key("m-2 official"))
 
-    def edit(sql):
+    def edit(sql: Sql) -> None:
         sql("UPDATE keys SET revoked_at = issued_at WHERE role = 'official'")  # m-1's own, revoked by hand
         sql("UPDATE keys SET match_id = (SELECT id FROM matches WHERE code = 'm-1') WHERE key_hash = :theirs",
             {"theirs": hash_key("m-2 official")})
@@ -106,7 +107,7 @@ def test_another_matchs_key_row_moved_over_opens_nothing(played: Store) -> None:
 def test_a_revoked_key_set_live_again_opens_nothing(played: Store) -> None:
     played.issue_key("m-1", "scorer", hash_key("scorer 2"))  # "scorer" is revoked now
 
-    def edit(sql):
+    def edit(sql: Sql) -> None:
         sql("DELETE FROM keys WHERE key_hash = :live", {"live": hash_key("scorer 2")})
         sql("UPDATE keys SET revoked_at = NULL WHERE key_hash = :old", {"old": hash_key("scorer")})
 
@@ -117,7 +118,7 @@ def test_a_revoked_key_set_live_again_opens_nothing(played: Store) -> None:
 
 def test_a_whole_match_deleted(played: Store, monkeypatch: pytest.MonkeyPatch,
                                capsys: pytest.CaptureFixture[str]) -> None:
-    def edit(sql):
+    def edit(sql: Sql) -> None:
         for table in ("keys", "rulings", "events"):
             sql(f"DELETE FROM {table} WHERE true")
         sql("DELETE FROM matches WHERE true")
@@ -190,7 +191,7 @@ def test_foreign_keys_hold_and_orphan_rows_are_named(played: Store) -> None:
     assert played.verify() == []
 
     if played.database.sqlite:  # a plain sqlite3 shell checks no foreign keys
-        with sqlite3.connect(played.url.database) as plain:
+        with sqlite3.connect(known(played.url.database)) as plain:
             plain.execute("DELETE FROM matches WHERE code = 'm-1'")
     else:  # nor does PostgreSQL for a session in replica mode
         with played.engine.begin() as connection:

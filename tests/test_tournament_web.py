@@ -46,13 +46,15 @@ def made(client: TestClient, slug: str = "cup") -> dict[str, Any]:
     assert reply.status_code == 201, reply.text
     reply = client.post(f"/api/tournaments/{slug}/draw", json={"format": "bracket", "seed": "s1"}, headers=AUTH)
     assert reply.status_code == 200, reply.text
-    return reply.json()
+    drawn: dict[str, Any] = reply.json()
+    return drawn
 
 
 def play(client: TestClient, scorer: str, official: str, code: str, *goals: str) -> None:
     headers = {"Authorization": f"Bearer {scorer}"}
-    events = [{"type": "chukker.start", "chukker": 1}, *({"type": "goal", "team": name} for name in goals),
-              {"type": "chukker.end", "chukker": 1}, {"type": "match.end"}]
+    events: list[dict[str, Any]] = [
+        {"type": "chukker.start", "chukker": 1}, *({"type": "goal", "team": name} for name in goals),
+        {"type": "chukker.end", "chukker": 1}, {"type": "match.end"}]
     for n, event in enumerate(events, 1):
         reply = client.post(f"/api/matches/{code}/events", json={"event": {**event, "at": at(n)}}, headers=headers)
         assert reply.status_code == 201, reply.text
@@ -113,7 +115,7 @@ def test_a_bracket_flows_from_its_matches_into_feeds_pages_and_the_packet(client
 
 def test_a_result_kept_on_paper_is_entered_as_a_whole_log_and_two_yellows_sit_a_player_out(client: TestClient) -> None:
     made(client)
-    log = [{"type": "match.start", "at": at(0), "match": "paper-1", "teams": ["Red", "Gold"],
+    log: list[dict[str, Any]] = [{"type": "match.start", "at": at(0), "match": "paper-1", "teams": ["Red", "Gold"],
             "rosters": {"Red": [{"player": 1, "name": "Ana", "handicap": 2}],
                         "Gold": [{"player": 1, "name": "Bea", "handicap": 2}]}},
            {"type": "chukker.start", "chukker": 1, "at": at(1)},

@@ -71,8 +71,9 @@ def serving(store: Store, policy: Policy) -> TestClient:
 
 
 def append(client: TestClient, event: dict[str, Any]) -> int:
-    return client.post("/api/matches/m-1/events", json={"event": event},
-                       headers={"Authorization": f"Bearer {SCORER}"}).status_code
+    answer = client.post("/api/matches/m-1/events", json={"event": event},
+                         headers={"Authorization": f"Bearer {SCORER}"})
+    return int(answer.status_code)
 
 
 def test_each_new_checkpoint_is_cosigned_by_the_quorum_kept_served_and_archived(

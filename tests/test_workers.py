@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import match_log
@@ -87,7 +88,7 @@ class Stream:
     def _line(self) -> bytes:
         return self.lines.readline().rstrip(b"\r\n")
 
-    def next(self) -> tuple[int, dict]:
+    def next(self) -> tuple[int, dict[str, Any]]:
         """The next event's seq and data, within the socket's timeout."""
         seq = None
         while True:
@@ -103,7 +104,7 @@ class Stream:
 
 
 def _post(port: int, pids: list[int], path: str, body: object, headers: dict[str, str],
-          avoid: int | None = None) -> tuple[int, int, dict]:
+          avoid: int | None = None) -> tuple[int, int, dict[str, Any]]:
     """POST through a new connection (through a worker other than ``avoid``, trying new connections):
     the worker, the status and the answer."""
     for _ in range(TRIES):

@@ -89,7 +89,7 @@ EVENTS: list[dict[str, Any]] = [
 
 def match_with_events(server: ServerProcess, code: str) -> dict[str, Any]:
     """A new match that has played :data:`EVENTS`; the answer has its keys."""
-    keys = create(server, code)
+    keys: dict[str, Any] = create(server, code)
     for number, event in enumerate(EVENTS, start=1):
         seq = get(server, f"/api/matches/{code}")["seq"]
         post(server, f"/api/matches/{code}/events",

@@ -31,7 +31,7 @@ def wait_logged(server: ServerProcess, console: Console, count: int) -> list[dic
     """Wait until the server holds ``count`` events, all sent from the console."""
     console.page.wait_for_function(f"() => document.querySelectorAll('#recent li').length >= {min(count, 6)}")
     console.wait_until_sent()
-    rows = log(server, console.code)
+    rows: list[dict[str, Any]] = log(server, console.code)
     assert len(rows) == count, [row["type"] for row in rows]
     return rows
 

@@ -6,6 +6,7 @@ phone console (``scripts/screenshots``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from browser.browsing import PHONE, Console, get, send, shoot
 from matchstate.web.process import ServerProcess
@@ -16,8 +17,10 @@ def test_the_console_shows_what_waits_the_free_hits_own_ruling_and_an_officials_
     console = scorer("screen-1", viewport=PHONE)
     page = console.page
     scorer_key, official_key = console.keys["scorer_key"], console.keys["official_key"]
-    for event in [{"type": "chukker.start", "chukker": 1}, {"type": "penalty.award", "penalty": "2", "to": "Blue"},
-                  {"type": "play"}, {"type": "dribble"}]:
+    events: list[dict[str, Any]] = [{"type": "chukker.start", "chukker": 1},
+                                    {"type": "penalty.award", "penalty": "2", "to": "Blue"},
+                                    {"type": "play"}, {"type": "dribble"}]
+    for event in events:
         send(server, "screen-1", event, scorer_key)
     # The dribble's ruling began the free hit in progress, a Penalty 5.a: the panel shows it.
     page.wait_for_selector("#ruling >> text=Penalty 5.a to Red")
@@ -52,8 +55,10 @@ def test_the_ruling_panel_clears_when_its_free_hit_closes_and_reads_in_full_in_o
     console = scorer("screen-2", viewport=PHONE)
     page = console.page
     scorer_key = console.keys["scorer_key"]
-    for event in [{"type": "chukker.start", "chukker": 1}, {"type": "penalty.award", "penalty": "4", "to": "Blue"},
-                  {"type": "play"}, {"type": "hit", "player": 2, "contact": "hit"}]:
+    events: list[dict[str, Any]] = [{"type": "chukker.start", "chukker": 1},
+                                    {"type": "penalty.award", "penalty": "4", "to": "Blue"},
+                                    {"type": "play"}, {"type": "hit", "player": 2, "contact": "hit"}]
+    for event in events:
         send(server, "screen-2", event, scorer_key)
     page.wait_for_selector("#ruling >> text=Ball in play")
     # The goal closes the free hit: the panel no longer says the ball is in play.

@@ -23,7 +23,8 @@ def profile_page(tmp_path: Path) -> Iterator[Any]:
 
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=str(CHROMIUM), args=ARGS, viewport=TABLET)
+            str(tmp_path / "profile"), executable_path=str(CHROMIUM), args=ARGS,
+            viewport={"width": TABLET["width"], "height": TABLET["height"]})
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         yield watch(page)
