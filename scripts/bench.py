@@ -996,7 +996,7 @@ def verify_bundle(bench: Bench) -> None:
             for kind in ("store", "bundle") if repetition % 2 == 0 else ("bundle", "store"):
                 began = time.perf_counter()
                 if kind == "store":
-                    problems = store.verify()
+                    problems = [str(problem) for problem in store.verify()]
                 else:
                     problems = verify_bundle(Path(folder) / "bundle", ENGINE_VERSION).problems
                 timings[kind][0].append(time.perf_counter() - began)
