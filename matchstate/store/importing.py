@@ -16,8 +16,9 @@ match created under that code meanwhile is refused as a duplicate, not the impor
 Then its events' leaves go into the league log :data:`LEAVES` at a time, each batch a transaction of its own
 under the log's lock, so live appends' leaves fall between them rather than wait for all of them; the last
 transaction adds the last leaves with the match's acts, keys, seal and checkpoint, and shows the match. An import
-killed while publishing leaves its leaves in the log (the log forgets nothing): importing the same log again adds
-the same events' hashes, which ``verify`` accepts; another log under that code shows as the rewrite it is.
+killed while publishing leaves its leaves in the log (the log forgets nothing); since no match was shown under
+its code, ``verify`` counts them as no match's history (leaves with no ``create`` act of their match after
+them), and the log may be imported again.
 
 Between two batches the import holds no transaction and no lock, and it hands its thread's turn on
 (:func:`hand_on`, a seam a test replaces): a server's event loop and its live appends wait for a batch at most.
