@@ -46,7 +46,7 @@ from .leaguelog import IMPORT, Leaf, LeagueLog, event_leaf, ready
 from .writer import Writer
 
 BATCH = 1000  # events written per transaction
-LEAVES = 5000  # the league log's leaves added per transaction: each holds the log's lock from a live append
+LEAVES = 1000  # the league log's leaves added per transaction: each holds the log's lock from a live append
 STALE = timedelta(minutes=10)  # an unfinished import that has written nothing for this long is dead
 Clock = Callable[[], datetime]
 
