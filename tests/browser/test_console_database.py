@@ -28,7 +28,7 @@ def test_the_console_says_the_database_is_unreachable_keeps_its_outbox_and_sends
             keys = create(server, "silent-db")
             console = Console(new_page(viewport=TABLET), "silent-db").open(server, keys["scorer_key"])
             page = console.page
-            console.click("chukker.start", chukker=1)
+            console.click("chukker.start")
             page.wait_for_selector(".banner.ok")
 
             proxy.silence()

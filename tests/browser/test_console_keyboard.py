@@ -139,8 +139,9 @@ def test_a_penalty_5a_says_it_needs_its_yards_and_keeps_what_was_entered(
     mark = page.locator("#form .field:has([data-field=yards_to_goal]) .need")
     assert yards.get_attribute("aria-required") == "false" and mark.is_hidden()
     page.click('#form [data-field="penalty"] [data-value="5a"]')
-    # Needed now, and marked so, for the eye and the screen reader alike.
+    # Needed now, and marked so, for the eye and the screen reader alike; the tap went on to it (the keypad).
     assert yards.get_attribute("aria-required") == "true" and mark.is_visible()
+    assert focused(page)["field"] == "yards_to_goal"
     page.click('#form [data-field="to"] [data-value="Red"]')  # the team's Log button
     assert page.inner_text("#form .missing") == "Still needed: Yards to goal"
     assert focused(page)["field"] == "yards_to_goal"

@@ -28,7 +28,7 @@ def test_a_console_that_saw_a_newer_checkpoint_shows_the_rollback(server: Server
                                                                   tmp_path: Path) -> None:
     console = scorer("restored")
     page = console.page
-    console.click("chukker.start", chukker=1)
+    console.click("chukker.start")
     console.wait_until_sent()
     server.stop()
     _copy(tmp_path, "browser.db", "older.db")

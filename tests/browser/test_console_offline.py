@@ -13,7 +13,7 @@ def test_ten_events_logged_offline_show_as_pending_with_the_score_they_imply_the
         server: ServerProcess, scorer: Any) -> None:
     console = scorer("offline-10")
     page = console.page
-    console.click("chukker.start", chukker=1)
+    console.click("chukker.start")
     page.wait_for_selector(".banner.ok")
 
     server.stop()
@@ -106,7 +106,7 @@ def test_a_goal_logged_offline_while_an_official_voided_is_recorded_after_the_sc
         server: ServerProcess, scorer: Any) -> None:
     console = scorer("conflict-1")
     page, created = console.page, console.keys
-    console.click("chukker.start", chukker=1)
+    console.click("chukker.start")
     console.click("penalty.award", penalty="3", whistle="false", to="Red")  # #3, with no whistle
     page.wait_for_selector("#recent >> text=#3")
 

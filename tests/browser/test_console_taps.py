@@ -1,7 +1,8 @@
 """Fewer taps for the usual case: the console fills in what the match makes likely (a clean hit by the usual
 player, the hitting team's goal), logs a penalty's place (``from``) only where the log has one, records the
 whistle with an award while the clock runs, logs a converted Penalty 2 in six taps through its quick row,
-names the card's player in the Penalty form, and undoes any past event of the scorer's through a void."""
+names the card's player in the Penalty form, undoes any past event of the scorer's through a void, and logs a
+chukker's start or end in one tap."""
 
 from __future__ import annotations
 
@@ -9,6 +10,28 @@ from typing import Any
 
 from browser.browsing import Console, Taps, checked, get, log, to_spanish
 from matchstate.web.process import ServerProcess
+
+
+def test_a_chukkers_start_and_end_are_one_tap_each_named_with_their_number(server: ServerProcess,
+                                                                          scorer: Any) -> None:
+    console: Console = scorer("taps-edges")
+    page = console.page
+    taps = Taps(page)
+    start, end = '#buttons [data-type="chukker.start"] .what', '#buttons [data-type="chukker.end"] .what'
+    assert (page.inner_text(start), page.inner_text(end)) == ("Chukker 1 start", "Chukker 1 end")
+    taps.event("chukker.start")
+    page.wait_for_selector(f"{end} >> text=Chukker 1 end")
+    taps.event("chukker.end")
+    page.wait_for_selector(f"{start} >> text=Chukker 2 start")
+    to_spanish(page)
+    assert page.inner_text(start) == "Inicio del chukker 2"
+    taps.event("chukker.start")
+    page.wait_for_selector(f"{end} >> text=Fin del chukker 2")
+    console.wait_until_sent()
+    assert taps.taps == 3 and page.locator("#form").is_hidden()
+    assert [(row["type"], row["event"].get("chukker")) for row in log(server, "taps-edges")[1:]] == [
+        ("chukker.start", 1), ("chukker.end", 1), ("chukker.start", 2)]
+    assert page.errors == []
 
 
 def test_a_converted_penalty_2_is_six_taps(server: ServerProcess, scorer: Any) -> None:

@@ -41,7 +41,7 @@ def test_the_console_says_its_witnesses_stopped_the_server_and_keeps_the_event(
         with ServerProcess(url, options=options) as server:
             until(lambda: get(server, "/api/log/witnesses")["state"] == "halted", "the server halts")
             console = Console(new_page(viewport=TABLET), "halted").open(server, keys["scorer_key"])
-            console.click("chukker.start", chukker=1)
+            console.click("chukker.start")
             console.page.wait_for_selector(".banner.offline >> text=Writes are stopped")
             assert "restored from an older copy" in console.status()
             assert [event["type"] for event in console.outbox()] == ["chukker.start"]

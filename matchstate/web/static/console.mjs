@@ -48,6 +48,7 @@ const SHORTCUTS = {
   "clock.stop": ",", "clock.start": ".", "match.end": "m",
 };
 // The engine's flags, as the latest events show them: what an official should look at.
+const CHUKKER_EDGES = new Set(["chukker.start", "chukker.end"]);  // logged in one tap: the number is known
 const GUARD_MS = 600;           // a second tap this soon after one is taken as the same tap, and ignored
 const CLOCK_EVERY_MS = 10 * 60 * 1000;
 const RECENT = 6;               // recorded events shown under the buttons (every waiting one is shown too)
@@ -236,12 +237,13 @@ function open(type) {
   const at = clock.stamp(floor());  // the moment of the tap, not of the "Log" after the form
   if (type === "void") return openUndo(at);
   const fields = fieldsOf(type, at);
-  if (!fields.length) {
+  const values = {...defaults(fields), ...prefilled(type, at)};
+  if (!fields.length || CHUKKER_EDGES.has(type)) {  // a chukker's edge: its number is the one its button names
     form = null;
-    log(type, {}, at);
+    log(type, filled(fields, values), at);
     return;
   }
-  form = {type, fields, values: {...defaults(fields), ...prefilled(type, at)}, at, sendBy: sentBy(type)};
+  form = {type, fields, values, at, sendBy: sentBy(type)};
   render();
   focusFirst($("form"));
 }
@@ -698,11 +700,19 @@ function buildButtons() {
   nameButtons();
 }
 
+// A chukker's start or end, named with the number its one tap logs (the next chukker, or the one in play).
+function chukkerLabel(type) {
+  const numbers = chukkerNumbers(reading(shown().timing, Date.parse(clock.stamp(floor()))));
+  return t("taps", type === "chukker.start" ? "chukker-start" : "chukker-end",
+    {chukker: type === "chukker.start" ? numbers.start : numbers.end});
+}
+
 // The buttons' words, in the language chosen; the undo's names what it would take back.
 function nameButtons() {
   for (const button of $("buttons").children) {
     const type = button.dataset.type;
-    button.querySelector(".what").textContent = type === "void" ? undoLabel() : label(type);
+    button.querySelector(".what").textContent = type === "void" ? undoLabel()
+      : CHUKKER_EDGES.has(type) ? chukkerLabel(type) : label(type);
     button.title = SHORTCUTS[type] ? t("console", "shortcut", {key: SHORTCUTS[type]}) : "";
   }
 }

@@ -78,8 +78,9 @@ function choices(form, field, {view, lang, freeHit}) {
 const KEYS_BACK = new Set(["ArrowLeft", "ArrowUp"]);
 const KEYS_ON = new Set(["ArrowRight", "ArrowDown"]);
 
-// A radio group: one Tab stop (the chosen option, or the first), arrows move and select.
-function radioGroup(form, field, options, nameId, changed) {
+// A radio group: one Tab stop (the chosen option, or the first), arrows move and select; a tap on an option
+// also calls ``tapped`` (the keys' choices leave the focus where it is).
+function radioGroup(form, field, options, nameId, changed, tapped) {
   const radios = options.map(([value, text]) => {
     const radio = el("button", {type: "button", role: "radio", class: "choice", dataset: {value: String(value)}}, text);
     radio.choice = value;
@@ -101,7 +102,7 @@ function radioGroup(form, field, options, nameId, changed) {
     mark();
     changed();
   };
-  for (const radio of radios) radio.addEventListener("click", () => choose(radio, true));
+  for (const radio of radios) radio.addEventListener("click", () => { choose(radio, true); tapped(); });
   box.addEventListener("keydown", (e) => {
     const i = radios.indexOf(e.target);
     if (i < 0) return;
@@ -182,12 +183,19 @@ export function formContent(form, fields, context) {
     }
     if (sends) sends.relabel();
   };
+  // A tap that makes a typed field needed (a Penalty 5.a's yards) goes on to it, so the keypad comes up at once.
+  const onward = () => {
+    const next = parts.find(({field, control}) => control.matches("input") && needed(field, form.values)
+      && (form.values[field.name] ?? "") === "");
+    if (next) next.control.focus();
+  };
   const sends = form.sendBy ? choiceSends(form, fields.find((field) => field.name === form.sendBy), context,
     () => changed()) : null;
   const rows = fields.filter((field) => field.name !== form.sendBy).map((field) => {
     const nameId = `field-${field.name}-name`;
     const options = choices(form, field, context);
-    const control = options ? radioGroup(form, field, options, nameId, changed) : input(form, field, changed);
+    const control = options ? radioGroup(form, field, options, nameId, changed, onward)
+      : input(form, field, changed);
     const need = el("span", {class: "need", "aria-hidden": "true"}, " *");
     const part = {field, control, need, row: null};
     parts.push(part);
