@@ -156,12 +156,18 @@ class Console:
         if self.page.locator("#form").is_hidden():  # logged by its tap: no fields, or a chukker's numbered edge
             assert not fields, f"{event_type} was logged by its tap, before its fields {fields}"
             return
+        grid = self.page.locator("#form .sends.grid")
+        across = grid.get_attribute("data-field") if grid.count() else None  # a penalty's number, with its team
         for name, value in fields.items():
+            if name in (across, "to") and across is not None:
+                continue
             field = self.page.locator(f'#form [data-field="{name}"]')
             if field.evaluate("node => node.tagName") == "INPUT":
                 field.fill(str(value))
             else:
                 field.locator(f'[data-value="{value}"]').click()
+        if across is not None:
+            self.page.click(grid_choice(fields[across], fields["to"]))
         if self.page.locator("#form").is_visible():  # an award's team is its Log button: logged already
             self.page.click("#send")
 
@@ -221,6 +227,15 @@ class Taps:
     def choose(self, field: str, value: object) -> None:
         """Tap a choice of the open form's field."""
         self.tap(f'#form [data-field="{field}"] [data-value="{value}"]')
+
+    def award(self, penalty: str, team: str) -> None:
+        """Tap a penalty's number in its team's row of the Penalty form: one tap gives both, and logs it."""
+        self.tap(grid_choice(penalty, team))
+
+
+def grid_choice(penalty: object, team: object) -> str:
+    """The Penalty form's Log button for a penalty's number to a team (its grid: a row per team)."""
+    return f'#form .sends.grid [data-field="to"][data-value="{team}"] [data-value="{penalty}"]'
 
 
 def english_phrases() -> list[tuple[str, re.Pattern[str]]]:

@@ -1,13 +1,14 @@
 """The console with the keyboard alone, as a scorer who cannot (or would rather not) tap: a whole penalty
-scored from the award to the goal, every choice a real radio group a screen reader names, the focus going
-into each form and back to its button, Enter logging only a form that is complete."""
+scored from the award to the goal, every choice a real radio group a screen reader names (an award's grid: a
+group per team), the focus going into each form and back to its button, Enter logging only a form that is
+complete."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from browser.browsing import Console, log, send
+from browser.browsing import Console, grid_choice, log, send
 from matchstate.web.process import ServerProcess
 
 
@@ -44,30 +45,33 @@ def test_a_whole_penalty_scored_with_the_keyboard_alone(server: ServerProcess,
     page.wait_for_selector("#chukker-clock[data-phase=play]")
     assert page.inner_text("#chukker-clock .chukker b") == "1"
 
-    # The award: its shortcut opens the form, and the keyboard is on its first choice at once.
+    # The award: its shortcut opens the form, and the keyboard is on its grid at once: Blue's row, Penalty 1.
     page.keyboard.press("a")
     page.wait_for_selector("#form:not([hidden])")
-    assert focused(page) == {"field": "penalty", "value": "1", "type": None, "role": "radio", "tag": "BUTTON",
-                             "checked": "false", "disabled": False}
-    # A screen reader hears a group named for its field, each choice named by its own label.
-    group = page.get_by_role("radiogroup", name="Penalty")
-    assert group.get_attribute("aria-required") == "true"
-    assert [r.inner_text() for r in group.get_by_role("radio").all()] == ["1", "2", "3", "4", "5.a", "5.b", "6"]
+    assert focused(page) == {"field": "to", "value": "1", "type": None, "role": None, "tag": "BUTTON",
+                             "checked": None, "disabled": False}
+    # A screen reader hears each row as a group named for its team (and the whistle), each button its number.
+    blue = page.get_by_role("group", name="To Blue + whistle")
+    assert blue.get_by_role("button").all_inner_texts() == ["1", "2", "3", "4", "5.a", "5.b", "6"]
+    assert page.get_by_role("group", name="To Red + whistle").count() == 1
+    # The arrows move along a row and between rows, and log nothing.
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
-    assert group.get_by_role("radio", name="3", checked=True).count() == 1
-    # Space keeps the choice, and the form is not drawn again under the keyboard: the same element has it.
-    page.evaluate("() => { document.activeElement.dataset.kept = 'yes'; }")
-    page.keyboard.press("Space")
-    assert page.evaluate("() => document.activeElement.dataset.kept") == "yes"
-    assert focused(page)["value"] == "3" and focused(page)["checked"] == "true"
+    page.keyboard.press("ArrowDown")
+    assert (focused(page)["field"], focused(page)["value"]) == ("to", "3")
+    assert page.evaluate("document.activeElement.closest('[data-value=Red]') !== null")
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("document.activeElement.closest('[data-value=Blue]') !== null")
+    assert focused(page)["value"] == "3" and console.outbox() == []
 
-    # Enter before the team is chosen logs nothing: it says what is missing and goes there.
+    # Enter from a field before the grid's choice logs nothing: it says what is missing and goes back there.
+    page.keyboard.press("Shift+Tab")
+    assert focused(page)["field"] == "whistle"
     page.keyboard.press("Enter")
-    assert page.inner_text("#form .missing") == "Still needed: To"
-    assert focused(page)["field"] == "to"
+    assert page.inner_text("#form .missing") == "Still needed: Penalty, To"
+    assert focused(page)["field"] == "to" and focused(page)["value"] == "3"
     assert page.locator("#form").is_visible() and console.outbox() == []
-    page.keyboard.press("Space")  # Blue, the first team's Log button: complete, logged
+    page.keyboard.press("Space")  # Blue's Penalty 3: complete, logged
     page.wait_for_selector("#form", state="hidden")
     rows = wait_logged(server, console, 4)  # with the whistle: the clock ran
     assert rows[-2]["type"] == "whistle"
@@ -96,10 +100,7 @@ def test_a_whole_penalty_scored_with_the_keyboard_alone(server: ServerProcess,
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowUp")
     assert players.get_by_role("radio", name="3 · F. Aráoz", checked=True).count() == 1
-    page.keyboard.press("Tab")
-    assert focused(page)["field"] == "contact"
-    page.keyboard.press("Space")  # hit
-    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")  # a clean stroke, the contact's default: each contact is also a Log button
     wait_logged(server, console, 7)
     page.wait_for_selector("#ruling >> text=Ball in play")
 
@@ -138,17 +139,15 @@ def test_a_penalty_5a_says_it_needs_its_yards_and_keeps_what_was_entered(
     yards = page.locator('#form input[data-field="yards_to_goal"]')
     mark = page.locator("#form .field:has([data-field=yards_to_goal]) .need")
     assert yards.get_attribute("aria-required") == "false" and mark.is_hidden()
-    page.click('#form [data-field="penalty"] [data-value="5a"]')
+    page.click(grid_choice("5a", "Red"))  # a Log button, but the yards are still needed
     # Needed now, and marked so, for the eye and the screen reader alike; the tap went on to it (the keypad).
     assert yards.get_attribute("aria-required") == "true" and mark.is_visible()
-    assert focused(page)["field"] == "yards_to_goal"
-    page.click('#form [data-field="to"] [data-value="Red"]')  # the team's Log button
     assert page.inner_text("#form .missing") == "Still needed: Yards to goal"
     assert focused(page)["field"] == "yards_to_goal"
-    assert page.get_attribute('#form [data-value="5a"]', "aria-checked") == "true"
+    assert page.get_attribute(grid_choice("5a", "Red"), "aria-pressed") == "true"
     assert console.outbox() == []
     page.keyboard.type("40")
-    page.keyboard.press("Enter")  # the team tapped is kept
+    page.keyboard.press("Enter")  # the penalty and team tapped are kept
     rows = wait_logged(server, console, 4)  # with the whistle: the clock ran
     assert {k: rows[-1]["event"][k] for k in ("penalty", "to", "yards_to_goal")} == {
         "penalty": "5a", "to": "Red", "yards_to_goal": 40}

@@ -1,14 +1,14 @@
 """Fewer taps for the usual case: the console fills in what the match makes likely (a clean hit by the usual
 player, the hitting team's goal), logs a penalty's place (``from``) only where the log has one, records the
-whistle with an award while the clock runs, logs a converted Penalty 2 in six taps through its quick row,
-names the card's player in the Penalty form, undoes any past event of the scorer's through a void, and logs a
-chukker's start or end in one tap."""
+whistle with an award while the clock runs, logs a converted Penalty 2 in five taps (the penalty's number and
+its team one tap in the form's grid), names the card's player in the Penalty form, undoes any past event of the
+scorer's through a void, and logs a chukker's start or end in one tap."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from browser.browsing import Console, Taps, checked, get, log, to_spanish
+from browser.browsing import Console, Taps, checked, get, grid_choice, log, to_spanish
 from matchstate.web.process import ServerProcess
 
 
@@ -34,22 +34,21 @@ def test_a_chukkers_start_and_end_are_one_tap_each_named_with_their_number(serve
     assert page.errors == []
 
 
-def test_a_converted_penalty_2_is_six_taps(server: ServerProcess, scorer: Any) -> None:
+def test_a_converted_penalty_2_is_five_taps(server: ServerProcess, scorer: Any) -> None:
     console: Console = scorer("taps-1")
     page = console.page
     console.click("chukker.start")
     taps = Taps(page)
     taps.event("penalty.award")
     assert checked(page, "whistle") == ["true"]  # the clock runs: the umpire blew, recorded with the award
-    taps.choose("penalty", "2")
-    taps.tap('#form [data-field="to"] [data-value="Blue"]')  # the team's button logs it
+    taps.award("2", "Blue")  # "2" in Blue's row: the penalty and the team in one tap, which logs it
     taps.tap('#quick [data-quick="play"]')
     assert page.inner_text('#quick .usual[data-quick="hit"]') == "Hit #3"  # no Blue stroke yet: by habit
     taps.tap('#quick [data-quick="hit"][data-player="3"]')
     page.wait_for_selector("#ruling >> text=Ball in play")
     taps.tap('#quick [data-quick="goal"][data-team="Blue"]')
     console.wait_until_sent()
-    assert taps.taps <= 6
+    assert taps.taps == 5
     rows = log(server, "taps-1")
     events = [row["event"] for row in rows]
     assert [e["type"] for e in events] == ["match.start", "chukker.start", "whistle", "penalty.award", "play", "hit",
@@ -67,13 +66,18 @@ def test_the_stroke_form_comes_with_the_teams_last_hitter(server: ServerProcess,
     console.click("chukker.start")
     console.click("knockin.award", to="Red")
     console.click("play")
-    console.click("hit", player="2")
+    console.click("hit", player="2", contact="hit")
     console.click("penalty.award", penalty="4", to="Red")
     console.click("play")
     assert page.inner_text('#quick .usual[data-quick="hit"]') == "Hit #2"
     console.tap("hit")
-    assert checked(page, "player") == ["2"] and checked(page, "contact") == ["hit"]
-    page.click('#form [data-act="cancel"]')
+    assert checked(page, "player") == ["2"]
+    # The contact is its Log button: a mis-hit is two taps (the usual clean stroke is the quick row's one).
+    assert page.locator('#form .sends[data-field="contact"] button').all_inner_texts() == ["hit", "mis-hit", "miss"]
+    page.click('#form [data-field="contact"] [data-value="mishit"]')
+    console.wait_until_sent()
+    stroke = log(server, "taps-3")[-1]["event"]
+    assert (stroke["type"], stroke["player"], stroke["contact"]) == ("hit", 2, "mishit")
     assert page.errors == []
 
 
@@ -83,17 +87,15 @@ def test_a_penalty_other_than_2_is_logged_with_no_place_and_no_whistle_on_a_stop
     page = console.page
     console.tap("penalty.award")
     assert checked(page, "whistle") == ["false"]  # no chukker runs: no whistle to record
-    page.click('#form [data-field="penalty"] [data-value="2"]')
-    assert page.locator('#form [data-field="from"]').is_visible()
-    box = page.locator('#form [data-field="card"]').bounding_box()
-    page.click('#form [data-field="penalty"] [data-value="4"]')
-    assert page.locator('#form [data-field="from"]').is_hidden()  # no place to choose: it has none
-    assert page.locator('#form [data-field="card"]').bounding_box() == box  # and nothing moved
-    page.click('#form [data-field="to"] [data-value="Red"]')
+    # The place is chosen before the grid's tap, so it is there to choose; it says whose it is.
+    assert page.inner_text('#form .field:has([data-field="from"]) .name') == "From (Penalty 2)"
+    page.click('#form [data-field="from"] [data-value="spot"]')
+    assert page.inner_text('#form [data-field="to"][data-value="Red"] .send-to') == "To Red"  # no whistle
+    page.click(grid_choice("4", "Red"))
     console.wait_until_sent()
     award = log(server, "taps-2")[-1]["event"]
     assert (award["type"], award["penalty"], award["to"]) == ("penalty.award", "4", "Red")
-    assert "from" not in award
+    assert "from" not in award  # a Penalty 4 has no place: what was chosen for a Penalty 2 is not logged
     assert page.errors == []
 
 
@@ -116,16 +118,16 @@ def test_a_yellow_card_names_the_fouling_teams_player_and_makes_a_penalty_2_a_go
     page = console.page
     console.click("chukker.start")
     console.tap("penalty.award")
-    page.click('#form [data-field="penalty"] [data-value="2"]')
     assert page.locator('#form [data-field="card_player"]').is_hidden()
     page.click('#form [data-field="card"] [data-value="yellow"]')
     page.wait_for_selector('#form [data-field="card_player"]:visible')
     assert page.inner_text("#form").count("Card to player") == 1
-    page.click('#form [data-field="to"] [data-value="Blue"]')  # the player is needed first
+    page.click(grid_choice("2", "Blue"))  # the player is needed first
     page.wait_for_selector("#form .missing >> text=Card to player")
+    assert page.get_attribute(grid_choice("2", "Blue"), "aria-pressed") == "true"  # the tap's choice is kept
     # The fouling team is Red: its roster names the players.
     page.click('#form [data-field="card_player"] >> text=N. Beltrán')
-    page.click('#form [data-field="to"] [data-value="Blue"]')
+    page.click(grid_choice("2", "Blue"))
     console.wait_until_sent()
     rows = log(server, "card-1")
     assert [row["type"] for row in rows[2:]] == ["whistle", "penalty.award", "card"]
@@ -142,12 +144,12 @@ def test_a_red_card_in_spanish(server: ServerProcess, scorer: Any) -> None:
     page = console.page
     to_spanish(page)
     console.tap("penalty.award")
-    page.click('#form [data-field="penalty"] [data-value="4"]')
     page.click('#form [data-field="card"] [data-value="red"]')
     assert "Tarjeta al jugador" in page.inner_text("#form")
+    assert "Desde (penal 2)" in page.inner_text("#form")
     assert "roja" in page.inner_text('#form [data-field="card"]')
     page.click('#form [data-field="card_player"] [data-value="1"]')
-    page.click('#form [data-field="to"] >> text=Para Blue')
+    page.click('#form [data-field="to"]:has(.send-to:text-is("Para Blue")) [data-value="4"]')
     console.wait_until_sent()
     rows = log(server, "card-2")
     award, card = rows[-2]["event"], rows[-1]["event"]

@@ -21,8 +21,10 @@ def test_the_console_and_its_form_speak_spanish_with_nothing_left_in_english(
     page.wait_for_selector("#link >> text=En línea")
     assert_no_english(page)
     console.tap("penalty.award")
-    assert page.get_by_role("radiogroup", name="Penal").count() == 1
-    page.keyboard.press("Enter")  # an award's Log buttons are its teams': Enter says what is missing
+    assert page.get_by_role("radiogroup", name="Desde (penal 2)").count() == 1
+    assert page.get_by_role("group", name="Para Blue").get_by_role("button").count() == 7  # its grid's row
+    page.keyboard.press("Shift+Tab")  # from the grid to a field: Enter there says what the grid's tap gives
+    page.keyboard.press("Enter")
     assert page.inner_text("#form .missing") == "Falta: Penal, Para"
     assert_no_english(page)
     page.keyboard.press("Escape")

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import {describe, it} from "node:test";
 
 import {speak} from "./catalog.mjs";
-import {awardEvents, awardFields, sentBy, usualPlayer} from "../../matchstate/web/static/taps.mjs";
+import {awardEvents, awardFields, gridBy, sentBy, usualPlayer} from "../../matchstate/web/static/taps.mjs";
 import {intervalReading} from "../../matchstate/web/static/interval.mjs";
 
 const row = (type, event, ruling = null) => ({type, event: {type, ...event}, ruling});
@@ -56,10 +56,17 @@ describe("an award's form", () => {
       ["card", {team: "Blue", player: 1, colour: "red"}]]);
   });
 
-  it("is logged by the team chosen; a ball's line logs its own", () => {
+  it("is logged by the team chosen; a ball's line and a stroke's contact log their own", () => {
     assert.equal(sentBy("penalty.award"), "to");
     assert.equal(sentBy("ball.out"), "over");
-    assert.equal(sentBy("hit"), null);
+    assert.equal(sentBy("hit"), "contact");
+    assert.equal(sentBy("goal"), null);
+  });
+
+  it("takes a penalty's number with its team in one tap; a knock-in, its team alone", () => {
+    assert.equal(gridBy("penalty.award"), "penalty");
+    assert.equal(gridBy("knockin.award"), null);
+    assert.equal(gridBy("ball.out"), null);
   });
 });
 

@@ -30,7 +30,7 @@ import {reviewLine} from "./reviewline.mjs";
 import {HEARD_EVERY_MS, Seat, deviceLabel, seatDevice} from "./seat.mjs";
 import {heldPanel, seatLine, takeSeat} from "./seatview.mjs";
 import "./sitouts.mjs";
-import {PLAYERS, awardEvents, awardFields, isAward, sentBy, usualPlayer} from "./taps.mjs";
+import {PLAYERS, awardEvents, awardFields, gridBy, isAward, sentBy, usualPlayer} from "./taps.mjs";
 import {intervalReading, intervalStart} from "./interval.mjs";
 
 // The buttons' places: a free hit's course first, then what goes wrong, then the officials' and the
@@ -243,7 +243,7 @@ function open(type) {
     log(type, filled(fields, values), at);
     return;
   }
-  form = {type, fields, values, at, sendBy: sentBy(type)};
+  form = {type, fields, values, at, sendBy: sentBy(type), grid: gridBy(type)};
   render();
   focusFirst($("form"));
 }

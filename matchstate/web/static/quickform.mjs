@@ -140,9 +140,10 @@ function input(form, field, changed) {
 /** Where the focus goes in a form: a field's own stop (its chosen option, or its input). */
 const stopOf = (control) => (control.matches("input") ? control : control.querySelector('[tabindex="0"]'));
 
-/** Put the focus on the form's first field, or (no fields) its Log button, the first where it has one per choice. */
+/** Put the focus on the form's grid of Log buttons where it has one (the award's main choice), else its first
+ * field, or (no fields) its Log button, the first where it has one per choice. */
 export function focusFirst(box) {
-  const first = box.querySelector(".fields [data-field]");
+  const first = box.querySelector(".sends.grid") || box.querySelector(".fields [data-field]");
   (first ? stopOf(first) : box.querySelector(".actions .primary")).focus();
 }
 
@@ -169,12 +170,15 @@ export function showMissing(box, lacking) {
 export function formContent(form, fields, context) {
   const {onSend, onCancel} = context;
   const parts = [];
+  // A field whose meaning hangs on the grid's choice (a Penalty 2's ``from``) is given before that tap: shown.
+  const shows = (field) => applies(field, form.values)
+    || (Boolean(form.grid) && (field.applies_when || []).some((when) => form.grid in when));
   const changed = () => {
     for (const {field, control, need, row} of parts) {
       // A field with no meaning keeps its place, unseen: nothing under the scorer's finger moves.
       if (row) {
-        row.classList.toggle("moot", !applies(field, form.values));
-        row.inert = !applies(field, form.values);
+        row.classList.toggle("moot", !shows(field));
+        row.inert = !shows(field);
       }
       const must = needed(field, form.values);
       need.hidden = !must;
@@ -189,9 +193,10 @@ export function formContent(form, fields, context) {
       && (form.values[field.name] ?? "") === "");
     if (next) next.control.focus();
   };
-  const sends = form.sendBy ? choiceSends(form, fields.find((field) => field.name === form.sendBy), context,
-    () => changed()) : null;
-  const rows = fields.filter((field) => field.name !== form.sendBy).map((field) => {
+  const byName = (name) => fields.find((field) => field.name === name);
+  const sends = !form.sendBy ? null : form.grid ? gridSends(form, byName(form.sendBy), byName(form.grid), context,
+    () => changed()) : choiceSends(form, byName(form.sendBy), context, () => changed());
+  const rows = fields.filter((field) => field.name !== form.sendBy && field.name !== form.grid).map((field) => {
     const nameId = `field-${field.name}-name`;
     const options = choices(form, field, context);
     const control = options ? radioGroup(form, field, options, nameId, changed, onward)
@@ -235,6 +240,62 @@ function choiceSends(form, field, context, changed) {
   });
   const box = el("div", {class: "sends", dataset: {field: field.name}}, buttons);
   box.relabel = () => buttons.forEach((button) => { button.textContent = sendLabel(form, field, button.choiceText); });
+  return box;
+}
+
+const GRID_MOVES = {ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0]};
+
+// The Log buttons of a form whose tap gives two fields at once, as a grid: a row per choice of ``field`` (an
+// award's team, with the whistle as its Log buttons say), a button per choice of ``across`` (the penalty). A
+// tap logs it, or (a Penalty 5.a with no yards yet) says what is still needed, the tap's choice kept and
+// marked. One Tab stop: the arrows move along a row and between rows, Home and End to a row's ends.
+function gridSends(form, field, across, context, changed) {
+  const columns = choices(form, across, context);
+  const lines = choices(form, field, context).map(([value, text], row) => {
+    const name = el("span", {class: "send-to", id: `send-to-${row}`});
+    const buttons = columns.map(([choice, shown]) => {
+      const button = el("button", {type: "button", class: "big primary send-choice", tabindex: -1,
+        dataset: {value: String(choice)}, onclick: () => {
+          form.values[across.name] = choice;
+          form.values[field.name] = value;
+          mark();
+          changed();
+          context.onSend();
+        }}, shown);
+      button.choice = [choice, value];
+      return button;
+    });
+    return {text, name, buttons, box: el("div", {class: "send-row", role: "group", "aria-labelledby": name.id,
+      dataset: {field: field.name, value: String(value)}}, name, buttons)};
+  });
+  const all = lines.flatMap((line) => line.buttons);
+  const mark = () => {
+    const chosen = all.findIndex((button) => button.choice[0] === form.values[across.name]
+      && button.choice[1] === form.values[field.name]);
+    all.forEach((button, i) => {
+      button.setAttribute("aria-pressed", String(i === chosen));
+      button.tabIndex = i === Math.max(chosen, 0) ? 0 : -1;
+    });
+  };
+  const box = el("div", {class: "sends grid", dataset: {field: across.name}}, lines.map((line) => line.box));
+  box.addEventListener("keydown", (e) => {
+    const at = all.indexOf(e.target);
+    if (at < 0) return;
+    const [row, column] = [Math.floor(at / columns.length), at % columns.length];
+    let next = null;
+    if (GRID_MOVES[e.key]) {
+      const [down, right] = GRID_MOVES[e.key];
+      next = ((row + down + lines.length) % lines.length) * columns.length
+        + (column + right + columns.length) % columns.length;
+    } else if (e.key === "Home") next = row * columns.length;
+    else if (e.key === "End") next = row * columns.length + columns.length - 1;
+    if (next === null) return;
+    e.preventDefault();
+    all.forEach((button, i) => { button.tabIndex = i === next ? 0 : -1; });
+    all[next].focus();
+  });
+  box.relabel = () => lines.forEach((line) => { line.name.textContent = sendLabel(form, field, line.text); });
+  mark();
   return box;
 }
 

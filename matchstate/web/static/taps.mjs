@@ -12,10 +12,18 @@ const CARDED = [{card: "yellow"}, {card: "red"}];
 export const isAward = (type) => AWARDS.has(type);
 
 // The field whose choice logs the event, by type: its Log buttons are its choices.
-const SENT_BY = {"penalty.award": "to", "knockin.award": "to", "ball.out": "over", "approach.abort": "how"};
+const SENT_BY = {"penalty.award": "to", "knockin.award": "to", "ball.out": "over", "approach.abort": "how",
+  hit: "contact"};
 
 /** The field whose choice logs an event of ``type`` (its form has one Log button per choice), or null. */
 export const sentBy = (type) => SENT_BY[type] ?? null;
+
+// The field chosen with it by the same tap, by type: a penalty's number, in a grid of the teams' Log buttons.
+const GRID_BY = {"penalty.award": "penalty"};
+
+/** The field an event of ``type`` takes in the same tap as its Log button's (a grid: a row per choice of the
+ * one, a button per choice of the other), or null. */
+export const gridBy = (type) => GRID_BY[type] ?? null;
 
 /**
  * The player who usually takes ``team``'s free hit of this kind (a knock-in, or a penalty): the last of
