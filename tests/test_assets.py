@@ -5,6 +5,7 @@ larger answers gzipped; and the console's first load small enough for Slow 3G.""
 from __future__ import annotations
 
 import gzip
+import json
 import re
 import warnings
 from collections.abc import Iterator
@@ -21,7 +22,7 @@ from test_stats import MATCH_A
 
 from matchstate.store import Store
 from matchstate.web import create_app
-from matchstate.web.assets import CATALOG_MODULE, IMMUTABLE, assets
+from matchstate.web.assets import IMMUTABLE, assets, catalog_module
 
 BROWSER = {"accept-encoding": "gzip, deflate, br, zstd"}
 FIRST_LOAD_BUDGET = 80_000  # bytes on the wire: the issue's target for the console's first load
@@ -69,9 +70,23 @@ def test_the_console_names_its_modules_for_preloading_and_carries_no_catalog(cli
     assert 'id="catalog"' not in html and '"penalty"' not in html  # the catalog is a file, not in the page
     preloaded = urls(html, r'<link rel="modulepreload" href="([^"]+)">')
     names = {url.split("/")[-1].split("?")[0] for url in preloaded}
-    assert {"console.mjs", "catalog.mjs", "dom.mjs", CATALOG_MODULE, "page.mjs"} <= names
+    assert {"console.mjs", "catalog.mjs", "dom.mjs", catalog_module("console.mjs"), "page.mjs"} <= names
     assert all(url.endswith(f"?v={assets().version}") for url in preloaded)
     assert not urls(html, r'(?:src|href)="/static/[^"?]+"')  # every static file under its versioned URL
+
+
+def test_each_page_loads_the_words_its_scripts_use_and_not_the_others_pages(client: TestClient) -> None:
+    def sections(entry: str) -> set[str]:
+        text = client.get(assets().url(catalog_module(entry))).text
+        found: dict[str, object] = json.loads(text[text.index("=") + 1:].strip().rstrip(";"))
+        return set(found)
+
+    html = client.get("/matches/a/console", headers=BROWSER).text
+    assert f'src="{assets().url(catalog_module("console.mjs"))}"' in html
+    console, records = sections("console.mjs"), sections("records.mjs")
+    assert {"console", "taps", "form", "seat", "event", "penalty"} <= console
+    assert not {"sheet", "stats", "tournament", "records"} & console  # the record keeper's pages' words
+    assert "records" in records and "seat" not in records
 
 
 def test_the_consoles_first_load_fits_the_budget_compressed(client: TestClient) -> None:

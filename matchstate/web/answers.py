@@ -154,6 +154,10 @@ class MatchView(Answer):
     void: list[int]
     start: dict[str, Any] = Field(description="The match's `match.start`, normalised")
     rules: str
+    free_hit_rules: dict[str, Any] = Field(description=(
+        "What the match's rule set fixes of its free hits: `fixed` (each free hit whose spot is fixed, by name, "
+        "as `free_hit` but for `to`; `2c` is a Penalty 2 from the centre), `timed` (those the 20 seconds bind), "
+        "`yellow_card_goal` (those a yellow card to the defending team makes a Penalty 1)"))
 
 
 class Links(BaseModel):

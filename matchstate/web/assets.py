@@ -5,9 +5,11 @@ by browsers for a year under that name (``immutable``).
 The templates name a file with ``asset("console.mjs")``, which gives ``/static/console.mjs?v=VERSION``, and
 list its module graph with ``modulepreload("console.mjs")`` so the browser fetches every module at once
 instead of as a waterfall of imports. The modules' own relative imports are rewritten with the same
-version, so one module is one URL wherever it is imported from. The catalog of words is served as a module
-of its own (``catalog-words.mjs``) rather than inlined in every page. No build step: all of this is done
-from the package's files when the server starts.
+version, so one module is one URL wherever it is imported from. The catalog of words is served as modules
+of their own rather than inlined in every page: one per page's entry module (``catalog-console.mjs``), holding
+only the sections its modules and the templates name, so that the console does not download the records'
+and the tournaments' words. No build step: all of this is done from the package's files when the server
+starts.
 """
 
 from __future__ import annotations
@@ -36,12 +38,15 @@ except ImportError:  # gzip alone, then
 
 router = APIRouter(include_in_schema=False)
 STATIC = resources.files(__package__).joinpath("static")
-CATALOG_MODULE = "catalog-words.mjs"  # the catalog, made from data/words.toml
+TEMPLATES = resources.files(__package__).joinpath("templates")
 IMMUTABLE = "public, max-age=31536000, immutable"
 TYPES = {".mjs": "text/javascript; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8", ".json": "application/json", ".png": "image/png",
          ".svg": "image/svg+xml"}
 IMPORT = re.compile(r"""((?:\bfrom|\bimport)\s*\(?\s*)(["'])\./([\w.-]+\.mjs)\2""")
+# A catalog section a module may name: any quoted word ("console"), or the section of a "section.key".
+NAMED = re.compile(r'"([a-z][\w-]*)[".]')
+SHARED = "page.mjs"  # every page runs it beside its own entry module
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,11 +83,9 @@ class Assets:
 
 @cache
 def assets() -> Assets:
-    """Every static file, and the catalog's module, versioned and compressed (made once per process)."""
+    """Every static file, and each page's catalog module, versioned and compressed (made once per process)."""
     sources = {item.name: item.read_bytes() for item in STATIC.iterdir() if item.is_file()}
-    words = orjson.dumps(catalog())
-    sources[CATALOG_MODULE] = b"// The catalog of words (data/words.toml): read by catalog.mjs.\n" \
-                              b"globalThis.matchstateCatalog = " + words + b";\n"
+    sources.update(catalogs(sources))
     digest = hashlib.sha256(__version__.encode())
     for name in sorted(sources):
         digest.update(f"\0{name}\0".encode())
@@ -102,15 +105,56 @@ def assets() -> Assets:
     return Assets(version, files)
 
 
+def catalog_module(entry: str | None) -> str:
+    """The name of the catalog module of a page whose entry module is ``entry`` (None: a page of page.mjs alone)."""
+    return f"catalog-{(entry or SHARED).removesuffix('.mjs')}.mjs"
+
+
+def catalogs(sources: dict[str, bytes]) -> dict[str, bytes]:
+    """A catalog module for each page's entry (a module no other imports, and page.mjs): the sections of the
+    catalog that its modules and page.mjs's name, and that its template's elements (``data-t``) and base.html's
+    name (a word missing from it would throw on the page, which the pages' browser tests would see)."""
+    texts = {name: raw.decode("utf-8") for name, raw in sources.items() if name.endswith(".mjs")}
+    imported = {name: [found[3] for found in IMPORT.finditer(text)] for name, text in texts.items()}
+    every = catalog()
+    entries = {SHARED} | set(texts) - {name for names in imported.values() for name in names}
+    modules = {}
+    for entry in sorted(entries):
+        seen, waiting = set(), [entry, SHARED]
+        while waiting:
+            name = waiting.pop()
+            if name in texts and name not in seen:
+                seen.add(name)
+                waiting.extend(imported[name])
+        named = template_sections(entry) | {word for name in seen for word in NAMED.findall(texts[name])}
+        words = orjson.dumps({section: every[section] for section in every if section in named})
+        modules[catalog_module(entry)] = (b"// The catalog of words (data/words.toml) a page of " + entry.encode()
+                                          + b" speaks: read by catalog.mjs.\nglobalThis.matchstateCatalog = "
+                                          + words + b";\n")
+    return modules
+
+
+def template_sections(entry: str) -> set[str]:
+    """The catalog sections the elements of base.html and of the templates of ``entry``'s pages name (a
+    template with no entry of its own runs page.mjs alone)."""
+    found = set()
+    for item in TEMPLATES.iterdir():
+        text = item.read_text(encoding="utf-8")
+        named = re.search(r'set entry = "([\w.-]+)"', text)
+        if item.name == "base.html" or (named[1] if named else SHARED) == entry:
+            found |= set(re.findall(r'data-t(?:-[a-z]+)?="([\w-]+)\.', text))
+    return found
+
+
 def asset(name: str) -> str:
     """A template's name for a static file: its versioned URL."""
     return assets().url(name)
 
 
-def modulepreload(*entries: str) -> Markup:
-    """``<link rel=modulepreload>`` for the catalog and every module ``entries`` import, so none waits for the
-    module that imports it."""
-    names = assets().graph(CATALOG_MODULE, *entries)
+def modulepreload(entry: str | None) -> Markup:
+    """``<link rel=modulepreload>`` for the page's catalog, page.mjs, ``entry`` and every module they import, so
+    none waits for the module that imports it."""
+    names = assets().graph(catalog_module(entry), SHARED, *([entry] if entry else []))
     return Markup("").join(Markup('<link rel="modulepreload" href="{}">\n').format(asset(name)) for name in names)
 
 

@@ -2,8 +2,8 @@
 
 ``t(section, key, **fields)`` in a template is a phrase of the one catalog (``data/words.toml``) in the
 language the toggle chose, which it keeps in a cookie so the server renders that language too. Every page
-loads the catalog as a module (``catalog-words.mjs``, see :mod:`.assets`), so its scripts
-(``static/catalog.mjs``) speak the same words, offline as well. ``asset(name)`` is a static file's
+loads the catalog's sections its scripts use as a module (``catalog-console.mjs``, say: see :mod:`.assets`), so
+its scripts (``static/catalog.mjs``) speak the same words, offline as well. ``asset(name)`` is a static file's
 versioned URL, ``modulepreload(entry)`` the links that fetch a page's modules at once.
 """
 
@@ -20,7 +20,7 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 
 from ..words import LANGUAGES, catalog, phrase
-from .assets import asset, modulepreload
+from .assets import asset, catalog_module, modulepreload
 
 LANG_COOKIE = "matchstate_lang"
 
@@ -77,5 +77,5 @@ def catalog_json() -> Markup:
 
 templates = Jinja2Templates(directory=str(resources.files(__package__).joinpath("templates")))
 templates.env.globals.update(t=_t, text=_text, attr=_attr, lang=_lang, catalog_json=catalog_json, asset=asset,
-                             modulepreload=modulepreload)
+                             catalog_module=catalog_module, modulepreload=modulepreload)
 templates.env.filters["code"] = _code

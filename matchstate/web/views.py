@@ -9,6 +9,7 @@ from functools import cache
 from typing import Any
 
 from .. import events
+from ..engine.penalties import Conditions
 from ..events import FIELDS, REQUIRED
 from ..rulebook import CLAUSES
 from ..rulings import outcome_of
@@ -52,6 +53,7 @@ def match_view(code: str, match: Snapshot) -> dict[str, Any]:
         "void": sorted(match.void),
         "start": jsonable(match.info),
         "rules": match.rules.name,
+        "free_hit_rules": free_hit_rules(match),
         "waiting": [{"code": foul.code, "team": foul.team, "prevented_goal": foul.prevented_goal}
                     for foul in match.waiting],
         "clock": {**match.clock_json(), "at": match.last_at.isoformat(),
@@ -61,6 +63,18 @@ def match_view(code: str, match: Snapshot) -> dict[str, Any]:
         "winner": match.winner,
         "officials": match.officials,  # log format 1.2: the review open, reviews, challenges, clips, confirmations
     }
+
+
+def free_hit_rules(match: Snapshot) -> dict[str, Any]:
+    """What the console's provisional fold reads of the match's rule set, so that no number of it is typed in
+    again in the browser: each free hit whose spot the rules fix, by name, as ``free_hit`` gives it but for its
+    team (``"2c"``: a Penalty 2 from the centre); the free hits the 20 seconds bind; those a yellow card to the
+    defending team makes a Penalty 1."""
+    conditions = Conditions(match.rules, match.teams, match.info["field_length"], match.info["penalty3_defended"],
+                            match.clock.settings, match.clock.chukkers)
+    fixed = {name: conditions.fixed(name, "").to_json() for name in match.rules.fixed_spots}
+    return {"fixed": {name: {k: v for k, v in spot.items() if k != "to"} for name, spot in fixed.items()},
+            "timed": sorted(match.rules.timed), "yellow_card_goal": sorted(match.rules.yellow_card_goal)}
 
 
 def event_json(stored: StoredEvent) -> dict[str, Any]:

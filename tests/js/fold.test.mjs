@@ -5,9 +5,16 @@ import {describe, it} from "node:test";
 import {fold} from "../../matchstate/web/static/fold.mjs";
 import {logged} from "./fakes.mjs";
 
+// The rule set's numbers as the server gives them for a USPA match on a 300-yard field (GET /api/matches/{code}).
+const spot = (penalty, yards, from = null, defended = true) => ({penalty, yards_to_goal: yards, from, defended});
+const USPA = {
+  fixed: {"2c": spot("2", 30, "center", false), 3: spot("3", 40), 4: spot("4", 60), 6: spot("6", 60),
+    "5b": spot("5b", 150), knockin: spot("knockin", 300)},
+  timed: ["2", "3", "4", "5a", "5b", "6"], yellow_card_goal: ["2"],
+};
 const idle = {
   seq: 9, state: "idle", teams: ["Blue", "Red"], score: {Blue: 1, Red: 2}, free_hit: null, play_at: null,
-  timed: false, window_seconds: 20, start: {field_length: 300, penalty3_defended: true},
+  timed: false, window_seconds: 20, free_hit_rules: USPA,
 };
 
 function after(...events) { return fold(idle, events); }
@@ -40,9 +47,28 @@ describe("a free hit's plain course", () => {
     assert.equal(spot({penalty: "5a", yards_to_goal: 110}).yards_to_goal, 110);
     assert.equal(spot({penalty: "5b"}).yards_to_goal, 150);
     assert.equal(spot({penalty: "6"}).yards_to_goal, 60);
-    const undefended = fold({...idle, start: {field_length: 280, penalty3_defended: false}},
-      [logged("penalty.award", {penalty: "3", to: "Red"})]);
-    assert.equal(undefended.free_hit.defended, false);
+  });
+
+  it("takes every number from the match's rule set, none of its own", () => {
+    // A club's conditions on a 280-yard field: its Penalty 3 undefended, its 5.b at half the field, 30 seconds.
+    const club = {...USPA, fixed: {...USPA.fixed, 3: spot("3", 40, null, false), "5b": spot("5b", 140)},
+      timed: ["2", "3"], yellow_card_goal: []};
+    const folded = (...events) => fold({...idle, window_seconds: 30, free_hit_rules: club}, events);
+    assert.equal(folded(logged("penalty.award", {penalty: "3", to: "Red"})).free_hit.defended, false);
+    assert.equal(folded(logged("penalty.award", {penalty: "5b", to: "Red"})).free_hit.yards_to_goal, 140);
+    assert.equal(folded(logged("penalty.award", {penalty: "4", to: "Red"})).timed, false);
+    const yellow = folded(logged("penalty.award", {penalty: "2", to: "Blue", card: "yellow"}));
+    assert.deepEqual([yellow.state, yellow.free_hit.penalty], ["awarded", "2"]);  // no goal by its yellow card here
+    const play = at(logged("play"), 0);
+    const hit = at(logged("hit", {player: 3, contact: "hit"}), 25_000);  // late by USPA's 20 s, not by 30
+    assert.equal(folded(logged("penalty.award", {penalty: "3", to: "Blue"}), play, hit).state, "live");
+  });
+
+  it("is sure of nothing but the goals with a view that lacks the rule set's numbers", () => {
+    const kept = {...idle};
+    delete kept.free_hit_rules;  // a console's snapshot kept from before the server gave them
+    const folded = fold(kept, [logged("penalty.award", {penalty: "3", to: "Red"}), logged("goal", {team: "Red"})]);
+    assert.deepEqual([folded.sure, folded.state, folded.score], [false, null, {Blue: 1, Red: 3}]);
   });
 
   it("gives a knock-in from the back line, with no 20 seconds", () => {
@@ -81,6 +107,15 @@ describe("a free hit's plain course", () => {
 });
 
 describe("where the engine rules, the fold does not guess", () => {
+  it("leaves the end of a free hit to the engine while a defending-team violation waits on it", () => {
+    const live = {...idle, state: "live", timed: true, waiting: [{code: "early-play", team: "Red", prevented_goal: false}],
+      free_hit: {penalty: "4", to: "Blue", yards_to_goal: 60, from: null, defended: true}};
+    for (const end of [logged("goal", {team: "Blue"}), logged("ball.out", {over: "backline"}), logged("whistle")]) {
+      assert.equal(fold(live, [end]).sure, false, end.type);  // an increased penalty, or a choice, may follow
+    }
+    assert.equal(fold({...live, waiting: []}, [logged("whistle")]).state, "idle");
+  });
+
   it("leaves the state unknown after a hit before Play, and still counts the goals after it", () => {
     const folded = after(logged("penalty.award", {penalty: "2", to: "Blue"}), logged("hit", {player: 1, contact: "hit"}),
       logged("goal", {team: "Red"}));

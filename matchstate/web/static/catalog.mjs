@@ -1,6 +1,6 @@
-// The one catalog of words (data/words.toml), which every page loads as a module of its own before its
-// scripts (catalog-words.mjs, made by the server; a <script id="catalog"> of JSON where none ran): the same
-// phrases the server renders with, in English and Spanish.
+// The one catalog of words (data/words.toml), whose sections a page's scripts use each page loads as a module
+// of its own before them (catalog-console.mjs, say, made by the server; a <script id="catalog"> of JSON where
+// none ran): the same phrases the server renders with, in English and Spanish.
 
 import {lang} from "./lang.mjs";
 

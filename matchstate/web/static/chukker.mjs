@@ -10,8 +10,9 @@
 import {has, t} from "./catalog.mjs";
 
 const IN_CHUKKER = new Set(["play", "extra", "over"]);
-const BEFORE = {chukker: null, played: 0, running: false, phase: "before", at: null,
-  chukker_seconds: 420, extra_seconds: 30, chukkers: 6};
+// A clock not given yet (a console's snapshot from before version 1.1): before the first chukker, so its
+// lengths are never read; they are the match's, as the server gives them, never typed in here.
+const BEFORE = {chukker: null, played: 0, running: false, phase: "before", at: null};
 // What ends extra time early in a chukker before the last (the last one's untied goal is the engine's to tell).
 const ENDS_EXTRA = new Set(["goal", "ball.out", "whistle"]);
 

@@ -2,7 +2,10 @@
 // far as this device can tell without the engine. It follows a free hit's plain course (award, place,
 // "Play", a timely stroke, a goal, the ball out) and the goals; where the engine would rule (a failure,
 // a violation, a void, a choice) it stops guessing: the state becomes unknown ("sure" false) and only
-// goals are still counted. The server's ruling replaces all of it as each event is recorded.
+// goals are still counted. The server's ruling replaces all of it as each event is recorded. Every number
+// of the rules it uses (the fixed spots, the free hits the 20 seconds bind, how long they are, the yellow
+// card's goal) is the match's rule set's, as the server gives it in the view; a view without them (a
+// console's snapshot kept from before) leaves nothing sure but the goals.
 
 /**
  * @param {object} view  the match as the server last gave it (GET /api/matches/{code})
@@ -13,16 +16,18 @@
  *   ``rows``: the same, after each event, by the event's id.
  */
 export function fold(view, events) {
-  const start = view.start || {};
-  const rules = {
+  const given = view.free_hit_rules;
+  const rules = given && typeof view.window_seconds === "number" ? {
     teams: view.teams,
-    fieldLength: start.field_length ?? 300,
-    penalty3Defended: start.penalty3_defended ?? true,
-    windowMs: (view.window_seconds ?? 20) * 1000,
-  };
+    fixed: given.fixed,
+    timed: new Set(given.timed),
+    yellowCardGoal: new Set(given.yellow_card_goal),
+    windowMs: view.window_seconds * 1000,
+  } : null;
   let now = {
     state: view.state, score: {...view.score}, free_hit: view.free_hit, play_at: view.play_at,
-    timed: Boolean(view.timed), sure: true, awaiting_play: awaitingPlay(view.state),
+    timed: Boolean(view.timed), sure: rules !== null, awaiting_play: awaitingPlay(view.state),
+    waiting: (view.waiting || []).length > 0,
   };
   const rows = [];
   for (const event of events) {
@@ -37,39 +42,37 @@ function awaitingPlay(state) {
   return state === "play_called" ? false : null;
 }
 
-// The free hit a penalty or knock-in awards, where the log format fixes its spot.
+// The free hit a penalty or knock-in awards: from its fixed spot where the rules fix one (a Penalty 2 from
+// the centre is "2c"), else from where the award says (a Penalty 5.a, a Penalty 2 from the spot).
 function freeHitOf(event, rules) {
-  if (event.type === "knockin.award") {
-    return {penalty: "knockin", to: event.to, yards_to_goal: rules.fieldLength, from: null, defended: true};
-  }
-  const penalty = event.penalty;
-  const fixed = {"3": 40, "4": 60, "5b": rules.fieldLength / 2, "6": 60};
-  if (penalty === "2") {
-    const from = event.from || "center";
-    return {penalty, to: event.to, from, yards_to_goal: from === "center" ? 30 : event.yards_to_goal,
-      defended: from !== "center"};
-  }
-  return {penalty, to: event.to, from: null, yards_to_goal: fixed[penalty] ?? event.yards_to_goal,
-    defended: penalty === "3" ? rules.penalty3Defended : true};
+  const from = event.penalty === "2" ? event.from || "center" : null;
+  const name = event.type === "knockin.award" ? "knockin" : from === "center" ? "2c" : event.penalty;
+  if (from !== "spot" && rules.fixed[name]) return {...rules.fixed[name], to: event.to};
+  return {penalty: event.penalty, to: event.to, yards_to_goal: event.yards_to_goal, from, defended: true};
 }
+
+const ENDS_IT = new Set(["goal", "ball.out", "whistle", "chukker.end", "ball.stop"]);
 
 function other(rules, team) { return rules.teams[0] === team ? rules.teams[1] : rules.teams[0]; }
 
 // One event's effect, or null where the engine would rule (or refuse) and the fold does not guess.
 function effect(s, event, rules) {
   const late = () => s.timed && s.play_at !== null && Date.parse(event.at) - Date.parse(s.play_at) > rules.windowMs;
-  const close = {state: "idle", free_hit: null, play_at: null, timed: false};
+  const close = {state: "idle", free_hit: null, play_at: null, timed: false, waiting: false};
   if (s.state === "choosing") return null;
+  // A defending-team violation waits on the free hit: how it ends (an increased penalty, a choice) is the engine's.
+  if (s.waiting && ENDS_IT.has(event.type)) return null;
   switch (event.type) {
     case "chukker.start":
       return {};
     case "penalty.award":
     case "knockin.award": {
-      if (event.penalty === "1" || (event.penalty === "2" && event.card === "yellow")) {
+      if (event.penalty === "1" || (rules.yellowCardGoal.has(event.penalty) && event.card === "yellow")) {
         return {...close, goal: event.to};
       }
       const freeHit = freeHitOf(event, rules);
-      return {state: "awarded", free_hit: freeHit, play_at: null, timed: freeHit.penalty !== "knockin"};
+      return {state: "awarded", free_hit: freeHit, play_at: null, timed: rules.timed.has(freeHit.penalty),
+        waiting: false};
     }
     case "ball.place":
       if (s.state !== "awarded" && s.state !== "placed") return null;
@@ -86,9 +89,8 @@ function effect(s, event, rules) {
       if (s.state === "idle") return {};
       if (s.state !== "live") return null;
       if (event.over !== "backline") return close;
-      return {state: "awarded", play_at: null, timed: false,
-        free_hit: {penalty: "knockin", to: other(rules, s.free_hit.to), yards_to_goal: rules.fieldLength,
-          from: null, defended: true}};
+      return {state: "awarded", play_at: null, timed: rules.timed.has("knockin"),
+        free_hit: {...rules.fixed.knockin, to: other(rules, s.free_hit.to)}};
     case "ball.stop":
       if (s.state === "idle") return {};
       return s.state === "live" && s.free_hit.defended ? {} : null;
@@ -99,7 +101,7 @@ function effect(s, event, rules) {
     case "tick":
       return s.state === "play_called" && late() ? null : {};
     case "card":
-      if (event.colour !== "yellow" || !s.free_hit || s.free_hit.penalty !== "2") return {};
+      if (event.colour !== "yellow" || !s.free_hit || !rules.yellowCardGoal.has(s.free_hit.penalty)) return {};
       return event.team === s.free_hit.to ? {} : {...close, goal: s.free_hit.to};  // Rule 36: Penalty 1
     case "dribble":
       return s.state === "live" ? {} : null;
