@@ -65,16 +65,24 @@ def match_view(code: str, match: Snapshot) -> dict[str, Any]:
     }
 
 
+_FREE_HIT_RULES: dict[tuple[str, float, bool], dict[str, Any]] = {}  # by rule set, field length, Penalty 3
+
+
 def free_hit_rules(match: Snapshot) -> dict[str, Any]:
     """What the console's provisional fold reads of the match's rule set, so that no number of it is typed in
     again in the browser: each free hit whose spot the rules fix, by name, as ``free_hit`` gives it but for its
     team (``"2c"``: a Penalty 2 from the centre); the free hits the 20 seconds bind; those a yellow card to the
-    defending team makes a Penalty 1."""
-    conditions = Conditions(match.rules, match.teams, match.info["field_length"], match.info["penalty3_defended"],
-                            match.clock.settings, match.clock.chukkers)
-    fixed = {name: conditions.fixed(name, "").to_json() for name in match.rules.fixed_spots}
-    return {"fixed": {name: {k: v for k, v in spot.items() if k != "to"} for name, spot in fixed.items()},
+    defending team makes a Penalty 1. Made once for each rule set, field length and Penalty 3 (every append's
+    answer carries it)."""
+    key = (match.rules.name, match.info["field_length"], match.info["penalty3_defended"])
+    if key not in _FREE_HIT_RULES:
+        conditions = Conditions(match.rules, match.teams, match.info["field_length"],
+                                match.info["penalty3_defended"], match.clock.settings, match.clock.chukkers)
+        fixed = {name: conditions.fixed(name, "").to_json() for name in match.rules.fixed_spots}
+        _FREE_HIT_RULES[key] = {
+            "fixed": {name: {k: v for k, v in spot.items() if k != "to"} for name, spot in fixed.items()},
             "timed": sorted(match.rules.timed), "yellow_card_goal": sorted(match.rules.yellow_card_goal)}
+    return _FREE_HIT_RULES[key]
 
 
 def event_json(stored: StoredEvent) -> dict[str, Any]:
