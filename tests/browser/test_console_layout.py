@@ -230,10 +230,10 @@ def test_events_carry_the_servers_time_from_a_device_an_hour_behind(server: Serv
     assert 15 < seconds <= 20
 
 
-# Where a character of the score may be seen: inside the score's own box and every box around it that
-# clips, and on the screen.
-EVERY_CHARACTER_SHOWN = """() => {
-    const score = document.getElementById("score");
+# Where a character of a text (the score's, a quick goal's) may be seen: inside its own box and every box
+# around it that clips, and on the screen.
+EVERY_CHARACTER_SHOWN = """(selector) => {
+    const score = document.querySelector(selector);
     let clip = {left: 0, top: 0, right: innerWidth, bottom: innerHeight};
     for (let node = score; node; node = node.parentElement) {
         const style = getComputedStyle(node);
@@ -258,15 +258,19 @@ EVERY_CHARACTER_SHOWN = """() => {
 }"""
 
 
-def test_every_character_of_the_score_shows_on_a_phone_with_long_team_names(server: ServerProcess,
-                                                                           new_page: Any) -> None:
+def test_every_character_of_the_score_and_the_goals_shows_on_a_phone_with_long_team_names(
+        server: ServerProcess, new_page: Any) -> None:
     teams = ["Aguada Norte", "La Dolfina Polo Ranch"]
     keys = create(server, "long-names", teams=teams, handicap_goals={teams[0]: 12, teams[1]: 11}, rosters={})
     for viewport in (PHONE, {"width": 320, "height": 640}, TABLET):
         page = new_page(viewport=viewport)
         Console(page, "long-names").open(server, keys["scorer_key"])
         page.wait_for_selector("#score >> text=La Dolfina Polo Ranch 11")
-        shown = page.evaluate(EVERY_CHARACTER_SHOWN)
+        shown = page.evaluate(EVERY_CHARACTER_SHOWN, "#score")
         assert shown["text"] == "Aguada Norte 12 – La Dolfina Polo Ranch 11"
         assert shown["hidden"] == [], f"hidden at {viewport['width']} px: {''.join(shown['hidden'])}"
+        for team in teams:  # and each quick goal's team, whole, in its button of fixed size
+            shown = page.evaluate(EVERY_CHARACTER_SHOWN, f'#quick .goal[data-team="{team}"]')
+            assert shown["text"] == f"Goal {team}"
+            assert shown["hidden"] == [], f"hidden at {viewport['width']} px: {''.join(shown['hidden'])}"
         page.close()

@@ -54,6 +54,7 @@ const CLOCK_EVERY_MS = 10 * 60 * 1000;
 const RECENT = 6;               // recorded events shown under the buttons (every waiting one is shown too)
 const KEPT_ROWS = 60;           // recorded events kept on this device for a console opened offline
 const SCORE_SMALLEST_PX = 15;   // the score is made no smaller than this to fit its line; it wraps instead
+const GOAL_SMALLEST_PX = 11;    // nor a quick goal's team (a button a seventh of the row wide on a tablet)
 
 const {root, code, base} = matchPage($("console"));
 const SNAPSHOT = `matchstate:console:${code}`;
@@ -218,6 +219,7 @@ function renderQuick(now) {
     if (type === "goal") {
       button.textContent = t("taps", "quick-goal", {team: button.dataset.team});
       button.classList.toggle("usual", button.dataset.team === hitting);
+      fitText(button, GOAL_SMALLEST_PX);  // as it now reads: the usual team's is bold, so wider
     }
   }
 }
@@ -941,7 +943,10 @@ function begin() {
   document.addEventListener("pointerdown", wake, {once: true});
   // another tab of this console changed the outbox
   window.addEventListener("storage", (e) => { if (e.key === outbox.name) render(); });
-  window.addEventListener("resize", () => fitText($("score"), SCORE_SMALLEST_PX));
+  window.addEventListener("resize", () => {
+    fitText($("score"), SCORE_SMALLEST_PX);
+    document.querySelectorAll("#quick .goal").forEach((button) => fitText(button, GOAL_SMALLEST_PX));
+  });
   window.addEventListener("offline", () => { seat.lost(); render(); });
   window.addEventListener("online", () => { render(); heard(); });
   onLang(() => { render(); renderForm(true); });
