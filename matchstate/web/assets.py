@@ -47,6 +47,8 @@ IMPORT = re.compile(r"""((?:\bfrom|\bimport)\s*\(?\s*)(["'])\./([\w.-]+\.mjs)\2"
 # A catalog section a module may name: any quoted word ("console"), or the section of a "section.key".
 NAMED = re.compile(r'"([a-z][\w-]*)[".]')
 SHARED = "page.mjs"  # every page runs it beside its own entry module
+# A catalog section a template puts on an element for the page's script to change with the toggle.
+WORDED = re.compile(r'data-t(?:-[a-z]+)?="([\w-]+)\.|\btext\("([\w-]+)"|\battr\("[\w-]+", "([\w-]+)"')
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,14 +137,16 @@ def catalogs(sources: dict[str, bytes]) -> dict[str, bytes]:
 
 
 def template_sections(entry: str) -> set[str]:
-    """The catalog sections the elements of base.html and of the templates of ``entry``'s pages name (a
-    template with no entry of its own runs page.mjs alone)."""
+    """The catalog sections that base.html and the templates of ``entry``'s pages (with those they include) put
+    on elements for the toggle to change: ``data-t``, ``text(...)`` and ``attr(...)``. A template with no entry
+    of its own runs page.mjs alone."""
+    sources = {item.name: item.read_text(encoding="utf-8") for item in TEMPLATES.iterdir() if item.is_file()}
     found = set()
-    for item in TEMPLATES.iterdir():
-        text = item.read_text(encoding="utf-8")
+    for name, text in sources.items():
         named = re.search(r'set entry = "([\w.-]+)"', text)
-        if item.name == "base.html" or (named[1] if named else SHARED) == entry:
-            found |= set(re.findall(r'data-t(?:-[a-z]+)?="([\w-]+)\.', text))
+        if name == "base.html" or (named[1] if named else SHARED) == entry:
+            whole = text + "".join(sources[part] for part in re.findall(r'{% include "([\w.-]+)"', text))
+            found |= {section for groups in WORDED.findall(whole) for section in groups if section}
     return found
 
 
