@@ -18,6 +18,7 @@ import gzip
 import hashlib
 import importlib
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -73,14 +74,21 @@ class Assets:
 
     def graph(self, *entries: str) -> list[str]:
         """``entries`` and every module they import, directly or not, in the order first met."""
-        seen: dict[str, None] = {}
-        waiting = list(entries)
-        while waiting:
-            name = waiting.pop(0)
-            if name not in seen and name in self.files:
-                seen[name] = None
-                waiting.extend(self.files[name].imports)
-        return list(seen)
+        return reached(lambda name: self.files[name].imports if name in self.files else None, entries)
+
+
+def reached(imports_of: Callable[[str], Iterable[str] | None], entries: Iterable[str]) -> list[str]:
+    """``entries`` and every module they import (``imports_of``: None for no module of ours), directly or not,
+    in the order first met."""
+    seen: dict[str, None] = {}
+    waiting = list(entries)
+    while waiting:
+        name = waiting.pop(0)
+        imports = imports_of(name) if name not in seen else None
+        if imports is not None:
+            seen[name] = None
+            waiting.extend(imports)
+    return list(seen)
 
 
 @cache
@@ -118,17 +126,13 @@ def catalogs(sources: dict[str, bytes]) -> dict[str, bytes]:
     name (a word missing from it would throw on the page, which the pages' browser tests would see)."""
     texts = {name: raw.decode("utf-8") for name, raw in sources.items() if name.endswith(".mjs")}
     imported = {name: [found[3] for found in IMPORT.finditer(text)] for name, text in texts.items()}
+    templates = {item.name: item.read_text(encoding="utf-8") for item in TEMPLATES.iterdir() if item.is_file()}
     every = catalog()
     entries = {SHARED} | set(texts) - {name for names in imported.values() for name in names}
     modules = {}
     for entry in sorted(entries):
-        seen, waiting = set(), [entry, SHARED]
-        while waiting:
-            name = waiting.pop()
-            if name in texts and name not in seen:
-                seen.add(name)
-                waiting.extend(imported[name])
-        named = template_sections(entry) | {word for name in seen for word in NAMED.findall(texts[name])}
+        named = template_sections(templates, entry) | {word for name in reached(imported.get, [entry, SHARED])
+                                                       for word in NAMED.findall(texts[name])}
         words = orjson.dumps({section: every[section] for section in every if section in named})
         modules[catalog_module(entry)] = (b"// The catalog of words (data/words.toml) a page of " + entry.encode()
                                           + b" speaks: read by catalog.mjs.\nglobalThis.matchstateCatalog = "
@@ -136,11 +140,10 @@ def catalogs(sources: dict[str, bytes]) -> dict[str, bytes]:
     return modules
 
 
-def template_sections(entry: str) -> set[str]:
-    """The catalog sections that base.html and the templates of ``entry``'s pages (with those they include) put
-    on elements for the toggle to change: ``data-t``, ``text(...)`` and ``attr(...)``. A template with no entry
-    of its own runs page.mjs alone."""
-    sources = {item.name: item.read_text(encoding="utf-8") for item in TEMPLATES.iterdir() if item.is_file()}
+def template_sections(sources: dict[str, str], entry: str) -> set[str]:
+    """The catalog sections that base.html and the templates (``sources``, by name) of ``entry``'s pages, with
+    those they include, put on elements for the toggle to change: ``data-t``, ``text(...)`` and ``attr(...)``. A
+    template with no entry of its own runs page.mjs alone."""
     found = set()
     for name, text in sources.items():
         named = re.search(r'set entry = "([\w.-]+)"', text)
