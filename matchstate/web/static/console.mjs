@@ -269,9 +269,7 @@ function focusButton(type) {
 // the one in play; a stroke is a clean hit; a goal in a free hit is the hitting team's.
 function prefilled(type, at) {
   const now = shown();
-  const numbers = chukkerNumbers(reading(now.timing, Date.parse(at)));
-  if (type === "chukker.start") return {chukker: numbers.start};
-  if (type === "chukker.end") return {chukker: numbers.end};
+  if (CHUKKER_EDGES.has(type)) return {chukker: edgeNumber(type, now, at)};
   if (type === "hit") return {contact: "hit", ...(now.free_hit ? {player: usual(now.free_hit)} : {})};
   return type === "goal" && now.free_hit ? {team: now.free_hit.to} : {};
 }
@@ -702,19 +700,21 @@ function buildButtons() {
   nameButtons();
 }
 
-// A chukker's start or end, named with the number its one tap logs (the next chukker, or the one in play).
-function chukkerLabel(type) {
-  const numbers = chukkerNumbers(reading(shown().timing, Date.parse(clock.stamp(floor()))));
-  return t("taps", type === "chukker.start" ? "chukker-start" : "chukker-end",
-    {chukker: type === "chukker.start" ? numbers.start : numbers.end});
+// The number a chukker's start or end logs at ``at``: the next chukker's, or the one's in play.
+function edgeNumber(type, now, at) {
+  const numbers = chukkerNumbers(reading(now.timing, Date.parse(at)));
+  return type === "chukker.start" ? numbers.start : numbers.end;
 }
 
-// The buttons' words, in the language chosen; the undo's names what it would take back.
-function nameButtons() {
+// The buttons' words, in the language chosen; the undo's names what it would take back, a chukker's start
+// or end the number its one tap logs ("Chukker 3 start").
+function nameButtons(now = shown()) {
+  const at = clock.stamp(floor());
   for (const button of $("buttons").children) {
     const type = button.dataset.type;
     button.querySelector(".what").textContent = type === "void" ? undoLabel()
-      : CHUKKER_EDGES.has(type) ? chukkerLabel(type) : label(type);
+      : CHUKKER_EDGES.has(type) ? t("taps", type.replace(".", "-"), {chukker: edgeNumber(type, now, at)})
+        : label(type);
     button.title = SHORTCUTS[type] ? t("console", "shortcut", {key: SHORTCUTS[type]}) : "";
   }
 }
@@ -739,7 +739,7 @@ function render() {
     button.disabled = !enabled(button.dataset.type);
     button.classList.toggle("primary", button.dataset.type === "tick" && left !== null && left <= 0);
   }
-  nameButtons();
+  nameButtons(now);
   // A button the keyboard was on that the engine no longer accepts: the focus goes on to the next.
   if (focused && focused.disabled && focused.parentElement === $("buttons")) focusButton(focused.dataset.type);
   $("choosing").hidden = !(now.state === "choosing" && role !== "official");

@@ -51,6 +51,12 @@ function freeHitOf(event, rules) {
   return {penalty: event.penalty, to: event.to, yards_to_goal: event.yards_to_goal, from, defended: true};
 }
 
+// A free hit given: awaiting its placing, its 20 seconds as the rules bind it, no violation waiting on it yet.
+function awarded(freeHit, rules) {
+  return {state: "awarded", free_hit: freeHit, play_at: null, timed: rules.timed.has(freeHit.penalty), waiting: false};
+}
+
+// What may end a free hit in play: with a defending-team violation waiting on it, the engine's to rule.
 const ENDS_IT = new Set(["goal", "ball.out", "whistle", "chukker.end", "ball.stop"]);
 
 function other(rules, team) { return rules.teams[0] === team ? rules.teams[1] : rules.teams[0]; }
@@ -60,7 +66,6 @@ function effect(s, event, rules) {
   const late = () => s.timed && s.play_at !== null && Date.parse(event.at) - Date.parse(s.play_at) > rules.windowMs;
   const close = {state: "idle", free_hit: null, play_at: null, timed: false, waiting: false};
   if (s.state === "choosing") return null;
-  // A defending-team violation waits on the free hit: how it ends (an increased penalty, a choice) is the engine's.
   if (s.waiting && ENDS_IT.has(event.type)) return null;
   switch (event.type) {
     case "chukker.start":
@@ -70,9 +75,7 @@ function effect(s, event, rules) {
       if (event.penalty === "1" || (rules.yellowCardGoal.has(event.penalty) && event.card === "yellow")) {
         return {...close, goal: event.to};
       }
-      const freeHit = freeHitOf(event, rules);
-      return {state: "awarded", free_hit: freeHit, play_at: null, timed: rules.timed.has(freeHit.penalty),
-        waiting: false};
+      return awarded(freeHitOf(event, rules), rules);
     }
     case "ball.place":
       if (s.state !== "awarded" && s.state !== "placed") return null;
@@ -89,8 +92,7 @@ function effect(s, event, rules) {
       if (s.state === "idle") return {};
       if (s.state !== "live") return null;
       if (event.over !== "backline") return close;
-      return {state: "awarded", play_at: null, timed: rules.timed.has("knockin"),
-        free_hit: {...rules.fixed.knockin, to: other(rules, s.free_hit.to)}};
+      return awarded(freeHitOf({type: "knockin.award", to: other(rules, s.free_hit.to)}, rules), rules);
     case "ball.stop":
       if (s.state === "idle") return {};
       return s.state === "live" && s.free_hit.defended ? {} : null;
