@@ -103,18 +103,16 @@ def score(scorer: Scorer, event: dict[str, Any], whistled: bool) -> None:
             scorer.choose("whistle", str(whistled).lower())
         if kind == "knockin.award":
             scorer.choose("to", event["to"])
-        elif "yards_to_goal" not in event or event["penalty"] == "5a":
+        else:
             if event.get("from", "center") != "center":
                 scorer.choose("from", event["from"])
-            scorer.award(event["penalty"], event["to"])  # a 5.a's yards: still needed, the keypad comes up
-            if "yards_to_goal" in event:
+            asked = event["penalty"] == "5a"  # its yards are asked after the grid's tap, the keypad up
+            if "yards_to_goal" in event and not asked:  # yards where they are not needed: typed first
+                scorer.type("yards_to_goal", event["yards_to_goal"])
+            scorer.award(event["penalty"], event["to"])
+            if asked:
                 scorer.type("yards_to_goal", event["yards_to_goal"])
                 scorer.enter()
-        else:  # yards where they are not needed: typed first
-            if event.get("from", "center") != "center":
-                scorer.choose("from", event["from"])
-            scorer.type("yards_to_goal", event["yards_to_goal"])
-            scorer.award(event["penalty"], event["to"])
     elif kind in ("ball.out", "approach.abort"):
         field = "over" if kind == "ball.out" else "how"
         scorer.event(kind)
