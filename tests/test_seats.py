@@ -4,16 +4,20 @@ timer's with its seconds; a refusal says why in English and Spanish."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from conftest import known
 from fastapi.testclient import TestClient
+from sqlalchemy import delete
 from test_service import CODE, Api
 
+from matchstate.models import SeatRow
 from matchstate.store import Store
-from matchstate.store.seats import STALE_SECONDS
+from matchstate.store.seats import STALE_SECONDS, Seat, Seats
 from matchstate.web import create_app
 from matchstate.web.access import hash_key
 
@@ -133,3 +137,33 @@ def test_a_timer_clock_check_the_log_refuses_leaves_no_mark(api: Api) -> None:
     refused = timer_tick(api, "tablet", at="2026-01-01T00:00:00Z")  # before the last event: the log refuses it
     assert refused.status_code == 422
     assert api.client.get(SEAT).json()["timer_ticks"] == {}
+
+
+def test_asks_at_the_same_moment_find_one_holder_and_no_error(store: Store) -> None:
+    """A console's "open" and "heard" can reach the server together (a reload, a second tab): on PostgreSQL both
+    had found no holder, both inserted, and one answered 500. Each ask now waits for the one before it."""
+    seats = Seats(store)
+    asks = 8
+    start = threading.Barrier(asks)
+    answers: list[Seat | None] = []
+    failures: list[BaseException] = []
+
+    def ask(number: int) -> None:
+        start.wait()
+        try:
+            answers.append(seats.sit("seated", f"device-{number}", "Tablet · Chrome", "open"))
+        except BaseException as err:  # what a request would have answered 500 for
+            failures.append(err)
+
+    for _ in range(5):  # the race is a matter of moments: each round starts a free seat's asks together
+        with store.database.transaction(write=True) as connection:
+            connection.execute(delete(SeatRow))
+        answers.clear()
+        threads = [threading.Thread(target=ask, args=(number,)) for number in range(asks)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+        holder = known(seats.holder("seated"))
+        assert {seat.device for seat in answers if seat is not None} == {holder.device}  # one seat, told to all

@@ -20,6 +20,7 @@ from ..words import phrases
 from .facade import Store
 
 STALE_SECONDS = 30.0  # a holder silent this long leaves the seat to the next console that opens the match
+SEATS_LOCK = 36_020  # PostgreSQL: one seat's read and write at a time (see Database.lock)
 Ask = Literal["open", "heard", "take"]
 
 
@@ -58,6 +59,8 @@ class Seats:
         ``heard`` says the holder is still there, ``take`` takes it whoever holds it. The seat after."""
         now = self.store.clock()
         with self.store.database.transaction(write=True) as connection:
+            # Two asks at once (a console's "open" and its "heard") would both find no holder and both insert.
+            self.store.database.lock(connection, SEATS_LOCK)
             row = connection.execute(select(SeatRow.device, SeatRow.label, SeatRow.taken_at, SeatRow.heard_at)
                                      .where(SeatRow.code == code)).first()
             seat = Seat(*row) if row else None
