@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser.browsing import RECONNECT_MS, Console, get, log, send, shoot
+from browser.browsing import RECONNECT_MS, TABLET, Console, create, get, log, send, shoot
 from matchstate.web.process import ServerProcess
 
 
@@ -178,3 +178,16 @@ def test_a_queued_event_the_engine_refuses_stays_in_front_of_the_scorer_until_th
     assert page.locator("#attention").is_hidden()
     assert [row["type"] for row in log(server, "refused-1")] == ["match.start", "goal"]
     page.wait_for_selector("#ruling >> text=Discarded, not recorded: Hit")
+
+
+def test_a_console_whose_live_stream_never_opens_says_it_is_offline(server: ServerProcess, new_page: Any) -> None:
+    """A console opened as its server goes away (the page loaded, the live stream refused) had said "Connecting…"
+    for as long as it stayed open: nothing it sent had failed, since it had nothing to send."""
+    keys = create(server, "never-up")
+    page = new_page(viewport=TABLET)
+    page.route("**/api/matches/never-up/stream*", lambda route: route.abort())
+    Console(page, "never-up").open(server, keys["scorer_key"])
+    page.wait_for_selector(".banner.offline", timeout=RECONNECT_MS)
+    assert "Connecting" not in page.inner_text("#link")
+    page.unroute("**/api/matches/never-up/stream*")  # the stream opens at its next try: online again
+    page.wait_for_selector(".banner.ok", timeout=RECONNECT_MS)

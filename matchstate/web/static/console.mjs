@@ -935,7 +935,8 @@ function begin() {
   listen(code, known.view.seq, key(code), {
     onAppend: (event, match) => { known.seen(event, match); save(); render(); },
     onOpen: () => { streamUp = everUp = true; clock.measure(); render(); heard(); },
-    onError: () => { streamUp = false; render(); },
+    // A stream that fails before it ever opened is the first answer there is: no server (not "connecting").
+    onError: () => { streamUp = false; if (outbox.link === "unknown") outbox.link = "down"; render(); },
   });
   document.addEventListener("keydown", onKey);
   formKeys($("form"), {onSend: sendForm, onCancel: closeForm});
