@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal, NoReturn, get_args
+from typing import Annotated, Any, Literal, NoReturn, cast, get_args, get_origin, get_type_hints
+
+from typing_extensions import ReadOnly, TypedDict
 
 from .errors import InvalidEvent, UnknownRules
 from .rules import find_rules
@@ -35,7 +38,6 @@ PENALTIES: tuple[Penalty, ...] = get_args(Penalty)
 OFFICIALS: tuple[Official, ...] = get_args(Official)
 OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 
-Event = dict[str, Any]
 Checker = Callable[[Any, "Context"], Any]
 
 
@@ -304,77 +306,240 @@ def rosters(value: object, context: Context) -> dict[str, list[dict[str, Any]]]:
     return _per_team(value, context, roster, "players")
 
 
-# The fields of each type, beyond `type`, `at`, `id` and `by`: name -> (check, default).
-FIELDS: dict[str, dict[str, tuple[Checker, Any]]] = {
-    "match.start": {
-        "match": (short_text, REQUIRED),
-        "teams": (team_names, REQUIRED),
-        "field_length": (field_length, 300),
-        "penalty3_defended": (flag, None),  # None: as the rule set says
-        "handicap_goals": (handicap_goals, None),  # None: from the rosters' handicaps, where they give them
-        "rosters": (rosters, None),
-        "chukkers": (counting, 6),
-        "event": (text, None),
-        "venue": (text, None),
-        "officials": (names, None),
-        "rules": (rule_set, None),
-        "clock": (clock_settings, None),
-        "challenges": (whole_number, 0),
-    },
-    "chukker.start": {"chukker": (counting, REQUIRED)},
-    "chukker.end": {"chukker": (counting, REQUIRED)},
-    "penalty.award": {
-        "penalty": (OneOf(Penalty), REQUIRED),
-        "to": (team, REQUIRED),
-        "from": (OneOf(From), "center"),
-        "yards_to_goal": (yards_to_goal, None),
-        "card": (OneOf(AwardCard), None),
-    },
-    "knockin.award": {"to": (team, REQUIRED)},
-    "ball.place": {"surface_altered": (flag, False), "dismounted": (flag, False)},
-    "play": {},
-    "dribble": {},
-    "approach.abort": {"how": (OneOf(How), REQUIRED)},
-    "ball.retee": {},
-    "hit": {
-        "player": (player, REQUIRED),
-        "contact": (OneOf(Contact), REQUIRED),
-        "deliberate": (flag, False),
-    },
-    "ball.stop": {"yards_to_goal": (yards_to_goal, REQUIRED)},
-    "ball.out": {"over": (OneOf(Over), REQUIRED)},
-    "goal": {"team": (team, REQUIRED), "player": (player, None)},
-    "position.improper": {"team": (team, REQUIRED), "prevented_goal": (flag, False)},
-    "player.return": {
-        "team": (team, REQUIRED),
-        "player": (player, REQUIRED),
-        "closest_yards": (distance, REQUIRED),
-        "on_field": (flag, REQUIRED),
-    },
-    "player.play": {
-        "team": (team, REQUIRED),
-        "player": (player, REQUIRED),
-        "passed_teammate": (flag, REQUIRED),
-        "ball_travelled": (distance, REQUIRED),
-        "passed_midfield": (flag, REQUIRED),
-        "prevented_goal": (flag, False),
-    },
-    "card": {"team": (team, REQUIRED), "player": (player, REQUIRED), "colour": (OneOf(Colour), REQUIRED)},
-    "decide": {"option": (counting, REQUIRED)},
-    "whistle": {},
-    "void": {"seq": (counting, REQUIRED), "reason": (text, REQUIRED)},
-    "tick": {},
-    "clock.stop": {},
-    "clock.start": {},
-    "match.end": {},
-    # Log format 1.2: the officials' events, around the rulings (engine.officials).
-    "video.sync": {"clip": (clip, REQUIRED), "clip_seconds": (clip_seconds, REQUIRED)},
-    "review.request": {"about": (counting, REQUIRED), "asked_by": (asked_by, REQUIRED), "reason": (string, None)},
-    "review.outcome": {"outcome": (OneOf(Outcome), REQUIRED), "note": (string, None)},
-    "chukker.confirm": {"chukker": (counting, REQUIRED), "score": (confirmed_score, REQUIRED)},
-}
+@dataclass(frozen=True, slots=True)
+class Field:
+    """How an event's field is checked (``check``; a code type's fields are checked against its values), and
+    its value where an event leaves it out (:data:`REQUIRED`: it may not)."""
+
+    check: Checker | None = None
+    default: Any = REQUIRED
+
+
+# Each event type as a typed, read-only value: the fields `check_event` gives, each with its check. The table the
+# checks, the forms and the API read (FIELDS) is derived from these; the engine reads them typed.
+class _Logged(TypedDict):
+    at: ReadOnly[Annotated[datetime, Field(timestamp)]]
+    id: ReadOnly[Annotated[str | None, Field(short_text, None)]]
+    by: ReadOnly[Annotated[str | None, Field(text, None)]]
+
+
+class MatchStart(_Logged):
+    type: ReadOnly[Literal["match.start"]]
+    match: ReadOnly[Annotated[str, Field(short_text)]]
+    teams: ReadOnly[Annotated[list[str], Field(team_names)]]
+    field_length: ReadOnly[Annotated[float, Field(field_length, 300)]]
+    penalty3_defended: ReadOnly[Annotated[bool | None, Field(flag, None)]]  # None: as the rule set says
+    # None: from the rosters' handicaps, where they give them
+    handicap_goals: ReadOnly[Annotated[dict[str, float] | None, Field(handicap_goals, None)]]
+    rosters: ReadOnly[Annotated[dict[str, list[dict[str, Any]]] | None, Field(rosters, None)]]
+    chukkers: ReadOnly[Annotated[int, Field(counting, 6)]]
+    event: ReadOnly[Annotated[str | None, Field(text, None)]]
+    venue: ReadOnly[Annotated[str | None, Field(text, None)]]
+    officials: ReadOnly[Annotated[list[str] | None, Field(names, None)]]
+    rules: ReadOnly[Annotated[str | None, Field(rule_set, None)]]
+    clock: ReadOnly[Annotated[dict[str, float] | None, Field(clock_settings, None)]]
+    challenges: ReadOnly[Annotated[int, Field(whole_number, 0)]]
+
+
+class ChukkerStart(_Logged):
+    type: ReadOnly[Literal["chukker.start"]]
+    chukker: ReadOnly[Annotated[int, Field(counting)]]
+
+
+class ChukkerEnd(_Logged):
+    type: ReadOnly[Literal["chukker.end"]]
+    chukker: ReadOnly[Annotated[int, Field(counting)]]
+
+
+# `from` is a Python keyword, so this one type is written as a call.
+PenaltyAward = TypedDict("PenaltyAward", {
+    "at": ReadOnly[Annotated[datetime, Field(timestamp)]],
+    "id": ReadOnly[Annotated[str | None, Field(short_text, None)]],
+    "by": ReadOnly[Annotated[str | None, Field(text, None)]],
+    "type": ReadOnly[Literal["penalty.award"]],
+    "penalty": ReadOnly[Annotated[Penalty, Field()]],
+    "to": ReadOnly[Annotated[str, Field(team)]],
+    "from": ReadOnly[Annotated[From, Field(default="center")]],
+    "yards_to_goal": ReadOnly[Annotated[float | None, Field(yards_to_goal, None)]],
+    "card": ReadOnly[Annotated[AwardCard | None, Field(default=None)]],
+})
+
+
+class KnockinAward(_Logged):
+    type: ReadOnly[Literal["knockin.award"]]
+    to: ReadOnly[Annotated[str, Field(team)]]
+
+
+class BallPlace(_Logged):
+    type: ReadOnly[Literal["ball.place"]]
+    surface_altered: ReadOnly[Annotated[bool, Field(flag, False)]]
+    dismounted: ReadOnly[Annotated[bool, Field(flag, False)]]
+
+
+class PlayCalled(_Logged):
+    type: ReadOnly[Literal["play"]]
+
+
+class Dribble(_Logged):
+    type: ReadOnly[Literal["dribble"]]
+
+
+class ApproachAbort(_Logged):
+    type: ReadOnly[Literal["approach.abort"]]
+    how: ReadOnly[Annotated[How, Field()]]
+
+
+class BallRetee(_Logged):
+    type: ReadOnly[Literal["ball.retee"]]
+
+
+class Hit(_Logged):
+    type: ReadOnly[Literal["hit"]]
+    player: ReadOnly[Annotated[int, Field(player)]]
+    contact: ReadOnly[Annotated[Contact, Field()]]
+    deliberate: ReadOnly[Annotated[bool, Field(flag, False)]]
+
+
+class BallStop(_Logged):
+    type: ReadOnly[Literal["ball.stop"]]
+    yards_to_goal: ReadOnly[Annotated[float, Field(yards_to_goal)]]
+
+
+class BallOut(_Logged):
+    type: ReadOnly[Literal["ball.out"]]
+    over: ReadOnly[Annotated[Over, Field()]]
+
+
+class GoalScored(_Logged):
+    type: ReadOnly[Literal["goal"]]
+    team: ReadOnly[Annotated[str, Field(team)]]
+    player: ReadOnly[Annotated[int | None, Field(player, None)]]
+
+
+class PositionImproper(_Logged):
+    type: ReadOnly[Literal["position.improper"]]
+    team: ReadOnly[Annotated[str, Field(team)]]
+    prevented_goal: ReadOnly[Annotated[bool, Field(flag, False)]]
+
+
+class PlayerReturn(_Logged):
+    type: ReadOnly[Literal["player.return"]]
+    team: ReadOnly[Annotated[str, Field(team)]]
+    player: ReadOnly[Annotated[int, Field(player)]]
+    closest_yards: ReadOnly[Annotated[float, Field(distance)]]
+    on_field: ReadOnly[Annotated[bool, Field(flag)]]
+
+
+class PlayerPlay(_Logged):
+    type: ReadOnly[Literal["player.play"]]
+    team: ReadOnly[Annotated[str, Field(team)]]
+    player: ReadOnly[Annotated[int, Field(player)]]
+    passed_teammate: ReadOnly[Annotated[bool, Field(flag)]]
+    ball_travelled: ReadOnly[Annotated[float, Field(distance)]]
+    passed_midfield: ReadOnly[Annotated[bool, Field(flag)]]
+    prevented_goal: ReadOnly[Annotated[bool, Field(flag, False)]]
+
+
+class CardShown(_Logged):
+    type: ReadOnly[Literal["card"]]
+    team: ReadOnly[Annotated[str, Field(team)]]
+    player: ReadOnly[Annotated[int, Field(player)]]
+    colour: ReadOnly[Annotated[Colour, Field()]]
+
+
+class Decide(_Logged):
+    type: ReadOnly[Literal["decide"]]
+    option: ReadOnly[Annotated[int, Field(counting)]]
+
+
+class Whistle(_Logged):
+    type: ReadOnly[Literal["whistle"]]
+
+
+class Void(_Logged):
+    type: ReadOnly[Literal["void"]]
+    seq: ReadOnly[Annotated[int, Field(counting)]]
+    reason: ReadOnly[Annotated[str, Field(text)]]
+
+
+class Tick(_Logged):
+    type: ReadOnly[Literal["tick"]]
+
+
+class ClockStop(_Logged):
+    type: ReadOnly[Literal["clock.stop"]]
+
+
+class ClockStart(_Logged):
+    type: ReadOnly[Literal["clock.start"]]
+
+
+class MatchEnd(_Logged):
+    type: ReadOnly[Literal["match.end"]]
+
+
+# Log format 1.2: the officials' events, around the rulings (engine.officials).
+class VideoSync(_Logged):
+    type: ReadOnly[Literal["video.sync"]]
+    clip: ReadOnly[Annotated[str, Field(clip)]]
+    clip_seconds: ReadOnly[Annotated[float, Field(clip_seconds)]]
+    at_logged: ReadOnly[str]  # its `at` as logged: the final object's clips give it so (not a field of the log's)
+
+
+class ReviewRequest(_Logged):
+    type: ReadOnly[Literal["review.request"]]
+    about: ReadOnly[Annotated[int, Field(counting)]]
+    asked_by: ReadOnly[Annotated[str, Field(asked_by)]]
+    reason: ReadOnly[Annotated[str | None, Field(string, None)]]
+
+
+class ReviewOutcome(_Logged):
+    type: ReadOnly[Literal["review.outcome"]]
+    outcome: ReadOnly[Annotated[Outcome, Field()]]
+    note: ReadOnly[Annotated[str | None, Field(string, None)]]
+
+
+class ChukkerConfirm(_Logged):
+    type: ReadOnly[Literal["chukker.confirm"]]
+    chukker: ReadOnly[Annotated[int, Field(counting)]]
+    score: ReadOnly[Annotated[dict[str, float], Field(confirmed_score)]]
+
+
+Event = (MatchStart | ChukkerStart | ChukkerEnd | PenaltyAward | KnockinAward | BallPlace | PlayCalled | Dribble
+         | ApproachAbort | BallRetee | Hit | BallStop | BallOut | GoalScored | PositionImproper | PlayerReturn
+         | PlayerPlay | CardShown | Decide | Whistle | Void | Tick | ClockStop | ClockStart | MatchEnd | VideoSync
+         | ReviewRequest | ReviewOutcome | ChukkerConfirm)
+"""A checked event: one of the types above, told apart by its ``type``."""
+
+
+def _checks(annotation: Any) -> tuple[Checker, Any] | None:
+    """A field's check and default from its annotation (None: not a field of the log's)."""
+    inner = get_args(annotation)[0]  # ReadOnly[Annotated[type, Field]]
+    if get_origin(inner) is not Annotated:
+        return None
+    typed, *metadata = get_args(inner)
+    spec = next((item for item in metadata if isinstance(item, Field)), None)
+    if spec is None:
+        return None
+    if spec.check is not None:
+        return spec.check, spec.default
+    codes = next(arg for arg in (typed, *get_args(typed)) if get_origin(arg) is Literal)  # a code, or None
+    return OneOf(codes), spec.default
+
+
+def _fields(event_type: Any) -> tuple[str, dict[str, tuple[Checker, Any]]]:
+    """An event type's name and its fields beyond ``type``, ``at``, ``id`` and ``by``: name -> (check, default)."""
+    hints = get_type_hints(event_type, include_extras=True)
+    kind = get_args(get_args(hints.pop("type"))[0])[0]
+    return kind, {name: found for name, annotation in hints.items()
+                  if name not in _Logged.__annotations__ and (found := _checks(annotation)) is not None}
+
+
+# The fields of each type, beyond `type`, `at`, `id` and `by`, in the log format's order: name -> (check, default).
+FIELDS: dict[str, dict[str, tuple[Checker, Any]]] = dict(_fields(event_type) for event_type in get_args(Event))
 TYPES = tuple(FIELDS)
-_COMMON: dict[str, tuple[Checker, Any]] = {"at": (timestamp, REQUIRED), "id": (short_text, None), "by": (text, None)}
+_COMMON = {name: found for name, annotation in get_type_hints(_Logged, include_extras=True).items()
+           if (found := _checks(annotation)) is not None}
 # Each type's checks, the common fields first, as (name, check, default).
 _CHECKS = {kind: tuple((name, *spec) for name, spec in {**_COMMON, **fields}.items())
            for kind, fields in FIELDS.items()}
@@ -388,7 +553,7 @@ def check_event(obj: Any, context: Context) -> Event:
     checks = _CHECKS.get(kind) if isinstance(kind, str) else None
     if checks is None:
         raise InvalidEvent.said("type-missing") if kind is None else InvalidEvent.said("type-unknown", type=repr(kind))
-    event: Event = {"type": kind}
+    event: dict[str, Any] = {"type": kind}
     starting = kind == "match.start"
     if starting:
         context = Context()  # its later fields are checked against its own teams and field
@@ -406,13 +571,14 @@ def check_event(obj: Any, context: Context) -> Event:
             raise InvalidEvent.said("field", kind=kind, name=repr(name), why=why) from None
         if starting and name in Context.__slots__:
             setattr(context, name, event[name])
-    if kind == "penalty.award" and event["yards_to_goal"] is None and needs_spot(event):
+    if kind == "penalty.award" and event["yards_to_goal"] is None and needs_spot(event["penalty"], event["from"]):
         raise InvalidEvent.said("spot-yards", penalty=event["penalty"])
     if kind == "video.sync":
         event["at_logged"] = obj["at"]  # the final object's clips give the sync's `at` as logged
-    return event
+    return cast(Event, event)  # made field by field from the type's own checks
 
 
-def needs_spot(award: Event) -> bool:
-    """Whether a penalty award is taken from where the foul was, rather than a fixed spot."""
-    return bool(award["penalty"] == "5a" or (award["penalty"] == "2" and award["from"] == "spot"))
+def needs_spot(penalty: str, place: str) -> bool:
+    """Whether a penalty award (``penalty``, taken from ``place``) is taken from where the foul was, rather than a
+    fixed spot."""
+    return penalty == "5a" or (penalty == "2" and place == "spot")

@@ -12,6 +12,7 @@ from conftest import JSON, Scorer
 
 from matchstate import Match, RefusedEvent
 from matchstate.engine import CHECKPOINT_EVERY
+from matchstate.events import Event
 
 FIELD = 300
 TIMED = ("2", "3", "4", "6", "5a", "5b")  # the 20 seconds bind these, not a knock-in
@@ -731,10 +732,10 @@ def test_undo_last_in_a_long_match_refolds_only_the_events_since_a_checkpoint(sc
     goals = long_match(scorer)
     scorer.log("void", seq=goals[0], reason="no goal")  # refolds nearly all, checkpoints taken anew
     scorer.log("goal", team="Red")
-    applied: list[dict[str, Any]] = []
+    applied: list[Event] = []
     apply = Match._apply
 
-    def applying(match: Match, play: Any, event: dict[str, Any], seq: int) -> Any:
+    def applying(match: Match, play: Any, event: Event, seq: int) -> Any:
         applied.append(event)
         return apply(match, play, event, seq)
 

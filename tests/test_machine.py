@@ -69,9 +69,9 @@ def test_the_start_is_kept_with_its_defaults_resolved_and_the_event_fed_is_left_
     from matchstate import events as event_checks
     from matchstate.engine import match as match_module
 
-    checked: list[dict[str, object]] = []
+    checked: list[event_checks.Event] = []
 
-    def keeping(obj: object, context: event_checks.Context) -> dict[str, object]:
+    def keeping(obj: object, context: event_checks.Context) -> event_checks.Event:
         checked.append(event_checks.check_event(obj, context))
         return checked[-1]
 
@@ -80,6 +80,6 @@ def test_the_start_is_kept_with_its_defaults_resolved_and_the_event_fed_is_left_
     match = Match()
     match.feed(start)
     given = checked[0]
-    assert given["penalty3_defended"] is None and given["handicap_goals"] is None
-    assert match.info["penalty3_defended"] is not None and match.info["handicap_goals"] == {"A": 0, "B": 0}
+    assert given["type"] == "match.start" and given["penalty3_defended"] is None and given["handicap_goals"] is None
+    assert match.start["penalty3_defended"] is not None and match.start["handicap_goals"] == {"A": 0, "B": 0}
     assert match.events[0] is match.info and "handicap_goals" not in start

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from matchstate import Match, RefusedEvent, Ruling
+from matchstate.events import Context, check_event
 
 TEAMS = ["Blue", "Red"]
 KICKOFF = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)
@@ -102,7 +103,7 @@ def snapshot(match: Match, at: Any = None) -> dict[str, Any]:
     """What a user sees of the match: its state, score and free hit, and at ``at`` (default: its last event's)
     its clock and the flags a goal would carry."""
     at = at or (match.events[-1]["at"] if match.events else KICKOFF)
-    probe = {"type": "goal", "at": at, "team": "Blue"}
+    probe = check_event({"type": "goal", "at": at.isoformat(), "team": "Blue"}, Context(TEAMS))
     return {"seq": match.seq, "state": match.state, "score": dict(match.score),
             "free_hit": match.free_hit.to_json() if match.free_hit else None,
             "clock": match.clock.to_json(at), "flags_now": match.clock.flags(probe), "winner": match.winner}

@@ -74,14 +74,14 @@ class Clock(NamedTuple):
         """What an official should look at in ``event``, judged at its ``at`` before its own effect."""
         kind, at = event["type"], event["at"]
         if not self.started:  # no time is kept yet; the first chukker.start is judged as the one that starts it
-            return ("chukker-order",) if kind == "chukker.start" and event["chukker"] != 1 else ()
+            return ("chukker-order",) if event["type"] == "chukker.start" and event["chukker"] != 1 else ()
         if kind in ("goal", "hit") and self.phase(at) == "over":
             return ("after-horn", "clock-stopped") if kind == "goal" and self._stopped() else ("after-horn",)
         if kind == "goal" and self._stopped():
             return ("clock-stopped",)
-        if kind == "chukker.start" and (self.in_play or event["chukker"] != (self.chukker or 0) + 1):
+        if event["type"] == "chukker.start" and (self.in_play or event["chukker"] != (self.chukker or 0) + 1):
             return ("chukker-order",)
-        if kind == "chukker.end" and (not self.in_play or event["chukker"] != self.chukker):
+        if event["type"] == "chukker.end" and (not self.in_play or event["chukker"] != self.chukker):
             return ("chukker-order",)
         return ()
 
@@ -91,7 +91,7 @@ class Clock(NamedTuple):
     def after(self, event: Event, ruling: Ruling | None, score: dict[str, float]) -> Clock:
         """The clock after ``event``, whose ruling was ``ruling`` and after which the score is ``score``."""
         kind, at = event["type"], event["at"]
-        if kind == "chukker.start":
+        if event["type"] == "chukker.start":
             return self._replace(chukker=event["chukker"], in_play=True, played=0.0, since=at, extra_over=False,
                            started=True)
         if kind == "match.end":

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from ..events import Event
+from ..events import ApproachAbort, BallPlace, Event, Hit, PlayerPlay, PlayerReturn, PositionImproper
 from ..rules import RuleSet
 from ..rulings import FreeHit
 
@@ -51,7 +52,7 @@ def late(event: Event, free_hit: FreeHit, moment: Moment) -> bool:
             and event["at"] - moment.play_at > moment.rules.window)
 
 
-def _stroke(event: Event, free_hit: FreeHit, moment: Moment) -> Foul | None:
+def _stroke(event: Hit, free_hit: FreeHit, moment: Moment) -> Foul | None:
     team, rules = free_hit.to, moment.rules
     if moment.state != "play_called":
         return foul("hit-before-play", team, free_hit, rules)
@@ -64,7 +65,7 @@ def _stroke(event: Event, free_hit: FreeHit, moment: Moment) -> Foul | None:
     return None
 
 
-def _abort(event: Event, free_hit: FreeHit, moment: Moment) -> Foul:
+def _abort(event: ApproachAbort, free_hit: FreeHit, moment: Moment) -> Foul:
     code = "twenty-seconds" if late(event, free_hit, moment) else "first-approach"
     return foul(code, free_hit.to, free_hit, moment.rules)
 
@@ -80,10 +81,11 @@ def _dribble(event: Event, free_hit: FreeHit, moment: Moment) -> Foul | None:
     return foul("dribble", free_hit.to, free_hit, moment.rules)
 
 
-def _place(event: Event, free_hit: FreeHit, moment: Moment) -> Foul | None:
-    for code, field in (("surface-altered", "surface_altered"), ("dismounted", "dismounted")):
-        if event[field]:
-            return foul(code, free_hit.to, free_hit, moment.rules)
+def _place(event: BallPlace, free_hit: FreeHit, moment: Moment) -> Foul | None:
+    if event["surface_altered"]:
+        return foul("surface-altered", free_hit.to, free_hit, moment.rules)
+    if event["dismounted"]:
+        return foul("dismounted", free_hit.to, free_hit, moment.rules)
     return None
 
 
@@ -91,7 +93,7 @@ def _retee(event: Event, free_hit: FreeHit, moment: Moment) -> Foul:
     return foul("retee", free_hit.to, free_hit, moment.rules)
 
 
-def _position(event: Event, free_hit: FreeHit, moment: Moment) -> Foul | None:
+def _position(event: PositionImproper, free_hit: FreeHit, moment: Moment) -> Foul | None:
     if event["team"] != free_hit.to:
         return foul("defending-position", event["team"], free_hit, moment.rules, event["prevented_goal"])
     if free_hit.penalty in moment.rules.attacking_position_ruled:
@@ -99,19 +101,20 @@ def _position(event: Event, free_hit: FreeHit, moment: Moment) -> Foul | None:
     return None
 
 
-def _return(event: Event, free_hit: FreeHit, moment: Moment) -> Foul | None:
+def _return(event: PlayerReturn, free_hit: FreeHit, moment: Moment) -> Foul | None:
     if event["closest_yards"] >= moment.rules.return_yards and event["on_field"]:
         return None
     return foul("return-route", event["team"], free_hit, moment.rules)
 
 
-def _early_play(event: Event, free_hit: FreeHit, moment: Moment) -> Foul | None:
+def _early_play(event: PlayerPlay, free_hit: FreeHit, moment: Moment) -> Foul | None:
     if event["passed_teammate"] or (event["ball_travelled"] >= moment.rules.return_yards and event["passed_midfield"]):
         return None
     return foul("early-play", event["team"], free_hit, moment.rules, event["prevented_goal"])
 
 
-Judge = Callable[[Event, FreeHit, Moment], Foul | None]
+# Each judge takes the one event type it is listed for, which the dispatch by type guarantees and mypy cannot see.
+Judge = Callable[[Any, FreeHit, Moment], Foul | None]
 JUDGES: dict[str, Judge] = {
     "hit": _stroke,
     "approach.abort": _abort,

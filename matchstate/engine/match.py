@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import IllegalEvent, RefusedEvent
-from ..events import TYPES, Context, Event, check_event
+from ..events import TYPES, Context, Event, MatchStart, Void, check_event
 from ..rules import DEFAULT, ClockSettings, RuleSet, find_rules
 from ..rulings import FreeHit, Ruling, Wording
 from ..words import catalog, phrases
@@ -57,7 +57,7 @@ class Match:
     """
 
     def __init__(self) -> None:
-        self.info: Event = {}
+        self.info: MatchStart | None = None  # the match.start as kept, its defaults resolved
         self.context = Context()
         self.rules: RuleSet = DEFAULT
         self.events: list[Event] = []
@@ -108,6 +108,12 @@ class Match:
             self._play = play
 
     # -- reading -----------------------------------------------------------------
+
+    @property
+    def start(self) -> MatchStart:
+        """The match.start as kept, its defaults resolved (asked only of a match that has started)."""
+        assert self.info is not None, "a match has a start once its first event is fed"
+        return self.info
 
     @property
     def seq(self) -> int:
@@ -261,28 +267,27 @@ class Match:
         flags: tuple[str, ...] = () if kind == "void" else self._play.clock.flags(event)
         if kind in FLAGGED:
             flags += officials.flags(self._play, event)
-        if kind == "void":
+        if event["type"] == "void":
             self._strike(event)
+            self._voids[seq] = event["seq"]
             ruling = None
         else:
-            if kind == "review.request" and (refusal := officials.about_refusal(event, seq, self.void)):
+            if event["type"] == "review.request" and (refusal := officials.about_refusal(event, seq, self.void)):
                 raise refusal  # judged when it is logged: a later void of the event under review leaves it
             ruling = self._apply(self._play, event, seq)
-            if kind == "match.start":
+            if event["type"] == "match.start" and self.info is not None:
                 event = self.info  # its defaults resolved
         self.events.append(event)
         self.rulings.append(ruling)
         self._clocks.append(self._play.clock)
         self.flags.append(flags)
-        if kind == "void":
-            self._voids[seq] = event["seq"]
         if seq % CHECKPOINT_EVERY == 0:
             self._checkpoints[seq] = self._play.copy()
         return ruling
 
     def _apply(self, play: Play, event: Event, seq: int) -> Ruling | None:
         kind = event["type"]
-        if not self.info or kind == "match.start":
+        if event["type"] == "match.start":
             self._start(event)
             return None
         refusal = play.clock.refusal(kind)
@@ -298,7 +303,7 @@ class Match:
             if why in catalog()["why-not"]:
                 raise IllegalEvent.said("no-sense-why", kind=kind, state=play.state, why=phrases("why-not", why))
             raise IllegalEvent.said("no-sense", kind=kind, state=play.state)
-        if kind == "decide" and event["option"] > len(play.options):
+        if event["type"] == "decide" and event["option"] > len(play.options):
             raise IllegalEvent.said("option", option=event["option"], offered=len(play.options))
         clock = play.clock
         ruling = None if kind in QUIET[play.state] else play.rule(TRIGGER_OF[kind], event)
@@ -307,34 +312,31 @@ class Match:
             officials.note(play, event, seq, clock.chukker if clock.in_play else None)
         return ruling
 
-    def _start(self, event: Event) -> None:
+    def _start(self, event: MatchStart) -> None:
         if self.info:
             raise IllegalEvent.said("start-twice")
         rules = find_rules(event["rules"]) if event["rules"] is not None else DEFAULT
+        defended = rules.penalty3_defended if event["penalty3_defended"] is None else event["penalty3_defended"]
         # The start as kept: its defaults resolved in a new event, the one given left as it was.
-        event = {**event,
-                 "penalty3_defended": rules.penalty3_defended if event["penalty3_defended"] is None
-                 else event["penalty3_defended"],
+        event = {**event, "penalty3_defended": defended,
                  "handicap_goals": goals_by_handicap(event) if event["handicap_goals"] is None
                  else event["handicap_goals"]}
         clock = ClockSettings(**{**_settings(rules.clock), **(event["clock"] or {})})
         self.info, self.rules = event, rules
         self.context = Context(event["teams"], event["field_length"])
-        conditions = Conditions(rules, self.context.teams, event["field_length"], event["penalty3_defended"], clock,
-                                event["chukkers"])
+        conditions = Conditions(rules, self.context.teams, event["field_length"], defended, clock, event["chukkers"])
         self._play = Play(conditions, Wording(rules), Clock(clock, event["chukkers"]))
         self._play.score = self._starting_score()
         self._play.challenges = self._starting_challenges()
 
     def _starting_score(self) -> dict[str, float]:
-        handicap = self.info["handicap_goals"]
-        return {team: handicap.get(team, 0) for team in self.teams}
+        handicap = self.info["handicap_goals"] if self.info is not None else None
+        return {team: (handicap or {}).get(team, 0) for team in self.teams}
 
     def _starting_challenges(self) -> dict[str, int]:
-        challenges: int = self.info["challenges"]
-        return dict.fromkeys(self.teams, challenges)
+        return dict.fromkeys(self.teams, self.info["challenges"] if self.info is not None else 0)
 
-    def _strike(self, event: Event) -> None:
+    def _strike(self, event: Void) -> None:
         """Void an event: refold the log without it, or refuse if that breaks a later event."""
         target = event["seq"]
         if target > self.seq:

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalEvent
-from ..events import Event
+from ..events import Event, ReviewRequest
 from ..words import phrases
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def refusal_while_review(play: Play, kind: str) -> IllegalEvent | None:
     return refused("review-open", kind=kind, about=about, seq=play.review)
 
 
-def about_refusal(event: Event, seq: int, struck: Set[int]) -> IllegalEvent | None:
+def about_refusal(event: ReviewRequest, seq: int, struck: Set[int]) -> IllegalEvent | None:
     """Why a ``review.request`` logged as ``seq`` cannot be about the event it names (judged when it is logged,
     against the events struck out then)."""
     about = event["about"]
@@ -75,17 +75,16 @@ def about_refusal(event: Event, seq: int, struck: Set[int]) -> IllegalEvent | No
 
 def apply(play: Play, event: Event, seq: int) -> None:
     """Apply one of the :data:`OFFICIALS_EVENTS`, logged as ``seq``, to ``play``'s officials' fields (or refuse it)."""
-    kind = event["type"]
-    if kind == "video.sync":
+    if event["type"] == "video.sync":
         play.clips.pop(event["clip"], None)  # in the order of the syncs in force: the latest goes last
         play.clips[event["clip"]] = (event["clip_seconds"], event["at"], event["at_logged"])
-    elif kind == "review.request":
+    elif event["type"] == "review.request":
         asked_by = event["asked_by"]  # none is open: refusal_while_review saw to it
         if asked_by in play.challenges and play.challenges[asked_by] <= 0:
             raise refused("no-challenge", team=asked_by)
         play.review = seq
         play.reviews[seq] = (event["about"], asked_by, None, None)
-    elif kind == "review.outcome":
+    elif event["type"] == "review.outcome":
         if play.review is None:
             raise refused("no-review")
         about, asked_by, _, _ = play.reviews[play.review]
@@ -93,7 +92,7 @@ def apply(play: Play, event: Event, seq: int) -> None:
         if asked_by in play.challenges and event["outcome"] == USES_A_CHALLENGE:
             play.challenges[asked_by] -= 1
         play.review = None
-    else:  # chukker.confirm
+    elif event["type"] == "chukker.confirm":
         ended = play.chukker_ends.get(event["chukker"])
         if ended is None:
             raise refused("unended", chukker=event["chukker"])

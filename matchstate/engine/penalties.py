@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..events import Event, needs_spot
+from ..events import KnockinAward, PenaltyAward, needs_spot
 from ..rules import ClockSettings, RuleSet
 from ..rulings import FreeHit
 
@@ -29,11 +29,11 @@ class Conditions:
         defended = self.penalty3_defended if spot.defended is None else spot.defended
         return FreeHit(spot.penalty, to, spot.yards_to_goal(self.field_length), spot.from_, defended)
 
-    def awarded(self, award: Event) -> FreeHit:
+    def awarded(self, award: PenaltyAward | KnockinAward) -> FreeHit:
         """The free hit a ``penalty.award`` or ``knockin.award`` makes the one in progress."""
         if award["type"] == "knockin.award":
             return self.fixed("knockin", award["to"])
-        if needs_spot(award):
+        if award["yards_to_goal"] is not None and needs_spot(award["penalty"], award["from"]):
             return FreeHit(award["penalty"], award["to"], award["yards_to_goal"],
                            "spot" if award["penalty"] == "2" else None)
         return self.fixed("2c" if award["penalty"] == "2" else award["penalty"], award["to"])

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any
 
-from ..events import Event
+from ..events import BallOut, BallStop, CardShown, Decide, Event, GoalScored, Hit, KnockinAward, PenaltyAward
 from ..rulings import FreeHit, Ruling, Why, Wording
 from .clock import Clock
 from .judges import JUDGES, Foul, Moment
@@ -74,7 +74,7 @@ class Play:
     def _judge(self, event: Event | FreeHit | None = None) -> None:
         """Find the violation, if any, in the event being triggered."""
         self.foul = None
-        if type(event) is dict:  # not one of the internal triggers, which carry a FreeHit or nothing
+        if isinstance(event, dict):  # not one of the internal triggers, which carry a FreeHit or nothing
             judge = JUDGES.get(event["type"])
             if judge is not None and self.free_hit is not None:
                 self.foul = self._judge_both(event) or judge(event, self.free_hit, self._moment())
@@ -104,12 +104,12 @@ class Play:
     def _undefended(self, _: Event) -> bool:
         return self.free_hit is not None and not self.free_hit.defended
 
-    def _yellow_card_goal(self, event: Event) -> bool:
+    def _yellow_card_goal(self, event: CardShown) -> bool:
         free_hit = self.free_hit
         return (free_hit is not None and event["colour"] == "yellow"
                 and free_hit.penalty in self.conditions.rules.yellow_card_goal and event["team"] != free_hit.to)
 
-    def _awards_a_goal(self, event: Event) -> bool:
+    def _awards_a_goal(self, event: PenaltyAward) -> bool:
         """Penalty 1, or a Penalty 2 whose foul drew a yellow card (which makes it a Penalty 1)."""
         return event["penalty"] == "1" or (
             event["penalty"] in self.conditions.rules.yellow_card_goal and event["card"] == "yellow")
@@ -142,7 +142,7 @@ class Play:
     def _drop_free_hit(self, *_: Any) -> None:
         self._reset_free_hit()
 
-    def _give_penalty_goal(self, event: Event) -> None:
+    def _give_penalty_goal(self, event: PenaltyAward) -> None:
         reason = "penalty-1" if event["penalty"] == "1" else "yellow-card"
         self._penalty_1(event["to"], self.conditions.other(event["to"]), reason)
 
@@ -150,10 +150,10 @@ class Play:
         cite = self.conditions.rules.penalty_1_cites[reason]
         self._give(self.wording.goal(to, Why(reason, cite, against, reason)))
 
-    def _take_awarded_free_hit(self, event: Event) -> None:
+    def _take_awarded_free_hit(self, event: PenaltyAward | KnockinAward) -> None:
         self._take(self.conditions.awarded(event))
 
-    def _award_penalty_1(self, event: Event) -> None:
+    def _award_penalty_1(self, event: CardShown) -> None:
         assert self.free_hit is not None
         self._penalty_1(self.free_hit.to, event["team"], "yellow-card")
 
@@ -163,7 +163,7 @@ class Play:
     def _stop_window(self, _: Event) -> None:
         self.play_at = None  # "Play" will be called again, and its window runs from that call
 
-    def _ball_in_play(self, event: Event) -> None:
+    def _ball_in_play(self, event: Hit) -> None:
         assert self.free_hit is not None
         rules, penalty, contact = self.conditions.rules, self.free_hit.penalty, event["contact"]
         missed_live = rules.missed_live_cites.get(penalty, ())
@@ -197,20 +197,20 @@ class Play:
         assert self.foul is not None
         self.waiting.append(self.foul)
 
-    def _ball_stopped_short(self, event: Event) -> None:
+    def _ball_stopped_short(self, event: BallStop) -> None:
         assert self.free_hit is not None
         spot_hit = self.conditions.stopped_short(self.free_hit, event["yards_to_goal"])
         self._close_free_hit(event, self.wording.award(spot_hit, Why(
             "stops-short", self.conditions.rules.stops_short_cite, self.free_hit.to, "stops-short")))
 
-    def _ball_went_out(self, event: Event) -> None:
+    def _ball_went_out(self, event: BallOut) -> None:
         knockin = None
         if event["over"] == "backline" and self.defending_team is not None:
             knockin = self.wording.award(self.conditions.fixed("knockin", self.defending_team),
                                          Why("backline", (), violation="backline"))
         self._close_free_hit(event, knockin)
 
-    def _score_goal(self, event: Event) -> None:
+    def _score_goal(self, event: GoalScored) -> None:
         team = event["team"]
         self.score[team] += 1
         if self.free_hit is not None and team == self.free_hit.to:
@@ -240,7 +240,7 @@ class Play:
         options = (self.wording.award(free_hit, why, kind="rehit"), self.wording.goal(free_hit.to, why))
         return self.wording.choose(options, replace(why, cite=(*first.cite, *self.conditions.rules.choose_cite)))
 
-    def _decide(self, event: Event) -> None:
+    def _decide(self, event: Decide) -> None:
         self._give(self.options[event["option"] - 1])
 
 

@@ -96,7 +96,7 @@ class EngineCache:
     def remember(self, head: Head) -> None:
         """Keep ``head`` as its match's engine, the most recently used; the least recently used others leave
         while the engines take more than the budget."""
-        code = head.match.info["match"]
+        code = head.match.start["match"]
         with self._heads_lock:
             before = self._heads.pop(code, None)
             if before is not None:

@@ -174,11 +174,11 @@ class Store:
             head = Head(None, Match())
             ruling = head.match.feed(incoming.event)  # a new Match takes nothing but a valid match.start
             head.match_id = self._writer.insert_match(connection, head.match, incoming.received_at)
-            acts_seq = self._writer.register(connection, secret, head.match_id, head.match.info["match"], keys or {},
+            acts_seq = self._writer.register(connection, secret, head.match_id, head.match.start["match"], keys or {},
                                              incoming.received_at, by)
             stored, written = self._writer.written(secret, head, incoming, ruling, acts_seq)
             self._writer.write(connection, [written])
-            code = head.match.info["match"]
+            code = head.match.start["match"]
             added = self.log.add(connection, [event_leaf(APPEND, code, 1, stored.hash)])
         with self._cache.lock(code):
             self._cache.remember(head)

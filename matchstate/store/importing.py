@@ -122,7 +122,7 @@ class Import:
     def _publish(self, secret: bytes, head: Head, received_at: datetime) -> str:
         """Give the whole staged match its code, its league log leaves, its acts, its keys, its seal and its
         checkpoint (see the module's docstring); its code."""
-        code: str = head.match.info["match"]
+        code: str = head.match.start["match"]
         match_id = head.match_id or 0
         staged = update(MatchRow).where(MatchRow.id == match_id)
         with self.writer.database.transaction(write=True) as connection:
@@ -153,7 +153,7 @@ class Import:
         """The staged match's head, fed its match.start, and its row: under a code of its own, ``importing`` now."""
         head = Head(None, Match())
         ruling = head.match.feed(incoming.event)  # a new Match takes nothing but a valid match.start
-        code = head.match.info["match"]
+        code = head.match.start["match"]
         with self.writer.database.transaction(write=True) as connection:
             if connection.execute(select(MatchRow.id).where(MatchRow.code == code)).first() is not None:
                 raise DuplicateMatch.said("duplicate", code=repr(code))

@@ -53,7 +53,7 @@ class Snapshot:
     def of(cls, match: Match, digest: str, info: Mapping[str, Any] | None = None) -> Snapshot:
         """A snapshot of ``match`` (whose last event's hash is ``digest``); ``info`` a frozen copy of its
         match.start where one was taken already (it never changes after seq 1)."""
-        return cls(code=match.info["match"], seq=match.seq, hash=digest, state=match.state, teams=tuple(match.teams),
+        return cls(code=match.start["match"], seq=match.seq, hash=digest, state=match.state, teams=tuple(match.teams),
                    score=FrozenDict(match.score), free_hit=match.free_hit, play_at=match.play_at,
                    options=tuple(match.options), accepted=tuple(match.accepted_types()), void=frozenset(match.void),
                    info=info if info is not None else frozen_info(match), rules=match.rules, waiting=match.waiting,

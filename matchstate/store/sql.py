@@ -3,7 +3,6 @@ differ are :mod:`~matchstate.store.dialects`'s)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
@@ -21,29 +20,30 @@ from sqlalchemy.orm import aliased
 
 from ..engine import Match
 from ..errors import InvalidQuery
+from ..events import Event
 from ..models import ActRow, EventRow, KeyRow, MatchRow, RulingRow
 from ..standing import fold, status_of
 from .results import SORTS, MatchQuery
 
-CONDITIONS = ("field_length", "penalty3_defended", "handicap_goals", "chukkers")
 
-
-def event_columns(event: Mapping[str, Any]) -> dict[str, Any]:
+def event_columns(event: Event) -> dict[str, Any]:
     """The events table's copies of an engine-checked event's fields, as they read back (``at`` in UTC)."""
     return {"type": event["type"], "at": event["at"].astimezone(UTC), "device_id": event["id"], "by": event["by"]}
 
 
 def match_columns(match: Match, created: datetime) -> dict[str, Any]:
     """The summary columns of a match's row as its engine gives them, ``created`` its first event's receipt."""
-    info = match.info
-    return {"code": info["match"], "teams": info["teams"], "conditions": {name: info[name] for name in CONDITIONS},
+    info = match.start
+    conditions = {"field_length": info["field_length"], "penalty3_defended": info["penalty3_defended"],
+                  "handicap_goals": info["handicap_goals"], "chukkers": info["chukkers"]}
+    return {"code": info["match"], "teams": info["teams"], "conditions": conditions,
             "created": created, "last_at": event_columns(match.events[-1])["at"], "state": match.state,
             "score": match.score, **listing_columns(match)}
 
 
 def listing_columns(match: Match) -> dict[str, Any]:
     """The columns the match list's query filters on: the standing, the match.start's day, the folded teams."""
-    first, second = (fold(team) for team in match.info["teams"])
+    first, second = (fold(team) for team in match.start["teams"])
     return {"status": standing(match), "day": match.events[0]["at"].date().isoformat(),
             "team_1": first, "team_2": second}
 

@@ -17,6 +17,7 @@ from sqlalchemy import Row
 
 from ..engine import Match
 from ..errors import RefusedEvent
+from ..events import Event
 from .acts import Act, Ledger, act_seal, from_row
 from .chain import GENESIS, chain_hash, decode, instant, sealed
 from .receipts import AnyReceipt, Receipt, fingerprint
@@ -62,7 +63,7 @@ def verify_match(row: Row[Any], events: Iterable[Row[Any]], engine_version: str)
     (``engine_version``) gives, columns of its row that are wrong."""
     match = Match()
     problems = list(_match_problems(row, events, engine_version, match))
-    return Checked(problems, match.info.get("match"))
+    return Checked(problems, match.info["match"] if match.info is not None else None)
 
 
 def _match_problems(row: Row[Any], events: Iterable[Row[Any]], engine_version: str, match: Match) -> Iterator[Problem]:
@@ -134,7 +135,7 @@ def _linked(seq: int, digest: str, stored: Row[Any]) -> tuple[dict[str, Any] | N
     return event, None
 
 
-def _column_fault(stored: Row[Any], event: dict[str, Any]) -> str | None:
+def _column_fault(stored: Row[Any], event: Event) -> str | None:
     """Which of ``stored``'s copies of its event's fields (type, at, device id, by) is not the event's."""
     for column, value in event_columns(event).items():
         if stored._mapping[column] != value:

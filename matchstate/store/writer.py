@@ -57,7 +57,7 @@ class Writer:
             match_id: int = connection.execute(insert(MatchRow).values(
                 **columns, last_seq=0, last_hash=GENESIS, importing=importing)).inserted_primary_key[0]  # type: ignore[index]
         except IntegrityError:
-            raise DuplicateMatch.said("duplicate", code=repr(match.info["match"])) from None
+            raise DuplicateMatch.said("duplicate", code=repr(match.start["match"])) from None
         return match_id
 
     def register(self, connection: Connection, secret: bytes, match_id: int, code: str, live_keys: Mapping[str, str],
@@ -80,7 +80,7 @@ class Writer:
         return Written(stored, {**event_row, **ruling_row, "match_id": head.match_id, "last_seq": match.seq,
                                 "last_hash": stored.hash, "last_at": stored.at, "state": match.state,
                                 "score": match.score, "status": standing(match), "acts_seq": acts_seq,
-                                "seal": head_seal(secret, match.info["match"], match.seq, stored.hash, acts_seq)})
+                                "seal": head_seal(secret, match.start["match"], match.seq, stored.hash, acts_seq)})
 
     def write(self, connection: Connection, rows: list[dict[str, Any]]) -> None:
         """Write appends' rows (each :class:`Written`'s)."""

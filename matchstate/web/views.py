@@ -126,7 +126,7 @@ def _spot_awards() -> list[dict[str, str]]:
         return tuple(check.choices) if isinstance(check, events.OneOf) else ()
 
     return [{"penalty": penalty, "from": place} for penalty in choices("penalty") for place in choices("from")
-            if events.needs_spot({"penalty": penalty, "from": place})]
+            if events.needs_spot(penalty, place)]
 
 
 def _field(name: str, check: Any, default: Any) -> dict[str, Any]:
