@@ -67,18 +67,18 @@ def write(rows: Sequence[Row]) -> str:
     record = officials_record(events)
     for row, step in zip(rows, replay(events), strict=True):
         writer.writerow(inert(cell) for cell in (*_cells(row, step, teams, names), *_officials(step, record),
-                                                 step.event.get("colour") or step.event.get("card") or ""))
+                                                 step.logged.get("colour") or step.logged.get("card") or ""))
     return BOM + out.getvalue()
 
 
 def _cells(row: Row, step: Step, teams: list[str], names: dict[tuple[str, int], str]) -> list[Any]:
-    event, kind = step.event, step.event["type"]
-    ruling = row.ruling if step.struck else step.ruling  # a struck event shows the ruling it was given
-    given = ruling or {}
+    event, kind = step.logged, step.logged["type"]  # the cells give the event as logged
+    ruling = step.ruling.to_json() if step.ruling is not None else None
+    given = (row.ruling if step.struck else ruling) or {}  # a struck event shows the ruling it was given
     award = _award(step, given)
     team = event.get("team")
-    if team is None and kind in HITTING_TEAMS_OWN:
-        team = (step.free_hit or {}).get("to")
+    if team is None and kind in HITTING_TEAMS_OWN and step.free_hit is not None:
+        team = step.free_hit.to
     against = given.get("against")
     if kind == "penalty.award":  # the umpire's call: a foul by the team the penalty is not for
         against = teams[1] if event["to"] == teams[0] else teams[0]
@@ -98,7 +98,7 @@ def _cells(row: Row, step: Step, teams: list[str], names: dict[tuple[str, int], 
 
 
 def _officials(step: Step, record: OfficialsRecord) -> list[str]:
-    event, kind = step.event, step.event["type"]
+    event, kind = step.logged, step.logged["type"]
     review = record.review(step.seq) if kind == "review.request" else None
     outcome = ""
     if review is not None:
@@ -110,10 +110,10 @@ def _officials(step: Step, record: OfficialsRecord) -> list[str]:
 def _award(step: Step, ruling: dict[str, Any]) -> dict[str, Any]:
     """The free hit a row awards: by the event itself or by its ruling (a rehit's too)."""
     if step.awarded is not None:
-        return step.awarded
+        return step.awarded.to_json()
     if ruling.get("kind") in ("award", "rehit"):
         return ruling
-    event = step.event
+    event = step.logged
     if event["type"] == "penalty.award":  # a Penalty 1, or one that does not stand
         return {"penalty": event["penalty"], "to": event["to"], "yards_to_goal": event.get("yards_to_goal"),
                 "from": event.get("from", "center") if event["penalty"] == "2" else None}

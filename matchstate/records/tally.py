@@ -18,6 +18,8 @@ from typing import Any
 
 from ..engine import goals_by_handicap
 from ..events import Colour
+from ..events import Event as Checked
+from ..rulings import Ruling
 from ..standing import FINISHED as FINISHED
 from ..standing import IN_PLAY as IN_PLAY
 from ..standing import SCHEDULED as SCHEDULED
@@ -30,8 +32,6 @@ PENALTY_1 = "1"
 YELLOW: Colour = "yellow"
 CHOICE = "choice"  # what a foul gave while the Umpire's choice is pending
 
-# The events whose own player committed what they are ruled for.
-COMMITTED_BY_ITS_PLAYER = ("hit", "player.return", "player.play", "card")
 # A defending-team violation waits for its free hit to close; the event that logged it names the player.
 WAITED_ON = {"return-route": "player.return", "early-play": "player.play"}
 
@@ -149,56 +149,69 @@ def tally(events: Sequence[Event]) -> Tally:
         counted.ended |= kind == END
         counted.chukkers = max(counted.chukkers, step.chukker or 0)
         own = awards.get(step.origin) if step.origin is not None else None
-        if kind == "hit" and own is not None:
+        if event["type"] == "hit" and own is not None:
             own.taker = event["player"]
-        if kind == "goal":
+        if event["type"] == "goal":
             penalty = own is not None and own.penalty != KNOCKIN and own.team == event["team"]
-            counted.goals.append(Goal(step.seq, event["team"], event.get("player"), chukker, penalty))
+            counted.goals.append(Goal(step.seq, event["team"], event["player"], chukker, penalty))
             if penalty and own is not None:
                 own.converted = True
-        if ruling is not None and ruling["kind"] == "goal":
-            counted.goals.append(Goal(step.seq, ruling["to"], None, chukker, penalty=True))
-            counted.awards.append(Award(step.seq, ruling["to"], PENALTY_1, chukker, converted=True))
+        if ruling is not None and ruling.kind == "goal" and ruling.to is not None:
+            counted.goals.append(Goal(step.seq, ruling.to, None, chukker, penalty=True))
+            counted.awards.append(Award(step.seq, ruling.to, PENALTY_1, chukker, converted=True))
         if step.awarded is not None:
-            awards[step.seq] = Award(step.seq, step.awarded["to"], step.awarded["penalty"], chukker)
+            awards[step.seq] = Award(step.seq, step.awarded.to, step.awarded.penalty, chukker)
             counted.awards.append(awards[step.seq])
-        if kind == "card":
+        if event["type"] == "card":
             counted.cards.append(Card(step.seq, event["team"], event["player"], chukker, event["colour"]))
-        if kind == "penalty.award":
+        if event["type"] == "penalty.award":
             fouling = teams[1] if event["to"] == teams[0] else teams[0]
-            counted.fouls.append(Foul(step.seq, fouling, None, chukker, ruling["violation"] if ruling else None,
+            counted.fouls.append(Foul(step.seq, fouling, None, chukker, ruling.violation if ruling else None,
                                       _gave(ruling) or event["penalty"]))
-            if event.get("card"):
+            if event["card"] is not None:
                 counted.cards.append(Card(step.seq, fouling, None, chukker, event["card"]))
         elif kind == "decide" and choice is not None:
             choice.gave = _gave(ruling) or CHOICE
             choice = None
-        elif ruling is not None and ruling["against"] is not None:
-            foul = Foul(step.seq, ruling["against"], _committed_by(step, ruling, standing), chukker,
-                        ruling["violation"], _gave(ruling) or CHOICE)
+        elif ruling is not None and ruling.against is not None:
+            foul = Foul(step.seq, ruling.against, _committed_by(step, ruling, standing), chukker,
+                        ruling.violation, _gave(ruling) or CHOICE)
             counted.fouls.append(foul)
-            choice = foul if ruling["kind"] == "choose" else None
+            choice = foul if ruling.kind == "choose" else None
         standing.append(step)
     return counted
 
 
-def _gave(ruling: dict[str, Any] | None) -> str | None:
+def _gave(ruling: Ruling | None) -> str | None:
     """The penalty a ruling gives: its free hit's, "1" for a goal; None for none (or a choice)."""
     if ruling is None:
         return None
-    if ruling["kind"] == "goal":
+    if ruling.kind == "goal":
         return PENALTY_1
-    return ruling.get("penalty")
+    return ruling.free_hit.penalty if ruling.free_hit is not None else None
 
 
-def _committed_by(step: Step, ruling: dict[str, Any], standing: list[Step]) -> int | None:
+def _committed_by(step: Step, ruling: Ruling, standing: list[Step]) -> int | None:
     """The player who committed the foul a ruling is for, where the log names one."""
-    if step.event["type"] in COMMITTED_BY_ITS_PLAYER:
-        return int(step.event["player"])
-    logged_as = WAITED_ON.get(ruling["violation"] or "")
+    player = _its_player(step.event)
+    if player is not None:
+        return player
+    logged_as = WAITED_ON.get(ruling.violation or "")
     for earlier in reversed(standing):
         if step.origin is None or earlier.seq < step.origin:
             break
-        if earlier.event["type"] == logged_as and earlier.event["team"] == ruling["against"]:
-            return int(earlier.event["player"])
+        found = earlier.event
+        if (found["type"] == "player.return" or found["type"] == "player.play") and found["type"] == logged_as \
+                and found["team"] == ruling.against:
+            return found["player"]
+    return None
+
+
+def _its_player(event: Checked) -> int | None:
+    """The player whose own doing an event is ruled for, where its type names one: a hit's, a card's, a return's
+    or an early play's."""
+    if event["type"] == "hit" or event["type"] == "card":
+        return event["player"]
+    if event["type"] == "player.return" or event["type"] == "player.play":
+        return event["player"]
     return None

@@ -13,6 +13,9 @@ from typing import Any
 
 from ..engine import Match, goals_by_handicap, struck
 from ..engine.officials import OFFICIALS_EVENTS
+from ..events import Event as Checked
+from ..events import check_event
+from ..rulings import FreeHit, Ruling
 
 Event = Mapping[str, Any]  # an event's JSON object, as received
 AWARDS = ("penalty.award", "knockin.award")
@@ -23,18 +26,20 @@ END = "match.end"
 class Step:
     """One event of the log and what it met and gave, as the match stands.
 
-    ``ruling``, ``free_hit`` and ``awarded`` are the log format's JSON; for an event that does not
-    stand (struck out, or a void) they are None and ``score`` is the score before it.
+    ``event`` is the event as checked (typed; the match.start's defaults are left unresolved), ``logged`` its
+    JSON as received, for an exporter. For an event that does not stand (struck out, or a void) ``ruling`` and
+    ``awarded`` are None and ``score`` is the score before it.
     """
 
     seq: int
-    event: Event
+    event: Checked
+    logged: Event
     struck: bool  # struck out by a void
-    ruling: dict[str, Any] | None
+    ruling: Ruling | None
     chukker: int | None  # the chukker in play, or the last one started; None before the first
-    free_hit: dict[str, Any] | None  # the free hit in progress before the event
+    free_hit: FreeHit | None  # the free hit in progress before the event
     origin: int | None  # the seq of the event that awarded that free hit
-    awarded: dict[str, Any] | None  # the free hit this event awarded, by itself or by its ruling
+    awarded: FreeHit | None  # the free hit this event awarded, by itself or by its ruling
     score: dict[str, float]  # after the event: goals by handicap, scored and awarded
     ended: bool  # a match.end stands at or before this event
 
@@ -56,25 +61,26 @@ def replay(events: Sequence[Event]) -> Iterator[Step]:
     chukker: int | None = None
     origin: int | None = None
     ended = False
-    for seq, event in enumerate(events, 1):
-        kind = event["type"]
-        before = match.free_hit.to_json() if match.free_hit is not None else None
+    for seq, logged in enumerate(events, 1):
+        kind = logged["type"]
+        before = match.free_hit
         # The officials' events (log format 1.2) change nothing a record counts: they are listed, not replayed.
         if seq in struck_out or kind == "void" or kind in OFFICIALS_EVENTS or ended or kind == END:
             ended |= kind == END and seq not in struck_out
-            yield Step(seq, event, seq in struck_out, None, chukker, before, origin, None, dict(score), ended)
+            yield Step(seq, check_event(logged, match.context), logged, seq in struck_out, None, chukker, before,
+                       origin, None, dict(score), ended)
             continue
-        given = match.feed(event)
-        ruling = given.to_json() if given is not None else None
-        if kind == "chukker.start":
+        ruling = match.feed(logged)
+        event = check_event(logged, match.context) if kind == "match.start" else match.events[-1]
+        if event["type"] == "chukker.start":
             chukker = event["chukker"]
-        if kind == "goal":
+        if event["type"] == "goal":
             score[event["team"]] += 1
-        if ruling is not None and ruling["kind"] == "goal":
-            score[ruling["to"]] += 1
-        starts = kind in AWARDS or (ruling is not None and ruling["kind"] == "award")
-        awarded = match.free_hit.to_json() if starts and match.free_hit is not None else None
-        yield Step(seq, event, False, ruling, chukker, before, origin, awarded, dict(score), ended)
+        if ruling is not None and ruling.kind == "goal" and ruling.to is not None:
+            score[ruling.to] += 1
+        starts = kind in AWARDS or (ruling is not None and ruling.kind == "award")
+        awarded = match.free_hit if starts else None
+        yield Step(seq, event, logged, False, ruling, chukker, before, origin, awarded, dict(score), ended)
         if awarded is not None:
             origin = seq
         elif match.free_hit is None and match.state != "choosing":
