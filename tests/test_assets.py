@@ -45,7 +45,7 @@ def urls(html: str, pattern: str) -> list[str]:
 
 
 def test_a_static_file_comes_compressed_as_the_browser_accepts_and_kept_a_year(client: TestClient) -> None:
-    url = assets().url("console.mjs")
+    url = assets().url("consolepage.mjs")
     _, headers, plain = wire(client, url, {"accept-encoding": "identity"})
     assert "content-encoding" not in headers and headers["cache-control"] == IMMUTABLE
     for accepted, encoding, decode in (("gzip", "gzip", gzip.decompress), ("gzip, br", "br", brotli.decompress)):

@@ -68,8 +68,8 @@ def test_a_checked_event_has_exactly_its_type_s_fields(kind: str) -> None:
 
 def test_the_checks_give_each_value_its_type_s_codes_and_defaults() -> None:
     award = check_event({"type": "penalty.award", "at": AT, "penalty": "2", "to": "Blue"}, Context(TEAMS))
-    assert dict(award) == {"type": "penalty.award", "at": award["at"], "id": None, "by": None, "penalty": "2", "to": "Blue",
-                     "from": "center", "yards_to_goal": None, "card": None}
+    assert dict(award) == {"type": "penalty.award", "at": award["at"], "id": None, "by": None, "penalty": "2",
+                           "to": "Blue", "from": "center", "yards_to_goal": None, "card": None}
     hints = get_type_hints(event_types()["penalty.award"], include_extras=True)
     assert get_args(get_args(hints["from"])[0])[0] is events.From
 

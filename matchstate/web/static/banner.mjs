@@ -1,0 +1,36 @@
+// The console's link banner: whether the server answers, and what waits here to be recorded.
+
+import {t} from "./catalog.mjs";
+import {lang} from "./lang.mjs";
+import {events} from "./words.mjs";
+
+/**
+ * Whether the server answers: the device has a network, the live stream is open (``streamUp``), and what
+ * waits in ``outbox`` is not failing to go. (A device that knows it has no network is offline, idle or not:
+ * its stream may not have noticed yet.)
+ */
+export function answering(outbox, {onLine, streamUp}) {
+  return onLine && streamUp && (!outbox.items.length || outbox.link === "up" || outbox.link === "unknown");
+}
+
+/**
+ * The banner for ``outbox`` as {kind, text, seeBelow}: ``kind`` "warn" (something needs the scorer, shown
+ * below), "offline", "ok", or "" (connecting, or sending). ``everUp``: the live stream has been open since
+ * the page opened; ``online``: :func:`answering`.
+ */
+export function linkBanner(outbox, {everUp, online}) {
+  const waiting = outbox.items.length;
+  if (outbox.needsAttention) {
+    return {kind: "warn", seeBelow: true,
+      text: t("console", outbox.conflict ? "banner-moved-on" : "banner-not-recorded", {events: events(waiting)})};
+  }
+  if (!everUp && outbox.link === "unknown") return {kind: "", text: t("console", "connecting")};
+  if (!online) {
+    const why = outbox.link === "database" ? outbox.unavailable?.[lang()] ?? t("faults", "link-database")
+      : t("console", {failing: "link-failing", busy: "link-busy"}[outbox.link] || "link-offline");
+    return {kind: "offline",
+      text: waiting ? t("console", "offline-kept", {why, events: events(waiting)}) : t("console", "offline-empty", {why})};
+  }
+  if (waiting) return {kind: "", text: t("console", "sending", {count: waiting})};
+  return {kind: "ok", text: t("console", "online")};
+}
