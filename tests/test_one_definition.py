@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import orjson
 import pytest
 from test_service import CODE, LEAGUE, START, Api, api, client, store  # noqa: F401 (the API's fixtures)
 
 from matchstate.errors import InvalidEvent
-from matchstate.log import replay
+from matchstate.log import refuse_repeated_keys, replay
 
 SAID = {"en": "its JSON holds the key 'type' twice in one object",
         "es": "su JSON repite la clave 'type' en un mismo objeto"}
@@ -46,3 +47,24 @@ def test_a_log_replayed_refuses_a_line_with_a_key_given_twice(tmp_path: Path) ->
     lines = [json.dumps(START), twice({"type": "chukker.start", "chukker": 1, "at": START["at"]})]
     with pytest.raises(InvalidEvent, match="line 2: its JSON holds the key 'type' twice"):
         list(replay(lines))
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": 1, "a": 1}',
+    '{"a": "x", "b": {"c": 1, "c": 2}}',
+    '{"a": [{"b": 1}, {"b": 1, "b": "y"}]}',
+    '{"a" :1,"a" :2,"b":"\\":"}',  # the one left out holds nothing to count, the rest hold a quote written \"
+    '{"a": "\\u0022\\u0022", "a": 1}',  # two quotes written \u0022 for the two of the key given again
+    '{"n\\"": 1, "n\\"": 2}',
+    '{"a": ' * 300 + '{"b": 1, "b": 2}' + '}' * 300,  # deeper than orjson writes again
+])
+def test_a_key_given_twice_is_refused_however_the_text_writes_its_quotes(text: str) -> None:
+    with pytest.raises(InvalidEvent, match="twice in one object"):
+        refuse_repeated_keys(text, orjson.loads(text))
+    with pytest.raises(InvalidEvent, match="twice in one object"):
+        refuse_repeated_keys(text.encode(), orjson.loads(text))
+
+
+@pytest.mark.parametrize("text", ['{"a": "\\"x\\"", "b": ["c", {"d": "\\u0022"}], "e": null}', '{}', '{"a": "\\\\"}'])
+def test_an_object_whose_keys_are_given_once_each_passes(text: str) -> None:
+    refuse_repeated_keys(text, orjson.loads(text))

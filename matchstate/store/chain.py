@@ -77,5 +77,5 @@ def decode(raw: str) -> dict[str, Any]:
     key twice: readers disagree on which of the two counts, so the hash of what Python read would vouch for a
     text that another reader reads otherwise."""
     event = parse_line(raw)
-    refuse_repeated_keys(raw)
+    refuse_repeated_keys(raw, event)
     return event

@@ -298,7 +298,7 @@ def read_append(body: bytes) -> tuple[dict[str, Any], int | None]:
     except orjson.JSONDecodeError as err:
         raise RequestValidationError([{"type": "json_invalid", "loc": ("body", err.pos), "msg": "JSON decode error",
                                        "input": {}, "ctx": {"error": err.msg}}]) from err
-    refuse_repeated_keys(body)  # as the import and a log's replay refuse it: 422, naming the key
+    refuse_repeated_keys(body, asked)  # as the import and a log's replay refuse it: 422, naming the key
     try:
         read = AppendRequest.model_validate(asked)
     except ValidationError as err:
