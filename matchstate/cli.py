@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -604,6 +605,7 @@ class _Help(argparse.HelpFormatter):
         super().__init__(prog, indent_increment, max_help_position, width or _columns() - 2)
 
 
+@functools.cache  # argparse makes a formatter for every option it is given: the terminal is asked once
 def _columns() -> int:
     """The terminal's width as shutil.get_terminal_size reads it: $COLUMNS, else standard output's, else 80."""
     try:

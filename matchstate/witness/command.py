@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import time
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from ..errors import MatchstateError, NotProven
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: --help stays quick (mypy reads True)
 if TYPE_CHECKING:  # the command line imports this module for its options: the rest is read when a witness runs
+    from pathlib import Path
+    from typing import Any
+
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 
@@ -33,6 +35,8 @@ def key_file(path: Path) -> Ed25519PrivateKey:
 
 
 def cmd_witness(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from ..tlog.cosignature import Cosigner
     from ..tlog.policy import Policy
 
