@@ -820,7 +820,7 @@ def store_append_sealing(bench: Bench) -> None:
     import tempfile
     from unittest import mock
 
-    from matchstate.store import facade
+    from matchstate.store import facade, writer
 
     matches = _matches_for(bench.logs, STORE_APPENDS)
     events = sum(len(lines) for _, lines in matches)
@@ -832,7 +832,7 @@ def store_append_sealing(bench: Bench) -> None:
                 if kind == "with":
                     latencies = _store_appends(url, matches)
                 else:
-                    with mock.patch.object(facade, "head_seal", lambda *_: ""), \
+                    with mock.patch.object(writer, "head_seal", lambda *_: ""), \
                             mock.patch.object(facade.Store, "_receipt", lambda *_: None):
                         latencies = _store_appends(url, matches)
                 seconds, all_latencies = timings[kind]
