@@ -1558,7 +1558,8 @@ def console_slow_3g(bench: Bench) -> None:
                 url = f"sqlite:///{folder}/{len(rows)}.db"
                 env = {**os.environ, "PYTHONPATH": str(tree), "MATCHSTATE_DATABASE_URL": url,
                        "MATCHSTATE_SECRET_FILE": f"{folder}/{len(rows)}.secret"}
-                subprocess.run([sys.executable, "-m", "matchstate", "db", "upgrade"], env=env, check=True,
+                create = ["--create"] if tree == here else []  # the tree before had no --create, and needed none
+                subprocess.run([sys.executable, "-m", "matchstate", "db", "upgrade", *create], env=env, check=True,
                                capture_output=True, cwd=tree)
                 subprocess.run([sys.executable, "-m", "matchstate", "import", str(example_path("full-match"))],
                                env=env, check=True, capture_output=True, cwd=tree)
