@@ -1,8 +1,9 @@
-"""The match log's event types and their fields, as data, and the checks that enforce them.
+"""The match log's event types, each a read-only typed value whose annotations carry its fields' checks.
 
-:func:`check_event` turns one decoded JSON object into a normalised event: a plain
-dict with every field of its type present (defaults filled in) and ``at`` parsed.
-What it refuses raises :class:`~matchstate.errors.RefusedEvent` naming the field.
+:func:`check_event` turns one decoded JSON object into a normalised event of its type (:data:`Event`, told
+apart by ``type``): every field of its type present (defaults filled in) and ``at`` parsed; at run time a
+dict, read-only to the type checker. What it refuses raises :class:`~matchstate.errors.RefusedEvent` naming
+the field. :data:`FIELDS`, which the forms and the API read, is derived from the types.
 """
 
 from __future__ import annotations
