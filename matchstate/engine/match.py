@@ -275,8 +275,8 @@ class Match:
             if event["type"] == "review.request" and (refusal := officials.about_refusal(event, seq, self.void)):
                 raise refusal  # judged when it is logged: a later void of the event under review leaves it
             ruling = self._apply(self._play, event, seq)
-            if event["type"] == "match.start" and self.info is not None:
-                event = self.info  # its defaults resolved
+            if event["type"] == "match.start":
+                event = self.start  # its defaults resolved
         self.events.append(event)
         self.rulings.append(ruling)
         self._clocks.append(self._play.clock)
@@ -330,11 +330,11 @@ class Match:
         self._play.challenges = self._starting_challenges()
 
     def _starting_score(self) -> dict[str, float]:
-        handicap = self.info["handicap_goals"] if self.info is not None else None
-        return {team: (handicap or {}).get(team, 0) for team in self.teams}
+        handicap = self.start["handicap_goals"] or {}  # resolved at the start: None only to the type checker
+        return {team: handicap.get(team, 0) for team in self.teams}
 
     def _starting_challenges(self) -> dict[str, int]:
-        return dict.fromkeys(self.teams, self.info["challenges"] if self.info is not None else 0)
+        return dict.fromkeys(self.teams, self.start["challenges"])
 
     def _strike(self, event: Void) -> None:
         """Void an event: refold the log without it, or refuse if that breaks a later event."""

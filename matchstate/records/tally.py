@@ -210,8 +210,7 @@ def _committed_by(step: Step, ruling: Ruling, standing: list[Step]) -> int | Non
 def _its_player(event: Checked) -> int | None:
     """The player whose own doing an event is ruled for, where its type names one: a hit's, a card's, a return's
     or an early play's."""
-    if event["type"] == "hit" or event["type"] == "card":
-        return event["player"]
-    if event["type"] == "player.return" or event["type"] == "player.play":
+    if (event["type"] == "hit" or event["type"] == "card" or event["type"] == "player.return"
+            or event["type"] == "player.play"):
         return event["player"]
     return None
