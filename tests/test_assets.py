@@ -1,6 +1,7 @@
 """The pages on a weak signal: static files compressed ahead (brotli, gzip) as the browser accepts, kept a year
-under their versioned URL, the catalog a module of its own, a page's modules named for preloading, the API's
-larger answers gzipped; and the console's first load small enough for Slow 3G."""
+under their versioned URL, a page's modules in one script and its styles in one stylesheet, the catalog
+a module of its own inside it, the console's data asked for beside them, the API's larger answers gzipped; and
+the console's first load small enough for Slow 3G."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from test_stats import MATCH_A
 
 from matchstate.store import Store
 from matchstate.web import create_app
-from matchstate.web.assets import IMMUTABLE, assets, catalog_module
+from matchstate.web.assets import IMMUTABLE, assets, bundle_module, catalog_module
 
 BROWSER = {"accept-encoding": "gzip, deflate, br, zstd"}
 FIRST_LOAD_BUDGET = 80_000  # bytes on the wire: the issue's target for the console's first load
@@ -45,7 +46,7 @@ def urls(html: str, pattern: str) -> list[str]:
 
 
 def test_a_static_file_comes_compressed_as_the_browser_accepts_and_kept_a_year(client: TestClient) -> None:
-    url = assets().url("consolepage.mjs")
+    url = assets().url(bundle_module("console.mjs"))
     _, headers, plain = wire(client, url, {"accept-encoding": "identity"})
     assert "content-encoding" not in headers and headers["cache-control"] == IMMUTABLE
     for accepted, encoding, decode in (("gzip", "gzip", gzip.decompress), ("gzip, br", "br", brotli.decompress)):
@@ -53,8 +54,6 @@ def test_a_static_file_comes_compressed_as_the_browser_accepts_and_kept_a_year(c
         assert headers["content-encoding"] == encoding and headers["vary"] == "Accept-Encoding"
         assert headers["content-type"].startswith("text/javascript") and headers["cache-control"] == IMMUTABLE
         assert decode(body) == plain and len(body) < len(plain) / 2
-    # Its imports name the same version, so each module is one URL however it is reached.
-    assert f'from "./dom.mjs?v={assets().version}"'.encode() in plain
 
 
 def test_an_unversioned_url_is_asked_again_and_answered_not_modified(client: TestClient) -> None:
@@ -65,14 +64,27 @@ def test_an_unversioned_url_is_asked_again_and_answered_not_modified(client: Tes
     assert client.get("/static/nothing.mjs").status_code == 404
 
 
-def test_the_console_names_its_modules_for_preloading_and_carries_no_catalog(client: TestClient) -> None:
+def test_the_console_loads_one_script_and_one_stylesheet_and_asks_for_its_data_beside_them(
+        client: TestClient) -> None:
     html = client.get("/matches/a/console", headers=BROWSER).text
     assert 'id="catalog"' not in html and '"penalty"' not in html  # the catalog is a file, not in the page
-    preloaded = urls(html, r'<link rel="modulepreload" href="([^"]+)">')
-    names = {url.split("/")[-1].split("?")[0] for url in preloaded}
-    assert {"console.mjs", "catalog.mjs", "dom.mjs", catalog_module("console.mjs"), "page.mjs"} <= names
-    assert all(url.endswith(f"?v={assets().version}") for url in preloaded)
+    assert urls(html, r'<script[^>]* src="([^"]+)"') == [assets().url("bundle-console.mjs")]
+    assert urls(html, r'<link rel="stylesheet" href="([^"]+)"') == [assets().url("styles-console.css")]
+    assert "modulepreload" not in html
+    # Its first reads leave with the script rather than after it has run: a round trip fewer.
+    assert urls(html, r'<link rel="preload" href="([^"]+)" as="fetch" crossorigin="anonymous">') == [
+        "/api/event-types", "/api/rules", "/api/matches/a", "/api/matches/a/events"]
     assert not urls(html, r'(?:src|href)="/static/[^"?]+"')  # every static file under its versioned URL
+
+
+def test_a_pages_stylesheet_is_style_css_then_its_own_and_a_page_with_none_has_style_css(
+        client: TestClient) -> None:
+    files = assets().files
+    assert files["styles-console.css"].plain == files["style.css"].plain + b"\n" + files["console.css"].plain
+    packet = files["styles-tournament-records.css"].plain
+    assert packet.index(files["tournament.css"].plain) < packet.index(files["records.css"].plain)
+    assert urls(client.get("/setup/tablet").text, r'<link rel="stylesheet" href="([^"]+)"') == [
+        assets().url("style.css")]
 
 
 def test_each_page_loads_the_words_its_scripts_use_and_not_the_others_pages(client: TestClient) -> None:
@@ -81,8 +93,7 @@ def test_each_page_loads_the_words_its_scripts_use_and_not_the_others_pages(clie
         found: dict[str, object] = json.loads(text[text.index("=") + 1:].strip().rstrip(";"))
         return set(found)
 
-    html = client.get("/matches/a/console", headers=BROWSER).text
-    assert f'src="{assets().url(catalog_module("console.mjs"))}"' in html
+    assert catalog_module("console.mjs") in client.get(assets().url(bundle_module("console.mjs"))).text
     console, records = sections("console.mjs"), sections("records.mjs")
     assert {"console", "taps", "form", "seat", "event", "penalty"} <= console
     assert not {"sheet", "stats", "tournament", "records"} & console  # the record keeper's pages' words
@@ -102,10 +113,13 @@ def test_the_consoles_first_load_fits_the_budget_compressed(client: TestClient) 
     print(f"the console's first load: {total:,} bytes in {len(sizes) + 1} answers")
 
 
-def test_the_service_worker_keeps_every_static_file_under_its_versioned_url(client: TestClient) -> None:
+def test_the_service_worker_keeps_every_file_a_page_loads_under_its_versioned_url_and_no_module_twice(
+        client: TestClient) -> None:
     worker = client.get("/sw.js").text
-    for name in assets().files:
+    for name in ("bundle-console.mjs", "bundle-page.mjs", "styles-console.css", "style.css", "icon-192.png"):
         assert f'"{assets().url(name)}"' in worker
+    for name in ("consolepage.mjs", "dom.mjs", catalog_module("console.mjs")):  # each in its pages' bundles
+        assert name in assets().files and f'"{assets().url(name)}"' not in worker
     assert f'const STATIC_VERSION = "{assets().version}"' in worker
 
 

@@ -2,14 +2,14 @@
 where the package is installed), named by one version (the hash of every file and of the catalog), and kept
 by browsers for a year under that name (``immutable``).
 
-The templates name a file with ``asset("console.mjs")``, which gives ``/static/console.mjs?v=VERSION``, and
-list its module graph with ``modulepreload("console.mjs")`` so the browser fetches every module at once
-instead of as a waterfall of imports. The modules' own relative imports are rewritten with the same
-version, so one module is one URL wherever it is imported from. The catalog of words is served as modules
-of their own rather than inlined in every page: one per page's entry module (``catalog-console.mjs``), holding
-only the sections its modules and the templates name, so that the console does not download the records'
-and the tournaments' words. No build step: all of this is done from the package's files when the server
-starts.
+A file's versioned URL is ``/static/style.css?v=VERSION``. The templates name a page's stylesheet with
+``stylesheet(["console.css"])``: style.css and the page's own in one file (``styles-console.css``); and a
+page's script with ``script("console.mjs")``: its bundle (``bundle-console.mjs``, see :mod:`.bundle`), every
+module the page runs in one file, so that a weak signal does not fetch forty modules six at a time. The catalog
+of words is not inlined in every page: each page's entry module has a catalog module of its own
+(``catalog-console.mjs``), holding only the sections its modules and the templates name, so that the console
+does not download the records' and the tournaments' words; it runs first in the page's bundle. No build step:
+all of this is done from the package's files when the server starts.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from typing import Annotated, Any
 
 import orjson
 from fastapi import APIRouter, Header, Query, Response
-from markupsafe import Markup
 
 from .. import __version__
 from ..words import catalog
+from .bundle import bundle
 
 brotli: Any
 try:
@@ -44,10 +44,11 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 TYPES = {".mjs": "text/javascript; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8", ".json": "application/json", ".png": "image/png",
          ".svg": "image/svg+xml"}
-IMPORT = re.compile(r"""((?:\bfrom|\bimport)\s*\(?\s*)(["'])\./([\w.-]+\.mjs)\2""")
+IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*(["'])\./([\w.-]+\.mjs)\1""")
 # A catalog section a module may name: any quoted word ("console"), or the section of a "section.key".
 NAMED = re.compile(r'"([a-z][\w-]*)[".]')
 SHARED = "page.mjs"  # every page runs it beside its own entry module
+BASE_STYLE = "style.css"  # every page's styles, before its own
 # A catalog section a template puts on an element for the page's script to change with the toggle.
 WORDED = re.compile(r'data-t(?:-[a-z]+)?="([\w-]+)\.|\btext\("([\w-]+)"|\battr\("[\w-]+", "([\w-]+)"')
 
@@ -60,7 +61,6 @@ class Asset:
     plain: bytes
     gzipped: bytes
     brotlied: bytes | None
-    imports: tuple[str, ...]  # the modules it imports, by name
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +72,9 @@ class Assets:
         """The file's versioned URL."""
         return f"/static/{name}?v={self.version}"
 
-    def graph(self, *entries: str) -> list[str]:
-        """``entries`` and every module they import, directly or not, in the order first met."""
-        return reached(lambda name: self.files[name].imports if name in self.files else None, entries)
+    def loaded(self) -> list[str]:
+        """The files the pages load: every file but the modules, which they load in their bundles."""
+        return [name for name in self.files if not name.endswith(".mjs") or name.startswith("bundle-")]
 
 
 def reached(imports_of: Callable[[str], Iterable[str] | None], entries: Iterable[str]) -> list[str]:
@@ -93,26 +93,32 @@ def reached(imports_of: Callable[[str], Iterable[str] | None], entries: Iterable
 
 @cache
 def assets() -> Assets:
-    """Every static file, and each page's catalog module, versioned and compressed (made once per process)."""
+    """Every static file, each page's catalog module and bundle, versioned and compressed (made once per
+    process)."""
     sources = {item.name: item.read_bytes() for item in STATIC.iterdir() if item.is_file()}
-    sources.update(catalogs(sources))
+    templates = {item.name: item.read_text(encoding="utf-8") for item in TEMPLATES.iterdir() if item.is_file()}
+    sources.update(stylesheets(sources, templates))
+    texts = {name: raw.decode("utf-8") for name, raw in sources.items() if name.endswith(".mjs")}
+    pages = entries(texts)
+    texts.update(catalogs(texts, templates, pages))
+    texts.update({bundle_module(entry): bundle(texts, [catalog_module(entry), SHARED, *pages[entry]],
+                                               f"The script of the pages of {entry}") for entry in pages})
+    sources.update((name, text.encode()) for name, text in texts.items())
     digest = hashlib.sha256(__version__.encode())
     for name in sorted(sources):
         digest.update(f"\0{name}\0".encode())
         digest.update(sources[name])
-    version = digest.hexdigest()[:16]
-    files = {}
-    for name, raw in sources.items():
-        imports: tuple[str, ...] = ()
-        if name.endswith(".mjs"):
-            text = raw.decode("utf-8")
-            # A dynamic import(...) is loaded when the page asks for it, after it is usable: not preloaded.
-            imports = tuple(found[3] for found in IMPORT.finditer(text) if not found[1].rstrip().endswith("("))
-            raw = IMPORT.sub(lambda found: f"{found[1]}{found[2]}./{found[3]}?v={version}{found[2]}", text).encode()
-        files[name] = Asset(TYPES.get(name[name.rfind("."):], "application/octet-stream"), raw,
-                            gzip.compress(raw, 9, mtime=0), brotli.compress(raw) if brotli is not None else None,
-                            imports)
-    return Assets(version, files)
+    files = {name: Asset(TYPES.get(name[name.rfind("."):], "application/octet-stream"), raw,
+                         gzip.compress(raw, 9, mtime=0), brotli.compress(raw) if brotli is not None else None)
+             for name, raw in sources.items()}
+    return Assets(digest.hexdigest()[:16], files)
+
+
+def entries(texts: dict[str, str]) -> dict[str, list[str]]:
+    """Each page's entry module (one no other imports; page.mjs for a page with no script of its own) and the
+    modules it runs beside page.mjs: itself, or none for page.mjs."""
+    imported = {found[2] for text in texts.values() for found in IMPORT.finditer(text)}
+    return {SHARED: []} | {name: [name] for name in sorted(set(texts) - imported - {SHARED})}
 
 
 def catalog_module(entry: str | None) -> str:
@@ -120,23 +126,38 @@ def catalog_module(entry: str | None) -> str:
     return f"catalog-{(entry or SHARED).removesuffix('.mjs')}.mjs"
 
 
-def catalogs(sources: dict[str, bytes]) -> dict[str, bytes]:
-    """A catalog module for each page's entry (a module no other imports, and page.mjs): the sections of the
-    catalog that its modules and page.mjs's name, and that its template's elements (``data-t``) and base.html's
-    name (a word missing from it would throw on the page, which the pages' browser tests would see)."""
-    texts = {name: raw.decode("utf-8") for name, raw in sources.items() if name.endswith(".mjs")}
-    imported = {name: [found[3] for found in IMPORT.finditer(text)] for name, text in texts.items()}
-    templates = {item.name: item.read_text(encoding="utf-8") for item in TEMPLATES.iterdir() if item.is_file()}
+def bundle_module(entry: str | None) -> str:
+    """The name of the one script of a page whose entry module is ``entry`` (None: a page of page.mjs alone)."""
+    return f"bundle-{(entry or SHARED).removesuffix('.mjs')}.mjs"
+
+
+def stylesheet_name(styles: Iterable[str]) -> str:
+    """The name of the one stylesheet of a page that names ``styles`` beside style.css."""
+    return "-".join(["styles", *(name.removesuffix(".css") for name in styles)]) + ".css" if styles else BASE_STYLE
+
+
+def stylesheets(sources: dict[str, bytes], templates: dict[str, str]) -> dict[str, bytes]:
+    """The stylesheet of each page that names styles of its own (``{% set styles = [...] %}``): style.css and
+    those, in that order, as the page's links ran them, in one file."""
+    named = {tuple(re.findall(r'"([\w.-]+\.css)"', found)) for text in templates.values()
+             for found in re.findall(r"{% set styles = \[([^\]]*)\] %}", text)}
+    return {stylesheet_name(styles): b"\n".join(sources[name] for name in (BASE_STYLE, *styles))
+            for styles in named}
+
+
+def catalogs(texts: dict[str, str], templates: dict[str, str], pages: dict[str, list[str]]) -> dict[str, str]:
+    """A catalog module for each page's entry (``pages``): the sections of the catalog that its modules and
+    page.mjs's name, and that its template's elements (``data-t``) and base.html's name (a word missing from
+    it would throw on the page, which the pages' browser tests would see)."""
+    imported = {name: [found[2] for found in IMPORT.finditer(text)] for name, text in texts.items()}
     every = catalog()
-    entries = {SHARED} | set(texts) - {name for names in imported.values() for name in names}
     modules = {}
-    for entry in sorted(entries):
+    for entry in pages:
         named = template_sections(templates, entry) | {word for name in reached(imported.get, [entry, SHARED])
                                                        for word in NAMED.findall(texts[name])}
-        words = orjson.dumps({section: every[section] for section in every if section in named})
-        modules[catalog_module(entry)] = (b"// The catalog of words (data/words.toml) a page of " + entry.encode()
-                                          + b" speaks: read by catalog.mjs.\nglobalThis.matchstateCatalog = "
-                                          + words + b";\n")
+        words = orjson.dumps({section: every[section] for section in every if section in named}).decode()
+        modules[catalog_module(entry)] = (f"// The catalog of words (data/words.toml) a page of {entry} speaks: "
+                                          f"read by catalog.mjs.\nglobalThis.matchstateCatalog = {words};\n")
     return modules
 
 
@@ -154,15 +175,18 @@ def template_sections(sources: dict[str, str], entry: str) -> set[str]:
 
 
 def asset(name: str) -> str:
-    """A template's name for a static file: its versioned URL."""
+    """A static file's versioned URL."""
     return assets().url(name)
 
 
-def modulepreload(entry: str | None) -> Markup:
-    """``<link rel=modulepreload>`` for the page's catalog, page.mjs, ``entry`` and every module they import, so
-    none waits for the module that imports it."""
-    names = assets().graph(catalog_module(entry), SHARED, *([entry] if entry else []))
-    return Markup("").join(Markup('<link rel="modulepreload" href="{}">\n').format(asset(name)) for name in names)
+def stylesheet(styles: Iterable[str] | None) -> str:
+    """A template's name for its page's one stylesheet: style.css with the page's ``styles``, by versioned URL."""
+    return asset(stylesheet_name(styles or ()))
+
+
+def script(entry: str | None) -> str:
+    """A template's name for its page's one script: its bundle's versioned URL."""
+    return asset(bundle_module(entry))
 
 
 @router.get("/static/{name}")

@@ -1,7 +1,7 @@
 """The HTML pages: records, a match's console, review, scoreboard and score sheet, the scoreboard of every
 match in play, and the service worker that keeps them for a server that does not answer. All but the sheet
-fill themselves from the API in the browser (ES modules in ``static/``, loaded as they are: no build step);
-the sheet is rendered here, to print."""
+fill themselves from the API in the browser (ES modules in ``static/``, a page's put in one file by the server
+as it starts: no build step); the sheet is rendered here, to print."""
 
 from __future__ import annotations
 
@@ -44,8 +44,8 @@ def files_version(*folders: Traversable, package_version: str = __version__) -> 
 
 
 def static_files() -> list[str]:
-    """Every static file's versioned URL (the catalog's module too)."""
-    return sorted(asset(name) for name in assets().files)
+    """The versioned URL of every static file the pages load (each page's bundle, not its modules one by one)."""
+    return sorted(asset(name) for name in assets().loaded())
 
 
 @cache

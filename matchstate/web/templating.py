@@ -3,8 +3,9 @@
 ``t(section, key, **fields)`` in a template is a phrase of the one catalog (``data/words.toml``) in the
 language the toggle chose, which it keeps in a cookie so the server renders that language too. Every page
 loads the catalog's sections its scripts use as a module (``catalog-console.mjs``, say: see :mod:`.assets`), so
-its scripts (``static/catalog.mjs``) speak the same words, offline as well. ``asset(name)`` is a static file's
-versioned URL, ``modulepreload(entry)`` the links that fetch a page's modules at once.
+its scripts (``static/catalog.mjs``) speak the same words, offline as well. ``script(entry)`` and
+``stylesheet(styles)`` are the versioned URLs of the page's one script (its modules in one file) and its one
+stylesheet.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 
 from ..words import LANGUAGES, catalog, phrase
-from .assets import asset, catalog_module, modulepreload
+from .assets import script, stylesheet
 
 LANG_COOKIE = "matchstate_lang"
 
@@ -76,6 +77,6 @@ def catalog_json() -> Markup:
 
 
 templates = Jinja2Templates(directory=str(resources.files(__package__).joinpath("templates")))
-templates.env.globals.update(t=_t, text=_text, attr=_attr, lang=_lang, catalog_json=catalog_json, asset=asset,
-                             catalog_module=catalog_module, modulepreload=modulepreload)
+templates.env.globals.update(t=_t, text=_text, attr=_attr, lang=_lang, catalog_json=catalog_json, script=script,
+                             stylesheet=stylesheet)
 templates.env.filters["code"] = _code

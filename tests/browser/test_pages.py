@@ -37,6 +37,25 @@ def test_every_page_loads_its_modules_with_no_javascript_error(server: ServerPro
     assert page.errors == []
 
 
+def test_a_scorer_holding_a_key_opens_the_console_in_one_script_and_asks_for_each_first_read_once(
+        server: ServerProcess, new_page: Any) -> None:
+    created = create(server, "one-round")
+    page = new_page(viewport=TABLET)
+    page.goto(f"{server.base}/matches/one-round/console#key={created['scorer_key']}")  # the key is kept
+    page.wait_for_selector("#console.ready")
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url.removeprefix(server.base).split("?")[0]))
+    page.reload()  # as a scorer opens it again, their key in the browser: the worker's copies are not asked for
+    page.wait_for_selector("#console.ready")
+    page.wait_for_function("() => document.querySelector('#score').textContent !== ''")
+    static = sorted(path for path in asked if path.startswith("/static/"))
+    assert static == ["/static/bundle-console.mjs", "/static/styles-console.css"], asked
+    # Each first read once: the page's preload and the console's own read are one request, the key or not.
+    for path in ("/api/event-types", "/api/rules", "/api/matches/one-round", "/api/matches/one-round/events"):
+        assert asked.count(path) == 1, (path, asked)
+    assert page.errors == []
+
+
 def test_a_person_creates_a_match_on_the_records_page_and_receives_its_keys(server: ServerProcess,
                                                                              new_page: Any) -> None:
     page = new_page(viewport=TABLET)
@@ -114,8 +133,8 @@ def test_the_service_worker_keeps_this_version_of_the_pages_and_files(server: Se
     assert page.evaluate("caches.keys()") == [f"matchstate-{version}"]
     kept = page.evaluate(f"""async () => (await (await caches.open('matchstate-{version}')).keys())
                               .map((request) => new URL(request.url).pathname)""")
-    assert {"/", "/scoreboard", "/api/event-types", "/api/rules", "/static/console.mjs", "/static/outbox.mjs",
-            "/static/style.css", "/static/scoreboard.mjs", "/static/scoreboard.css"} <= set(kept)
+    assert {"/", "/scoreboard", "/api/event-types", "/api/rules", "/static/bundle-console.mjs",
+            "/static/bundle-scoreboard.mjs", "/static/style.css", "/static/styles-scoreboard.css"} <= set(kept)
 
 
 def test_the_service_worker_keeps_a_matchs_scoreboard_and_opens_it_with_the_server_down(

@@ -9,7 +9,7 @@
 import {deviceId, newEvent} from "./events.mjs";
 import {$, el} from "./dom.mjs";
 import {api, denied} from "./http.mjs";
-import {key, keyLinks, setKey, takeKeyFromLink} from "./keys.mjs";
+import {key, keyLinks, readKey, setKey, takeKeyFromLink} from "./keys.mjs";
 import {lang, onLang} from "./lang.mjs";
 import {has, t} from "./catalog.mjs";
 import {refusal} from "./refusal.mjs";
@@ -645,8 +645,8 @@ export class ConsolePage {
     const {base, code} = this;
     let replies;
     try {
-      replies = await Promise.all([api("/api/event-types"), api("/api/rules"), api(base, {key: key(code)}),
-        api(`${base}/events`, {key: key(code)})]);
+      replies = await Promise.all([api("/api/event-types"), api("/api/rules"), api(base, {key: readKey(code)}),
+        api(`${base}/events`, {key: readKey(code)})]);
     } catch (err) {
       if (!this.root.classList.contains("ready")) {
         $("link").replaceChildren(el("div", {class: "banner offline"}, t("console", "nothing-kept")));

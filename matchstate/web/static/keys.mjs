@@ -10,6 +10,11 @@ export function setKey(code, value) {
   else localStorage.removeItem(keyName(code));
 }
 
+// The key a read of this match sends: a private server's reads need one, and a public server's read the
+// same without it, as the page's first reads were named for the browser to fetch at once (<link
+// rel="preload">, which sends no key): with one, each would be fetched twice.
+export function readKey(code) { return document.body.dataset.private !== undefined ? key(code) : ""; }
+
 // A link made at creation carries the key in its #fragment, which never reaches the server: keep it, hide it.
 export function takeKeyFromLink(code) {
   const found = new URLSearchParams(location.hash.slice(1)).get("key");
