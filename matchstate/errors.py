@@ -17,7 +17,8 @@
     │   └── TamperedStore       what is stored does not chain, seal or replay as it was written
     ├── AccessDenied            a request without the key its act needs
     │   └── MissingKey          no key was given at all
-    └── NotProven               a Merkle proof, checkpoint or signed note that does not hold  (also a ValueError)
+    ├── NotProven               a Merkle proof, checkpoint or signed note that does not hold  (also a ValueError)
+    └── BundleError             a page's modules the server cannot put in one script as it starts
 
 Catch :class:`RefusedEvent` to handle any refusal; its subclasses tell a device whether sending the
 event again can ever help (an :class:`IllegalEvent` may make sense later, an :class:`InvalidEvent`
@@ -189,3 +190,8 @@ class DatabaseUnavailable(StoreError):
 class NotProven(MatchstateError, ValueError):
     """A transparency log's proof, checkpoint or signed note that cannot be read or does not hold: the message
     says which and why (:mod:`matchstate.tlog`)."""
+
+
+class BundleError(MatchstateError):
+    """A page's modules that the server cannot put in one script (:mod:`matchstate.web.bundle`): syntax it does
+    not read, an import of no module of the package's, or modules that import each other."""

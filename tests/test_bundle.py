@@ -9,9 +9,9 @@ import subprocess
 import pytest
 from test_fold_agrees import node
 
-from matchstate.errors import MatchstateError
+from matchstate.errors import BundleError, MatchstateError
 from matchstate.web.assets import assets, entries
-from matchstate.web.bundle import BundleError, bundle
+from matchstate.web.bundle import bundle
 
 # Each module says when it runs in globalThis.ran; c.mjs is loaded only when asked.
 MODULES = {

@@ -18,7 +18,7 @@ import gzip
 import hashlib
 import importlib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -29,7 +29,7 @@ from fastapi import APIRouter, Header, Query, Response
 
 from .. import __version__
 from ..words import catalog
-from .bundle import bundle
+from .bundle import bundle, imports
 
 brotli: Any
 try:
@@ -44,7 +44,6 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 TYPES = {".mjs": "text/javascript; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8", ".json": "application/json", ".png": "image/png",
          ".svg": "image/svg+xml"}
-IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*(["'])\./([\w.-]+\.mjs)\1""")
 # A catalog section a module may name: any quoted word ("console"), or the section of a "section.key".
 NAMED = re.compile(r'"([a-z][\w-]*)[".]')
 SHARED = "page.mjs"  # every page runs it beside its own entry module
@@ -117,7 +116,7 @@ def assets() -> Assets:
 def entries(texts: dict[str, str]) -> dict[str, list[str]]:
     """Each page's entry module (one no other imports; page.mjs for a page with no script of its own) and the
     modules it runs beside page.mjs: itself, or none for page.mjs."""
-    imported = {found[2] for text in texts.values() for found in IMPORT.finditer(text)}
+    imported = {module for text in texts.values() for module in imports(text)}
     return {SHARED: []} | {name: [name] for name in sorted(set(texts) - imported - {SHARED})}
 
 
@@ -131,7 +130,7 @@ def bundle_module(entry: str | None) -> str:
     return f"bundle-{(entry or SHARED).removesuffix('.mjs')}.mjs"
 
 
-def stylesheet_name(styles: Iterable[str]) -> str:
+def stylesheet_name(styles: Sequence[str]) -> str:
     """The name of the one stylesheet of a page that names ``styles`` beside style.css."""
     return "-".join(["styles", *(name.removesuffix(".css") for name in styles)]) + ".css" if styles else BASE_STYLE
 
@@ -149,7 +148,7 @@ def catalogs(texts: dict[str, str], templates: dict[str, str], pages: dict[str, 
     """A catalog module for each page's entry (``pages``): the sections of the catalog that its modules and
     page.mjs's name, and that its template's elements (``data-t``) and base.html's name (a word missing from
     it would throw on the page, which the pages' browser tests would see)."""
-    imported = {name: [found[2] for found in IMPORT.finditer(text)] for name, text in texts.items()}
+    imported = {name: imports(text) for name, text in texts.items()}
     every = catalog()
     modules = {}
     for entry in pages:
@@ -179,7 +178,7 @@ def asset(name: str) -> str:
     return assets().url(name)
 
 
-def stylesheet(styles: Iterable[str] | None) -> str:
+def stylesheet(styles: Sequence[str] | None) -> str:
     """A template's name for its page's one stylesheet: style.css with the page's ``styles``, by versioned URL."""
     return asset(stylesheet_name(styles or ()))
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from ..errors import MatchstateError
+from ..errors import BundleError
 
 # A static import (its names, or none for one run for its effects) of a module beside it.
 IMPORT = re.compile(r'^import\s*(?:\{([^}]*)\}\s*from\s*)?"\./([\w.-]+\.mjs)";?[ \t]*$', re.MULTILINE)
@@ -34,18 +34,13 @@ MODULES = "$modules"
 MADE = "$made"
 
 
-class BundleError(MatchstateError):
-    """A page's modules could not be bundled: syntax this does not read, an import of no module of the
-    package's, or modules that import each other."""
-
-
 def bundle(sources: Mapping[str, str], entries: list[str], title: str) -> str:
     """One module that runs ``entries`` (module names, in order) and every module they import, from
     ``sources`` (each module's text by name); ``title`` says whose it is in its first line."""
     order: list[str] = []
     for entry in entries:
         _reach(sources, entry, (), order)
-    imported = {module for name in order for module in _imports(sources[name])}
+    imported = {module for name in order for module in imports(sources[name])}
     made = {name: _module(name, sources[name], may_await=name not in imported) for name in order}
     body = ",\n".join(f"{_quote(name)}: {made[name]}" for name in order)
     run = "\n".join(f"{'await ' if made[entry].startswith('async') else ''}{NEED}({_quote(entry)});"
@@ -56,8 +51,8 @@ def bundle(sources: Mapping[str, str], entries: list[str], title: str) -> str:
             f"function {NEED}(name) {{\n  return {MADE}[name] ??= {MODULES}[name]();\n}}\n{run}\n")
 
 
-def _imports(text: str) -> list[str]:
-    """The modules ``text`` imports, statically or not."""
+def imports(text: str) -> list[str]:
+    """The modules beside it that the module ``text`` imports, statically or not."""
     return [module for _, module in IMPORT.findall(text)] + DYNAMIC.findall(text)
 
 
