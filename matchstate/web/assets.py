@@ -100,7 +100,8 @@ def assets() -> Assets:
     texts = {name: raw.decode("utf-8") for name, raw in sources.items() if name.endswith(".mjs")}
     pages = entries(texts)
     texts.update(catalogs(texts, templates, pages))
-    texts.update({bundle_module(entry): bundle(texts, [catalog_module(entry), SHARED, *pages[entry]],
+    # Each page runs its catalog, then page.mjs, then its own entry module (none beside page.mjs for its own).
+    texts.update({bundle_module(entry): bundle(texts, [catalog_module(entry), *dict.fromkeys([SHARED, entry])],
                                                f"The script of the pages of {entry}") for entry in pages})
     sources.update((name, text.encode()) for name, text in texts.items())
     digest = hashlib.sha256(__version__.encode())
@@ -113,11 +114,10 @@ def assets() -> Assets:
     return Assets(digest.hexdigest()[:16], files)
 
 
-def entries(texts: dict[str, str]) -> dict[str, list[str]]:
-    """Each page's entry module (one no other imports; page.mjs for a page with no script of its own) and the
-    modules it runs beside page.mjs: itself, or none for page.mjs."""
+def entries(texts: dict[str, str]) -> list[str]:
+    """Each page's entry module: one no other imports, and page.mjs for a page with no script of its own."""
     imported = {module for text in texts.values() for module in imports(text)}
-    return {SHARED: []} | {name: [name] for name in sorted(set(texts) - imported - {SHARED})}
+    return [SHARED, *sorted(set(texts) - imported - {SHARED})]
 
 
 def catalog_module(entry: str | None) -> str:
@@ -144,7 +144,7 @@ def stylesheets(sources: dict[str, bytes], templates: dict[str, str]) -> dict[st
             for styles in named}
 
 
-def catalogs(texts: dict[str, str], templates: dict[str, str], pages: dict[str, list[str]]) -> dict[str, str]:
+def catalogs(texts: dict[str, str], templates: dict[str, str], pages: list[str]) -> dict[str, str]:
     """A catalog module for each page's entry (``pages``): the sections of the catalog that its modules and
     page.mjs's name, and that its template's elements (``data-t``) and base.html's name (a word missing from
     it would throw on the page, which the pages' browser tests would see)."""

@@ -78,9 +78,9 @@ def _module(name: str, text: str, may_await: bool) -> str:
     for forbidden in (NEED, MODULES, MADE):
         if forbidden in text:
             raise BundleError(f"{name} uses the name {forbidden}, which is the bundle's own")
-    imports = "".join(f"{NEED}({_quote(module)});\n" if names is None
-                      else f"const {{{_names(names)}}} = {NEED}({_quote(module)});\n"
-                      for names, module in (found.groups() for found in IMPORT.finditer(text)))
+    reads = "".join(f"{NEED}({_quote(module)});\n" if names is None
+                    else f"const {{{_names(names)}}} = {NEED}({_quote(module)});\n"
+                    for names, module in (found.groups() for found in IMPORT.finditer(text)))
     exported = EXPORT.findall(text)
     # The imports' lines are emptied, not removed, so that a line of the body is the module's line.
     body = DYNAMIC.sub(lambda found: f"Promise.resolve().then(() => {NEED}({_quote(found[1])}))",
@@ -92,7 +92,7 @@ def _module(name: str, text: str, may_await: bool) -> str:
     awaits = TOP_AWAIT.search(body) is not None
     if awaits and not may_await:
         raise BundleError(f"{name} awaits at its top level and is imported: only an entry module may")
-    return f"{'async ' if awaits else ''}() => {{\n{imports}{_uncommented(body)}\nreturn {{{', '.join(exported)}}};\n}}"
+    return f"{'async ' if awaits else ''}() => {{\n{reads}{_uncommented(body)}\nreturn {{{', '.join(exported)}}};\n}}"
 
 
 def _uncommented(text: str) -> str:
