@@ -10,7 +10,6 @@ stylesheet.
 
 from __future__ import annotations
 
-from functools import cache
 from importlib import resources
 
 import orjson
@@ -20,7 +19,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
-from ..words import LANGUAGES, catalog, phrase
+from ..words import LANGUAGES, phrase
 from .assets import script, stylesheet
 
 LANG_COOKIE = "matchstate_lang"
@@ -70,13 +69,6 @@ def _lang(context: Context) -> str:
     return reader_lang(context["request"])
 
 
-@cache
-def catalog_json() -> Markup:
-    """The whole catalog as JSON that is safe inside a ``<script>`` element (no ``</`` can close it)."""
-    return Markup(orjson.dumps(catalog()).decode().replace("<", "\\u003c"))
-
-
 templates = Jinja2Templates(directory=str(resources.files(__package__).joinpath("templates")))
-templates.env.globals.update(t=_t, text=_text, attr=_attr, lang=_lang, catalog_json=catalog_json, script=script,
-                             stylesheet=stylesheet)
+templates.env.globals.update(t=_t, text=_text, attr=_attr, lang=_lang, script=script, stylesheet=stylesheet)
 templates.env.filters["code"] = _code

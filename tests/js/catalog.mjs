@@ -10,9 +10,9 @@ const WORDS = fileURLToPath(new URL("../../matchstate/data/words.toml", import.m
 const catalog = execFileSync("python3", ["-c",
   "import json, sys, tomllib; print(json.dumps(tomllib.load(open(sys.argv[1], 'rb'))))", WORDS], {encoding: "utf-8"});
 
+globalThis.matchstateCatalog = JSON.parse(catalog);  // as a page's catalog module sets it, before its modules
 globalThis.localStorage ??= memoryStorage();
-globalThis.document ??= {getElementById: (id) => (id === "catalog" ? {textContent: catalog} : null),
-  documentElement: {}, cookie: ""};
+globalThis.document ??= {getElementById: () => null, documentElement: {}, cookie: ""};
 
 /** Speak ``lang`` ("en", "es") from now on, as the toggle does. */
 export function speak(lang) { localStorage.setItem("matchstate:lang", lang); }

@@ -1,13 +1,13 @@
-// The one catalog of words (data/words.toml), whose sections a page's scripts use each page loads as a module
-// of its own before them (catalog-console.mjs, say, made by the server; a <script id="catalog"> of JSON where
-// none ran): the same phrases the server renders with, in English and Spanish.
+// The one catalog of words (data/words.toml), whose sections a page's scripts use each page's script runs
+// first (catalog-console.mjs, say, made by the server, which sets globalThis.matchstateCatalog): the same
+// phrases the server renders with, in English and Spanish.
 
 import {lang} from "./lang.mjs";
 
 let CATALOG = null;
 
 function catalog() {
-  CATALOG ??= globalThis.matchstateCatalog ?? JSON.parse(document.getElementById("catalog").textContent);
+  CATALOG ??= globalThis.matchstateCatalog;
   return CATALOG;
 }
 
