@@ -626,141 +626,211 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
 
+if TYPE_CHECKING:  # typeshed's is generic in the parsers' class; argparse's own is not (so not at run time)
+    _SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
+else:
+    _SubParsers = argparse._SubParsersAction
+
+
+class Commands(_SubParsers):
+    """The sub-commands (what ``add_subparsers(action=Commands)`` returns), each one's parser made the first time
+    it is used, to run the command or show its help: `matchstate --help` lists them all and makes none, where
+    making them cost more than the rest of that help beyond Python's start."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._makers: dict[str, Callable[[argparse.ArgumentParser], object]] = {}
+        # argparse checks a command's name against `choices` before it asks for the command's parser
+        self.choices = self._makers  # type: ignore[assignment]
+
+    def add_command(self, name: str, help: str, make: Callable[[argparse.ArgumentParser], object]) -> None:
+        """The command ``name``, listed with ``help``; ``make`` adds its arguments to its parser when it is used."""
+        self._makers[name] = make
+        self._choices_actions.append(self._ChoicesPseudoAction(name, (), help))
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        assert isinstance(values, list)  # the command's name, then its arguments (argparse's nargs=PARSER)
+        name = values[0]
+        if name not in self._name_parser_map:
+            self._makers[name](self.add_parser(name))
+        super().__call__(parser, namespace, values, option_string)
+
+
 def parser(environment: bool = False) -> argparse.ArgumentParser:
     """The command line; with ``environment``, serve's options default to their environment variables."""
     top = _Parser(prog="matchstate", description="Polo match-state tracker, exact to USPA Rule 36.")
     top.add_argument("--version", action="version", version=f"matchstate {PACKAGE_VERSION}")
-    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND", action=Commands)
+    assert isinstance(commands, Commands)
+    commands.add_command("replay", "replay a match log and show each event's ruling", _replay)
+    commands.add_command("rules", "print Rule 36 clauses or table cells by id (all ids without one)", _rules)
+    commands.add_command("diagram", "print the free-hit state machine as Mermaid text",
+                         lambda command: command.set_defaults(run=cmd_diagram))
+    commands.add_command("db", "manage the store's database", _db)
+    commands.add_command("import", "store a match log as a new match (all of it or nothing), with new scorer and "
+                                   "official keys", _import)
+    commands.add_command("backup", "copy the store and its two secret files into a new folder, consistent while "
+                                   "appends go on", _backup)
+    commands.add_command("restore", "put a backup back: the database (new or empty) and the secret files where "
+                                    "the store looks for them", _restore)
+    commands.add_command("keys", "the league key, a match's keys, the receipts' public key", _keys)
+    commands.add_command("export", "print a stored match's log: as JSON Lines, each line as it was received, or "
+                                   "as CSV, one row per event", _export)
+    commands.add_command("stats", "statistics per team and player over a season or a tournament", _stats)
+    commands.add_command("matches", "list the stored matches with score and state", _matches)
+    commands.add_command("remove", "remove a match and its events, with a reason: a recorded act", _remove)
+    commands.add_command("correct", "put a corrected match.start in place of a match's, while nothing else is "
+                                    "logged in it: a recorded act; keys kept", _correct)
+    commands.add_command("show", "a stored match's timeline, as replay shows it", _show)
+    commands.add_command("verify", "check the hash chains and replay the rulings; exits 1 if anything is wrong",
+                         _verify)
+    evidence_cli.register(commands)  # archive
+    witness_command.register(commands)
+    commands.add_command("serve", "run the live service: API, scorer's console, review, records",
+                         functools.partial(_serve, environment=environment))
+    return top
 
-    replay_cmd = commands.add_parser("replay", help="replay a match log and show each event's ruling")
-    replay_cmd.add_argument("log", help="a match log (JSON Lines), or - for standard input")
-    _timeline_options(replay_cmd)
-    replay_cmd.set_defaults(run=cmd_replay)
 
-    rules_cmd = commands.add_parser("rules", help="print Rule 36 clauses or table cells by id (all ids without one)")
-    rules_cmd.add_argument("ids", nargs="*", metavar="ID", help="e.g. 36/one-stroke or 36/table:hit-before-play:5a")
-    rules_cmd.add_argument("--lang", choices=LANGUAGES, default="en")
-    rules_cmd.set_defaults(run=cmd_rules)
+def _replay(command: argparse.ArgumentParser) -> None:
+    command.add_argument("log", help="a match log (JSON Lines), or - for standard input")
+    _timeline_options(command)
+    command.set_defaults(run=cmd_replay)
 
-    diagram_cmd = commands.add_parser("diagram", help="print the free-hit state machine as Mermaid text")
-    diagram_cmd.set_defaults(run=cmd_diagram)
 
-    db_cmd = commands.add_parser("db", help="manage the store's database")
-    db_actions = db_cmd.add_subparsers(dest="action", required=True, metavar="ACTION")
-    upgrade_cmd = db_actions.add_parser("upgrade", help="bring the database to the latest schema")
-    upgrade_cmd.add_argument("--create", action="store_true", help="make the store if it is not there (SQLite: "
-                             "the file); without it a missing store is refused, named")
-    upgrade_cmd.set_defaults(run=cmd_db_upgrade)
-    db_actions.add_parser("current", help="the migration the database is at, beside the latest; exits 1 where "
-                          "it is behind").set_defaults(run=cmd_db_current)
-    db_actions.add_parser("history", help="every migration, oldest first, * where the database has had it"
-                          ).set_defaults(run=cmd_db_history)
-    for action in db_actions.choices.values():
+def _rules(command: argparse.ArgumentParser) -> None:
+    command.add_argument("ids", nargs="*", metavar="ID", help="e.g. 36/one-stroke or 36/table:hit-before-play:5a")
+    command.add_argument("--lang", choices=LANGUAGES, default="en")
+    command.set_defaults(run=cmd_rules)
+
+
+def _db(command: argparse.ArgumentParser) -> None:
+    actions = command.add_subparsers(dest="action", required=True, metavar="ACTION")
+    upgrade = actions.add_parser("upgrade", help="bring the database to the latest schema")
+    upgrade.add_argument("--create", action="store_true", help="make the store if it is not there (SQLite: the "
+                         "file); without it a missing store is refused, named")
+    upgrade.set_defaults(run=cmd_db_upgrade)
+    actions.add_parser("current", help="the migration the database is at, beside the latest; exits 1 where it is "
+                       "behind").set_defaults(run=cmd_db_current)
+    actions.add_parser("history", help="every migration, oldest first, * where the database has had it"
+                       ).set_defaults(run=cmd_db_history)
+    for action in actions.choices.values():
         _json_option(action)
 
-    import_cmd = commands.add_parser("import", help="store a match log as a new match (all of it or nothing), "
-                                                    "with new scorer and official keys")
-    import_cmd.add_argument("log", help="a match log (JSON Lines), or - for standard input")
-    import_cmd.add_argument("--by", help="who imports it (kept with the store's record of the act)")
-    _json_option(import_cmd)
-    import_cmd.set_defaults(run=cmd_import)
 
-    backup_cmd = commands.add_parser("backup", help="copy the store and its two secret files into a new folder, "
-                                                    "consistent while appends go on")
-    backup_cmd.add_argument("destination", help="a new or empty folder")
-    _json_option(backup_cmd)
-    backup_cmd.set_defaults(run=cmd_backup)
-    restore_cmd = commands.add_parser("restore", help="put a backup back: the database (new or empty) and the "
-                                                      "secret files where the store looks for them")
-    restore_cmd.add_argument("source", help="a folder `matchstate backup` wrote")
-    _json_option(restore_cmd)
-    restore_cmd.set_defaults(run=cmd_restore)
+def _import(command: argparse.ArgumentParser) -> None:
+    command.add_argument("log", help="a match log (JSON Lines), or - for standard input")
+    command.add_argument("--by", help="who imports it (kept with the store's record of the act)")
+    _json_option(command)
+    command.set_defaults(run=cmd_import)
 
-    keys_cmd = commands.add_parser("keys", help="the league key, a match's keys, the receipts' public key")
-    keys_actions = keys_cmd.add_subparsers(dest="action", required=True, metavar="ACTION")
-    league_cmd = keys_actions.add_parser("league", help="make a new league key (the one before it is revoked)")
-    issue_cmd = keys_actions.add_parser("issue", help="make a new key of a match's role (the one before it is revoked)")
-    revoke_cmd = keys_actions.add_parser("revoke", help="revoke a match's key of a role")
-    for action in (issue_cmd, revoke_cmd):
+
+def _backup(command: argparse.ArgumentParser) -> None:
+    command.add_argument("destination", help="a new or empty folder")
+    _json_option(command)
+    command.set_defaults(run=cmd_backup)
+
+
+def _restore(command: argparse.ArgumentParser) -> None:
+    command.add_argument("source", help="a folder `matchstate backup` wrote")
+    _json_option(command)
+    command.set_defaults(run=cmd_restore)
+
+
+def _keys(command: argparse.ArgumentParser) -> None:
+    actions = command.add_subparsers(dest="action", required=True, metavar="ACTION")
+    league = actions.add_parser("league", help="make a new league key (the one before it is revoked)")
+    issue = actions.add_parser("issue", help="make a new key of a match's role (the one before it is revoked)")
+    revoke = actions.add_parser("revoke", help="revoke a match's key of a role")
+    for action in (issue, revoke):
         action.add_argument("match", help="the match's code")
         action.add_argument("role", choices=("scorer", "official"))
-    log_key_cmd = keys_actions.add_parser("rotate-log-key", help="hand the league log over to a new signing key; "
-                                                                 "the policy names each key's tree sizes")
-    log_key_cmd.set_defaults(run=cmd_rotate_log_key)
-    keys_actions.add_parser("log-policy", help="print the league log's C2SP tlog-policy: every key it has had, "
-                                               "each with the tree sizes it may sign").set_defaults(run=cmd_log_policy)
-    for action in (league_cmd, issue_cmd, revoke_cmd):
+    actions.add_parser("rotate-log-key", help="hand the league log over to a new signing key; the policy names each "
+                       "key's tree sizes").set_defaults(run=cmd_rotate_log_key)
+    actions.add_parser("log-policy", help="print the league log's C2SP tlog-policy: every key it has had, each with "
+                       "the tree sizes it may sign").set_defaults(run=cmd_log_policy)
+    for action in (league, issue, revoke):
         action.add_argument("--by", help="who does it (kept with the store's record of the act)")
-    keys_actions.add_parser("public", help="print the public key that checks the store's receipts")
-    for action in keys_actions.choices.values():
+    actions.add_parser("public", help="print the public key that checks the store's receipts")
+    for action in actions.choices.values():
         _json_option(action)
-    keys_cmd.set_defaults(run=cmd_keys)
+    command.set_defaults(run=cmd_keys)
 
-    export_cmd = commands.add_parser("export", help="print a stored match's log: as JSON Lines, each line as it "
-                                                    "was received, or as CSV, one row per event")
-    export_cmd.add_argument("match", help="the match's code")
-    export_cmd.add_argument("--format", type=export_format, default="jsonl",
-                            help="jsonl (default), csv, or another exporter registered")
-    export_cmd.set_defaults(run=cmd_export)
 
-    stats_cmd = commands.add_parser("stats", help="statistics per team and player over a season or a tournament")
-    stats_cmd.add_argument("action", nargs="?", choices=("rebuild",),
-                           help="rebuild: count every match's kept statistics again from its log")
-    stats_cmd.add_argument("--event", default="", help="a tournament: match.start's event")
-    stats_cmd.add_argument("--season", default="", help="a year (2026) or a date range (2026-03-01..2026-09-30)")
-    stats_cmd.add_argument("--format", choices=("text", "csv", "json"), default="text")
-    stats_cmd.set_defaults(run=cmd_stats)
+def _export(command: argparse.ArgumentParser) -> None:
+    command.add_argument("match", help="the match's code")
+    command.add_argument("--format", type=export_format, default="jsonl",
+                         help="jsonl (default), csv, or another exporter registered")
+    command.set_defaults(run=cmd_export)
 
-    matches_cmd = commands.add_parser("matches", help="list the stored matches with score and state")
-    _json_option(matches_cmd)
-    matches_cmd.set_defaults(run=cmd_matches)
 
-    remove_cmd = commands.add_parser("remove", help="remove a match and its events, with a reason: a recorded act")
-    correct_cmd = commands.add_parser("correct", help="put a corrected match.start in place of a match's, while "
-                                                      "nothing else is logged in it: a recorded act; keys kept")
-    correct_cmd.add_argument("match", help="the match's code")
-    correct_cmd.add_argument("start", help="a file holding the corrected match.start as one JSON line")
-    remove_cmd.add_argument("match", help="the match's code")
-    for action in (remove_cmd, correct_cmd):
-        action.add_argument("--reason", required=True, help="why (kept with the store's record of the act)")
-        action.add_argument("--by", help="who does it (kept with the store's record of the act)")
-    remove_cmd.set_defaults(run=cmd_remove)
-    correct_cmd.set_defaults(run=cmd_correct)
+def _stats(command: argparse.ArgumentParser) -> None:
+    command.add_argument("action", nargs="?", choices=("rebuild",),
+                         help="rebuild: count every match's kept statistics again from its log")
+    command.add_argument("--event", default="", help="a tournament: match.start's event")
+    command.add_argument("--season", default="", help="a year (2026) or a date range (2026-03-01..2026-09-30)")
+    command.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    command.set_defaults(run=cmd_stats)
 
-    show_cmd = commands.add_parser("show", help="a stored match's timeline, as replay shows it")
-    show_cmd.add_argument("match", help="the match's code")
-    _timeline_options(show_cmd)
-    show_cmd.set_defaults(run=cmd_show)
 
-    verify_cmd = commands.add_parser("verify", help="check the hash chains and replay the rulings; "
-                                                    "exits 1 if anything is wrong")
-    verify_cmd.add_argument("match", nargs="?", help="one match's code (default: every match)")
-    verify_cmd.add_argument("--receipts", metavar="FILE",
-                            help="receipts kept by devices (JSON Lines): each must be signed and agree with the log")
-    verify_cmd.add_argument("--public-key", metavar="PEM", help="check the receipts with this public key "
-                                                                "(default: the store's own)")
-    _json_option(verify_cmd)
-    verify_cmd.set_defaults(run=cmd_verify)
-    evidence_cli.register(commands, verify_cmd)  # archive, verify --bundle
-    witness_command.register(commands)
+def _matches(command: argparse.ArgumentParser) -> None:
+    _json_option(command)
+    command.set_defaults(run=cmd_matches)
 
-    serve_cmd = commands.add_parser("serve", help="run the live service: API, scorer's console, review, records")
-    serve_cmd.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve_cmd.add_argument("--port", type=port_number, default=8000, help="port to listen on (default 8000)")
-    serve_cmd.add_argument("--allowed-hosts", metavar="NAMES", default=argparse.SUPPRESS,
+
+def _remove(command: argparse.ArgumentParser) -> None:
+    command.add_argument("match", help="the match's code")
+    _act_options(command)
+    command.set_defaults(run=cmd_remove)
+
+
+def _correct(command: argparse.ArgumentParser) -> None:
+    command.add_argument("match", help="the match's code")
+    command.add_argument("start", help="a file holding the corrected match.start as one JSON line")
+    _act_options(command)
+    command.set_defaults(run=cmd_correct)
+
+
+def _act_options(command: argparse.ArgumentParser) -> None:
+    """The options of a recorded act on a match (remove, correct)."""
+    command.add_argument("--reason", required=True, help="why (kept with the store's record of the act)")
+    command.add_argument("--by", help="who does it (kept with the store's record of the act)")
+
+
+def _show(command: argparse.ArgumentParser) -> None:
+    command.add_argument("match", help="the match's code")
+    _timeline_options(command)
+    command.set_defaults(run=cmd_show)
+
+
+def _verify(command: argparse.ArgumentParser) -> None:
+    command.add_argument("match", nargs="?", help="one match's code (default: every match)")
+    command.add_argument("--receipts", metavar="FILE",
+                         help="receipts kept by devices (JSON Lines): each must be signed and agree with the log")
+    command.add_argument("--public-key", metavar="PEM", help="check the receipts with this public key (default: "
+                         "the store's own)")
+    _json_option(command)
+    command.set_defaults(run=cmd_verify)
+    evidence_cli.verify_options(command)  # --bundle, --report
+
+
+def _serve(command: argparse.ArgumentParser, environment: bool) -> None:
+    command.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    command.add_argument("--port", type=port_number, default=8000, help="port to listen on (default 8000)")
+    command.add_argument("--allowed-hosts", metavar="NAMES", default=argparse.SUPPRESS,
                            help="host names the server answers to, comma-separated, * for any (default: "
                            "$MATCHSTATE_ALLOWED_HOSTS, else --host and localhost; any IP address if --host is 0.0.0.0)")
-    serve_cmd.add_argument("--private", action="store_true", help="reading a match needs one of its keys too")
-    serve_cmd.add_argument("--cache-mb", type=_positive(float), metavar="MIB", help="memory the engines of recently "
+    command.add_argument("--private", action="store_true", help="reading a match needs one of its keys too")
+    command.add_argument("--cache-mb", type=_positive(float), metavar="MIB", help="memory the engines of recently "
                            "used matches may take (default 64; a typical match's takes about 50 KiB)")
-    serve_cmd.add_argument("--workers", type=_positive(int), default=1, metavar="N",
+    command.add_argument("--workers", type=_positive(int), default=1, metavar="N",
                            help="server processes sharing the port (default 1; above 1 needs PostgreSQL)")
-    serve_cmd.add_argument("--log-format", choices=("text", "json"), default="text", help="the access log: a "
+    command.add_argument("--log-format", choices=("text", "json"), default="text", help="the access log: a "
                            "line as uvicorn writes it, or a JSON object a line (time, request id, method, path, "
                            "status, latency)")
-    serve_cmd.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"), default="info",
+    command.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"), default="info",
                            help="the least level logged (info: each request too)")
-    https = serve_cmd.add_argument_group("HTTPS", "what a tablet needs to open the console offline "
+    https = command.add_argument_group("HTTPS", "what a tablet needs to open the console offline "
                                          "(the README's On the field)")
     https.add_argument("--tls", action="store_true", help="serve HTTPS with a certificate signed by this laptop's "
                        "own certificate authority (made once beside the store's secret); tablets install it from "
@@ -769,7 +839,7 @@ def parser(environment: bool = False) -> argparse.ArgumentParser:
                        help="one more name or address the certificate covers (again for more)")
     https.add_argument("--ssl-certfile", metavar="PEM", help="serve HTTPS with this certificate (and its chain)")
     https.add_argument("--ssl-keyfile", metavar="PEM", help="the private key of --ssl-certfile")
-    guard = serve_cmd.add_argument_group("limits", "what the server allows its clients (the README's Access)")
+    guard = command.add_argument_group("limits", "what the server allows its clients (the README's Access)")
     for flag, dest, kind, metavar, what in (
         ("--clock-tolerance", "clock_tolerance", float, "SECONDS", "refuse an event whose `at` is more than this "
          "ahead of the server's clock (default: $MATCHSTATE_CLOCK_TOLERANCE, else 120)"),
@@ -789,14 +859,13 @@ def parser(environment: bool = False) -> argparse.ArgumentParser:
     guard.add_argument("--forwarded-allow-ips", metavar="ADDRESSES", default=argparse.SUPPRESS,
                        help="proxies (addresses or networks, comma-separated) whose X-Forwarded-For names the client "
                        "the limits count (default: $MATCHSTATE_FORWARDED_ALLOW_IPS, else none)")
-    witnessed = serve_cmd.add_argument_group("witnesses", "who cosigns the league log (SECURITY.md's Witnesses)")
+    witnessed = command.add_argument_group("witnesses", "who cosigns the league log (SECURITY.md's Witnesses)")
     witnessed.add_argument("--witness-policy", metavar="FILE", help="a C2SP tlog-policy file: the witnesses (with "
                            "their URLs) to send the league log's checkpoints to, and the quorum to keep one")
     witnessed.add_argument("--witness-every", type=_positive(float), default=5.0, metavar="SECONDS",
                            help="seconds between rounds of sending the latest checkpoint (default 5)")
-    serve_cmd.set_defaults(run=cmd_serve)
-    _serve_environment(serve_cmd, environment)
-    return top
+    command.set_defaults(run=cmd_serve)
+    _serve_environment(command, environment)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -14,7 +14,7 @@ TILES = "log"  # the folder of a season's bundle that holds the league log's til
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: --help stays quick (mypy reads True)
 if TYPE_CHECKING:
-    from typing import Any
+    from .cli import Commands
 
 
 def cmd_archive(args: argparse.Namespace) -> int:
@@ -88,10 +88,13 @@ def _verify_or_bundle(verify: Callable[[argparse.Namespace], int]) -> Callable[[
     return run
 
 
-def register(commands: Any, verify_cmd: argparse.ArgumentParser) -> None:
-    """Add ``archive`` to ``commands`` and ``--bundle`` to ``verify_cmd``."""
-    archive_cmd = commands.add_parser("archive", help="write evidence bundles: a match's (or a season's) lines, "
-                                                      "rulings, league log proofs, checkpoint and policy")
+def register(commands: Commands) -> None:
+    """Add ``archive`` to ``commands``."""
+    commands.add_command("archive", "write evidence bundles: a match's (or a season's) lines, rulings, league log "
+                                    "proofs, checkpoint and policy", _archive)
+
+
+def _archive(archive_cmd: argparse.ArgumentParser) -> None:
     archive_cmd.add_argument("match", nargs="?", help="the match's code")
     archive_cmd.add_argument("dir", help="the folder to write the bundles into")
     archive_cmd.add_argument("--season", metavar="YYYY", help="every match whose match.start is in that year")
@@ -101,6 +104,10 @@ def register(commands: Any, verify_cmd: argparse.ArgumentParser) -> None:
     archive_cmd.add_argument("--freeze", action="store_true", help="first rotate the league log's key: the "
                              "season's last checkpoint is the old key's last, and the policy says so")
     archive_cmd.set_defaults(run=cmd_archive)
+
+
+def verify_options(verify_cmd: argparse.ArgumentParser) -> None:
+    """Add ``--bundle`` and ``--report`` to ``verify_cmd``."""
     verify_cmd.add_argument("--bundle", metavar="DIR", help="check an evidence bundle (`matchstate archive`) with "
                                                             "no database and no secret")
     verify_cmd.add_argument("--report", metavar="FILE", help="check a misbehaviour report a page saved (a fork or a "

@@ -131,3 +131,28 @@ def test_help_imports_neither_the_engine_nor_the_store_nor_the_web() -> None:
     # importing their work only when run
     assert shown == ("['matchstate', 'matchstate.cli', 'matchstate.errors', 'matchstate.evidence_cli', "
                      "'matchstate.version', 'matchstate.witness', 'matchstate.witness.command']")
+
+
+def test_help_lists_every_command_and_each_shows_its_own_options(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as shown:
+        main(["--help"])
+    assert shown.value.code == 0
+    out = capsys.readouterr().out
+    listed = re.findall(r"^    (\S+)", out, re.MULTILINE)  # a command's help may go on over lines indented further
+    assert listed == [
+        "replay", "rules", "diagram", "db", "import", "backup", "restore", "keys", "export", "stats", "matches",
+        "remove", "correct", "show", "verify", "archive", "witness", "serve"]
+    assert "verify check the hash chains and replay the rulings; exits 1 if anything is wrong" in " ".join(out.split())
+    # Each command's options are added when it is used, not for this list: each one's own help still shows them.
+    for name in listed:
+        with pytest.raises(SystemExit) as shown:
+            main([name, "--help"])
+        assert shown.value.code == 0
+        assert capsys.readouterr().out.startswith(f"usage: matchstate {name} ")
+    with pytest.raises(SystemExit):
+        main(["verify", "--help"])
+    assert "--bundle DIR" in capsys.readouterr().out  # added to verify by the evidence bundles' commands
+    with pytest.raises(SystemExit) as refused:
+        main(["verfy"])
+    assert refused.value.code == COULD_NOT_RUN
+    assert "invalid choice: 'verfy' (choose from 'replay', 'rules'," in capsys.readouterr().err

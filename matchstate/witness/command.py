@@ -10,9 +10,10 @@ from ..errors import MatchstateError, NotProven
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: --help stays quick (mypy reads True)
 if TYPE_CHECKING:  # the command line imports this module for its options: the rest is read when a witness runs
     from pathlib import Path
-    from typing import Any
 
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from ..cli import Commands
 
 
 def key_file(path: Path) -> Ed25519PrivateKey:
@@ -65,12 +66,15 @@ def cmd_witness(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(commands: Any) -> None:
+def register(commands: Commands) -> None:
     """Add ``witness`` to ``commands``."""
+    commands.add_command("witness", "run a C2SP tlog-witness: cosign the checkpoints of the logs it follows, each "
+                                    "only if it extends the one before", _options)
+
+
+def _options(witness_cmd: argparse.ArgumentParser) -> None:
     from .. import cli
 
-    witness_cmd = commands.add_parser("witness", help="run a C2SP tlog-witness: cosign the checkpoints of the logs "
-                                                      "it follows, each only if it extends the one before")
     witness_cmd.add_argument("--name", required=True, help="the witness's key name (say, witness.example.org/w1)")
     witness_cmd.add_argument("--key", required=True, metavar="FILE",
                              help="its Ed25519 private key, PEM (made, mode 0600, where there is none)")
