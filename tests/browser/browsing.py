@@ -33,6 +33,23 @@ START: dict[str, Any] = {
 }
 
 
+def wait_until(page: Any, check: str, timeout_ms: int = TIMEOUT_MS) -> None:
+    """Wait until ``check``, a JavaScript function returning a promise, resolves to true in the page.
+    Playwright's ``wait_for_function`` takes a promise for true and returns at once: it cannot wait for one."""
+    page.evaluate(f"""async () => {{
+        const check = {check}, deadline = Date.now() + {timeout_ms};
+        while (!(await check())) {{
+            if (Date.now() > deadline) throw new Error("not true within {timeout_ms} ms: " + check);
+            await new Promise((resolve) => setTimeout(resolve, 50));
+        }}
+    }}""")
+
+
+def wait_until_kept(page: Any, path: str = "location.pathname") -> None:
+    """Wait until the service worker keeps the page at ``path`` (a JavaScript expression), to open it offline."""
+    wait_until(page, f"async () => (await caches.match({path})) !== undefined")
+
+
 LEAGUE_KEY = "the-browser-tests-league-key"  # creating a match needs the league's key
 
 

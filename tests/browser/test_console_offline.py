@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser.browsing import RECONNECT_MS, TABLET, Console, create, get, log, send, shoot
+from browser.browsing import RECONNECT_MS, TABLET, Console, create, get, log, send, shoot, wait_until_kept
 from matchstate.web.process import ServerProcess
 
 
@@ -67,7 +67,7 @@ def test_reloaded_with_the_server_down_the_console_opens_from_the_service_worker
     page = console.page
     url = f"{server.base}/matches/reload-1/console"
     # The service worker keeps this page once it runs (the page was open before it was).
-    page.wait_for_function("async () => (await caches.match(location.pathname)) !== undefined")
+    wait_until_kept(page)
     console.click("penalty.award", penalty="4", to="Blue")
     page.wait_for_selector("#freehit >> text=Penalty 4 to Blue, 60 yards from goal")
     page.wait_for_selector(".banner.ok")

@@ -20,7 +20,7 @@ import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 
-from browser.browsing import TABLET, TIMEOUT_MS, Console, create, league_store
+from browser.browsing import TABLET, TIMEOUT_MS, Console, create, league_store, wait_until, wait_until_kept
 from browser.conftest import ARGS, CHROMIUM, require_browser, watch
 from matchstate.web.process import ServerProcess
 from matchstate.web.tls import TlsFiles, ca_fingerprint
@@ -98,8 +98,8 @@ def test_over_https_by_a_field_name_the_console_reloads_offline_with_its_outbox(
         console = Console(page, "field-1").open(field, keys["scorer_key"])
         assert page.evaluate("window.isSecureContext") is True
         assert page.locator("#insecure").is_hidden()
-        page.wait_for_function("async () => (await navigator.serviceWorker.getRegistrations()).length === 1")
-        page.wait_for_function("async () => (await caches.match(location.pathname)) !== undefined")
+        wait_until(page, "async () => (await navigator.serviceWorker.getRegistrations()).length === 1")
+        wait_until_kept(page)
         console.click("penalty.award", penalty="4", to="Blue")
         page.wait_for_selector("#freehit >> text=Penalty 4 to Blue, 60 yards from goal")
         page.wait_for_selector(".banner.ok")

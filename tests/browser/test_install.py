@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from browser.browsing import TABLET, TIMEOUT_MS, create
+from browser.browsing import TABLET, TIMEOUT_MS, create, wait_until, wait_until_kept
 from browser.conftest import ARGS, CHROMIUM, require_browser, watch
 from matchstate.web.process import ServerProcess
 
@@ -36,7 +36,7 @@ def test_the_manifest_passes_chromiums_installability_check(server: ServerProces
     page = profile_page
     page.goto(f"{server.base}/matches/install-1/console#key={keys['scorer_key']}")
     page.wait_for_selector("#console.ready")
-    page.wait_for_function("async () => (await navigator.serviceWorker.getRegistrations()).length === 1")
+    wait_until(page, "async () => (await navigator.serviceWorker.getRegistrations()).length === 1")
     session = page.context.new_cdp_session(page)
     manifest = session.send("Page.getAppManifest")
     assert manifest["errors"] == [] and manifest["url"].endswith("/manifest.webmanifest")
@@ -53,8 +53,8 @@ def test_the_installed_app_opens_the_console_of_the_match_in_progress_online_and
     page.wait_for_selector("#console.ready")
     page.goto(f"{server.base}/matches/install-old/console")
     page.wait_for_selector("#console.ready")
-    page.wait_for_function("async () => (await caches.match('/console')) !== undefined")
-    page.wait_for_function("async () => (await caches.match(location.pathname)) !== undefined")
+    wait_until_kept(page, "'/console'")
+    wait_until_kept(page)
     page.goto(f"{server.base}/console")
     page.wait_for_url(f"{server.base}/matches/install-old/console")  # this device's own match comes first
     page.wait_for_selector("#console.ready")
