@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from .web.server import Certificate
     from .web.tls import ServedTls
 
+    Run = Callable[[argparse.Namespace], int]  # a command's work: its exit status
+
 LANGUAGES = ("en", "es")  # the catalog's (matchstate.words.LANGUAGES; a test holds them equal)
 
 # Exit statuses: what the command found is wrong (a tampered store, say), or it could not do its work.
@@ -639,14 +641,24 @@ class Commands(_SubParsers):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._makers: dict[str, Callable[[argparse.ArgumentParser], object]] = {}
+        self._makers: dict[str, Callable[[argparse.ArgumentParser], None]] = {}
         # argparse checks a command's name against `choices` before it asks for the command's parser
         self.choices = self._makers  # type: ignore[assignment]
 
-    def add_command(self, name: str, help: str, make: Callable[[argparse.ArgumentParser], object]) -> None:
-        """The command ``name``, listed with ``help``; ``make`` adds its arguments to its parser when it is used."""
-        self._makers[name] = make
+    def add_command(self, name: str, help: str, run: Run | None,
+                    options: Callable[[argparse.ArgumentParser], object] | None = None) -> None:
+        """The command ``name``, listed with ``help``, that does ``run`` (None: each of its actions has its own);
+        ``options`` adds its arguments to its parser when it is used."""
+        self._makers[name] = functools.partial(self._make, run=run, options=options)
         self._choices_actions.append(self._ChoicesPseudoAction(name, (), help))
+
+    @staticmethod
+    def _make(command: argparse.ArgumentParser, run: Run | None,
+              options: Callable[[argparse.ArgumentParser], object] | None) -> None:
+        if run is not None:
+            command.set_defaults(run=run)
+        if options is not None:
+            options(command)
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
@@ -663,45 +675,44 @@ def parser(environment: bool = False) -> argparse.ArgumentParser:
     top.add_argument("--version", action="version", version=f"matchstate {PACKAGE_VERSION}")
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND", action=Commands)
     assert isinstance(commands, Commands)
-    commands.add_command("replay", "replay a match log and show each event's ruling", _replay)
-    commands.add_command("rules", "print Rule 36 clauses or table cells by id (all ids without one)", _rules)
-    commands.add_command("diagram", "print the free-hit state machine as Mermaid text",
-                         lambda command: command.set_defaults(run=cmd_diagram))
-    commands.add_command("db", "manage the store's database", _db)
+    commands.add_command("replay", "replay a match log and show each event's ruling", cmd_replay, _replay)
+    commands.add_command("rules", "print Rule 36 clauses or table cells by id (all ids without one)", cmd_rules,
+                         _rules)
+    commands.add_command("diagram", "print the free-hit state machine as Mermaid text", cmd_diagram)
+    commands.add_command("db", "manage the store's database", None, _db)
     commands.add_command("import", "store a match log as a new match (all of it or nothing), with new scorer and "
-                                   "official keys", _import)
+                                   "official keys", cmd_import, _import)
     commands.add_command("backup", "copy the store and its two secret files into a new folder, consistent while "
-                                   "appends go on", _backup)
+                                   "appends go on", cmd_backup, _backup)
     commands.add_command("restore", "put a backup back: the database (new or empty) and the secret files where "
-                                    "the store looks for them", _restore)
-    commands.add_command("keys", "the league key, a match's keys, the receipts' public key", _keys)
+                                    "the store looks for them", cmd_restore, _restore)
+    commands.add_command("keys", "the league key, a match's keys, the receipts' public key", cmd_keys, _keys)
     commands.add_command("export", "print a stored match's log: as JSON Lines, each line as it was received, or "
-                                   "as CSV, one row per event", _export)
-    commands.add_command("stats", "statistics per team and player over a season or a tournament", _stats)
-    commands.add_command("matches", "list the stored matches with score and state", _matches)
-    commands.add_command("remove", "remove a match and its events, with a reason: a recorded act", _remove)
+                                   "as CSV, one row per event", cmd_export, _export)
+    commands.add_command("stats", "statistics per team and player over a season or a tournament", cmd_stats, _stats)
+    commands.add_command("matches", "list the stored matches with score and state", cmd_matches, _json_option)
+    commands.add_command("remove", "remove a match and its events, with a reason: a recorded act", cmd_remove,
+                         _remove)
     commands.add_command("correct", "put a corrected match.start in place of a match's, while nothing else is "
-                                    "logged in it: a recorded act; keys kept", _correct)
-    commands.add_command("show", "a stored match's timeline, as replay shows it", _show)
+                                    "logged in it: a recorded act; keys kept", cmd_correct, _correct)
+    commands.add_command("show", "a stored match's timeline, as replay shows it", cmd_show, _show)
     commands.add_command("verify", "check the hash chains and replay the rulings; exits 1 if anything is wrong",
-                         _verify)
+                         cmd_verify, _verify)
     evidence_cli.register(commands)  # archive
     witness_command.register(commands)
     commands.add_command("serve", "run the live service: API, scorer's console, review, records",
-                         functools.partial(_serve, environment=environment))
+                         cmd_serve, functools.partial(_serve, environment=environment))
     return top
 
 
 def _replay(command: argparse.ArgumentParser) -> None:
     command.add_argument("log", help="a match log (JSON Lines), or - for standard input")
     _timeline_options(command)
-    command.set_defaults(run=cmd_replay)
 
 
 def _rules(command: argparse.ArgumentParser) -> None:
     command.add_argument("ids", nargs="*", metavar="ID", help="e.g. 36/one-stroke or 36/table:hit-before-play:5a")
     command.add_argument("--lang", choices=LANGUAGES, default="en")
-    command.set_defaults(run=cmd_rules)
 
 
 def _db(command: argparse.ArgumentParser) -> None:
@@ -722,19 +733,16 @@ def _import(command: argparse.ArgumentParser) -> None:
     command.add_argument("log", help="a match log (JSON Lines), or - for standard input")
     command.add_argument("--by", help="who imports it (kept with the store's record of the act)")
     _json_option(command)
-    command.set_defaults(run=cmd_import)
 
 
 def _backup(command: argparse.ArgumentParser) -> None:
     command.add_argument("destination", help="a new or empty folder")
     _json_option(command)
-    command.set_defaults(run=cmd_backup)
 
 
 def _restore(command: argparse.ArgumentParser) -> None:
     command.add_argument("source", help="a folder `matchstate backup` wrote")
     _json_option(command)
-    command.set_defaults(run=cmd_restore)
 
 
 def _keys(command: argparse.ArgumentParser) -> None:
@@ -754,14 +762,12 @@ def _keys(command: argparse.ArgumentParser) -> None:
     actions.add_parser("public", help="print the public key that checks the store's receipts")
     for action in actions.choices.values():
         _json_option(action)
-    command.set_defaults(run=cmd_keys)
 
 
 def _export(command: argparse.ArgumentParser) -> None:
     command.add_argument("match", help="the match's code")
     command.add_argument("--format", type=export_format, default="jsonl",
                          help="jsonl (default), csv, or another exporter registered")
-    command.set_defaults(run=cmd_export)
 
 
 def _stats(command: argparse.ArgumentParser) -> None:
@@ -770,25 +776,17 @@ def _stats(command: argparse.ArgumentParser) -> None:
     command.add_argument("--event", default="", help="a tournament: match.start's event")
     command.add_argument("--season", default="", help="a year (2026) or a date range (2026-03-01..2026-09-30)")
     command.add_argument("--format", choices=("text", "csv", "json"), default="text")
-    command.set_defaults(run=cmd_stats)
-
-
-def _matches(command: argparse.ArgumentParser) -> None:
-    _json_option(command)
-    command.set_defaults(run=cmd_matches)
 
 
 def _remove(command: argparse.ArgumentParser) -> None:
     command.add_argument("match", help="the match's code")
     _act_options(command)
-    command.set_defaults(run=cmd_remove)
 
 
 def _correct(command: argparse.ArgumentParser) -> None:
     command.add_argument("match", help="the match's code")
     command.add_argument("start", help="a file holding the corrected match.start as one JSON line")
     _act_options(command)
-    command.set_defaults(run=cmd_correct)
 
 
 def _act_options(command: argparse.ArgumentParser) -> None:
@@ -800,7 +798,6 @@ def _act_options(command: argparse.ArgumentParser) -> None:
 def _show(command: argparse.ArgumentParser) -> None:
     command.add_argument("match", help="the match's code")
     _timeline_options(command)
-    command.set_defaults(run=cmd_show)
 
 
 def _verify(command: argparse.ArgumentParser) -> None:
@@ -810,7 +807,6 @@ def _verify(command: argparse.ArgumentParser) -> None:
     command.add_argument("--public-key", metavar="PEM", help="check the receipts with this public key (default: "
                          "the store's own)")
     _json_option(command)
-    command.set_defaults(run=cmd_verify)
     evidence_cli.verify_options(command)  # --bundle, --report
 
 
@@ -864,7 +860,6 @@ def _serve(command: argparse.ArgumentParser, environment: bool) -> None:
                            "their URLs) to send the league log's checkpoints to, and the quorum to keep one")
     witnessed.add_argument("--witness-every", type=_positive(float), default=5.0, metavar="SECONDS",
                            help="seconds between rounds of sending the latest checkpoint (default 5)")
-    command.set_defaults(run=cmd_serve)
     _serve_environment(command, environment)
 
 

@@ -91,7 +91,7 @@ def _verify_or_bundle(verify: Callable[[argparse.Namespace], int]) -> Callable[[
 def register(commands: Commands) -> None:
     """Add ``archive`` to ``commands``."""
     commands.add_command("archive", "write evidence bundles: a match's (or a season's) lines, rulings, league log "
-                                    "proofs, checkpoint and policy", _archive)
+                                    "proofs, checkpoint and policy", cmd_archive, _archive)
 
 
 def _archive(archive_cmd: argparse.ArgumentParser) -> None:
@@ -103,7 +103,6 @@ def _archive(archive_cmd: argparse.ArgumentParser) -> None:
                              "cosigned, and its policy asks for that quorum")
     archive_cmd.add_argument("--freeze", action="store_true", help="first rotate the league log's key: the "
                              "season's last checkpoint is the old key's last, and the policy says so")
-    archive_cmd.set_defaults(run=cmd_archive)
 
 
 def verify_options(verify_cmd: argparse.ArgumentParser) -> None:

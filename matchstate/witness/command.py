@@ -69,7 +69,7 @@ def cmd_witness(args: argparse.Namespace) -> int:
 def register(commands: Commands) -> None:
     """Add ``witness`` to ``commands``."""
     commands.add_command("witness", "run a C2SP tlog-witness: cosign the checkpoints of the logs it follows, each "
-                                    "only if it extends the one before", _options)
+                                    "only if it extends the one before", cmd_witness, _options)
 
 
 def _options(witness_cmd: argparse.ArgumentParser) -> None:
@@ -86,4 +86,3 @@ def _options(witness_cmd: argparse.ArgumentParser) -> None:
     witness_cmd.add_argument("--port", type=cli.port_number, default=8100, help="port (default 8100)")
     witness_cmd.add_argument("--print-vkey", action="store_true",
                              help="print its policy line ('witness <name> <vkey> <url>') and stop")
-    witness_cmd.set_defaults(run=cmd_witness)
