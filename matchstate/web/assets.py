@@ -18,7 +18,7 @@ import gzip
 import hashlib
 import importlib
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -29,7 +29,7 @@ from fastapi import APIRouter, Header, Query, Response
 
 from .. import __version__
 from ..words import catalog
-from .bundle import bundle, imports
+from .bundle import bundle, imports, order
 
 brotli: Any
 try:
@@ -74,20 +74,6 @@ class Assets:
     def loaded(self) -> list[str]:
         """The files the pages load: every file but the modules, which they load in their bundles."""
         return [name for name in self.files if not name.endswith(".mjs") or name.startswith("bundle-")]
-
-
-def reached(imports_of: Callable[[str], Iterable[str] | None], entries: Iterable[str]) -> list[str]:
-    """``entries`` and every module they import (``imports_of``: None for no module of ours), directly or not,
-    in the order first met."""
-    seen: dict[str, None] = {}
-    waiting = list(entries)
-    while waiting:
-        name = waiting.pop(0)
-        imports = imports_of(name) if name not in seen else None
-        if imports is not None:
-            seen[name] = None
-            waiting.extend(imports)
-    return list(seen)
 
 
 @cache
@@ -148,11 +134,10 @@ def catalogs(texts: dict[str, str], templates: dict[str, str], pages: list[str])
     """A catalog module for each page's entry (``pages``): the sections of the catalog that its modules and
     page.mjs's name, and that its template's elements (``data-t``) and base.html's name (a word missing from
     it would throw on the page, which the pages' browser tests would see)."""
-    imported = {name: imports(text) for name, text in texts.items()}
     every = catalog()
     modules = {}
     for entry in pages:
-        named = template_sections(templates, entry) | {word for name in reached(imported.get, [entry, SHARED])
+        named = template_sections(templates, entry) | {word for name in order(texts, [SHARED, entry])
                                                        for word in NAMED.findall(texts[name])}
         words = orjson.dumps({section: every[section] for section in every if section in named}).decode()
         modules[catalog_module(entry)] = (f"// The catalog of words (data/words.toml) a page of {entry} speaks: "

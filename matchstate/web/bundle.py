@@ -37,18 +37,25 @@ MADE = "$made"
 def bundle(sources: Mapping[str, str], entries: list[str], title: str) -> str:
     """One module that runs ``entries`` (module names, in order) and every module they import, from
     ``sources`` (each module's text by name); ``title`` says whose it is in its first line."""
-    order: list[str] = []
-    for entry in entries:
-        _reach(sources, entry, (), order)
-    imported = {module for name in order for module in imports(sources[name])}
-    made = {name: _module(name, sources[name], may_await=name not in imported) for name in order}
-    body = ",\n".join(f"{_quote(name)}: {made[name]}" for name in order)
+    modules = order(sources, entries)
+    imported = {module for name in modules for module in imports(sources[name])}
+    made = {name: _module(name, sources[name], may_await=name not in imported) for name in modules}
+    body = ",\n".join(f"{_quote(name)}: {made[name]}" for name in modules)
     run = "\n".join(f"{'await ' if made[entry].startswith('async') else ''}{NEED}({_quote(entry)});"
                     for entry in entries)
     return (f"// {title}: {', '.join(entries)} and the modules they import, in one file, made by matchstate's "
             f"server\n// from its static files (web/bundle.py); each module is a function that returns its "
             f"exports.\nconst {MODULES} = {{\n{body}\n}};\nconst {MADE} = {{}};\n"
             f"function {NEED}(name) {{\n  return {MADE}[name] ??= {MODULES}[name]();\n}}\n{run}\n")
+
+
+def order(sources: Mapping[str, str], entries: list[str]) -> list[str]:
+    """``entries`` and every module they import, statically or not (``sources``: each module's text by name), in
+    the order they first run: each after the modules it imports statically."""
+    run: list[str] = []
+    for entry in entries:
+        _reach(sources, entry, (), run)
+    return run
 
 
 def imports(text: str) -> list[str]:
