@@ -641,31 +641,28 @@ class Commands(_SubParsers):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._makers: dict[str, Callable[[argparse.ArgumentParser], None]] = {}
+        self._commands: dict[str, tuple[Run | None, Callable[[argparse.ArgumentParser], object] | None]] = {}
         # argparse checks a command's name against `choices` before it asks for the command's parser
-        self.choices = self._makers  # type: ignore[assignment]
+        self.choices = self._commands  # type: ignore[assignment]
 
     def add_command(self, name: str, help: str, run: Run | None,
                     options: Callable[[argparse.ArgumentParser], object] | None = None) -> None:
         """The command ``name``, listed with ``help``, that does ``run`` (None: each of its actions has its own);
         ``options`` adds its arguments to its parser when it is used."""
-        self._makers[name] = functools.partial(self._make, run=run, options=options)
+        self._commands[name] = (run, options)
         self._choices_actions.append(self._ChoicesPseudoAction(name, (), help))
-
-    @staticmethod
-    def _make(command: argparse.ArgumentParser, run: Run | None,
-              options: Callable[[argparse.ArgumentParser], object] | None) -> None:
-        if run is not None:
-            command.set_defaults(run=run)
-        if options is not None:
-            options(command)
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
         assert isinstance(values, list)  # the command's name, then its arguments (argparse's nargs=PARSER)
         name = values[0]
         if name not in self._name_parser_map:
-            self._makers[name](self.add_parser(name))
+            run, options = self._commands[name]
+            command = self.add_parser(name)
+            if run is not None:
+                command.set_defaults(run=run)
+            if options is not None:
+                options(command)
         super().__call__(parser, namespace, values, option_string)
 
 
