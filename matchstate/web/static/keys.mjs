@@ -3,6 +3,9 @@
 
 const keyName = (code) => `matchstate:key:${document.body.dataset.page}:${code}`;
 
+// Whether this server keeps its matches private: reading one needs one of its keys (`serve --private`).
+const isPrivate = () => document.body.dataset.private !== undefined;
+
 export function key(code) { return localStorage.getItem(keyName(code)) || ""; }
 
 export function setKey(code, value) {
@@ -13,7 +16,7 @@ export function setKey(code, value) {
 // The key a read of this match sends: a private server's reads need one, and a public server's read the
 // same without it, as the page's first reads were named for the browser to fetch at once (<link
 // rel="preload">, which sends no key): with one, each would be fetched twice.
-export function readKey(code) { return document.body.dataset.private !== undefined ? key(code) : ""; }
+export function readKey(code) { return isPrivate() ? key(code) : ""; }
 
 // A link made at creation carries the key in its #fragment, which never reaches the server: keep it, hide it.
 export function takeKeyFromLink(code) {
@@ -27,7 +30,7 @@ export function takeKeyFromLink(code) {
 // On a private server a link to the sheet or an export must carry the key (no header can go with a
 // link); only there, so that keys stay out of URLs, histories and logs elsewhere.
 export function withKey(url, value) {
-  return document.body.dataset.private !== undefined && value ? `${url}?key=${encodeURIComponent(value)}` : url;
+  return isPrivate() && value ? `${url}?key=${encodeURIComponent(value)}` : url;
 }
 
 // Give each link marked data-keyed this match's key (data-keyed keeps the link's own href).
