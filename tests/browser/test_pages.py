@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from browser.browsing import LEAGUE_KEY, TABLET, create, fill_new_match, get, log, send
+from browser.browsing import LEAGUE_KEY, TABLET, create, fill_new_match, get, log, send, wait_until_kept
 from matchstate.store import Store
 from matchstate.web.app import create_app
 from matchstate.web.pages import files_version
@@ -152,6 +152,30 @@ def test_the_service_worker_keeps_a_matchs_scoreboard_and_opens_it_with_the_serv
     page.reload()  # its page and files come from the worker: the board says the server does not answer
     page.wait_for_selector("#message >> text=The server does not answer")
     assert page.title() == "Scoreboard · kept-board"
+    server.start()
+
+
+def test_a_page_that_did_not_come_through_the_service_worker_is_kept_too(
+        server: ServerProcess, new_page: Any) -> None:
+    """A page that opened as the worker took over came from the server, not through the worker, and was not
+    open yet when the worker looked for pages to keep: it asks the worker to keep it. Chromium's bypass of the
+    worker (a hard reload's) opens it that way every time."""
+    create(server, "kept-asked")
+    page = new_page(viewport=TABLET)
+    page.goto(server.base + "/")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    session = page.context.new_cdp_session(page)
+    session.send("Network.enable")
+    session.send("Network.setBypassServiceWorker", {"bypass": True})
+    page.goto(server.base + "/matches/kept-asked/scoreboard")
+    page.wait_for_selector("#scoreboard.ready")
+    assert page.evaluate("navigator.serviceWorker.controller") is None
+    wait_until_kept(page)
+    session.send("Network.setBypassServiceWorker", {"bypass": False})
+    server.stop()
+    page.reload()
+    page.wait_for_selector("#message >> text=The server does not answer")
+    assert page.title() == "Scoreboard · kept-asked"
     server.start()
 
 

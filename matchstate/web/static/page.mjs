@@ -22,4 +22,5 @@ if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("/sw.js", {scope: "/", updateViaCache: "none"}).catch((err) => {
     console.warn("no service worker: this page will not open offline", err);
   });
+  navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({keep: location.pathname}));
 }

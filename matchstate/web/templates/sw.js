@@ -21,13 +21,23 @@ self.addEventListener("activate", (event) => {
     }
     await self.clients.claim();
     // The pages open before this worker ran were not fetched through it: keep them too.
-    const cache = await caches.open(CACHE);
     for (const client of await self.clients.matchAll({type: "window", includeUncontrolled: true})) {
-      const path = new URL(client.url).pathname;
-      if (PAGE.test(path)) await cache.add(path).catch(() => {});
+      await keep(new URL(client.url).pathname);
     }
   })());
 });
+
+// Each page asks once it has a worker (page.mjs): one that opened while this worker took over was neither
+// fetched through it nor open when it looked.
+self.addEventListener("message", (event) => {
+  if (typeof event.data?.keep === "string") event.waitUntil(keep(event.data.keep));
+});
+
+async function keep(path) {
+  if (!PAGE.test(path)) return;
+  const cache = await caches.open(CACHE);
+  if (!(await cache.match(path))) await cache.add(path).catch(() => {});
+}
 
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
