@@ -33,17 +33,23 @@ class InstalledServer(ServerProcess):
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A venv holding the wheel built from this checkout; its dependencies are the test's own (a .pth file
-    names this environment's site-packages after the venv's), so nothing is downloaded."""
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The wheel built from this checkout, and what its build printed."""
     folder = tmp_path_factory.mktemp("wheel")
-    built = folder / "dist"
     # No build isolation: setuptools is a dev dependency, so the build needs no network.
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet",
-                    "--disable-pip-version-check", "--wheel-dir", str(built), str(ROOT)],
-                   check=True, cwd=folder)
-    [wheel] = built.glob("matchstate-*.whl")
-    venv = folder / "venv"
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                            "--disable-pip-version-check", "--wheel-dir", str(folder / "dist"), str(ROOT)],
+                           check=True, cwd=folder, capture_output=True, text=True)
+    [wheel] = (folder / "dist").glob("matchstate-*.whl")
+    return wheel, build.stdout + build.stderr
+
+
+@pytest.fixture(scope="module")
+def installed(built: tuple[Path, str]) -> Path:
+    """A venv holding the built wheel; its dependencies are the test's own (a .pth file names this environment's
+    site-packages after the venv's), so nothing is downloaded."""
+    wheel, _ = built
+    venv = wheel.parent.parent / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
@@ -62,6 +68,14 @@ def run(venv: Path, *args: str, url: str) -> str:
                           text=True)
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def test_the_wheel_builds_without_setuptools_warning_of_a_folder_it_would_leave_out(built: tuple[Path, str]) -> None:
+    """The folders holding only data (the catalog, the pages' files, the examples) are packages the build names:
+    a folder setuptools finds importable but not named is one a later setuptools leaves out of the wheel."""
+    _, printed = built
+    assert "Building wheel for matchstate" in printed
+    assert "absent from the `packages` configuration" not in printed, printed
 
 
 def test_the_installed_wheel_is_imported_from_the_venv_not_the_checkout(installed: Path) -> None:
