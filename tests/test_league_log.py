@@ -2,10 +2,14 @@
 each append's answer a C2SP tlog proof that verifies with the store's public key alone; SQLite and PostgreSQL."""
 
 import json
+import sqlite3
 import threading
 from typing import Any
 
+import psycopg
+import pytest
 from conftest import known, match_log
+from sqlalchemy.exc import OperationalError
 
 from matchstate import jcs
 from matchstate.store import Store
@@ -130,12 +134,40 @@ def test_leaves_rolled_back_leave_no_nodes_behind_for_a_server_sharing_the_log(s
     """Two servers share one database: what one added in a transaction that rolled back is not in its cache when
     the other fills those places with other leaves, so its roots and consistency proofs (a page's check that the
     log only grew) stay those of the stored tree."""
-    first = store
-    first.create_match(match_log("m-1", 2)[0], role="official")
-    with first.database.transaction(write=True) as connection:
-        first.log.add(connection, [{"kind": "act", "act": "abandoned", "n": n} for n in range(3)])
+    store.create_match(match_log("m-1", 2)[0], role="official")
+    with store.database.transaction(write=True) as connection:
+        store.log.add(connection, ACTS)
         connection.rollback()
-    second = Store(store_url)
+    assert_the_tree_of_another_server(store, store_url)
+
+
+def test_leaves_whose_commit_failed_leave_no_nodes_behind_for_a_server_sharing_the_log(
+        store_url: str, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As a rollback: the COMMIT itself fails (a full disk, a connection cut as it commits), after every statement
+    of the transaction ran. The server that failed writes again at once (SQLite's transaction, left open by a
+    failed COMMIT, is rolled back), and the other is not locked out."""
+    start, event = match_log("m-1", 2)[:2]
+    store.create_match(start, role="official")
+    failure = sqlite3.OperationalError if store.database.sqlite else psycopg.OperationalError
+
+    def fail(_: Any) -> None:
+        raise failure("database or disk is full")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(store.database.engine.dialect, "do_commit", fail)
+        with pytest.raises(OperationalError), store.database.transaction(write=True) as connection:
+            store.log.add(connection, ACTS)
+    assert store.append("m-1", event, role="scorer").event.seq == 2
+    assert_the_tree_of_another_server(store, store_url)
+
+
+ACTS = [{"kind": "act", "act": "abandoned", "n": n} for n in range(3)]
+
+
+def assert_the_tree_of_another_server(first: Store, url: str) -> None:
+    """Another server of the database at ``url`` appends a match; ``first`` then gives the roots and consistency
+    proofs of the tree it stored."""
+    second = Store(url)
     try:
         second.create_match(match_log("m-2", 3)[0], role="official")
         for event in match_log("m-2", 3)[1:]:

@@ -10,6 +10,9 @@ No wait on the database is unbounded (:func:`database_timeout`, ``MATCHSTATE_DAT
 the server, or a middlebox, falls silent), and, on the server's side, a statement and an idle transaction
 (6 times as long); TCP keepalives find a dead peer. A cut connection is invalidated, and the pool with it, so
 the next transaction opens a fresh one. SQLite waits that long for its write lock.
+
+What a transaction leaves for after its commit (:func:`after_commit`: the league log's nodes for its cache) is done
+only once its COMMIT returned; a rollback, or a COMMIT that fails, drops it.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import socket
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -130,6 +133,32 @@ def _wal(connection: sqlite3.Connection) -> None:
             time.sleep(0.01)
 
 
+ON_COMMIT = "matchstate.on-commit"  # in a connection's info: what its transaction leaves to do once committed
+
+
+def after_commit(connection: Connection, work: Callable[[], None]) -> None:
+    """Do ``work`` once the transaction of ``connection`` (one of :meth:`Database.transaction`) has committed; never
+    where it rolls back or its COMMIT fails."""
+    connection.info.setdefault(ON_COMMIT, []).append(work)
+
+
+@contextmanager
+def _committed(connection: Connection) -> Iterator[Connection]:
+    """The transaction of ``connection``, then the work it left for after its commit (:func:`after_commit`)."""
+    with connection.begin():
+        yield connection
+        done = connection.info.pop(ON_COMMIT, ())  # taken before the COMMIT: if it fails, none is done
+    for work in done:
+        work()
+
+
+def _rolled_back(connection: Connection) -> None:
+    # A transaction's work for after its commit goes with its rollback. A connection the watchdog cut (invalidated)
+    # has no info to read: the pool clears it before the connection is used again.
+    if not connection.invalidated:
+        connection.info.pop(ON_COMMIT, None)
+
+
 def _sqlite_begin(connection: Connection) -> None:
     # A deferred transaction that read first cannot take the write lock once another writer has
     # committed: it fails at once. An immediate one waits its turn (the busy timeout) instead.
@@ -215,6 +244,7 @@ class Database:
         self._writer: Connection | None = None  # SQLite's one write connection, see transaction
         self._writer_lock = threading.Lock()
         self.watchdog = None if self.sqlite else Watchdog(self.timeout)
+        event.listen(self.engine, "rollback", _rolled_back)
         if self.watchdog is not None:
             event.listen(self.engine, "before_cursor_execute", self.watchdog.extend)
             event.listen(self.engine, "do_connect", self._connecting)
@@ -252,15 +282,16 @@ class Database:
             try:
                 if self._writer is None:
                     self._writer = self.engine.connect().execution_options(write=True)
-                with self._writer.begin():
+                with _committed(self._writer):
                     yield self._writer
             finally:
+                self._end_a_failed_commit()
                 self._writer_lock.release()
             return
         with self.engine.connect() as connection:
             connection.execution_options(write=write)
             if self.sqlite:  # SQLite's reads are snapshots already
-                with connection.begin():
+                with _committed(connection):
                     yield connection
                 return
             if not write:
@@ -268,17 +299,25 @@ class Database:
             if DEADLINE.get() is None:
                 # Work with no one waiting on it (a command, an import, a verify of a season) may take long, and
                 # may read rows for minutes after its one statement: the server's own limits bound it.
-                with connection.begin():
+                with _committed(connection):
                     yield connection
                 return
             driver = connection.connection.driver_connection
             assert self.watchdog is not None
             self.watchdog.arm(driver, self.remaining())
             try:
-                with connection.begin():
+                with _committed(connection):
                     yield connection
             finally:
                 self.watchdog.disarm(driver)
+
+    def _end_a_failed_commit(self) -> None:
+        # A COMMIT that fails (a full disk, an I/O error) may leave SQLite's transaction open, and the writer, kept
+        # for the next, could begin none: SQLite asks for a ROLLBACK then (a pooled connection gets one on return).
+        if self._writer is not None and not self._writer.invalidated:
+            driver = self._writer.connection.driver_connection
+            if driver is not None and driver.in_transaction:
+                driver.rollback()
 
     def lock(self, connection: Connection, key: int) -> None:
         """On PostgreSQL, take advisory lock ``key`` of the current schema until the transaction ends (SQLite's
@@ -303,7 +342,7 @@ class Database:
             if self.sqlite:  # a pragma that has no effect inside a transaction
                 connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")  # type: ignore[union-attr]
             try:
-                with connection.execution_options(write=True).begin():
+                with _committed(connection.execution_options(write=True)):
                     if not self.sqlite:  # a migration takes as long as it takes
                         connection.execute(text("SET LOCAL statement_timeout = 0"))
                     self.lock(connection, MIGRATION_LOCK)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Dialect, bindparam, event, insert, select, update
+from sqlalchemy import Connection, Dialect, bindparam, insert, select, update
 
 from .. import jcs
 from ..models import LogHeadRow, LogLeafRow, LogNodeRow
@@ -35,11 +35,10 @@ from ..tlog import merkle
 from ..tlog.checkpoint import Checkpoint
 from ..tlog.note import Signer
 from ..tlog.proof import TlogProof
-from .database import Database
+from .database import Database, after_commit
 from .dialects import Prepared
 
 LOG_LOCK = 36_019  # the advisory lock a transaction holds while it adds leaves
-PENDING = "matchstate.log-nodes"  # a connection's nodes added in its transaction, kept once it commits
 APPEND, IMPORT, ACT = "append", "import", "act"
 
 
@@ -126,20 +125,11 @@ class LeagueLog:
         self._nodes: dict[tuple[int, int], bytes] = {}  # complete subtrees never change: safe to keep
         self._lock = threading.Lock()
         self._statements = _Statements(database.engine.dialect)
-        # A transaction's nodes join the cache only as it commits: one rolled back leaves none behind for another
-        # server, sharing the database, to fill with other leaves at the same places.
-        event.listen(database.engine, "commit", self._committed)
-        event.listen(database.engine, "rollback", self._rolled_back)
         _LOGS[database] = self
 
-    def _committed(self, connection: Connection) -> None:
-        nodes = connection.info.pop(PENDING, None)
-        if nodes:
-            with self._lock:
-                self._nodes.update(nodes)
-
-    def _rolled_back(self, connection: Connection) -> None:
-        connection.info.pop(PENDING, None)
+    def _keep(self, nodes: dict[tuple[int, int], bytes]) -> None:
+        with self._lock:
+            self._nodes.update(nodes)
 
     @property
     def signer(self) -> Signer:
@@ -207,9 +197,12 @@ class LeagueLog:
             self._statements.signed.run(connection, {"id": 1, **values})
         else:
             connection.execute(update(LogHeadRow).where(LogHeadRow.id == 1).values(**values))
-        pending = connection.info.setdefault(PENDING, {})  # the old right edge too: the group's proofs need no read
-        pending.update({(level, (first >> level) - 1): digest for level, digest in old_edge.items()})
-        pending.update({(row["level"], row["idx"]): bytes.fromhex(row["hash"]) for row in node_rows})
+        # The nodes join the cache once the transaction has committed: one that rolls back, or whose COMMIT fails,
+        # leaves none behind for another server, sharing the database, to fill with other leaves at the same places.
+        # The old right edge too: the group's proofs need no read.
+        nodes = {(level, (first >> level) - 1): digest for level, digest in old_edge.items()}
+        nodes.update({(row["level"], row["idx"]): bytes.fromhex(row["hash"]) for row in node_rows})
+        after_commit(connection, lambda: self._keep(nodes))
         return Added(first, size, root, checkpoint)
 
     def inclusion(self, connection: Connection | None, index: int, size: int) -> list[bytes]:
