@@ -24,8 +24,10 @@ from fastapi import FastAPI
 from silent_proxy import SilentProxy, postgres_schema, through
 from sqlalchemy import event, make_url
 from sqlalchemy.exc import OperationalError
+from starlette.concurrency import run_in_threadpool
 
 from matchstate.store import Store, dialects
+from matchstate.store.database import unavailable
 from matchstate.web import create_app
 from matchstate.web.access import hash_key
 from matchstate.web.limits import Limits
@@ -149,6 +151,39 @@ async def _silence_and_recover(proxy: SilentProxy, proxied: Store, healthy: Stor
     for store, written in ((healthy, scorer), (healthy, elsewhere)):
         stored = {json.loads(event.raw).get("id") for event in store.events(written.code)}
         assert set(written.acknowledged) <= stored  # 0 acknowledged events lost
+
+
+def test_a_live_streams_read_of_a_silent_postgresql_ends_within_the_timeout(schema_url: str) -> None:
+    """A live stream's read of the log (as it starts, at a gap or a keepalive) holds its match's lock, which every
+    append of the match waits for: it is done with the database within the timeout, as a request is, where it
+    waited as long as the silence lasted and the match's appends with it."""
+    direct = make_url(schema_url)
+    with SilentProxy((direct.host or "127.0.0.1", direct.port or 5432)) as proxy:
+        proxied = Store(through(proxy, schema_url))
+        proxied.upgrade()
+        proxied.set_league_key(hash_key(LEAGUE_KEY))
+        try:
+            asyncio.run(_read_live_while_silent(proxy, proxied))
+        finally:
+            proxied.close()
+
+
+async def _read_live_while_silent(proxy: SilentProxy, proxied: Store) -> None:
+    app = create_app(proxied, limits=GENEROUS)
+    async with client_of(app) as client:
+        scorer = Scorer(client, "silent-live")
+        await scorer.create()
+        assert (await scorer.append()).status_code == 201  # its connection is back in the pool, idle
+        proxy.silence()
+        try:
+            began = time.monotonic()
+            with pytest.raises(Exception) as failed:  # whatever the database raised: `unavailable` says which
+                await asyncio.wait_for(run_in_threadpool(app.state.service.messages, scorer.code, 0), 3 * WITHIN)
+            took = time.monotonic() - began
+        finally:
+            proxy.resume()  # a read still waiting goes on
+        assert unavailable(failed.value), repr(failed.value)
+        assert took < WITHIN, f"failed after {took:.1f} s, the timeout being {TIMEOUT} s"
 
 
 @pytest.mark.parametrize("error", ["database or disk is full", "attempt to write a readonly database"])

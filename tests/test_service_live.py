@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from conftest import match_log
+from sqlalchemy.exc import OperationalError
 
 from matchstate.store import Store
 from matchstate.web import live
@@ -124,3 +127,30 @@ def test_a_quiet_stream_sends_a_keepalive_and_reads_the_log_for_what_no_one_told
         assert await asyncio.wait_for(anext(events), 5) == b"id: 1\nevent: append\ndata: {}\n\n"
 
     asyncio.run(run())
+
+
+def test_a_stream_whose_read_of_the_log_finds_the_database_unavailable_ends_with_one_line_logged(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Its response has begun (no 503 can be sent): it ends as a dropped stream does, and the browser reconnects
+    with Last-Event-ID, where a traceback cut it before."""
+    monkeypatch.setattr(live, "KEEPALIVE_SECONDS", 0.05)
+    reads = 0
+
+    def backlog(code: str, seq: int) -> list[live.Message]:
+        nonlocal reads
+        reads += 1
+        if reads > 1:  # the keepalive's read, the database gone silent since the stream began
+            raise OperationalError("SELECT", None, psycopg.OperationalError("server closed the connection"))
+        return []
+
+    async def run() -> None:
+        events = stream(Hub(), CODE, 0, backlog)
+        assert (await anext(events)).startswith(b"retry:")
+        assert await asyncio.wait_for(anext(events), 5) == b": keepalive\n\n"
+        with pytest.raises(StopAsyncIteration):
+            await asyncio.wait_for(anext(events), 5)
+
+    asyncio.run(run())
+    [line] = [record for record in caplog.records if record.levelno >= logging.WARNING]
+    assert line.getMessage() == f"the live stream of {CODE} ended: the database is unavailable: " \
+                                "server closed the connection" and line.exc_info is None

@@ -55,10 +55,14 @@ class DatabaseFaults:
         except Exception as err:
             if started or not unavailable(err):
                 raise
-            reason = str(getattr(err, "orig", None) or err).strip().splitlines()
-            log.warning("%s %s: 503, the database is unavailable: %s", scope["method"], path,
-                        reason[0] if reason else type(err).__name__)
+            log.warning("%s %s: 503, the database is unavailable: %s", scope["method"], path, why(err))
             await send_unavailable(send)
+
+
+def why(err: Exception) -> str:
+    """The first line of what the driver said of an unavailable database: what a log line gives."""
+    reason = str(getattr(err, "orig", None) or err).strip().splitlines()
+    return reason[0] if reason else type(err).__name__
 
 
 async def send_unavailable(send: Send) -> None:

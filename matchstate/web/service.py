@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import logging
 import math
 import time
 from collections import OrderedDict
@@ -23,9 +24,13 @@ from ..records import timeline
 from ..records.sheet import ScoreSheet, score_sheet
 from ..rulebook import clause
 from ..store import KeyCheck, Snapshot, Store, StoredEvent
+from ..store.database import deadline, unavailable
 from . import access
+from .faults import why
 from .live import Hub, Message, sse
 from .views import event_json, match_view
+
+log = logging.getLogger(__name__)
 
 CLOCK_TOLERANCE_SECONDS = 120.0  # how far ahead of the server's clock an event's `at` may be
 MAX_SEQ = 2**31 - 1  # the largest seq a match can have: PostgreSQL's integer
@@ -260,11 +265,14 @@ class Service:
         return [event_json(stored) for stored in self.store.events(code, after_seq=after_seq)]
 
     def messages(self, code: str, after_seq: int) -> list[Message]:
-        """The live messages for the events after ``after_seq``, each with the match as it is now."""
-        rows = self.events(code, after_seq)
-        if not rows:
-            return []
-        view = self.view(code)
+        """The live messages for the events after ``after_seq``, each with the match as it is now. Done with the
+        database within its timeout, as a request is: a live stream has no deadline of its own, and this read
+        holds the match's lock, which every append of the match waits for."""
+        with deadline(self.store.database.timeout):
+            rows = self.events(code, after_seq)
+            if not rows:
+                return []
+            view = self.view(code)
         return [message(row, view) for row in rows]
 
     async def catch_up(self, code: str, seq: int | None = None) -> None:
@@ -282,6 +290,12 @@ class Service:
             found = await run_in_threadpool(self.messages, code, sent)
         except UnknownMatch:
             self.hub.close(code)
+            return
+        except Exception as err:
+            if not unavailable(err):
+                raise
+            # The streams read the log themselves at their next keepalive, or end and are resumed.
+            log.warning("the live streams of %s are not caught up: the database is unavailable: %s", code, why(err))
             return
         for each in found:
             self.hub.publish(code, each)
