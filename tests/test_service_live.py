@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from matchstate.web import live
 from matchstate.web.access import hash_key
 from matchstate.web.live import Hub, sse, stream
 from matchstate.web.process import ServerProcess
+from matchstate.web.service import Service
 
 CODE = "live-1"
 LEAGUE_KEY = "live-league-key"
@@ -154,3 +156,29 @@ def test_a_stream_whose_read_of_the_log_finds_the_database_unavailable_ends_with
     [line] = [record for record in caplog.records if record.levelno >= logging.WARNING]
     assert line.getMessage() == f"the live stream of {CODE} ended: the database is unavailable: " \
                                 "server closed the connection" and line.exc_info is None
+
+
+def test_the_watch_of_other_servers_appends_goes_on_when_the_database_is_unavailable(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The watch's read of the matches with open streams (SQLite's poll, PostgreSQL's catch-up after a notice)
+    fails with one line logged, and the watch asks again: before, its exception ended the watch, and no stream
+    of this server heard of another's appends again until it restarted."""
+    store = Store(f"sqlite:///{tmp_path / 'watch.db'}")
+    store.upgrade()
+    service = Service(store)
+
+    def silent(codes: list[str]) -> dict[str, int]:
+        raise OperationalError("SELECT", None, sqlite3.OperationalError("disk I/O error"))
+
+    monkeypatch.setattr(store, "last_seqs", silent)
+
+    async def run() -> None:
+        with service.hub.subscribe(CODE):
+            await service.catch_up_all()  # it raised, and the watch with it
+
+    try:
+        asyncio.run(run())
+    finally:
+        store.close()
+    [line] = [record for record in caplog.records if record.levelno >= logging.WARNING]
+    assert line.getMessage() == "the live streams are not caught up: the database is unavailable: disk I/O error"

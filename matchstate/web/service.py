@@ -9,10 +9,10 @@ import logging
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
@@ -31,6 +31,7 @@ from .live import Hub, Message, sse
 from .views import event_json, match_view
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 CLOCK_TOLERANCE_SECONDS = 120.0  # how far ahead of the server's clock an event's `at` may be
 MAX_SEQ = 2**31 - 1  # the largest seq a match can have: PostgreSQL's integer
@@ -287,17 +288,11 @@ class Service:
         elif seq is not None and seq <= sent:
             return
         try:
-            found = await run_in_threadpool(self.messages, code, sent)
+            found = await self._unless_unavailable(f"the live streams of {code}", self.messages, code, sent)
         except UnknownMatch:
             self.hub.close(code)
             return
-        except Exception as err:
-            if not unavailable(err):
-                raise
-            # The streams read the log themselves at their next keepalive, or end and are resumed.
-            log.warning("the live streams of %s are not caught up: the database is unavailable: %s", code, why(err))
-            return
-        for each in found:
+        for each in found or ():
             self.hub.publish(code, each)
 
     async def catch_up_all(self) -> None:
@@ -305,12 +300,30 @@ class Service:
         codes = self.hub.watched()
         if not codes:
             return
-        last = await run_in_threadpool(self.store.last_seqs, codes)
+        last = await self._unless_unavailable("the live streams", self.store.last_seqs, codes)
+        if last is None:
+            return
         for code in codes:
             if code not in last:
                 self.hub.close(code)  # removed through another server
             elif last[code] > (self.hub.sent(code) or last[code]):
                 await self.catch_up(code)
+
+    async def _unless_unavailable(self, what: str, read: Callable[..., T], *args: Any) -> T | None:
+        """``read(*args)`` in a worker thread, done with the database within its timeout; None where the database
+        is unavailable, with one line logged: the streams read the log themselves at their next keepalive, and
+        the watch of other servers' appends goes on."""
+        def bounded() -> T:
+            with deadline(self.store.database.timeout):
+                return read(*args)
+
+        try:
+            return await run_in_threadpool(bounded)
+        except Exception as err:
+            if not unavailable(err):
+                raise
+            log.warning("%s are not caught up: the database is unavailable: %s", what, why(err))
+            return None
 
     def _log(self, code: str) -> tuple[list[StoredEvent], Snapshot]:
         """The stored log and the match it makes, read at one moment: the snapshot first, then its events
