@@ -284,8 +284,10 @@ class Database:
                     self._writer = self.engine.connect().execution_options(write=True)
                 with _committed(self._writer):
                     yield self._writer
-            finally:
+            except BaseException:
                 self._end_a_failed_commit()
+                raise
+            finally:
                 self._writer_lock.release()
             return
         with self.engine.connect() as connection:
