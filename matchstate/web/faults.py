@@ -9,6 +9,8 @@ itself: the failed connection was dropped, and the next request opens a fresh on
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -57,6 +59,19 @@ class DatabaseFaults:
                 raise
             log.warning("%s %s: 503, the database is unavailable: %s", scope["method"], path, why(err))
             await send_unavailable(send)
+
+
+@contextmanager
+def said_if_unavailable(what: str) -> Iterator[None]:
+    """Within it, an error that says the database is unavailable ends the work with one line logged (``what``
+    is left undone), not a traceback; any other error goes on up. For work whose answer has begun, or that no
+    request waits for: a request's own is answered 503 by :class:`DatabaseFaults`."""
+    try:
+        yield
+    except Exception as err:
+        if not unavailable(err):
+            raise
+        log.warning("%s: the database is unavailable: %s", what, why(err))
 
 
 def why(err: Exception) -> str:

@@ -4,21 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import UnknownMatch
-from ..store.database import unavailable
-from .faults import why
+from .faults import said_if_unavailable
 
 KEEPALIVE_SECONDS = 15.0
 RETRY_MS = 1000  # how soon a browser reconnects after the server goes away
 QUEUE_SIZE = 256  # messages a stream may fall behind before it is dropped
-
-log = logging.getLogger(__name__)
 
 Message = tuple[int, bytes]  # (seq, the server-sent event whole), framed once however many streams receive it
 Queue = asyncio.Queue[Message | None]  # None: the stream is dropped
@@ -92,16 +88,6 @@ class Hub:
             self._sent.setdefault(code, seq)
 
 
-@contextmanager
-def _ended_if_unavailable(code: str) -> Iterator[None]:
-    try:
-        yield
-    except Exception as err:
-        if not unavailable(err):
-            raise
-        log.warning("the live stream of %s ended: the database is unavailable: %s", code, why(err))
-
-
 def sse(seq: int, data: bytes) -> bytes:
     """The server-sent event of an append: its seq as the id, its message's JSON as the data."""
     return b"id: %d\nevent: append\ndata: %s\n\n" % (seq, data)
@@ -141,7 +127,8 @@ async def stream(hub: Hub, code: str, after_seq: int,
     unavailable, with one line logged: its response has begun, and no 503 can be sent.
     """
     last = after_seq
-    with hub.subscribe(code) as queue, contextlib.suppress(UnknownMatch), _ended_if_unavailable(code):
+    with hub.subscribe(code) as queue, contextlib.suppress(UnknownMatch), \
+            said_if_unavailable(f"the live stream of {code} ended"):
         yield b"retry: %d\n\n" % RETRY_MS
         pending = await run_in_threadpool(backlog, code, last)
         hub.seen(code, pending[-1][0] if pending else last)

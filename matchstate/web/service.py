@@ -5,14 +5,13 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-import logging
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 
 import orjson
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
@@ -24,14 +23,11 @@ from ..records import timeline
 from ..records.sheet import ScoreSheet, score_sheet
 from ..rulebook import clause
 from ..store import KeyCheck, Snapshot, Store, StoredEvent
-from ..store.database import deadline, unavailable
+from ..store.database import deadline
 from . import access
-from .faults import why
+from .faults import said_if_unavailable
 from .live import Hub, Message, sse
 from .views import event_json, match_view
-
-log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 CLOCK_TOLERANCE_SECONDS = 120.0  # how far ahead of the server's clock an event's `at` may be
 MAX_SEQ = 2**31 - 1  # the largest seq a match can have: PostgreSQL's integer
@@ -287,12 +283,15 @@ class Service:
             sent = seq - 1
         elif seq is not None and seq <= sent:
             return
-        try:
-            found = await self._unless_unavailable(f"the live streams of {code}", self.messages, code, sent)
-        except UnknownMatch:
-            self.hub.close(code)
-            return
-        for each in found or ():
+        found: list[Message] = []
+        # The streams read the log themselves at their next keepalive.
+        with said_if_unavailable(f"the live streams of {code} are not caught up"):
+            try:
+                found = await run_in_threadpool(self.messages, code, sent)
+            except UnknownMatch:
+                self.hub.close(code)
+                return
+        for each in found:
             self.hub.publish(code, each)
 
     async def catch_up_all(self) -> None:
@@ -300,7 +299,9 @@ class Service:
         codes = self.hub.watched()
         if not codes:
             return
-        last = await self._unless_unavailable("the live streams", self.store.last_seqs, codes)
+        last: dict[str, int] | None = None
+        with said_if_unavailable("the live streams are not caught up"):  # the watch asks again
+            last = await run_in_threadpool(self._last_seqs, codes)
         if last is None:
             return
         for code in codes:
@@ -309,21 +310,9 @@ class Service:
             elif last[code] > (self.hub.sent(code) or last[code]):
                 await self.catch_up(code)
 
-    async def _unless_unavailable(self, what: str, read: Callable[..., T], *args: Any) -> T | None:
-        """``read(*args)`` in a worker thread, done with the database within its timeout; None where the database
-        is unavailable, with one line logged: the streams read the log themselves at their next keepalive, and
-        the watch of other servers' appends goes on."""
-        def bounded() -> T:
-            with deadline(self.store.database.timeout):
-                return read(*args)
-
-        try:
-            return await run_in_threadpool(bounded)
-        except Exception as err:
-            if not unavailable(err):
-                raise
-            log.warning("%s are not caught up: the database is unavailable: %s", what, why(err))
-            return None
+    def _last_seqs(self, codes: list[str]) -> dict[str, int]:
+        with deadline(self.store.database.timeout):  # as messages: the watch has no request's deadline
+            return self.store.last_seqs(codes)
 
     def _log(self, code: str) -> tuple[list[StoredEvent], Snapshot]:
         """The stored log and the match it makes, read at one moment: the snapshot first, then its events
