@@ -1,12 +1,14 @@
 """Group commit: appends waiting at the same moment share a commit, and each is told the truth about its own."""
 
 import itertools
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import psycopg
 import pytest
 from conftest import match_log, stamp
 from sqlalchemy import Connection
@@ -14,6 +16,7 @@ from test_store_concurrency import WRITERS, Race, url_of
 
 from matchstate.errors import AccessDenied, ConflictError, IllegalEvent
 from matchstate.store import Store, hash_key
+from matchstate.store.dialects import execute
 from matchstate.web.service import Service
 
 
@@ -147,8 +150,19 @@ def test_appends_waiting_together_share_one_commit_and_a_refused_one_fails_alone
     assert store.verify() == []
 
 
-def test_a_database_failure_of_one_append_in_a_group_loses_none_of_the_others(store: Store,
-                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def _full_disk(connection: Connection) -> None:
+    raise OSError("the disk is full")
+
+
+def _refused_by_the_database(connection: Connection) -> None:
+    """A statement the database refuses, sent as the write is: on PostgreSQL its refusal comes only when the league
+    log's head is read, the statements between sent without waiting (the append's pipeline)."""
+    execute(connection, "UPDATE matches SET code = NULL", {})
+
+
+@pytest.mark.parametrize("failure", [_full_disk, _refused_by_the_database])
+def test_a_database_failure_of_one_append_in_a_group_loses_none_of_the_others(
+        store: Store, monkeypatch: pytest.MonkeyPatch, failure: Callable[[Connection], None]) -> None:
     code = apart("held", "a", "full", "b")
     logs = {name: match_log(code[name], 10) for name in code}
     for log in logs.values():
@@ -158,12 +172,12 @@ def test_a_database_failure_of_one_append_in_a_group_loses_none_of_the_others(st
     statements = store.database.statements
     write = statements.write
 
-    def full_disk(connection: Connection, rows: list[dict[str, Any]]) -> None:
+    def failing(connection: Connection, rows: list[dict[str, Any]]) -> None:
         if any(row["match_id"] == full_id for row in rows):
-            raise OSError("the disk is full")
+            failure(connection)
         return write(connection, rows)
 
-    monkeypatch.setattr(statements, "write", full_disk)
+    monkeypatch.setattr(statements, "write", failing)
     with held_commit(store, monkeypatch, code["held"]) as queued:
         leader = run_all(lambda: store.append(code["held"], logs["held"][1]))
         queued(0)
@@ -172,7 +186,7 @@ def test_a_database_failure_of_one_append_in_a_group_loses_none_of_the_others(st
     join(leader)
     appended_a, failed, appended_b = join(group)
 
-    assert isinstance(failed, OSError)
+    assert isinstance(failed, OSError if failure is _full_disk else sqlite3.IntegrityError | psycopg.IntegrityError)
     assert appended_a.event.seq == appended_b.event.seq == 2
     assert store.last_seqs(code.values()) == {code["held"]: 2, code["a"]: 2, code["full"]: 1, code["b"]: 2}
     monkeypatch.setattr(statements, "write", write)

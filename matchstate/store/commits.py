@@ -154,9 +154,12 @@ class GroupCommit:
                     rows.append(row)
                     written.append(unit)
             if rows:
-                self.statements.write(connection, rows)
-                if self.log is not None:  # the group's leaves, and one checkpoint signed for all of them
-                    added = self.log.add(connection, [event_leaf(APPEND, unit.wanted[0], row["seq"], row["hash"])
-                                                      for unit, row in zip(written, rows, strict=True)])
-                    for offset, unit in enumerate(written):
-                        unit.leaf = (added.first + offset, added.checkpoint)
+                # On PostgreSQL, two round trips for the write and the league log's lock, head, leaves, nodes and new
+                # head, not one each: only the log's head is read, and it waits for the write and the lock alone.
+                with self.statements.pipeline(connection):
+                    self.statements.write(connection, rows)
+                    if self.log is not None:  # the group's leaves, and one checkpoint signed for all of them
+                        added = self.log.add(connection, [event_leaf(APPEND, unit.wanted[0], row["seq"], row["hash"])
+                                                          for unit, row in zip(written, rows, strict=True)])
+                        for offset, unit in enumerate(written):
+                            unit.leaf = (added.first + offset, added.checkpoint)

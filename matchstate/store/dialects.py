@@ -12,6 +12,7 @@ process, runs the statements of each append in turn.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, NamedTuple, Protocol, cast
 
 import orjson
@@ -28,7 +29,6 @@ from sqlalchemy import (
     insert,
     or_,
     select,
-    text,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
@@ -88,6 +88,11 @@ class Statements(Protocol):
         """Take advisory lock ``key`` until the transaction ends (where write transactions are not one at a time
         already)."""
 
+    def pipeline(self, connection: Connection) -> AbstractContextManager[object]:
+        """Within it, the statements run on the driver's cursor (:func:`execute`, :class:`Prepared`, :meth:`lock`)
+        are sent without waiting for each one's answer, where the database can (PostgreSQL's pipeline mode: a read
+        waits once for every statement sent before it, and the end once for the rest); SQLite's run in turn."""
+
     def upsert(self, table: Any) -> Upsert:
         """An insert into ``table`` that can say what to do on a conflict (``on_conflict_do_update``)."""
 
@@ -146,7 +151,11 @@ def execute(connection: Connection, statement: str, params: Any, rows: bool = Fa
 
 
 def _cursor(connection: Connection) -> Any:
-    return connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    return _driver(connection).cursor()
+
+
+def _driver(connection: Connection) -> Any:
+    return connection.connection.dbapi_connection
 
 
 def held_keys(rows: Callable[..., Any]) -> Any:
@@ -207,6 +216,9 @@ class SQLiteStatements:
     def lock(self, connection: Connection, key: int) -> None:
         pass  # SQLite's write transactions are one at a time
 
+    def pipeline(self, connection: Connection) -> AbstractContextManager[object]:
+        return nullcontext()  # in the process: no round trips to save
+
     def upsert(self, table: Any) -> Upsert:
         return sqlite.insert(table)
 
@@ -228,8 +240,9 @@ _HEADS = (
 class PostgreSQLStatements:
     """PostgreSQL's: a group's head read and its write each one statement over JSON (``json_to_recordset``: one
     parameter, made in one call, where an array per column costs the driver more than the statement), so a
-    group costs four round trips (with the BEGIN and the COMMIT) however many appends it holds; an import's
-    batches streamed with COPY."""
+    group costs five round trips however many appends it holds: the BEGIN, the heads, the write sent in one
+    pipeline with the league log's lock and head read, the log's leaves, nodes and new head, and the COMMIT (eight
+    before the pipeline); an import's batches streamed with COPY."""
 
     notifies = True
 
@@ -258,7 +271,10 @@ class PostgreSQLStatements:
             copy.run(connection, rows)
 
     def lock(self, connection: Connection, key: int) -> None:
-        connection.execute(text("SELECT pg_advisory_xact_lock(:key, hashtext(current_schema()))"), {"key": key})
+        execute(connection, "SELECT pg_advisory_xact_lock(%(key)s, hashtext(current_schema()))", {"key": key})
+
+    def pipeline(self, connection: Connection) -> AbstractContextManager[object]:
+        return cast(AbstractContextManager[object], _driver(connection).pipeline())
 
     def upsert(self, table: Any) -> Upsert:
         return postgresql.insert(table)

@@ -92,8 +92,8 @@ class StoredTree:
 
 class _Statements:
     """The statements of :meth:`LeagueLog.add`, compiled once for a dialect and run on the driver's cursor (as an
-    append's own: :class:`~matchstate.store.sql.Prepared`); through ``Connection.execute`` they were half the time
-    of a lone append."""
+    append's own: :class:`~matchstate.store.dialects.Prepared`); through ``Connection.execute`` they were half the
+    time of a lone append. On the cursor, they are sent in the append's pipeline (``Statements.pipeline``)."""
 
     def __init__(self, dialect: Dialect) -> None:
         def values(*names: str) -> dict[str, Any]:
@@ -103,8 +103,10 @@ class _Statements:
         self.head = Prepared(select(LogHeadRow.size, LogHeadRow.frontier).where(one), dialect)
         self.leaf = Prepared(insert(LogLeafRow).values(values("idx", "kind", "code", "seq", "body")), dialect)
         self.node = Prepared(insert(LogNodeRow).values(values("level", "idx", "hash")), dialect)
-        self.signed = Prepared(update(LogHeadRow).where(one).values(
-            values("size", "root", "frontier", "checkpoint")), dialect)
+        head = ("size", "root", "frontier")
+        self.first = Prepared(insert(LogHeadRow).values(values("id", *head, "checkpoint")), dialect)
+        self.signed = Prepared(update(LogHeadRow).where(one).values(values(*head, "checkpoint")), dialect)
+        self.unsigned = Prepared(update(LogHeadRow).where(one).values(values(*head)), dialect)
 
 
 _LOGS: weakref.WeakKeyDictionary[Database, LeagueLog] = weakref.WeakKeyDictionary()
@@ -192,11 +194,11 @@ class LeagueLog:
         if checkpoint is not None:
             values["checkpoint"] = checkpoint
         if head is None:
-            connection.execute(insert(LogHeadRow).values(id=1, **{"checkpoint": None, **values}))
+            self._statements.first.run(connection, {"id": 1, "checkpoint": None, **values})
         elif checkpoint is not None:
             self._statements.signed.run(connection, {"id": 1, **values})
         else:
-            connection.execute(update(LogHeadRow).where(LogHeadRow.id == 1).values(**values))
+            self._statements.unsigned.run(connection, {"id": 1, **values})
         # The nodes join the cache once the transaction has committed: one that rolls back, or whose COMMIT fails,
         # leaves none behind for another server, sharing the database, to fill with other leaves at the same places.
         # The old right edge too: the group's proofs need no read.
