@@ -152,3 +152,35 @@ def test_over_plain_http_by_a_field_name_the_pages_warn_that_offline_reload_need
         assert local.locator("#insecure").is_hidden()
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("failing", ["/sw.js", "/api/event-types"], ids=["worker-not-fetched", "worker-not-installed"])
+def test_where_no_service_worker_can_be_installed_the_console_says_it_will_not_open_offline(
+        tmp_path: Path, chromium: Any, failing: str) -> None:
+    """As a tablet that does not trust the server's certificate (told to go on anyway) gets no worker, or one
+    whose files the device cannot keep gets none installed: the worker's script, or a file it keeps, fails."""
+    url = f"sqlite:///{tmp_path / 'unkept.db'}"
+    league_store(url)
+    server = ServerProcess(url, log=tmp_path / "server.log")
+    server.start()
+    try:
+        keys = create(server, "unkept-1")
+        browser = chromium()
+        context = browser.new_context(viewport=TABLET)
+        context.route(f"**{failing}", lambda route: route.fulfill(status=404, body="not here"))
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        Console(page, "unkept-1").open(server, keys["scorer_key"])
+        page.wait_for_selector("#unkept >> text=if the server stops, a reload will not open it")
+        assert page.locator("#insecure").is_hidden()
+        page.click("#lang")
+        page.wait_for_selector("#unkept >> text=si el servidor se detiene, al recargarla no abrirá")
+
+        # Where the worker installs, nothing is said.
+        kept = _tablet(browser)
+        Console(kept, "unkept-1").open(server, keys["scorer_key"])
+        wait_until_kept(kept)
+        assert kept.locator("#unkept").is_hidden()
+        assert not kept.errors
+    finally:
+        server.stop()
