@@ -14,7 +14,7 @@ import binascii
 import hashlib
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -102,10 +102,12 @@ class Signer:
 
     name: str
     private_key: Ed25519PrivateKey
+    verifier: Verifier = field(init=False, repr=False, compare=False)
 
-    @property
-    def verifier(self) -> Verifier:
-        return Verifier.ed25519(self.name, self.private_key.public_key())
+    def __post_init__(self) -> None:
+        # Made once: every signature line carries the key's ID, and the public key and its hash cost a quarter of
+        # the signature itself (an append's checkpoint is signed on every commit).
+        object.__setattr__(self, "verifier", Verifier.ed25519(self.name, self.private_key.public_key()))
 
     def signature_line(self, text: str) -> str:
         """The line that signs note text ``text``, with its newline."""
