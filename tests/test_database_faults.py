@@ -27,7 +27,7 @@ from sqlalchemy.exc import OperationalError
 from starlette.concurrency import run_in_threadpool
 
 from matchstate.store import Store, dialects
-from matchstate.store.database import unavailable
+from matchstate.store.database import deadline, unavailable
 from matchstate.web import create_app
 from matchstate.web.access import hash_key
 from matchstate.web.limits import Limits
@@ -184,6 +184,53 @@ async def _read_live_while_silent(proxy: SilentProxy, proxied: Store) -> None:
             proxy.resume()  # a read still waiting goes on
         assert unavailable(failed.value), repr(failed.value)
         assert took < WITHIN, f"failed after {took:.1f} s, the timeout being {TIMEOUT} s"
+
+
+def test_a_postgresql_silent_in_the_middle_of_an_append_fails_it_in_time_and_keeps_none_of_it(
+        schema_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The append's write and the league log's statements go in one pipeline, unanswered until the log's head is
+    read: a server that falls silent as the write is sent fails a request's append within the timeout (the
+    watchdog cuts the connection in the pipeline's wait), keeps nothing of it (neither the event nor a leaf), and
+    appends again once it answers."""
+    direct = make_url(schema_url)
+    with SilentProxy((direct.host or "127.0.0.1", direct.port or 5432)) as proxy:
+        proxied = Store(through(proxy, schema_url))
+        proxied.upgrade()
+        try:
+            start = {"type": "match.start", "at": at(-3600), "match": "mid-1", "teams": [BLUE, RED], "id": "mid-1/0"}
+            proxied.create_match(start)
+            proxied.append("mid-1", {"type": "chukker.start", "chukker": 1, "at": at(-3000), "id": "mid-1/1"})
+            statements = proxied.database.statements
+            write = statements.write
+
+            def silenced(connection: Any, rows: list[dict[str, Any]]) -> None:
+                write(connection, rows)
+                proxy.silence()
+
+            monkeypatch.setattr(statements, "write", silenced)
+            began = time.monotonic()
+            with pytest.raises(Exception) as failed, deadline(TIMEOUT):  # as a request's append is bounded
+                proxied.append("mid-1", {"type": "tick", "at": at(-2000), "id": "mid-1/2"})
+            took = time.monotonic() - began
+            assert unavailable(failed.value), repr(failed.value)
+            assert took < WITHIN, f"failed after {took:.1f} s, the timeout being {TIMEOUT} s"
+            monkeypatch.setattr(statements, "write", write)
+            proxy.resume()
+            give_up = time.monotonic() + 60  # only a guard against hanging: the pool's cut connections are replaced
+            while True:
+                try:
+                    with deadline(TIMEOUT):
+                        appended = proxied.append("mid-1", {"type": "tick", "at": at(-1000), "id": "mid-1/3"})
+                    break
+                except Exception as err:
+                    assert unavailable(err) and time.monotonic() < give_up, repr(err)
+            assert appended.event.seq == 3
+            stored = [json.loads(event.raw)["id"] for event in proxied.events("mid-1")]
+            assert stored == ["mid-1/0", "mid-1/1", "mid-1/3"]
+            assert proxied.verify() == []  # the league log holds the leaves of the stored events, and no other
+        finally:
+            proxy.resume()
+            proxied.close()
 
 
 @pytest.mark.parametrize("error", ["database or disk is full", "attempt to write a readonly database"])
