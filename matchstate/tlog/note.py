@@ -105,7 +105,7 @@ class Signer:
     verifier: Verifier = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        # Made once: every signature line carries the key's ID, and the public key and its hash cost a quarter of
+        # Made once: every signature line carries the key's ID, and the public key and its hash cost a sixth of
         # the signature itself (an append's checkpoint is signed on every commit).
         object.__setattr__(self, "verifier", Verifier.ed25519(self.name, self.private_key.public_key()))
 

@@ -154,11 +154,13 @@ def test_over_plain_http_by_a_field_name_the_pages_warn_that_offline_reload_need
         server.stop()
 
 
-@pytest.mark.parametrize("failing", ["/sw.js", "/api/event-types"], ids=["worker-not-fetched", "worker-not-installed"])
+@pytest.mark.parametrize("failing", ["/sw.js", "/api/event-types", None],
+                         ids=["worker-not-fetched", "worker-not-installed", "no-workers-here"])
 def test_where_no_service_worker_can_be_installed_the_console_says_it_will_not_open_offline(
-        tmp_path: Path, chromium: Any, failing: str) -> None:
+        tmp_path: Path, chromium: Any, failing: str | None) -> None:
     """As a tablet that does not trust the server's certificate (told to go on anyway) gets no worker, or one
-    whose files the device cannot keep gets none installed: the worker's script, or a file it keeps, fails."""
+    whose files the device cannot keep gets none installed: the worker's script, or a file it keeps, fails; or a
+    browser that runs no workers in this window (some private windows) has no ``navigator.serviceWorker``."""
     url = f"sqlite:///{tmp_path / 'unkept.db'}"
     league_store(url)
     server = ServerProcess(url, log=tmp_path / "server.log")
@@ -167,7 +169,10 @@ def test_where_no_service_worker_can_be_installed_the_console_says_it_will_not_o
         keys = create(server, "unkept-1")
         browser = chromium()
         context = browser.new_context(viewport=TABLET)
-        context.route(f"**{failing}", lambda route: route.fulfill(status=404, body="not here"))
+        if failing is None:
+            context.add_init_script("delete Navigator.prototype.serviceWorker")
+        else:
+            context.route(f"**{failing}", lambda route: route.fulfill(status=404, body="not here"))
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         Console(page, "unkept-1").open(server, keys["scorer_key"])
