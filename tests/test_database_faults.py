@@ -101,19 +101,29 @@ def schema_url(postgres_server: str, tmp_path: Any, monkeypatch: pytest.MonkeyPa
         yield url
 
 
-def test_a_silent_postgresql_gives_503_in_time_and_the_server_recovers_losing_nothing(
-        schema_url: str, caplog: pytest.LogCaptureFixture) -> None:
+@pytest.fixture
+def silenceable(schema_url: str) -> Iterator[tuple[SilentProxy, Store]]:
+    """A store of this test's schema reached through a proxy that can fall silent, its league key set; the proxy
+    flows again before the store closes."""
     direct = make_url(schema_url)
     with SilentProxy((direct.host or "127.0.0.1", direct.port or 5432)) as proxy:
         proxied = Store(through(proxy, schema_url))
         proxied.upgrade()
         proxied.set_league_key(hash_key(LEAGUE_KEY))
-        healthy = Store(schema_url)  # another server of the same database, on a path that stays healthy
         try:
-            asyncio.run(_silence_and_recover(proxy, proxied, healthy, caplog))
+            yield proxy, proxied
         finally:
+            proxy.resume()
             proxied.close()
-            healthy.close()
+
+
+def test_a_silent_postgresql_gives_503_in_time_and_the_server_recovers_losing_nothing(
+        schema_url: str, silenceable: tuple[SilentProxy, Store], caplog: pytest.LogCaptureFixture) -> None:
+    healthy = Store(schema_url)  # another server of the same database, on a path that stays healthy
+    try:
+        asyncio.run(_silence_and_recover(*silenceable, healthy, caplog))
+    finally:
+        healthy.close()
 
 
 async def _silence_and_recover(proxy: SilentProxy, proxied: Store, healthy: Store,
@@ -153,19 +163,12 @@ async def _silence_and_recover(proxy: SilentProxy, proxied: Store, healthy: Stor
         assert set(written.acknowledged) <= stored  # 0 acknowledged events lost
 
 
-def test_a_live_streams_read_of_a_silent_postgresql_ends_within_the_timeout(schema_url: str) -> None:
+def test_a_live_streams_read_of_a_silent_postgresql_ends_within_the_timeout(
+        silenceable: tuple[SilentProxy, Store]) -> None:
     """A live stream's read of the log (as it starts, at a gap or a keepalive) holds its match's lock, which every
     append of the match waits for: it is done with the database within the timeout, as a request is, where it
     waited as long as the silence lasted and the match's appends with it."""
-    direct = make_url(schema_url)
-    with SilentProxy((direct.host or "127.0.0.1", direct.port or 5432)) as proxy:
-        proxied = Store(through(proxy, schema_url))
-        proxied.upgrade()
-        proxied.set_league_key(hash_key(LEAGUE_KEY))
-        try:
-            asyncio.run(_read_live_while_silent(proxy, proxied))
-        finally:
-            proxied.close()
+    asyncio.run(_read_live_while_silent(*silenceable))
 
 
 async def _read_live_while_silent(proxy: SilentProxy, proxied: Store) -> None:
@@ -187,50 +190,43 @@ async def _read_live_while_silent(proxy: SilentProxy, proxied: Store) -> None:
 
 
 def test_a_postgresql_silent_in_the_middle_of_an_append_fails_it_in_time_and_keeps_none_of_it(
-        schema_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        silenceable: tuple[SilentProxy, Store], monkeypatch: pytest.MonkeyPatch) -> None:
     """The append's write and the league log's statements go in one pipeline, unanswered until the log's head is
     read: a server that falls silent as the write is sent fails a request's append within the timeout (the
     watchdog cuts the connection in the pipeline's wait), keeps nothing of it (neither the event nor a leaf), and
     appends again once it answers."""
-    direct = make_url(schema_url)
-    with SilentProxy((direct.host or "127.0.0.1", direct.port or 5432)) as proxy:
-        proxied = Store(through(proxy, schema_url))
-        proxied.upgrade()
+    proxy, proxied = silenceable
+    start = {"type": "match.start", "at": at(-3600), "match": "mid-1", "teams": [BLUE, RED], "id": "mid-1/0"}
+    proxied.create_match(start)
+    proxied.append("mid-1", {"type": "chukker.start", "chukker": 1, "at": at(-3000), "id": "mid-1/1"})
+    statements = proxied.database.statements
+    write = statements.write
+
+    def silenced(connection: Any, rows: list[dict[str, Any]]) -> None:
+        write(connection, rows)
+        proxy.silence()
+
+    monkeypatch.setattr(statements, "write", silenced)
+    began = time.monotonic()
+    with pytest.raises(Exception) as failed, deadline(TIMEOUT):  # as a request's append is bounded
+        proxied.append("mid-1", {"type": "tick", "at": at(-2000), "id": "mid-1/2"})
+    took = time.monotonic() - began
+    assert unavailable(failed.value), repr(failed.value)
+    assert took < WITHIN, f"failed after {took:.1f} s, the timeout being {TIMEOUT} s"
+    monkeypatch.setattr(statements, "write", write)
+    proxy.resume()
+    give_up = time.monotonic() + 60  # only a guard against hanging: the pool's cut connections are replaced
+    while True:
         try:
-            start = {"type": "match.start", "at": at(-3600), "match": "mid-1", "teams": [BLUE, RED], "id": "mid-1/0"}
-            proxied.create_match(start)
-            proxied.append("mid-1", {"type": "chukker.start", "chukker": 1, "at": at(-3000), "id": "mid-1/1"})
-            statements = proxied.database.statements
-            write = statements.write
-
-            def silenced(connection: Any, rows: list[dict[str, Any]]) -> None:
-                write(connection, rows)
-                proxy.silence()
-
-            monkeypatch.setattr(statements, "write", silenced)
-            began = time.monotonic()
-            with pytest.raises(Exception) as failed, deadline(TIMEOUT):  # as a request's append is bounded
-                proxied.append("mid-1", {"type": "tick", "at": at(-2000), "id": "mid-1/2"})
-            took = time.monotonic() - began
-            assert unavailable(failed.value), repr(failed.value)
-            assert took < WITHIN, f"failed after {took:.1f} s, the timeout being {TIMEOUT} s"
-            monkeypatch.setattr(statements, "write", write)
-            proxy.resume()
-            give_up = time.monotonic() + 60  # only a guard against hanging: the pool's cut connections are replaced
-            while True:
-                try:
-                    with deadline(TIMEOUT):
-                        appended = proxied.append("mid-1", {"type": "tick", "at": at(-1000), "id": "mid-1/3"})
-                    break
-                except Exception as err:
-                    assert unavailable(err) and time.monotonic() < give_up, repr(err)
-            assert appended.event.seq == 3
-            stored = [json.loads(event.raw)["id"] for event in proxied.events("mid-1")]
-            assert stored == ["mid-1/0", "mid-1/1", "mid-1/3"]
-            assert proxied.verify() == []  # the league log holds the leaves of the stored events, and no other
-        finally:
-            proxy.resume()
-            proxied.close()
+            with deadline(TIMEOUT):
+                appended = proxied.append("mid-1", {"type": "tick", "at": at(-1000), "id": "mid-1/3"})
+            break
+        except Exception as err:
+            assert unavailable(err) and time.monotonic() < give_up, repr(err)
+    assert appended.event.seq == 3
+    stored = [json.loads(event.raw)["id"] for event in proxied.events("mid-1")]
+    assert stored == ["mid-1/0", "mid-1/1", "mid-1/3"]
+    assert proxied.verify() == []  # the league log holds the leaves of the stored events, and no other
 
 
 @pytest.mark.parametrize("error", ["database or disk is full", "attempt to write a readonly database"])
