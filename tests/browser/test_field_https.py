@@ -12,7 +12,7 @@ import base64
 import hashlib
 import ssl
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -157,35 +157,25 @@ def test_over_plain_http_by_a_field_name_the_pages_warn_that_offline_reload_need
 @pytest.mark.parametrize("failing", ["/sw.js", "/api/event-types", None],
                          ids=["worker-not-fetched", "worker-not-installed", "no-workers-here"])
 def test_where_no_service_worker_can_be_installed_the_console_says_it_will_not_open_offline(
-        tmp_path: Path, chromium: Any, failing: str | None) -> None:
+        server: ServerProcess, new_page: Callable[..., Any], failing: str | None) -> None:
     """As a tablet that does not trust the server's certificate (told to go on anyway) gets no worker, or one
     whose files the device cannot keep gets none installed: the worker's script, or a file it keeps, fails; or a
     browser that runs no workers in this window (some private windows) has no ``navigator.serviceWorker``."""
-    url = f"sqlite:///{tmp_path / 'unkept.db'}"
-    league_store(url)
-    server = ServerProcess(url, log=tmp_path / "server.log")
-    server.start()
-    try:
-        keys = create(server, "unkept-1")
-        browser = chromium()
-        context = browser.new_context(viewport=TABLET)
-        if failing is None:
-            context.add_init_script("delete Navigator.prototype.serviceWorker")
-        else:
-            context.route(f"**{failing}", lambda route: route.fulfill(status=404, body="not here"))
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        Console(page, "unkept-1").open(server, keys["scorer_key"])
-        page.wait_for_selector("#unkept >> text=if the server stops, a reload will not open it")
-        assert page.locator("#insecure").is_hidden()
-        page.click("#lang")
-        page.wait_for_selector("#unkept >> text=si el servidor se detiene, al recargarla no abrirá")
+    keys = create(server, "unkept-1")
+    page = new_page(viewport=TABLET)
+    if failing is None:
+        page.context.add_init_script("delete Navigator.prototype.serviceWorker")
+    else:
+        page.context.route(f"**{failing}", lambda route: route.fulfill(status=404, body="not here"))
+    Console(page, "unkept-1").open(server, keys["scorer_key"])
+    page.wait_for_selector("#unkept >> text=if the server stops, a reload will not open it")
+    assert page.locator("#insecure").is_hidden()
+    page.click("#lang")
+    page.wait_for_selector("#unkept >> text=si el servidor se detiene, al recargarla no abrirá")
 
-        # Where the worker installs, nothing is said.
-        kept = _tablet(browser)
-        Console(kept, "unkept-1").open(server, keys["scorer_key"])
-        wait_until_kept(kept)
-        assert kept.locator("#unkept").is_hidden()
-        assert not kept.errors
-    finally:
-        server.stop()
+    # Where the worker installs, nothing is said.
+    kept = new_page(viewport=TABLET)
+    Console(kept, "unkept-1").open(server, keys["scorer_key"])
+    wait_until_kept(kept)
+    assert kept.locator("#unkept").is_hidden()
+    assert not kept.errors
