@@ -103,10 +103,10 @@ class _Statements:
         self.head = Prepared(select(LogHeadRow.size, LogHeadRow.frontier).where(one), dialect)
         self.leaf = Prepared(insert(LogLeafRow).values(values("idx", "kind", "code", "seq", "body")), dialect)
         self.node = Prepared(insert(LogNodeRow).values(values("level", "idx", "hash")), dialect)
-        head = ("size", "root", "frontier")
-        self.first = Prepared(insert(LogHeadRow).values(values("id", *head, "checkpoint")), dialect)
-        self.signed = Prepared(update(LogHeadRow).where(one).values(values(*head, "checkpoint")), dialect)
-        self.unsigned = Prepared(update(LogHeadRow).where(one).values(values(*head)), dialect)
+        tree = ("size", "root", "frontier")  # the head's columns every write of it sets
+        self.first = Prepared(insert(LogHeadRow).values(values("id", *tree, "checkpoint")), dialect)
+        self.signed = Prepared(update(LogHeadRow).where(one).values(values(*tree, "checkpoint")), dialect)
+        self.unsigned = Prepared(update(LogHeadRow).where(one).values(values(*tree)), dialect)
 
 
 _LOGS: weakref.WeakKeyDictionary[Database, LeagueLog] = weakref.WeakKeyDictionary()
