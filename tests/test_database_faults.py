@@ -11,10 +11,10 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import psycopg
@@ -38,6 +38,7 @@ WITHIN = 3 * TIMEOUT
 GENEROUS = Limits(anonymous_per_second=1e6, keyed_per_second=1e6, streams_per_client=1000)
 LEAGUE_KEY = "faults-league-key"
 LEAGUE = {"Authorization": f"Bearer {LEAGUE_KEY}"}
+T = TypeVar("T")
 
 
 def at(seconds: float = 0) -> str:
@@ -189,6 +190,46 @@ async def _read_live_while_silent(proxy: SilentProxy, proxied: Store) -> None:
         assert took < WITHIN, f"failed after {took:.1f} s, the timeout being {TIMEOUT} s"
 
 
+@contextmanager
+def silent_after_the_write(proxy: SilentProxy, store: Store, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Inside, the database falls silent as soon as an append's or a creation's rows are sent: the league log's
+    statements and the commit after them wait on it. It answers again on the way out."""
+    statements = store.database.statements
+    write = statements.write
+
+    def silenced(connection: Any, rows: list[dict[str, Any]]) -> None:
+        write(connection, rows)
+        proxy.silence()
+
+    monkeypatch.setattr(statements, "write", silenced)
+    try:
+        yield
+    finally:
+        monkeypatch.setattr(statements, "write", write)
+        proxy.resume()
+
+
+def fails_in_time(work: Callable[[], object]) -> None:
+    """``work`` fails as the database is unavailable, within the timeout (as a request's work is bounded)."""
+    began = time.monotonic()
+    with pytest.raises(Exception) as failed, deadline(TIMEOUT):
+        work()
+    took = time.monotonic() - began
+    assert unavailable(failed.value), repr(failed.value)
+    assert took < WITHIN, f"failed after {took:.1f} s, the timeout being {TIMEOUT} s"
+
+
+def once_it_answers(work: Callable[[], T]) -> T:
+    """``work``'s result, tried again while the database is unavailable (the pool's cut connections replaced)."""
+    give_up = time.monotonic() + 60  # only a guard against hanging
+    while True:
+        try:
+            with deadline(TIMEOUT):
+                return work()
+        except Exception as err:
+            assert unavailable(err) and time.monotonic() < give_up, repr(err)
+
+
 def test_a_postgresql_silent_in_the_middle_of_an_append_fails_it_in_time_and_keeps_none_of_it(
         silenceable: tuple[SilentProxy, Store], monkeypatch: pytest.MonkeyPatch) -> None:
     """The append's write and the league log's statements go in one pipeline, unanswered until the log's head is
@@ -199,34 +240,28 @@ def test_a_postgresql_silent_in_the_middle_of_an_append_fails_it_in_time_and_kee
     start = {"type": "match.start", "at": at(-3600), "match": "mid-1", "teams": [BLUE, RED], "id": "mid-1/0"}
     proxied.create_match(start)
     proxied.append("mid-1", {"type": "chukker.start", "chukker": 1, "at": at(-3000), "id": "mid-1/1"})
-    statements = proxied.database.statements
-    write = statements.write
-
-    def silenced(connection: Any, rows: list[dict[str, Any]]) -> None:
-        write(connection, rows)
-        proxy.silence()
-
-    monkeypatch.setattr(statements, "write", silenced)
-    began = time.monotonic()
-    with pytest.raises(Exception) as failed, deadline(TIMEOUT):  # as a request's append is bounded
-        proxied.append("mid-1", {"type": "tick", "at": at(-2000), "id": "mid-1/2"})
-    took = time.monotonic() - began
-    assert unavailable(failed.value), repr(failed.value)
-    assert took < WITHIN, f"failed after {took:.1f} s, the timeout being {TIMEOUT} s"
-    monkeypatch.setattr(statements, "write", write)
-    proxy.resume()
-    give_up = time.monotonic() + 60  # only a guard against hanging: the pool's cut connections are replaced
-    while True:
-        try:
-            with deadline(TIMEOUT):
-                appended = proxied.append("mid-1", {"type": "tick", "at": at(-1000), "id": "mid-1/3"})
-            break
-        except Exception as err:
-            assert unavailable(err) and time.monotonic() < give_up, repr(err)
+    with silent_after_the_write(proxy, proxied, monkeypatch):
+        fails_in_time(lambda: proxied.append("mid-1", {"type": "tick", "at": at(-2000), "id": "mid-1/2"}))
+    appended = once_it_answers(lambda: proxied.append("mid-1", {"type": "tick", "at": at(-1000), "id": "mid-1/3"}))
     assert appended.event.seq == 3
     stored = [json.loads(event.raw)["id"] for event in proxied.events("mid-1")]
     assert stored == ["mid-1/0", "mid-1/1", "mid-1/3"]
     assert proxied.verify() == []  # the league log holds the leaves of the stored events, and no other
+
+
+def test_a_postgresql_silent_in_the_middle_of_creating_a_match_fails_it_in_time_and_keeps_none_of_it(
+        silenceable: tuple[SilentProxy, Store], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A creation writes the match, its act and keys, its first event and its league-log leaf in one transaction:
+    silent after the event is sent, it fails within the timeout and keeps no part of the match (its code stays
+    free, no act is left in the chain), and the same match is created once the server answers."""
+    proxy, proxied = silenceable
+    start = {"type": "match.start", "at": at(-3600), "match": "new-1", "teams": [BLUE, RED], "id": "new-1/0"}
+    with silent_after_the_write(proxy, proxied, monkeypatch):
+        fails_in_time(lambda: proxied.create_match(start, keys={"scorer": hash_key("new-1-scorer")}))
+    created = once_it_answers(lambda: proxied.create_match(start, keys={"scorer": hash_key("new-1-scorer")}))
+    assert created.event.seq == 1
+    assert [json.loads(event.raw)["id"] for event in proxied.events("new-1")] == ["new-1/0"]
+    assert proxied.verify() == []  # one creation act, one key, one leaf: none left by the one that failed
 
 
 @pytest.mark.parametrize("error", ["database or disk is full", "attempt to write a readonly database"])
