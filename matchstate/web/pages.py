@@ -19,16 +19,14 @@ from .. import __version__
 from ..rules.uspa import CLOCK_PRESETS
 from .api import ServiceDep
 from .assets import asset, assets
+from .offline import KEPT_PAGE, PRECACHE
 from .service import Service
 from .templating import templates
 
 router = APIRouter(include_in_schema=False)
 HERE = resources.files(__package__)
-# What the service worker keeps besides the static files: the records page, the scoreboard of every match
-# in play and the reference data the console reads (a match's own pages are kept as they are visited).
-# The catalog's words are in every page, so a change to them is a new version too.
+# The catalog's words are in every page, so a change to them is a new version of what the worker keeps too.
 WORDS = resources.files("matchstate").joinpath("data")
-PRECACHE = ["/", "/scoreboard", "/api/event-types", "/api/rules", "/console", "/manifest.webmanifest"]
 
 
 def files_version(*folders: Traversable, package_version: str = __version__) -> str:
@@ -52,7 +50,7 @@ def static_files() -> list[str]:
 def service_worker() -> str:
     version = files_version(HERE.joinpath("static"), HERE.joinpath("templates"), WORDS)
     return templates.get_template("sw.js").render(version=version, precache=[*PRECACHE, *static_files()],
-                                                  static_version=assets().version)
+                                                  static_version=assets().version, kept_page=KEPT_PAGE.pattern)
 
 
 @router.get("/sw.js")

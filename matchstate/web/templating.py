@@ -21,6 +21,7 @@ from markupsafe import Markup
 
 from ..words import LANGUAGES, phrase
 from .assets import script, stylesheet
+from .offline import kept_offline
 
 LANG_COOKIE = "matchstate_lang"
 
@@ -69,6 +70,13 @@ def _lang(context: Context) -> str:
     return reader_lang(context["request"])
 
 
+@pass_context
+def _offline(context: Context) -> bool:
+    """Whether the service worker keeps this page, to open it while the server does not answer."""
+    return kept_offline(context["request"].url.path)
+
+
 templates = Jinja2Templates(directory=str(resources.files(__package__).joinpath("templates")))
-templates.env.globals.update(t=_t, text=_text, attr=_attr, lang=_lang, script=script, stylesheet=stylesheet)
+templates.env.globals.update(t=_t, text=_text, attr=_attr, lang=_lang, offline=_offline, script=script,
+                             stylesheet=stylesheet)
 templates.env.filters["code"] = _code

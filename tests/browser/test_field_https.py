@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import ssl
+import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -179,3 +180,87 @@ def test_where_no_service_worker_can_be_installed_the_console_says_it_will_not_o
     wait_until_kept(kept)
     assert kept.locator("#unkept").is_hidden()
     assert not kept.errors
+
+
+class HeldInstall:
+    """The service worker's install held back, as a weak signal holds it: the first fetch of a file it keeps
+    as it installs (the scoreboard of every match) waits until :meth:`release`."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.held: list[Any] = []
+        page.context.route("**/scoreboard", self._hold)
+
+    def _hold(self, route: Any) -> None:
+        if self.held:
+            route.continue_()
+        self.held.append(route)
+
+    def release(self) -> None:
+        deadline = time.monotonic() + TIMEOUT_MS / 1000
+        while not self.held:  # Playwright calls the handler as the test waits on it
+            assert time.monotonic() < deadline, "the worker never fetched /scoreboard"
+            self.page.wait_for_timeout(50)
+        assert self.page.evaluate("async () => (await caches.match(location.pathname)) === undefined")
+        self.held[0].continue_()
+
+
+def test_a_console_says_it_is_not_kept_yet_until_the_service_worker_has_kept_it(
+        server: ServerProcess, new_page: Callable[..., Any]) -> None:
+    """A first visit: the worker installs (its files fetched, slowly on a weak signal), then keeps the page;
+    until then a reload while the server does not answer would not open it, and the console's link banner says
+    so, where it moves no button."""
+    keys = create(server, "keeping-1")
+    page = new_page(viewport=TABLET)
+    install = HeldInstall(page)
+    Console(page, "keeping-1").open(server, keys["scorer_key"])
+    page.wait_for_selector("#link >> text=Online. Not kept on this device yet: a reload needs the server.")
+    page.click("#lang")
+    page.wait_for_selector("#link >> text=Aún no guardada aquí: recargarla requiere el servidor.")
+    install.release()
+    page.wait_for_selector("#link >> text=En línea: todos los eventos registrados.")
+    # Said only until the page is kept: at once, without waiting for it.
+    assert page.evaluate("async () => (await caches.match(location.pathname)) !== undefined")
+    assert page.locator("#keeping").count() == 0 and page.locator("#unkept").is_hidden()
+    page.reload()  # through the worker now: kept, nothing to say
+    page.wait_for_selector("#link >> text=En línea: todos los eventos registrados.")
+    assert not page.errors
+
+
+def test_the_records_page_says_it_is_not_kept_yet_until_the_service_worker_has_kept_it(
+        server: ServerProcess, new_page: Callable[..., Any]) -> None:
+    """A page the worker keeps with no status line of its own says it in a banner of its own."""
+    page = new_page(viewport=TABLET)
+    install = HeldInstall(page)
+    page.goto(f"{server.base}/")
+    page.wait_for_selector("#keeping >> text=until this notice goes, a reload while the server does not answer")
+    page.click("#lang")
+    page.wait_for_selector("#keeping >> text=hasta que este aviso desaparezca")
+    install.release()
+    page.wait_for_selector("#keeping", state="hidden")
+    assert page.evaluate("async () => (await caches.match(location.pathname)) !== undefined")
+    assert page.locator("#unkept").is_hidden()
+    assert not page.errors
+
+
+def test_a_console_the_service_worker_could_not_keep_says_it_will_not_open_offline(
+        server: ServerProcess, new_page: Callable[..., Any]) -> None:
+    """The worker installs, but the page itself fails as it goes to keep it (the server had stopped a moment):
+    the notice gives way to the warning, not to silence."""
+    keys = create(server, "keeping-2")
+    page = new_page(viewport=TABLET)
+    fetched: list[str] = []
+
+    def the_worker_fails(route: Any) -> None:
+        fetched.append(route.request.url)
+        if len(fetched) == 1:  # the page's own load
+            route.continue_()
+        else:
+            route.fulfill(status=503, body="down a moment")
+
+    page.context.route("**/matches/keeping-2/console", the_worker_fails)
+    Console(page, "keeping-2").open(server, keys["scorer_key"])
+    page.wait_for_selector("#unkept >> text=if the server stops, a reload will not open it")
+    page.wait_for_selector("#link >> text=Online: every event recorded.")  # no longer "not kept yet"
+    assert len(fetched) > 1
+    assert page.evaluate("async () => (await caches.match(location.pathname)) === undefined")

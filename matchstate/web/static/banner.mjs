@@ -15,10 +15,11 @@ export function answering(outbox, {onLine, streamUp}) {
 
 /**
  * The banner for ``outbox`` as {kind, text, seeBelow}: ``kind`` "warn" (something needs the scorer, shown
- * below), "offline", "ok", or "" (connecting, or sending). ``everUp``: the live stream has been open since
- * the page opened; ``online``: :func:`answering`.
+ * below), "offline", "ok", or "" (connecting, sending, or online but this page not kept for a reload yet).
+ * ``everUp``: the live stream has been open since the page opened; ``online``: :func:`answering`;
+ * ``keeping``: the service worker has not kept this page yet (keeping.mjs).
  */
-export function linkBanner(outbox, {everUp, online}) {
+export function linkBanner(outbox, {everUp, online, keeping = false}) {
   const waiting = outbox.items.length;
   if (outbox.needsAttention) {
     return {kind: "warn", seeBelow: true,
@@ -32,5 +33,6 @@ export function linkBanner(outbox, {everUp, online}) {
       text: waiting ? t("console", "offline-kept", {why, events: events(waiting)}) : t("console", "offline-empty", {why})};
   }
   if (waiting) return {kind: "", text: t("console", "sending", {count: waiting})};
+  if (keeping) return {kind: "", text: t("console", "online-keeping")};
   return {kind: "ok", text: t("console", "online")};
 }

@@ -7,7 +7,7 @@ const VERSION = {{ version|tojson }};
 const CACHE = `matchstate-${VERSION}`;
 const PRECACHE = {{ precache|tojson }};
 const STATIC_VERSION = {{ static_version|tojson }};  // the ?v= of the static files' URLs (see web/assets.py)
-const PAGE = /^\/(scoreboard|matches\/[^/]+\/(console|review|scoreboard))?$/;
+const PAGE = new RegExp({{ kept_page|tojson }});  // the pages kept as they are visited (web/offline.py)
 const NETWORK_WAIT_MS = 3000;
 
 self.addEventListener("install", (event) => {
@@ -27,16 +27,21 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
-// Each page asks once it has a worker (page.mjs): one that opened while this worker took over was neither
-// fetched through it nor open when it looked.
+// Each page asks once it has a worker (page.mjs), as one that opened while this worker took over was neither
+// fetched through it nor open when it looked; the answer tells the page whether it is kept.
 self.addEventListener("message", (event) => {
-  if (typeof event.data?.keep === "string") event.waitUntil(keep(event.data.keep));
+  const path = event.data?.keep;
+  if (typeof path === "string") {
+    event.waitUntil(keep(path).then((kept) => event.source?.postMessage({kept: path, ok: kept})));
+  }
 });
 
+// Keep the page at path: whether it is kept (null: not a page this worker keeps).
 async function keep(path) {
-  if (!PAGE.test(path)) return;
+  if (!PAGE.test(path) && !PRECACHE.includes(path)) return null;
   const cache = await caches.open(CACHE);
-  if (!(await cache.match(path))) await cache.add(path).catch(() => {});
+  if (await cache.match(path)) return true;
+  return cache.add(path).then(() => true, () => false);
 }
 
 self.addEventListener("fetch", (event) => {
