@@ -124,18 +124,20 @@ def test_the_service_worker_keeps_every_file_a_page_loads_under_its_versioned_ur
     assert f'const STATIC_VERSION = "{assets().version}"' in worker
 
 
-
 @pytest.mark.parametrize(("path", "kept"), [
     ("/", True), ("/scoreboard", True), ("/console", True), ("/matches/a/console", True), ("/matches/a/review", True),
     ("/matches/a/scoreboard", True), ("/matches/a/sheet", False), ("/stats", False), ("/docs", False),
     ("/setup/tablet", False)])
-def test_only_a_page_the_service_worker_keeps_is_marked_to_say_so_while_it_is_not_kept_yet(
+def test_only_a_page_the_service_worker_keeps_is_marked_to_say_so_while_it_has_no_copy(
         client: TestClient, path: str, kept: bool) -> None:
     page = client.get(path)
     assert page.status_code == 200
-    assert (re.search(r"<body [^>]*\bdata-offline\b", page.text) is not None) is kept
-    # The worker keeps by the same pattern as it visits them.
+    assert (re.search(r"<body [^>]*\bdata-kept-offline\b", page.text) is not None) is kept
+
+
+def test_the_service_worker_keeps_the_pages_the_pages_are_marked_by(client: TestClient) -> None:
     assert f"const PAGE = new RegExp({json.dumps(KEPT_PAGE.pattern)});" in client.get("/sw.js").text
+
 
 def test_a_small_answer_is_not_compressed(client: TestClient) -> None:
     assert "content-encoding" not in wire(client, "/api/matches/a/events?after_seq=1000")[1]

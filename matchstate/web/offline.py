@@ -1,6 +1,6 @@
 """What the service worker keeps for a server that does not answer: the pages it keeps as they are visited, and
 what it keeps as it installs (besides the static files). Its script (``templates/sw.js``) and the pages' own
-(``data-offline``, for the notice while a page is not kept yet) read both from here."""
+(``data-kept-offline``, to say so while this device has no copy of the page yet) read both from here."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import re
 # its pattern is read in JavaScript too, only what both languages read alike.
 KEPT_PAGE = re.compile(r"^/(scoreboard|matches/[^/]+/(console|review|scoreboard))?$")
 # Kept as the worker installs: the records page, the scoreboard of every match in play, the start page the
-# installed app opens and the reference data the console reads.
+# installed app opens, the reference data the console reads and the web app manifest.
 PRECACHE = ["/", "/scoreboard", "/api/event-types", "/api/rules", "/console", "/manifest.webmanifest"]
 
 

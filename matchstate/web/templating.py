@@ -71,12 +71,12 @@ def _lang(context: Context) -> str:
 
 
 @pass_context
-def _offline(context: Context) -> bool:
+def _kept_offline(context: Context) -> bool:
     """Whether the service worker keeps this page, to open it while the server does not answer."""
     return kept_offline(context["request"].url.path)
 
 
 templates = Jinja2Templates(directory=str(resources.files(__package__).joinpath("templates")))
-templates.env.globals.update(t=_t, text=_text, attr=_attr, lang=_lang, offline=_offline, script=script,
+templates.env.globals.update(t=_t, text=_text, attr=_attr, lang=_lang, kept_offline=_kept_offline, script=script,
                              stylesheet=stylesheet)
 templates.env.filters["code"] = _code

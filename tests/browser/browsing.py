@@ -21,6 +21,7 @@ TIMEOUT_MS = 10_000
 RECONNECT_MS = 20_000
 TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
+NARROW_PHONE = {"width": 320, "height": 640}  # the narrowest a page is made for
 
 START: dict[str, Any] = {
     "type": "match.start", "at": "2026-11-29T15:00:00.000Z", "match": "acacias-semi", "teams": ["Blue", "Red"],

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from browser.browsing import PHONE, RECONNECT_MS, TABLET, Console, create, get, log, send
+from browser.browsing import NARROW_PHONE, PHONE, RECONNECT_MS, TABLET, Console, create, get, log, send
 from matchstate.web.process import ServerProcess
 
 # Count the tones the console makes (Web Audio makes them: there is no sound file to watch for).
@@ -262,7 +262,7 @@ def test_every_character_of_the_score_and_the_goals_shows_on_a_phone_with_long_t
         server: ServerProcess, new_page: Any) -> None:
     teams = ["Aguada Norte", "La Dolfina Polo Ranch"]
     keys = create(server, "long-names", teams=teams, handicap_goals={teams[0]: 12, teams[1]: 11}, rosters={})
-    for viewport in (PHONE, {"width": 320, "height": 640}, TABLET):
+    for viewport in (PHONE, NARROW_PHONE, TABLET):
         page = new_page(viewport=viewport)
         Console(page, "long-names").open(server, keys["scorer_key"])
         page.wait_for_selector("#score >> text=La Dolfina Polo Ranch 11")

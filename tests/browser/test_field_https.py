@@ -21,7 +21,16 @@ import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 
-from browser.browsing import TABLET, TIMEOUT_MS, Console, create, league_store, wait_until, wait_until_kept
+from browser.browsing import (
+    NARROW_PHONE,
+    TABLET,
+    TIMEOUT_MS,
+    Console,
+    create,
+    league_store,
+    wait_until,
+    wait_until_kept,
+)
 from browser.conftest import ARGS, CHROMIUM, require_browser, watch
 from matchstate.web.process import ServerProcess
 from matchstate.web.tls import TlsFiles, ca_fingerprint
@@ -172,7 +181,7 @@ def test_where_no_service_worker_can_be_installed_the_console_says_it_will_not_o
     page.wait_for_selector("#unkept >> text=if the server stops, a reload will not open it")
     assert page.locator("#insecure").is_hidden()
     page.click("#lang")
-    page.wait_for_selector("#unkept >> text=si el servidor se detiene, al recargarla no abrirá")
+    page.wait_for_selector("#unkept >> text=si el servidor se detiene, al recargarla no se abrirá")
 
     # Where the worker installs, nothing is said.
     kept = new_page(viewport=TABLET)
@@ -180,6 +189,15 @@ def test_where_no_service_worker_can_be_installed_the_console_says_it_will_not_o
     wait_until_kept(kept)
     assert kept.locator("#unkept").is_hidden()
     assert not kept.errors
+
+
+def wait_for_route(page: Any, routed: list[Any], count: int) -> None:
+    """Wait until ``routed`` (what a route's handler appends to) holds ``count``: Playwright calls the handler
+    as the test waits on the page."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while len(routed) < count:
+        assert time.monotonic() < deadline, f"{len(routed)} requests routed, not {count}"
+        page.wait_for_timeout(50)
 
 
 class HeldInstall:
@@ -194,48 +212,47 @@ class HeldInstall:
     def _hold(self, route: Any) -> None:
         if self.held:
             route.continue_()
-        self.held.append(route)
+        else:
+            self.held.append(route)
 
     def release(self) -> None:
-        deadline = time.monotonic() + TIMEOUT_MS / 1000
-        while not self.held:  # Playwright calls the handler as the test waits on it
-            assert time.monotonic() < deadline, "the worker never fetched /scoreboard"
-            self.page.wait_for_timeout(50)
+        wait_for_route(self.page, self.held, 1)
         assert self.page.evaluate("async () => (await caches.match(location.pathname)) === undefined")
         self.held[0].continue_()
 
 
-def test_a_console_says_it_is_not_kept_yet_until_the_service_worker_has_kept_it(
+def test_a_console_says_it_has_no_copy_on_this_device_until_the_service_worker_has_kept_it(
         server: ServerProcess, new_page: Callable[..., Any]) -> None:
     """A first visit: the worker installs (its files fetched, slowly on a weak signal), then keeps the page;
     until then a reload while the server does not answer would not open it, and the console's link banner says
     so, where it moves no button."""
     keys = create(server, "keeping-1")
-    page = new_page(viewport=TABLET)
+    page = new_page(viewport=NARROW_PHONE)
     install = HeldInstall(page)
     Console(page, "keeping-1").open(server, keys["scorer_key"])
-    page.wait_for_selector("#link >> text=Online. Not kept on this device yet: a reload needs the server.")
+    fits = "banner => banner.scrollHeight <= banner.clientHeight"  # every word shows, on the narrowest phone
+    page.wait_for_selector("#link >> text=Online. No copy on this device yet: a reload needs the server.")
+    assert page.eval_on_selector("#link .banner", fits)
     page.click("#lang")
-    page.wait_for_selector("#link >> text=Aún no guardada aquí: recargarla requiere el servidor.")
+    page.wait_for_selector("#link >> text=En línea. Aún sin copia local: recargar requiere el servidor.")
+    assert page.eval_on_selector("#link .banner", fits)
     install.release()
     page.wait_for_selector("#link >> text=En línea: todos los eventos registrados.")
     # Said only until the page is kept: at once, without waiting for it.
     assert page.evaluate("async () => (await caches.match(location.pathname)) !== undefined")
     assert page.locator("#keeping").count() == 0 and page.locator("#unkept").is_hidden()
-    page.reload()  # through the worker now: kept, nothing to say
-    page.wait_for_selector("#link >> text=En línea: todos los eventos registrados.")
     assert not page.errors
 
 
-def test_the_records_page_says_it_is_not_kept_yet_until_the_service_worker_has_kept_it(
+def test_the_records_page_says_it_has_no_copy_on_this_device_until_the_service_worker_has_kept_it(
         server: ServerProcess, new_page: Callable[..., Any]) -> None:
-    """A page the worker keeps with no status line of its own says it in a banner of its own."""
+    """A page the worker keeps with no status line of its own says it in a banner, a screen reader's status."""
     page = new_page(viewport=TABLET)
     install = HeldInstall(page)
     page.goto(f"{server.base}/")
-    page.wait_for_selector("#keeping >> text=until this notice goes, a reload while the server does not answer")
+    page.wait_for_selector("[role=status] #keeping >> text=while this notice shows, if the server does not answer")
     page.click("#lang")
-    page.wait_for_selector("#keeping >> text=hasta que este aviso desaparezca")
+    page.wait_for_selector("#keeping >> text=mientras se vea este aviso, si la recarga y el servidor no responde")
     install.release()
     page.wait_for_selector("#keeping", state="hidden")
     assert page.evaluate("async () => (await caches.match(location.pathname)) !== undefined")
@@ -243,24 +260,30 @@ def test_the_records_page_says_it_is_not_kept_yet_until_the_service_worker_has_k
     assert not page.errors
 
 
-def test_a_console_the_service_worker_could_not_keep_says_it_will_not_open_offline(
+def test_a_console_the_service_worker_could_not_keep_says_so_and_is_kept_once_the_server_answers(
         server: ServerProcess, new_page: Callable[..., Any]) -> None:
-    """The worker installs, but the page itself fails as it goes to keep it (the server had stopped a moment):
-    the notice gives way to the warning, not to silence."""
+    """The worker installs, but its fetch of the page fails as it goes to keep it (the server had stopped a
+    moment): the console goes on saying it has no copy, not that the device cannot keep one, and the page is
+    asked for again until it is kept."""
     keys = create(server, "keeping-2")
     page = new_page(viewport=TABLET)
     fetched: list[str] = []
+    down = [True]
 
     def the_worker_fails(route: Any) -> None:
         fetched.append(route.request.url)
-        if len(fetched) == 1:  # the page's own load
+        if len(fetched) == 1 or not down[0]:  # the page's own load, then the server back
             route.continue_()
         else:
             route.fulfill(status=503, body="down a moment")
 
     page.context.route("**/matches/keeping-2/console", the_worker_fails)
     Console(page, "keeping-2").open(server, keys["scorer_key"])
-    page.wait_for_selector("#unkept >> text=if the server stops, a reload will not open it")
-    page.wait_for_selector("#link >> text=Online: every event recorded.")  # no longer "not kept yet"
-    assert len(fetched) > 1
-    assert page.evaluate("async () => (await caches.match(location.pathname)) === undefined")
+    wait_for_route(page, fetched, 3)  # the page, and the worker's fetches: as it activates, and as it is asked
+    page.wait_for_selector("#link >> text=Online. No copy on this device yet: a reload needs the server.")
+    assert page.locator("#unkept").is_hidden()
+    down[0] = False
+    page.wait_for_selector("#link >> text=Online: every event recorded.")
+    assert page.evaluate("async () => (await caches.match(location.pathname)) !== undefined")
+    assert page.locator("#unkept").is_hidden()
+    assert not page.errors

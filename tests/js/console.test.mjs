@@ -150,10 +150,10 @@ describe("the link banner", () => {
     assert.equal(linkBanner(outbox({items: [{}], link: "up"}), {everUp: true, online: true}).kind, "");
   });
 
-  it("says online but not kept on this device yet until the service worker has kept the page", () => {
+  it("says online but no copy on this device yet until the service worker has kept the page", () => {
     speak("en");
     const keeping = linkBanner(outbox({link: "up"}), {everUp: true, online: true, keeping: true});
-    assert.deepEqual([keeping.kind, keeping.text], ["", "Online. Not kept on this device yet: a reload needs the server."]);
+    assert.deepEqual([keeping.kind, keeping.text], ["", "Online. No copy on this device yet: a reload needs the server."]);
     // What waits to be sent, or the server not answering, says more.
     assert.match(linkBanner(outbox({items: [{}], link: "up"}), {everUp: true, online: true, keeping: true}).text, /Sending 1/);
     assert.equal(linkBanner(outbox({link: "down"}), {everUp: true, online: false, keeping: true}).kind, "offline");

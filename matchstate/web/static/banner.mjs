@@ -17,7 +17,7 @@ export function answering(outbox, {onLine, streamUp}) {
  * The banner for ``outbox`` as {kind, text, seeBelow}: ``kind`` "warn" (something needs the scorer, shown
  * below), "offline", "ok", or "" (connecting, sending, or online but this page not kept for a reload yet).
  * ``everUp``: the live stream has been open since the page opened; ``online``: :func:`answering`;
- * ``keeping``: the service worker has not kept this page yet (keeping.mjs).
+ * ``keeping``: this device has no copy of this page yet (offlinecopy.mjs).
  */
 export function linkBanner(outbox, {everUp, online, keeping = false}) {
   const waiting = outbox.items.length;

@@ -38,7 +38,7 @@ import {recentList} from "./recentlist.mjs";
 import {showChukkerClock, showCountdown} from "./clockboxes.mjs";
 import {rulingPanel} from "./rulingpanel.mjs";
 import {answering, linkBanner} from "./banner.mjs";
-import {keeping} from "./keeping.mjs";
+import {offlineCopy} from "./offlinecopy.mjs";
 import {attention} from "./attention.mjs";
 
 const GUARD_MS = 600;           // a second tap this soon after one is taken as the same tap, and ignored
@@ -412,7 +412,7 @@ export class ConsolePage {
 
   status() {
     const {kind, text, seeBelow} = linkBanner(this.outbox,
-      {everUp: this.everUp, online: this.online(), keeping: keeping.state === "keeping"});
+      {everUp: this.everUp, online: this.online(), keeping: offlineCopy.state === "keeping"});
     return el("div", {class: kind ? `banner ${kind}` : "banner"}, text,
       ...(seeBelow ? [" ", el("a", {href: "#attention"}, t("console", "see-below"))] : []));
   }
@@ -704,7 +704,7 @@ export class ConsolePage {
     });
     window.addEventListener("offline", () => { this.seat.lost(); this.render(); });
     window.addEventListener("online", () => { this.render(); this.heard(); });
-    keeping.addEventListener("change", () => this.render());
+    offlineCopy.addEventListener("change", () => this.render());
     onLang(() => { this.render(); this.renderForm(true); });
     if (!key(code)) $("key").focus();
     setInterval(() => this.everyTenth(), 100);

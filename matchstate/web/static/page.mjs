@@ -1,10 +1,10 @@
 // What every page runs: the language toggle, and the service worker that keeps the console, review and
-// records pages for a server that does not answer, with what it says of this page (keeping.mjs).
+// records pages for a server that does not answer, with what it says of this page (offlinecopy.mjs).
 
 import {$} from "./dom.mjs";
 import {translate} from "./catalog.mjs";
 import {wireToggle} from "./lang.mjs";
-import {keeping, watchKeeping} from "./keeping.mjs";
+import {offlineCopy, watchOfflineCopy} from "./offlinecopy.mjs";
 
 wireToggle($("lang"), () => translate());
 
@@ -17,9 +17,9 @@ if (document.body.dataset.page === "console") localStorage.setItem(LAST_CONSOLE,
 
 // The banners of base.html that say whether a reload while the server does not answer would open this page,
 // where the page has them (the console says "keeping" in its own link banner, which moves no button).
-const showKept = () => {
-  for (const id of ["insecure", "unkept", "keeping"]) if ($(id)) $(id).hidden = keeping.state !== id;
+const showCopy = () => {
+  for (const id of ["insecure", "unkept", "keeping"]) if ($(id)) $(id).hidden = offlineCopy.state !== id;
 };
-keeping.addEventListener("change", showKept);
-watchKeeping();
-showKept();
+offlineCopy.addEventListener("change", showCopy);
+watchOfflineCopy();
+showCopy();

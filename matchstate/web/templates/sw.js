@@ -20,28 +20,37 @@ self.addEventListener("activate", (event) => {
       if (name.startsWith("matchstate-") && name !== CACHE) await caches.delete(name);
     }
     await self.clients.claim();
-    // The pages open before this worker ran were not fetched through it: keep them too.
+    // The pages open before this worker ran were not fetched through it: keep them too, and tell each.
     for (const client of await self.clients.matchAll({type: "window", includeUncontrolled: true})) {
-      await keep(new URL(client.url).pathname);
+      await tell(client, new URL(client.url).pathname);
     }
   })());
 });
 
-// Each page asks once it has a worker (page.mjs), as one that opened while this worker took over was neither
-// fetched through it nor open when it looked; the answer tells the page whether it is kept.
+// Each page asks once it has a worker (offlinecopy.mjs), as one that opened while this worker took over was
+// neither fetched through it nor open when it looked; the answer tells the page whether it is kept.
 self.addEventListener("message", (event) => {
-  const path = event.data?.keep;
-  if (typeof path === "string") {
-    event.waitUntil(keep(path).then((kept) => event.source?.postMessage({kept: path, ok: kept})));
-  }
+  if (typeof event.data?.keep === "string") event.waitUntil(tell(event.source, event.data.keep));
 });
 
-// Keep the page at path: whether it is kept (null: not a page this worker keeps).
+async function tell(client, path) {
+  client?.postMessage({kept: path, ok: await keep(path)});
+}
+
+// Keep the page at path: whether it is kept (false where it could not be, null: not a page this worker keeps).
 async function keep(path) {
-  if (!PAGE.test(path) && !PRECACHE.includes(path)) return null;
-  const cache = await caches.open(CACHE);
-  if (await cache.match(path)) return true;
-  return cache.add(path).then(() => true, () => false);
+  if (!keeps(path)) return null;
+  try {
+    const cache = await caches.open(CACHE);
+    if (!(await cache.match(path))) await cache.add(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function keeps(path) {
+  return PAGE.test(path) || PRECACHE.includes(path);
 }
 
 self.addEventListener("fetch", (event) => {
@@ -50,7 +59,7 @@ self.addEventListener("fetch", (event) => {
   const path = url.pathname;
   if (path.startsWith("/static/") && url.searchParams.get("v") === STATIC_VERSION) {
     event.respondWith(keptFirst(event.request, path + url.search));
-  } else if (PAGE.test(path) || path.startsWith("/static/") || PRECACHE.includes(path)) {
+  } else if (keeps(path) || path.startsWith("/static/")) {
     event.respondWith(networkFirst(event.request, path));
   }
 });
