@@ -13,6 +13,7 @@ from test_service import CODE, LEAGUE, START, Api, api, client, store  # noqa: F
 
 from matchstate.errors import InvalidEvent
 from matchstate.log import refuse_repeated_keys, replay
+from matchstate.store import Store
 
 SAID = {"en": "its JSON holds the key 'type' twice in one object",
         "es": "su JSON repite la clave 'type' en un mismo objeto"}
@@ -68,3 +69,30 @@ def test_a_key_given_twice_is_refused_however_the_text_writes_its_quotes(text: s
 @pytest.mark.parametrize("text", ['{"a": "\\"x\\"", "b": ["c", {"d": "\\u0022"}], "e": null}', '{}', '{"a": "\\\\"}'])
 def test_an_object_whose_keys_are_given_once_each_passes(text: str) -> None:
     refuse_repeated_keys(text, orjson.loads(text))
+
+
+DEEP = '{"a": ' * 1000 + "1" + "}" * 1000  # within orjson's depth, past what Python's own parser goes
+
+
+def test_an_event_nested_past_what_can_be_checked_is_refused_at_every_door_saying_so(
+        api: Api, store: Store) -> None:  # noqa: F811
+    """Checking for a key given twice needs Python's own parser, which stops short of orjson's depth: such an
+    event is refused, naming its depth, where it was an error (a 500 from the import)."""
+    said = {"en": "the JSON nests 1000 deep, deeper than it can be checked for a key given twice",
+            "es": "el JSON anida 1000 niveles, más de lo que se puede revisar en busca de una clave repetida"}
+    imported = api.client.post("/api/matches/import", headers=LEAGUE,
+                               content=f"{json.dumps({**START, 'match': 'deep'})}\n{DEEP}\n".encode())
+    assert imported.status_code == 422, imported.text
+    assert imported.json()["line"] == 2
+    for language, words in said.items():
+        assert words in imported.json()["words"][language]
+    with pytest.raises(InvalidEvent, match=said["en"]):
+        store.append(CODE, DEEP)
+    with pytest.raises(InvalidEvent, match=f"line 2: {said['en']}"):
+        list(replay([json.dumps(START), DEEP]))
+    assert len(api.log()) == 1 and api.client.get("/api/matches/deep").status_code == 404
+
+
+def test_an_import_of_brackets_past_any_parsers_depth_is_refused_naming_the_line(api: Api) -> None:  # noqa: F811
+    imported = api.client.post("/api/matches/import", headers=LEAGUE, content=b"[" * 1000)
+    assert imported.status_code == 422 and imported.json()["line"] == 1, imported.text

@@ -131,6 +131,24 @@ def test_events_held_offline_are_handed_to_the_review_as_they_were_in_time_order
     assert {item["label"] for item in handed} == {"Tablet · Chrome"}
 
 
+@pytest.mark.parametrize(("value", "said"), [
+    ("NaN", "the number nan is not a finite number"), ("1e400", "the number inf is not a finite number"),
+    ("1" + "0" * 30, "is beyond ±2^53"), ('"a\\u0000b"', "holds a NUL character")])
+def test_an_event_handed_that_no_append_would_take_is_refused_and_the_seat_still_answers(
+        api: Api, value: str, said: str) -> None:
+    """Kept for the review as JSON, what the store cannot keep or a reader would read otherwise is refused as an
+    append refuses it; a NaN was kept on SQLite, and every read of the seat then failed."""
+    sit(api, "phone", "open")
+    held = f'{{"type": "tick", "at": "2026-11-29T15:00:04.000Z", "id": "web-tick", "note": {value}}}'
+    answer = api.client.put(SEAT, content=f'{{"device": "tablet", "label": "Tablet", "handed": [{held}]}}',
+                            headers={"Authorization": f"Bearer {api.scorer}", "Content-Type": "application/json"})
+    assert answer.status_code == 422, answer.text
+    assert said in answer.json()["detail"] and answer.json()["words"]["es"] != answer.json()["words"]["en"]
+    seat = api.client.get(SEAT)
+    assert seat.status_code == 200 and seat.json()["handed"] == []
+    assert sit(api, "phone", "heard")["yours"]
+
+
 def test_a_timer_clock_check_the_log_refuses_leaves_no_mark(api: Api) -> None:
     sit(api, "tablet", "open")
     api.send(*WINDOW)

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import operator
-import re
 from collections.abc import AsyncIterator
-from itertools import accumulate
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
@@ -30,7 +27,7 @@ from ..errors import (
     SeatNotHeld,
     UnknownMatch,
 )
-from ..log import MAX_LINE_BYTES
+from ..log import MAX_LINE_BYTES, nesting
 from ..records.archive import Archive
 from ..store import Store
 from ..words import phrases
@@ -195,24 +192,9 @@ class BodyLimit:
         await self.app(scope, limited, send)
 
 
-# A string (or, unterminated, the rest of the text), whose brackets do not count; anything but a bracket.
-_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\Z)', re.DOTALL)
-_NOT_BRACKET = re.compile(rb"[^\[\]{}]+")
-_STEPS = bytes.maketrans(b"[{]}", b"\x02\x02\x00\x00")  # an opening bracket counts 2, a closing one 0
-
-
 async def body_depth(body: bytes) -> int:
-    """:func:`nesting`, at once where the body has too few brackets to nest too deep (every append as consoles
-    send it), else in a thread: a body of brackets costs the event loop nothing."""
+    """:func:`~matchstate.log.nesting`, at once where the body has too few brackets to nest too deep (every append
+    as consoles send it), else in a thread: a body of brackets costs the event loop nothing."""
     if body.count(b"[") + body.count(b"{") <= MAX_BODY_DEPTH:
         return 0
     return await run_in_threadpool(nesting, body)
-
-
-def nesting(text: bytes) -> int:
-    """How deep the arrays and objects of a JSON text nest, read without parsing it (brackets inside
-    strings do not count); for a text that is not JSON, a number the parser's error makes moot. Every
-    step runs in C, a few nanoseconds a byte: a body of any shape costs the event loop no more than its size."""
-    steps = _NOT_BRACKET.sub(b"", _STRING.sub(b"", text)).translate(_STEPS)
-    # After k brackets, the depth is 2 × (openings so far) - k: the running sum of the steps, less k.
-    return max(0, max(map(operator.sub, accumulate(steps), range(1, len(steps) + 1)), default=0))

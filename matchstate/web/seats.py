@@ -13,6 +13,7 @@ from ..store import OFFICIAL, SCORER
 from ..store.seats import Ask, Seats
 from .answers import Answer, answers
 from .api import READ_ERRORS, KeyDep, ServiceDep
+from .service import plain_json
 
 api = APIRouter(prefix="/api", tags=["matches"])
 Device = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[\w.:-]+$",
@@ -87,5 +88,7 @@ def sit(service: ServiceDep, key: KeyDep, code: str, body: SeatRequest) -> dict[
         raise AccessDenied.said("match-key-wrong")
     seats = Seats(service.store)
     if body.handed:
-        seats.hand(code, body.device, body.label, [event.model_dump() for event in body.handed])
+        handed = [event.model_dump() for event in body.handed]
+        plain_json(handed)  # kept for the review as JSON: what an append would refuse, the seat does too
+        seats.hand(code, body.device, body.label, handed)
     return seats.answer(code, seats.sit(code, body.device, body.label, body.ask), body.device)

@@ -440,7 +440,7 @@ def _decoded(lines: list[str]) -> Iterator[tuple[int, dict[str, Any]]]:
     for number, line in enumerate(lines, 1):
         try:
             event = json.loads(line) if line.strip() else None
-        except ValueError:
+        except (ValueError, RecursionError):  # nested past what the parser can read: the store names it
             continue
         if isinstance(event, dict):
             yield number, event
