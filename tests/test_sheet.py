@@ -142,7 +142,7 @@ def test_the_sheet_prints_the_last_events_receipt_which_the_store_accepts(client
 
 def render(events: list[dict[str, Any]]) -> str:
     """The sheet page for a log that the store cannot hold yet (one with match.end), rendered as the server does."""
-    request = Request({"type": "http", "headers": []})  # a reader who has not chosen a language: English
+    request = Request({"type": "http", "headers": [], "path": "/matches/sheet-1/sheet"})  # no language chosen: English
     return templates.env.get_template("sheet.html").render(request=request, code="sheet-1",
                                                             sheet=score_sheet(events), keyed="")
 
