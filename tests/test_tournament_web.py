@@ -188,3 +188,109 @@ def test_the_packet_prints_every_sheet_and_the_discipline_page_shows_each_player
     assert "Discipline ledger" in ledger and "Ana" in ledger and ledger.count("yellow card · paper-3") == 2
     one = client.get(f"/discipline?key={LEAGUE}&team=Red&name=Ana").text
     assert "Every player" in one and "served in the team&#39;s next eligible game" in one.replace("'", "&#39;")
+
+
+def refusal(reply: Any, english: str, spanish: str) -> None:
+    """A 400 whose words say ``english`` and ``spanish`` (each the start of its phrase)."""
+    assert reply.status_code == 400, reply.text
+    words = reply.json()["words"]
+    assert reply.json()["detail"] == words["en"] and words["en"].startswith(english) and words["es"].startswith(spanish)
+
+
+def still_answered(client: TestClient, *slugs: str) -> None:
+    """Every read of the league answers: each tournament's, the discipline ledger and a match's sit-outs."""
+    for slug in slugs:
+        for path in ("", "/calendar.ics", "/results.json", "/packet.json", "/packet.csv"):
+            assert client.get(f"/api/tournaments/{slug}{path}").status_code == 200, (slug, path)
+        for page in ("", "/desk", "/packet"):
+            assert client.get(f"/tournaments/{slug}{page}").status_code == 200, (slug, page)
+    assert client.get("/api/discipline", headers=AUTH).status_code == 200
+    assert client.get("/api/tournaments").status_code == 200
+    opened = client.post("/api/tournaments/cup/fixtures/Cup-R1-1/match", headers=AUTH)
+    code = opened.json()["code"] if opened.status_code == 201 else "cup-Cup-R1-1"
+    assert client.get(f"/api/matches/{code}/sit-outs").status_code == 200
+
+
+A_V_B = {"name": "T", "teams": [{"name": "A"}, {"name": "B"}, {"name": "C"}, {"name": "D"}]}
+
+
+def test_a_match_code_that_is_not_text_is_refused_and_nothing_is_stored(client: TestClient) -> None:
+    made(client)
+    for match in ({"x": 1}, ["cup-1"], 5, True):
+        fixtures = [{"id": "f1", "home": "A", "away": "B", "match": match}]
+        reply = client.post("/api/tournaments", json={**A_V_B, "slug": "t1", "fixtures": fixtures}, headers=AUTH)
+        refusal(reply, "field match must be text, not", "el campo match debe ser un texto, no")
+        assert client.get("/api/tournaments/t1").status_code == 404
+    assert client.post("/api/tournaments", json={**A_V_B, "slug": "t1"}, headers=AUTH).status_code == 201
+    patched = client.patch("/api/tournaments/t1", headers=AUTH,
+                           json={"fixtures": [{"id": "f1", "home": "A", "away": "B", "match": [1]}]})
+    refusal(patched, "field match must be text", "el campo match debe ser un texto")
+    added = client.post("/api/tournaments/t1/fixtures", headers=AUTH,
+                        json=[{"id": "f1", "home": "A", "away": "B", "match": {"x": 1}}])
+    refusal(added, "field match must be text", "el campo match debe ser un texto")
+    assert client.get("/api/tournaments/t1").json()["fixtures"] == []
+    still_answered(client, "t1", "cup")
+
+
+
+def test_a_bracket_entrant_of_the_wrong_shape_is_refused(client: TestClient) -> None:
+    assert client.post("/api/tournaments", json={**A_V_B, "slug": "t4"}, headers=AUTH).status_code == 201
+    for entrant, english, spanish in (
+            (None, "where a team comes from must be its name or an object with kind and ref, not null",
+             "de dónde sale un equipo debe ser su nombre o un objeto con kind y ref, no null"),
+            (5, "where a team comes from must be its name or an object with kind and ref, not 5", "de dónde sale"),
+            ([], "where a team comes from must be its name or an object with kind and ref, not []", "de dónde sale"),
+            ({"kind": "place"}, "missing field ref", "falta el campo ref"),
+            ({"kind": "loser", "ref": ["x"]}, 'field ref must be text, not ["x"]', "el campo ref debe ser un texto"),
+            ({"kind": "place", "ref": "A", "place": "1"}, 'field place must be a whole number, not "1"',
+             "el campo place debe ser un número entero")):
+        reply = client.post("/api/tournaments/t4/brackets", json={"stage": "Cup", "entrants": [entrant, "A"]},
+                            headers=AUTH)
+        refusal(reply, english, spanish)
+    assert client.get("/api/tournaments/t4").json()["fixtures"] == []
+    made(client)
+    still_answered(client, "t4", "cup")
+
+
+
+
+def test_each_field_of_a_tournament_is_refused_where_it_is_not_the_type_it_must_be(client: TestClient) -> None:
+    """A value of the wrong type is never stored as something else: no null read as the name "None", no
+    "false" read as true, no limit that is no number left for the discipline ledger to trip on."""
+    fixture = {"id": "f1", "home": "A", "away": "B"}
+    for change, english, spanish in (
+            ({"slug": 5}, "field slug must be text, not 5", "el campo slug debe ser un texto, no 5"),
+            ({"name": None}, "field name must be text, not null", "el campo name debe ser un texto, no null"),
+            ({"venue": ["Pilar"]}, 'field venue must be text, not ["Pilar"]', "el campo venue debe ser un texto"),
+            ({"officials": "Umpire Uno"}, 'field officials must be a list, not "Umpire Uno"',
+             "el campo officials debe ser una lista"),
+            ({"officials": [None]}, "field officials must be text, not null", "el campo officials debe ser un texto"),
+            ({"draw": 5}, "each of draw must be an object, not 5", "cada elemento de draw debe ser un objeto"),
+            ({"conditions": []}, "each of conditions must be an object, not []", "cada elemento de conditions"),
+            ({"conditions": {"penalty3_defended": "false"}},
+             'field penalty3_defended must be true or false, not "false"', "el campo penalty3_defended debe ser true"),
+            ({"conditions": {"handicap_max": "abc"}}, 'field handicap_max must be a whole number, not "abc"',
+             "el campo handicap_max debe ser un número entero"),
+            ({"conditions": {"chukkers": 4.5}}, "field chukkers must be a whole number, not 4.5", "el campo chukkers"),
+            ({"conditions": {"tiebreaks": "wins"}}, 'field tiebreaks must be a list, not "wins"', "el campo tiebreaks"),
+            ({"teams": "A"}, 'field teams must be a list, not "A"', "el campo teams debe ser una lista"),
+            ({"teams": ["A"]}, 'each of teams must be an object, not "A"', "cada elemento de teams"),
+            ({"teams": [{"name": 5}]}, "field name must be text, not 5", "el campo name debe ser un texto"),
+            ({"teams": [{"name": "A", "roster": [{"player": "1", "name": "Ana", "handicap": 2}]}]},
+             'field player must be a whole number, not "1"', "el campo player debe ser un número entero"),
+            ({"fixtures": [{**fixture, "id": None}]}, "field id must be text, not null", "el campo id debe ser"),
+            ({"fixtures": [{**fixture, "round": "2"}]}, 'field round must be a whole number, not "2"',
+             "el campo round"),
+            ({"fixtures": [{**fixture, "consolation": "no"}]}, 'field consolation must be true or false, not "no"',
+             "el campo consolation debe ser true o false"),
+            ({"fixtures": [{**fixture, "kind": {"x": 1}}]}, 'field kind cannot be {"x":1}', "el campo kind no puede"),
+            ({"fixtures": ["f1"]}, 'each of fixtures must be an object, not "f1"', "cada elemento de fixtures")):
+        body = {**A_V_B, "slug": "t7", **change}
+        refusal(client.post("/api/tournaments", json=body, headers=AUTH), english, spanish)
+        assert client.get("/api/tournaments/t7").status_code == 404
+    assert client.get("/api/tournaments").json() == []
+    long = client.post("/api/tournaments", json={**A_V_B, "slug": "t7", "venue": {"x": "y" * 500}}, headers=AUTH)
+    assert long.status_code == 400 and len(long.json()["detail"]) < 120  # the value is quoted, cut short
+    made(client)
+    still_answered(client, "cup")
+

@@ -43,7 +43,7 @@ class Desk:
             doc = connection.execute(select(TournamentRow.doc).where(TournamentRow.slug == slug)).scalar()
         if doc is None:
             raise refused(NotFound, "unknown", slug=slug)
-        return tournament_of(doc)
+        return tournament_of(doc, stored=True)
 
     def list(self) -> list[tuple[str, str]]:
         """Every tournament's slug and name, by slug."""

@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..errors import InvalidQuery
 from ..rules import RULE_SETS
 from ..words import phrase
+from .fields import (
+    entry,
+    flag,
+    listed,
+    object_or_none,
+    required,
+    shown,
+    text,
+    text_or_none,
+    texts,
+    whole,
+    whole_or_none,
+)
 from .refusals import refused
 
 TIEBREAKS = ("wins", "net", "gross", "head_to_head", "shootout")
@@ -115,44 +129,63 @@ class Tournament:
 
 
 def source_of(data: Any) -> Source:
+    """Where a fixture's team comes from: a team's name, or ``{kind, ref}`` (and ``place``, for a place)."""
     if isinstance(data, str):
         return Source("team", data)
+    if not isinstance(data, Mapping):
+        raise refused(InvalidQuery, "not-source", value=shown(data))
     kind = data.get("kind", "team")
     if kind not in SOURCE_KINDS:
-        raise refused(InvalidQuery, "bad-field", name="kind", value=kind, allowed=", ".join(SOURCE_KINDS))
-    return Source(kind, str(data["ref"]), int(data.get("place", 0)))
+        raise refused(InvalidQuery, "bad-field", name="kind", value=shown(kind), allowed=", ".join(SOURCE_KINDS))
+    return Source(kind, text(data, "ref"), whole(data, "place", 0))
 
 
-def fixture_of(data: dict[str, Any]) -> Fixture:
+def fixture_of(data: Any, *, stored: bool = False) -> Fixture:
+    """A fixture from its JSON; ``stored``: as the store keeps it, where a match that is not a match's code
+    (kept before the door checked it) reads as no match rather than fails each read of the league."""
+    data = entry(data, "fixtures")
     kind = data.get("kind", "group")
     if kind not in FIXTURE_KINDS:
-        raise refused(InvalidQuery, "bad-field", name="kind", value=kind, allowed=", ".join(FIXTURE_KINDS))
-    return Fixture(id=str(data["id"]), stage=str(data.get("stage", "")), kind=kind, round=int(data.get("round", 1)),
-                   home=source_of(data["home"]), away=source_of(data["away"]), day=str(data.get("day", "")),
-                   time=str(data.get("time", "")), field=str(data.get("field", "")), match=data.get("match"),
-                   consolation=bool(data.get("consolation", False)),
-                   subsidiary_first_round=bool(data.get("subsidiary_first_round", False)))
+        raise refused(InvalidQuery, "bad-field", name="kind", value=shown(kind), allowed=", ".join(FIXTURE_KINDS))
+    if stored:
+        match = data.get("match")
+        day, time = data.get("day", ""), data.get("time", "")
+    else:
+        match = text_or_none(data, "match")
+        day, time = text(data, "day", ""), text(data, "time", "")
+    return Fixture(id=text(data, "id"), stage=text(data, "stage", ""), kind=kind, round=whole(data, "round", 1),
+                   home=source_of(required(data, "home")), away=source_of(required(data, "away")), day=day, time=time,
+                   field=text(data, "field", ""), match=match if isinstance(match, str) else None,
+                   consolation=flag(data, "consolation", False),
+                   subsidiary_first_round=flag(data, "subsidiary_first_round", False))
 
 
-def conditions_of(data: dict[str, Any]) -> Conditions:
-    tiebreaks = tuple(data.get("tiebreaks", DEFAULT_TIEBREAKS))
+def conditions_of(data: Any, *, stored: bool = False) -> Conditions:
+    data = entry(data, "conditions")
+    tiebreaks = texts(data, "tiebreaks") if "tiebreaks" in data else DEFAULT_TIEBREAKS
     for name in tiebreaks:
         if name not in TIEBREAKS:
             raise refused(InvalidQuery, "bad-field", name="tiebreaks", value=name, allowed=", ".join(TIEBREAKS))
-    rules = str(data.get("rules", "uspa-2026"))
+    rules = text(data, "rules", "uspa-2026")
     if rules not in RULE_SETS:
         raise refused(InvalidQuery, "bad-field", name="rules", value=rules, allowed=", ".join(RULE_SETS))
-    chukkers = int(data.get("chukkers", 6))
+    chukkers = whole(data, "chukkers", 6)
     if not 1 <= chukkers <= 8:
         raise refused(InvalidQuery, "bad-field", name="chukkers", value=chukkers, allowed="1-8")
-    return Conditions(rules=rules, chukkers=chukkers, penalty3_defended=bool(data.get("penalty3_defended", True)),
-                      handicap_min=data.get("handicap_min"), handicap_max=data.get("handicap_max"),
-                      tiebreaks=tiebreaks)
+    return Conditions(rules=rules, chukkers=chukkers, penalty3_defended=flag(data, "penalty3_defended", True),
+                      handicap_min=whole_or_none(data, "handicap_min", stored=stored),
+                      handicap_max=whole_or_none(data, "handicap_max", stored=stored), tiebreaks=tiebreaks)
 
 
-def team_of(data: dict[str, Any], conditions: Conditions) -> Team:
-    roster = tuple(Player(int(p["player"]), str(p["name"]), int(p["handicap"])) for p in data.get("roster", ()))
-    team = Team(str(data["name"]), roster)
+def player_of(data: Any) -> Player:
+    data = entry(data, "roster")
+    return Player(whole(data, "player"), text(data, "name"), whole(data, "handicap"))
+
+
+def team_of(data: Any, conditions: Conditions) -> Team:
+    data = entry(data, "teams")
+    roster = tuple(player_of(player) for player in listed(data, "roster"))
+    team = Team(text(data, "name"), roster)
     low, high = conditions.handicap_min, conditions.handicap_max
     if roster and ((low is not None and team.handicap < low) or (high is not None and team.handicap > high)):
         raise refused(InvalidQuery, "handicap-out", team=team.name, handicap=team.handicap,
@@ -160,24 +193,24 @@ def team_of(data: dict[str, Any], conditions: Conditions) -> Team:
     return team
 
 
-def tournament_of(data: dict[str, Any]) -> Tournament:
-    """A tournament from its JSON (as the API takes it and the store keeps it), checked."""
+def tournament_of(data: Mapping[str, Any], *, stored: bool = False) -> Tournament:
+    """A tournament from its JSON as the API takes it, checked; ``stored``: as the store keeps it, where what
+    was kept before the door checked it reads as nothing (no match, no limit) rather than fail every read of the
+    league."""
     try:
-        conditions = conditions_of(data.get("conditions", {}))
-        teams = tuple(team_of(team, conditions) for team in data.get("teams", ()))
+        conditions = conditions_of(data.get("conditions", {}), stored=stored)
+        teams = tuple(team_of(team, conditions) for team in listed(data, "teams"))
         names = [team.name for team in teams]
         if len(set(names)) != len(names):
             raise refused(InvalidQuery, "team-twice")
-        fixtures = tuple(fixture_of(fixture) for fixture in data.get("fixtures", ()))
-        slug = str(data["slug"])
+        fixtures = tuple(fixture_of(fixture, stored=stored) for fixture in listed(data, "fixtures"))
+        slug = text(data, "slug")
         if not slug or "/" in slug or slug in (".", ".."):
             raise refused(InvalidQuery, "bad-field", name="slug", value=slug, allowed="text without /")
-        made = Tournament(slug=slug, name=str(data["name"]), starts=str(data.get("starts", "")),
-                          ends=str(data.get("ends", "")), venue=str(data.get("venue", "")), conditions=conditions,
-                          teams=teams, fixtures=fixtures, draw=data.get("draw"),
-                          officials=tuple(str(name) for name in data.get("officials", ())))
-    except KeyError as err:
-        raise refused(InvalidQuery, "missing-field", name=err.args[0]) from None
+        made = Tournament(slug=slug, name=text(data, "name"), starts=text(data, "starts", ""),
+                          ends=text(data, "ends", ""), venue=text(data, "venue", ""), conditions=conditions,
+                          teams=teams, fixtures=fixtures, draw=object_or_none(data, "draw", stored=stored),
+                          officials=texts(data, "officials"))
     except (TypeError, ValueError, AttributeError) as err:
         if isinstance(err, InvalidQuery):
             raise
@@ -192,3 +225,4 @@ def tournament_of(data: dict[str, Any]) -> Tournament:
             elif source.kind in ("winner", "loser"):
                 made.fixture(source.ref)
     return made
+

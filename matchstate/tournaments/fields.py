@@ -1,0 +1,105 @@
+"""A tournament's JSON fields read at the door: each the type it must be, or refused naming the field and what
+came instead (nothing of a refused tournament is stored, so no read meets it later)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+from ..errors import InvalidQuery
+from .refusals import refused
+
+SHOWN_LENGTH = 60  # a refused value is quoted, but a whole document pasted into a field is not echoed back
+
+
+def shown(value: object) -> str:
+    """``value`` as the request wrote it (JSON), cut short."""
+    try:
+        said = orjson.dumps(value).decode()
+    except TypeError:
+        said = repr(value)
+    return said if len(said) <= SHOWN_LENGTH else said[:SHOWN_LENGTH - 1] + "…"
+
+
+def required(data: Mapping[str, Any], name: str) -> Any:
+    """Field ``name``, whatever it holds; refused where it is absent."""
+    if name not in data:
+        raise refused(InvalidQuery, "missing-field", name=name)
+    return data[name]
+
+
+def _given(data: Mapping[str, Any], name: str, default: object) -> object:
+    return required(data, name) if default is None else data.get(name, default)
+
+
+def text(data: Mapping[str, Any], name: str, default: str | None = None) -> str:
+    """Field ``name``, text (required where no ``default``)."""
+    value = _given(data, name, default)
+    if not isinstance(value, str):
+        raise refused(InvalidQuery, "not-text", name=name, value=shown(value))
+    return value
+
+
+def text_or_none(data: Mapping[str, Any], name: str) -> str | None:
+    """Field ``name``, text or null (absent: null)."""
+    value = data.get(name)
+    return None if value is None else text(data, name)
+
+
+def whole(data: Mapping[str, Any], name: str, default: int | None = None) -> int:
+    """Field ``name``, a whole number (required where no ``default``); true and false are no numbers."""
+    value = _given(data, name, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise refused(InvalidQuery, "not-whole", name=name, value=shown(value))
+    return value
+
+
+def whole_or_none(data: Mapping[str, Any], name: str, *, stored: bool = False) -> int | None:
+    """Field ``name``, a whole number or null; ``stored``: one that is no number (kept before the door checked
+    it) reads as null."""
+    value = data.get(name)
+    if value is None or (stored and (isinstance(value, bool) or not isinstance(value, int))):
+        return None
+    return whole(data, name)
+
+
+def flag(data: Mapping[str, Any], name: str, default: bool) -> bool:
+    """Field ``name``, true or false: the text "false" is not read as true."""
+    value = data.get(name, default)
+    if not isinstance(value, bool):
+        raise refused(InvalidQuery, "not-flag", name=name, value=shown(value))
+    return value
+
+
+def listed(data: Mapping[str, Any], name: str) -> list[Any]:
+    """Field ``name``, a list (absent: empty)."""
+    value = data.get(name, [])
+    if not isinstance(value, list | tuple):
+        raise refused(InvalidQuery, "not-list", name=name, value=shown(value))
+    return list(value)
+
+
+def texts(data: Mapping[str, Any], name: str) -> tuple[str, ...]:
+    """Field ``name``, a list of texts (absent: empty)."""
+    values = listed(data, name)
+    for value in values:
+        if not isinstance(value, str):
+            raise refused(InvalidQuery, "not-text", name=name, value=shown(value))
+    return tuple(values)
+
+
+def object_or_none(data: Mapping[str, Any], name: str, *, stored: bool = False) -> dict[str, Any] | None:
+    """Field ``name``, a JSON object or null; ``stored``: anything else reads as null."""
+    value = data.get(name)
+    if value is None or (stored and not isinstance(value, Mapping)):
+        return None
+    return dict(entry(value, name))
+
+
+def entry(value: object, name: str) -> Mapping[str, Any]:
+    """An entry of list ``name`` (a team, a fixture, a player): a JSON object."""
+    if not isinstance(value, Mapping):
+        raise refused(InvalidQuery, "not-object", name=name, value=shown(value))
+    return value
