@@ -232,6 +232,42 @@ def test_a_match_code_that_is_not_text_is_refused_and_nothing_is_stored(client: 
     still_answered(client, "t1", "cup")
 
 
+def test_a_place_from_a_group_the_tournament_lacks_is_refused_and_one_not_decided_yet_waits(
+        client: TestClient) -> None:
+    place = {"kind": "place", "ref": "G", "place": 1}
+    reply = client.post("/api/tournaments", headers=AUTH, json={
+        **A_V_B, "slug": "t2", "fixtures": [{"id": "f1", "home": place, "away": {**place, "place": 2}}]})
+    refusal(reply, "t2 has no group G to take place 1 from", "t2 no tiene la zona G de la que tomar el puesto 1")
+    assert client.get("/api/tournaments/t2").status_code == 404
+    assert client.post("/api/tournaments", json={**A_V_B, "slug": "t3"}, headers=AUTH).status_code == 201
+    drawn = client.post("/api/tournaments/t3/draw", json={"format": "groups", "seed": "s", "groups": 2}, headers=AUTH)
+    assert drawn.status_code == 200
+    before = client.get("/api/tournaments/t3").json()
+    z = {"kind": "place", "ref": "Group Z"}
+    for entrants, english in (([{**z, "place": 1}, {**z, "place": 2}], "t3 has no group Group Z to take place 1"),
+                              ([{"kind": "place", "ref": "A", "place": 0}, "B"], "a place in group A counts from 1")):
+        refusal(client.post("/api/tournaments/t3/brackets", json={"stage": "Cup", "entrants": entrants}, headers=AUTH),
+                english, "t3 no tiene la zona" if "Z" in english else "un puesto de la zona A se cuenta desde 1")
+    refusal(client.post("/api/tournaments/t3/fixtures", headers=AUTH,
+                        json=[{"id": "x", "kind": "knockout", "home": {**z, "place": 1}, "away": "A"}]),
+            "t3 has no group Group Z", "t3 no tiene la zona Group Z")
+    assert client.get("/api/tournaments/t3").json() == before
+    # A group fed by a knockout not played yet: its table has no team, and its places are not decided yet.
+    pool = [{"id": "s1", "kind": "knockout", "home": "A", "away": "B"},
+            {"id": "s2", "kind": "knockout", "home": "C", "away": "D"},
+            {"id": "p1", "stage": "Pool", "home": {"kind": "winner", "ref": "s1"},
+             "away": {"kind": "winner", "ref": "s2"}},
+            {"id": "final", "kind": "knockout", "home": {"kind": "place", "ref": "Pool", "place": 1},
+             "away": {"kind": "place", "ref": "Pool", "place": 2}}]
+    reply = client.post("/api/tournaments", json={**A_V_B, "slug": "pool", "fixtures": pool}, headers=AUTH)
+    assert reply.status_code == 201, reply.text
+    progress = reply.json()["progress"]
+    assert progress["groups"] == {"Pool": []} and progress["complete"] == []
+    final = next(f for f in progress["fixtures"] if f["id"] == "final")
+    assert (final["home"], final["away"], final["status"]) == (None, None, "waiting")
+    made(client)
+    still_answered(client, "t3", "pool", "cup")
+
 
 def test_a_bracket_entrant_of_the_wrong_shape_is_refused(client: TestClient) -> None:
     assert client.post("/api/tournaments", json={**A_V_B, "slug": "t4"}, headers=AUTH).status_code == 201

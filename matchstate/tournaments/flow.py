@@ -113,6 +113,8 @@ def progress(tournament: Tournament, read: Reader) -> Progress:
         if source.kind == "team":
             return source.ref
         if source.kind == "place":
+            if source.ref not in groups:  # kept before the door checked it: a place no table will decide
+                return None
             if source.ref not in made.complete:
                 table(source.ref)
             if source.ref not in made.complete:

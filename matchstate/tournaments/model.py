@@ -195,8 +195,8 @@ def team_of(data: Any, conditions: Conditions) -> Team:
 
 def tournament_of(data: Mapping[str, Any], *, stored: bool = False) -> Tournament:
     """A tournament from its JSON as the API takes it, checked; ``stored``: as the store keeps it, where what
-    was kept before the door checked it reads as nothing (no match, no limit) rather than fail every read of the
-    league."""
+    was kept before the door checked it reads as nothing (no match, no limit, a place not decided)
+    rather than fail every read of the league."""
     try:
         conditions = conditions_of(data.get("conditions", {}), stored=stored)
         teams = tuple(team_of(team, conditions) for team in listed(data, "teams"))
@@ -218,11 +218,22 @@ def tournament_of(data: Mapping[str, Any], *, stored: bool = False) -> Tournamen
     ids = [fixture.id for fixture in fixtures]
     if len(set(ids)) != len(ids):
         raise refused(InvalidQuery, "fixture-twice")
+    groups = {fixture.stage for fixture in fixtures if fixture.kind == "group"}
     for fixture in fixtures:
         for source in (fixture.home, fixture.away):
             if source.kind == "team":
                 made.team(source.ref)
             elif source.kind in ("winner", "loser"):
                 made.fixture(source.ref)
+            elif not stored:
+                placed(made, source, groups)
     return made
 
+
+def placed(tournament: Tournament, source: Source, groups: set[str]) -> None:
+    """Refuse a place from a group that is none of the tournament's (no group fixture has that stage), or that
+    no table has (place 1 is the top)."""
+    if source.ref not in groups:
+        raise refused(InvalidQuery, "unknown-group", slug=tournament.slug, group=source.ref, place=source.place)
+    if source.place < 1:
+        raise refused(InvalidQuery, "no-place", group=source.ref, place=source.place)

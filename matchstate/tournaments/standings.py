@@ -112,10 +112,11 @@ def standings(teams: Sequence[str], games: Sequence[Game], tiebreaks: Sequence[s
             split.extend(levels)
         blocks = split
     table = [rows[team] for block in blocks for team in block]
-    for place, (row, below) in enumerate(zip(table, [*table[1:], None], strict=True), 1):
+    for place, row in enumerate(table, 1):
         row.place = place
-        if below is None:
+        if place == len(table):
             continue
+        below = table[place]
         reason = parted.get((row.team, below.team))
         row.parted_by = reason[0] if reason else None
         if reason is None:
