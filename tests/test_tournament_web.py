@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from sqlalchemy import insert
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "Using `httpx`")
@@ -17,6 +18,7 @@ with warnings.catch_warnings():
 
 from tournament_helpers import team
 
+from matchstate.models import TournamentRow
 from matchstate.store import Store
 from matchstate.tournaments.feeds import folded
 from matchstate.web import create_app
@@ -288,6 +290,34 @@ def test_a_bracket_entrant_of_the_wrong_shape_is_refused(client: TestClient) -> 
     still_answered(client, "t4", "cup")
 
 
+def test_a_day_and_time_are_checked_on_every_path_in_and_the_calendar_reads_past_what_it_cannot(
+        client: TestClient) -> None:
+    fixture = {"id": "f1", "home": "A", "away": "B"}
+    assert client.post("/api/tournaments", json={**A_V_B, "slug": "t5", "fixtures": [fixture]},
+                       headers=AUTH).status_code == 201
+    late = client.put("/api/tournaments/t5/fixtures/f1/schedule", json={"day": "9999-12-31", "time": "23:00"},
+                      headers=AUTH)
+    refusal(late, "a match on 9999-12-31 at 23:00 would end past the last day a date can hold",
+            "un partido el 9999-12-31 a las 23:00 terminaría después")
+    for day, time in (("x", "y"), ("2026-13-45", "99:99"), ("0000-01-01", "-1:00"), ("", "15:00")):
+        said = f"the day and time must read as YYYY-MM-DD and HH:MM, not {day} {time}"
+        refusal(client.post("/api/tournaments", headers=AUTH,
+                            json={**A_V_B, "slug": "t6", "fixtures": [{**fixture, "day": day, "time": time}]}),
+                said, "el día y la hora deben leerse como AAAA-MM-DD y HH:MM")
+        refusal(client.post("/api/tournaments/t5/fixtures", headers=AUTH,
+                            json=[{**fixture, "id": "f2", "day": day, "time": time}]), said, "el día y la hora")
+        refusal(client.put("/api/tournaments/t5/fixtures/f1/schedule", json={"day": day, "time": time},
+                           headers=AUTH), said, "el día y la hora")
+    refusal(client.post("/api/tournaments", headers=AUTH,
+                        json={**A_V_B, "slug": "t6", "fixtures": [{**fixture, "day": "9999-12-31", "time": "23:00"}]}),
+            "a match on 9999-12-31 at 23:00 would end past", "un partido el 9999-12-31")
+    refusal(client.patch("/api/tournaments/t5", headers=AUTH, json={"fixtures": [{**fixture, "day": 20261205}]}),
+            "field day must be text, not 20261205", "el campo day debe ser un texto")
+    assert client.get("/api/tournaments/t6").status_code == 404
+    assert client.get("/api/tournaments/t5").json()["fixtures"][0]["day"] == ""
+    made(client)
+    still_answered(client, "t5", "cup")
+
 
 
 def test_each_field_of_a_tournament_is_refused_where_it_is_not_the_type_it_must_be(client: TestClient) -> None:
@@ -330,3 +360,31 @@ def test_each_field_of_a_tournament_is_refused_where_it_is_not_the_type_it_must_
     made(client)
     still_answered(client, "cup")
 
+
+def test_what_was_stored_before_the_door_checked_it_reads_as_nothing_rather_than_failing(
+        client: TestClient, store: Store) -> None:
+    """A tournament kept before these checks, with a match that is no code, a place from no group, a day no
+    calendar can hold and a level that is no number: every read of the league still answers."""
+    made(client)
+    doc = {"slug": "old", "name": "Old", "starts": "", "ends": "", "venue": "", "draw": 5, "officials": [],
+           "conditions": {"rules": "uspa-2026", "chukkers": 6, "penalty3_defended": True, "handicap_min": None,
+                          "handicap_max": "abc", "tiebreaks": ["wins", "net", "gross"]},
+           "teams": [{"name": name, "roster": []} for name in ("Blue", "Red")],
+           "fixtures": [{"id": "f1", "stage": "", "kind": "knockout", "round": 1,
+                         "home": {"kind": "team", "ref": "Blue"}, "away": {"kind": "team", "ref": "Red"},
+                         "day": "9999-12-31", "time": "23:00", "field": "",
+                         "match": {"x": 1}, "consolation": False, "subsidiary_first_round": False},
+                        {"id": "f2", "stage": "", "kind": "knockout", "round": 2,
+                         "home": {"kind": "place", "ref": "G", "place": 1}, "away": {"kind": "team", "ref": "Red"},
+                         "day": "x", "time": "y", "field": "", "match": None, "consolation": False,
+                         "subsidiary_first_round": False}]}
+    with store.database.transaction(write=True) as connection:
+        connection.execute(insert(TournamentRow).values(slug="old", name="Old", doc=doc, created=datetime.now(UTC),
+                                                        updated=datetime.now(UTC)))
+    still_answered(client, "old", "cup")
+    fixtures = client.get("/api/tournaments/old").json()["progress"]["fixtures"]
+    assert [(f["match"], f["home"], f["status"]) for f in fixtures] == [(None, "Blue", "scheduled"),
+                                                                        (None, None, "waiting")]
+    assert "BEGIN:VEVENT" not in client.get("/api/tournaments/old/calendar.ics").text
+    refusal(client.patch("/api/tournaments/old", json={"name": "Older"}, headers=AUTH),
+            "a match on 9999-12-31 at 23:00 would end past", "un partido el 9999-12-31")  # a change names what to mend

@@ -18,6 +18,7 @@ from .draw import DRAW_ALGORITHM, bracket_fixtures, drawn_groups, drawn_seeds, g
 from .flow import MatchState, Progress, progress
 from .model import Fixture, Source, Tournament, source_of, tournament_of
 from .refusals import refused
+from .when import kickoff
 
 
 class Desk:
@@ -110,10 +111,8 @@ class Desk:
 
     def schedule(self, slug: str, fixture_id: str, day: str, time: str, field: str) -> Tournament:
         """Give a fixture its day (YYYY-MM-DD), time (HH:MM) and field."""
-        try:
-            datetime.fromisoformat(f"{day}T{time}")
-        except ValueError:
-            raise refused(InvalidQuery, "when", day=day, time=time) from None
+        if kickoff(day, time) is None:
+            raise refused(InvalidQuery, "when", day=day, time=time)
         tournament = self.get(slug)
         fixture = tournament.fixture(fixture_id)
         changed = replace(fixture, day=day, time=time, field=field)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from .flow import Progress, fixture_json
-
-MATCH_LENGTH = timedelta(hours=2)  # a fixture's block in the calendar: six chukkers and their intervals
+from .when import MATCH_LENGTH, kickoff_read
 
 
 def ics_text(value: str) -> str:
@@ -43,10 +42,10 @@ def calendar(progress: Progress, host: str, stamp: datetime) -> str:
              f"X-WR-CALNAME:{ics_text(tournament.name)}"]
     dtstamp = stamp.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     for fixture in tournament.fixtures:
-        if not fixture.day:
+        start = kickoff_read(fixture.day, fixture.time) if fixture.day else None
+        if start is None:
             continue
         data = fixture_json(progress, fixture)
-        start = datetime.fromisoformat(f"{fixture.day}T{fixture.time or '00:00'}")
         summary = f"{data['home'] or data['home_from']} v {data['away'] or data['away_from']}"
         if data["score"] and data["home"] and data["away"] and data["status"] == "ended":
             summary += f" ({data['score'][data['home']]}-{data['score'][data['away']]})"

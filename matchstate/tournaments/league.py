@@ -10,6 +10,7 @@ import orjson
 from ..store import MatchQuery
 from .desk import Desk
 from .discipline import Card, Game, PlayerRecord, ledger
+from .when import kickoff_read
 
 
 def league_cards(desk: Desk) -> list[Card]:
@@ -54,9 +55,8 @@ def league_games(desk: Desk) -> list[Game]:
 
 
 def scheduled(day: str, time: str) -> datetime | None:
-    if not day:
-        return None
-    return datetime.fromisoformat(f"{day}T{time or '00:00'}").replace(tzinfo=UTC)
+    start = kickoff_read(day, time) if day else None
+    return start.replace(tzinfo=UTC) if start else None
 
 
 def league_ledger(desk: Desk) -> dict[tuple[str, str], PlayerRecord]:

@@ -23,6 +23,7 @@ from .fields import (
     whole_or_none,
 )
 from .refusals import refused
+from .when import kickoff
 
 TIEBREAKS = ("wins", "net", "gross", "head_to_head", "shootout")
 DEFAULT_TIEBREAKS = ("wins", "net", "gross")
@@ -153,6 +154,7 @@ def fixture_of(data: Any, *, stored: bool = False) -> Fixture:
     else:
         match = text_or_none(data, "match")
         day, time = text(data, "day", ""), text(data, "time", "")
+        kickoff(day, time)
     return Fixture(id=text(data, "id"), stage=text(data, "stage", ""), kind=kind, round=whole(data, "round", 1),
                    home=source_of(required(data, "home")), away=source_of(required(data, "away")), day=day, time=time,
                    field=text(data, "field", ""), match=match if isinstance(match, str) else None,
@@ -195,7 +197,7 @@ def team_of(data: Any, conditions: Conditions) -> Team:
 
 def tournament_of(data: Mapping[str, Any], *, stored: bool = False) -> Tournament:
     """A tournament from its JSON as the API takes it, checked; ``stored``: as the store keeps it, where what
-    was kept before the door checked it reads as nothing (no match, no limit, a place not decided)
+    was kept before the door checked it reads as nothing (no match, no limit, unscheduled, a place not decided)
     rather than fail every read of the league."""
     try:
         conditions = conditions_of(data.get("conditions", {}), stored=stored)
