@@ -319,6 +319,16 @@ def test_a_day_and_time_are_checked_on_every_path_in_and_the_calendar_reads_past
     still_answered(client, "t5", "cup")
 
 
+def test_a_fixture_import_whose_teams_are_not_names_is_refused(client: TestClient) -> None:
+    made(client)
+    for teams in ([["Blue"], "Green"], [{"Blue": 1}, "Green"], [None, "Green"]):
+        reply = client.post("/api/tournaments/cup/fixtures/Cup-R1-1/import", content=json.dumps({"teams": teams}),
+                            headers={**AUTH, "Content-Type": "application/jsonl"})
+        refusal(reply, "the log's teams must be fixture Cup-R1-1's: Blue v Green",
+                "los equipos del registro deben ser los del partido Cup-R1-1: Blue v Green")
+    assert client.get("/api/tournaments/cup").json()["fixtures"][0]["match"] is None
+    still_answered(client, "cup")
+
 
 def test_each_field_of_a_tournament_is_refused_where_it_is_not_the_type_it_must_be(client: TestClient) -> None:
     """A value of the wrong type is never stored as something else: no null read as the name "None", no

@@ -195,7 +195,8 @@ async def import_result(service: ServiceDep, key: KeyDep, slug: str, fixture: st
         except (orjson.JSONDecodeError, AttributeError):
             teams = None
         expected = desk.progress(slug).teams[desk.get(slug).fixture(fixture).id]
-        if not isinstance(teams, list) or None in expected or set(teams) != set(expected):
+        if (not isinstance(teams, list) or not all(isinstance(name, str) for name in teams) or None in expected
+                or set(teams) != set(expected)):
             raise refused(InvalidQuery, "import-teams", fixture=fixture, teams=" v ".join(map(str, expected)))
 
     await run_in_threadpool(check)
