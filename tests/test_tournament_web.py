@@ -398,3 +398,21 @@ def test_what_was_stored_before_the_door_checked_it_reads_as_nothing_rather_than
     assert "BEGIN:VEVENT" not in client.get("/api/tournaments/old/calendar.ics").text
     refusal(client.patch("/api/tournaments/old", json={"name": "Older"}, headers=AUTH),
             "a match on 9999-12-31 at 23:00 would end past", "un partido el 9999-12-31")  # a change names what to mend
+
+
+@pytest.mark.parametrize("fixture_id", ["", "a/b", ".", ".."])
+def test_a_fixture_id_no_route_could_name_is_refused(client: TestClient, fixture_id: str) -> None:
+    """Its routes name a fixture (`/api/tournaments/{slug}/fixtures/{id}/schedule`): one they cannot name could
+    be neither scheduled nor opened."""
+    fixtures = [{"id": fixture_id, "home": "A", "away": "B"}]
+    reply = client.post("/api/tournaments", json={**A_V_B, "slug": "t7", "fixtures": fixtures}, headers=AUTH)
+    refusal(reply, f"field id cannot be {json.dumps(fixture_id)}", f"el campo id no puede ser {json.dumps(fixture_id)}")
+    assert client.get("/api/tournaments/t7").status_code == 404
+
+
+def test_a_roster_player_number_a_match_would_refuse_is_refused_at_the_door(client: TestClient) -> None:
+    """A match's roster numbers its players 1 to 4: a tournament took a 7, and opening its match then failed."""
+    teams = [{"name": "A", "roster": [{"player": 7, "name": "Siete", "handicap": 2}]}, {"name": "B"}]
+    reply = client.post("/api/tournaments", json={"slug": "t8", "name": "T", "teams": teams}, headers=AUTH)
+    refusal(reply, "field player cannot be 7: it is one of 1, 2, 3, 4", "el campo player no puede ser 7")
+    assert client.get("/api/tournaments/t8").status_code == 404

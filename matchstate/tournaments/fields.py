@@ -42,6 +42,15 @@ def text(data: Mapping[str, Any], name: str, default: str | None = None) -> str:
     return value
 
 
+def addressed(data: Mapping[str, Any], name: str) -> str:
+    """Field ``name``, text that a URL's path can name: not empty, no ``/``, and not ``.`` or ``..`` (which
+    browsers resolve away)."""
+    value = text(data, name)
+    if not value or "/" in value or value in (".", ".."):
+        raise refused(InvalidQuery, "bad-field", name=name, value=shown(value), allowed="text without /")
+    return value
+
+
 def text_or_none(data: Mapping[str, Any], name: str) -> str | None:
     """Field ``name``, text or null (absent: null)."""
     value = data.get(name)

@@ -10,6 +10,7 @@ from ..errors import InvalidQuery
 from ..rules import RULE_SETS
 from ..words import phrase
 from .fields import (
+    addressed,
     entry,
     flag,
     listed,
@@ -155,6 +156,7 @@ def fixture_of(data: Any, *, stored: bool = False) -> Fixture:
         match = text_or_none(data, "match")
         day, time = text(data, "day", ""), text(data, "time", "")
         kickoff(day, time)
+        addressed(data, "id")  # its routes name it: /api/tournaments/{slug}/fixtures/{id}/...
     return Fixture(id=text(data, "id"), stage=text(data, "stage", ""), kind=kind, round=whole(data, "round", 1),
                    home=source_of(required(data, "home")), away=source_of(required(data, "away")), day=day, time=time,
                    field=text(data, "field", ""), match=match if isinstance(match, str) else None,
@@ -206,9 +208,7 @@ def tournament_of(data: Mapping[str, Any], *, stored: bool = False) -> Tournamen
         if len(set(names)) != len(names):
             raise refused(InvalidQuery, "team-twice")
         fixtures = tuple(fixture_of(fixture, stored=stored) for fixture in listed(data, "fixtures"))
-        slug = text(data, "slug")
-        if not slug or "/" in slug or slug in (".", ".."):
-            raise refused(InvalidQuery, "bad-field", name="slug", value=slug, allowed="text without /")
+        slug = addressed(data, "slug")
         made = Tournament(slug=slug, name=text(data, "name"), starts=text(data, "starts", ""),
                           ends=text(data, "ends", ""), venue=text(data, "venue", ""), conditions=conditions,
                           teams=teams, fixtures=fixtures, draw=object_or_none(data, "draw", stored=stored),
@@ -220,6 +220,9 @@ def tournament_of(data: Mapping[str, Any], *, stored: bool = False) -> Tournamen
     ids = [fixture.id for fixture in fixtures]
     if len(set(ids)) != len(ids):
         raise refused(InvalidQuery, "fixture-twice")
+    worn = sorted({player.player for team in teams for player in team.roster} - {1, 2, 3, 4})
+    if worn and not stored:  # the numbers a match's roster takes
+        raise refused(InvalidQuery, "bad-field", name="player", value=worn[0], allowed="1, 2, 3, 4")
     groups = {fixture.stage for fixture in fixtures if fixture.kind == "group"}
     for fixture in fixtures:
         for source in (fixture.home, fixture.away):
