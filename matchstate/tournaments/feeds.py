@@ -42,7 +42,7 @@ def calendar(progress: Progress, host: str, stamp: datetime) -> str:
              f"X-WR-CALNAME:{ics_text(tournament.name)}"]
     dtstamp = stamp.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     for fixture in tournament.fixtures:
-        start = kickoff_read(fixture.day, fixture.time) if fixture.day else None
+        start = kickoff_read(fixture.day, fixture.time)
         if start is None:
             continue
         data = fixture_json(progress, fixture)

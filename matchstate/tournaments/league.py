@@ -55,7 +55,7 @@ def league_games(desk: Desk) -> list[Game]:
 
 
 def scheduled(day: str, time: str) -> datetime | None:
-    start = kickoff_read(day, time) if day else None
+    start = kickoff_read(day, time)
     return start.replace(tzinfo=UTC) if start else None
 
 

@@ -150,14 +150,14 @@ def fixture_of(data: Any, *, stored: bool = False) -> Fixture:
     if kind not in FIXTURE_KINDS:
         raise refused(InvalidQuery, "bad-field", name="kind", value=shown(kind), allowed=", ".join(FIXTURE_KINDS))
     if stored:
-        match = data.get("match")
+        fixture_id, match = text(data, "id"), data.get("match")
         day, time = data.get("day", ""), data.get("time", "")
     else:
         match = text_or_none(data, "match")
         day, time = text(data, "day", ""), text(data, "time", "")
         kickoff(day, time)
-        addressed(data, "id")  # its routes name it: /api/tournaments/{slug}/fixtures/{id}/...
-    return Fixture(id=text(data, "id"), stage=text(data, "stage", ""), kind=kind, round=whole(data, "round", 1),
+        fixture_id = addressed(data, "id")  # its routes name it: /api/tournaments/{slug}/fixtures/{id}/...
+    return Fixture(id=fixture_id, stage=text(data, "stage", ""), kind=kind, round=whole(data, "round", 1),
                    home=source_of(required(data, "home")), away=source_of(required(data, "away")), day=day, time=time,
                    field=text(data, "field", ""), match=match if isinstance(match, str) else None,
                    consolation=flag(data, "consolation", False),
