@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 
 from . import evidence_cli
+from .commands import COMMANDS, DESCRIPTION, METAVAR, PROG, VERSION, columns
 from .errors import MatchstateError, RefusedEvent
 from .version import PACKAGE_VERSION
 from .witness import command as witness_command
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from .web.tls import ServedTls
 
     Run = Callable[[argparse.Namespace], int]  # a command's work: its exit status
+    # A command's work (None: each of its actions has its own) and what adds its options to its parser.
+    Work = tuple[Run | None, Callable[[argparse.ArgumentParser], object] | None]
 
 LANGUAGES = ("en", "es")  # the catalog's (matchstate.words.LANGUAGES; a test holds them equal)
 
@@ -604,20 +607,7 @@ class _Help(argparse.HelpFormatter):
 
     def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
                  width: int | None = None) -> None:
-        super().__init__(prog, indent_increment, max_help_position, width or _columns() - 2)
-
-
-@functools.cache  # argparse makes a formatter for every option it is given: the terminal is asked once
-def _columns() -> int:
-    """The terminal's width as shutil.get_terminal_size reads it: $COLUMNS, else standard output's, else 80."""
-    try:
-        return int(os.environ["COLUMNS"]) or 80
-    except (KeyError, ValueError):
-        pass
-    try:
-        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
-    except (AttributeError, ValueError, OSError):
-        return 80
+        super().__init__(prog, indent_increment, max_help_position, width or columns() - 2)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -641,7 +631,7 @@ class Commands(_SubParsers):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._commands: dict[str, tuple[Run | None, Callable[[argparse.ArgumentParser], object] | None]] = {}
+        self._commands: dict[str, Work] = {}
         # argparse checks a command's name against `choices` before it asks for the command's parser
         self.choices = self._commands  # type: ignore[assignment]
 
@@ -668,37 +658,22 @@ class Commands(_SubParsers):
 
 def parser(environment: bool = False) -> argparse.ArgumentParser:
     """The command line; with ``environment``, serve's options default to their environment variables."""
-    top = _Parser(prog="matchstate", description="Polo match-state tracker, exact to USPA Rule 36.")
-    top.add_argument("--version", action="version", version=f"matchstate {PACKAGE_VERSION}")
-    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND", action=Commands)
+    top = _Parser(prog=PROG, description=DESCRIPTION)
+    top.add_argument("--version", action="version", version=VERSION)
+    commands = top.add_subparsers(dest="command", required=True, metavar=METAVAR, action=Commands)
     assert isinstance(commands, Commands)
-    commands.add_command("replay", "replay a match log and show each event's ruling", cmd_replay, _replay)
-    commands.add_command("rules", "print Rule 36 clauses or table cells by id (all ids without one)", cmd_rules,
-                         _rules)
-    commands.add_command("diagram", "print the free-hit state machine as Mermaid text", cmd_diagram)
-    commands.add_command("db", "manage the store's database", None, _db)
-    commands.add_command("import", "store a match log as a new match (all of it or nothing), with new scorer and "
-                                   "official keys", cmd_import, _import)
-    commands.add_command("backup", "copy the store and its two secret files into a new folder, consistent while "
-                                   "appends go on", cmd_backup, _backup)
-    commands.add_command("restore", "put a backup back: the database (new or empty) and the secret files where "
-                                    "the store looks for them", cmd_restore, _restore)
-    commands.add_command("keys", "the league key, a match's keys, the receipts' public key", cmd_keys, _keys)
-    commands.add_command("export", "print a stored match's log: as JSON Lines, each line as it was received, or "
-                                   "as CSV, one row per event", cmd_export, _export)
-    commands.add_command("stats", "statistics per team and player over a season or a tournament", cmd_stats, _stats)
-    commands.add_command("matches", "list the stored matches with score and state", cmd_matches, _json_option)
-    commands.add_command("remove", "remove a match and its events, with a reason: a recorded act", cmd_remove,
-                         _remove)
-    commands.add_command("correct", "put a corrected match.start in place of a match's, while nothing else is "
-                                    "logged in it: a recorded act; keys kept", cmd_correct, _correct)
-    commands.add_command("show", "a stored match's timeline, as replay shows it", cmd_show, _show)
-    commands.add_command("verify", "check the hash chains and replay the rulings; exits 1 if anything is wrong",
-                         cmd_verify, _verify)
-    evidence_cli.register(commands)  # archive
-    witness_command.register(commands)
-    commands.add_command("serve", "run the live service: API, scorer's console, review, records",
-                         cmd_serve, functools.partial(_serve, environment=environment))
+    work: dict[str, Work] = {
+        "replay": (cmd_replay, _replay), "rules": (cmd_rules, _rules), "diagram": (cmd_diagram, None),
+        "db": (None, _db), "import": (cmd_import, _import), "backup": (cmd_backup, _backup),
+        "restore": (cmd_restore, _restore), "keys": (cmd_keys, _keys), "export": (cmd_export, _export),
+        "stats": (cmd_stats, _stats), "matches": (cmd_matches, _json_option), "remove": (cmd_remove, _remove),
+        "correct": (cmd_correct, _correct), "show": (cmd_show, _show), "verify": (cmd_verify, _verify),
+        "archive": evidence_cli.COMMAND, "witness": witness_command.COMMAND,
+        "serve": (cmd_serve, functools.partial(_serve, environment=environment)),
+    }
+    assert work.keys() == COMMANDS.keys(), "every command listed has its work, and every command is listed"
+    for name, said in COMMANDS.items():
+        commands.add_command(name, said, *work[name])
     return top
 
 

@@ -1,5 +1,5 @@
-"""The evidence bundles' commands (``matchstate archive``, ``matchstate verify --bundle``), registered into the
-command line's parser by :func:`register`."""
+"""The evidence bundles' commands (``matchstate archive``, ``matchstate verify --bundle``): :data:`COMMAND` and
+:func:`verify_options`, which the command line's parser takes."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ TILES = "log"  # the folder of a season's bundle that holds the league log's til
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: --help stays quick (mypy reads True)
 if TYPE_CHECKING:
-    from .cli import Commands
+    from .cli import Work
 
 
 def cmd_archive(args: argparse.Namespace) -> int:
@@ -88,12 +88,6 @@ def _verify_or_bundle(verify: Callable[[argparse.Namespace], int]) -> Callable[[
     return run
 
 
-def register(commands: Commands) -> None:
-    """Add ``archive`` to ``commands``."""
-    commands.add_command("archive", "write evidence bundles: a match's (or a season's) lines, rulings, league log "
-                                    "proofs, checkpoint and policy", cmd_archive, _archive)
-
-
 def _archive(archive_cmd: argparse.ArgumentParser) -> None:
     archive_cmd.add_argument("match", nargs="?", help="the match's code")
     archive_cmd.add_argument("dir", help="the folder to write the bundles into")
@@ -103,6 +97,9 @@ def _archive(archive_cmd: argparse.ArgumentParser) -> None:
                              "cosigned, and its policy asks for that quorum")
     archive_cmd.add_argument("--freeze", action="store_true", help="first rotate the league log's key: the "
                              "season's last checkpoint is the old key's last, and the policy says so")
+
+
+COMMAND: Work = (cmd_archive, _archive)  # `matchstate archive`: its work and its options
 
 
 def verify_options(verify_cmd: argparse.ArgumentParser) -> None:

@@ -1863,24 +1863,33 @@ def _children_cpu(command: list[str], env: dict[str, str]) -> float:
 
 @section
 def cli_help(bench: Bench) -> None:
-    """`matchstate --help` against an empty interpreter (`python -c pass`), in CPU time: the CLI imports the engine,
-    the store and the web only for the commands that run them. Bytecode is cached (in a folder of its own), as an
-    installed wheel's is, and each command runs once before it is timed. In an editable install (this venv) every
-    interpreter also imports setuptools' finder, so `python -c pass` costs more here than in a wheel's venv."""
+    """`matchstate --help` against an empty interpreter (`python -c pass`), in CPU time, as installed: in a venv
+    of the built wheel alone (--help needs none of its dependencies), then in this venv's editable install, where
+    every interpreter also imports setuptools' finder (so `python -c pass` costs more). Bytecode is cached (in a
+    folder of its own), as an installed wheel's is, and each command runs once before it is timed."""
+    import subprocess
     import tempfile
 
-    script = str(Path(sys.executable).with_name("matchstate"))
-    with tempfile.TemporaryDirectory() as cache:
+    pip = [sys.executable, "-m", "pip", "--quiet", "--disable-pip-version-check"]
+    with tempfile.TemporaryDirectory() as folder:
+        subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "--wheel-dir", folder,
+                        str(Path(__file__).resolve().parent.parent)], check=True)
+        venv = Path(folder) / "venv"
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+        subprocess.run([*pip, "--python", str(venv / "bin" / "python"), "install", "--no-deps", "--no-index",
+                        *map(str, Path(folder).glob("*.whl"))], check=True)
         env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
-               "PYTHONPYCACHEPREFIX": cache}
-        baseline = None
-        for name, command in (("python -c pass", [sys.executable, "-c", "pass"]),
-                              ("argparse alone, 20 sub-commands' help", [sys.executable, "-c", ARGPARSE_ALONE]),
-                              ("matchstate --help", [script, "--help"])):
-            _children_cpu(command, env)
-            seconds = [sum(_children_cpu(command, env) for _ in range(CLI_RUNS)) for _ in range(bench.repeat)]
-            row = bench.record(f"{name} (CPU time, {CLI_RUNS} runs)", CLI_RUNS, seconds, baseline=baseline)
-            baseline = baseline or row
+               "PYTHONPYCACHEPREFIX": str(Path(folder) / "bytecode")}
+        for where, python in (("the wheel's venv", venv / "bin" / "python"), ("editable", Path(sys.executable))):
+            baseline = None
+            for name, command in (("python -c pass", [str(python), "-c", "pass"]),
+                                  ("argparse alone, 20 sub-commands' help", [str(python), "-c", ARGPARSE_ALONE]),
+                                  ("matchstate --help", [str(python.with_name("matchstate")), "--help"])):
+                _children_cpu(command, env)
+                seconds = [sum(_children_cpu(command, env) for _ in range(CLI_RUNS)) for _ in range(bench.repeat)]
+                row = bench.record(f"{name}, {where} (CPU time, {CLI_RUNS} runs)", CLI_RUNS, seconds,
+                                   baseline=baseline)
+                baseline = baseline or row
 
 
 def main(argv: list[str] | None = None) -> int:

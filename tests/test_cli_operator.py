@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from matchstate import __version__
+from matchstate import __version__, commands
 from matchstate.cli import COULD_NOT_RUN, FOUND_A_PROBLEM, LANGUAGES, main, parser
 from matchstate.words import LANGUAGES as CATALOG_LANGUAGES
 
@@ -121,16 +121,65 @@ def test_the_release_is_the_changelogs_latest_and_the_languages_the_catalogs() -
     assert LANGUAGES == CATALOG_LANGUAGES
 
 
+def _imported_by(probe: str) -> list[str]:
+    """The modules of matchstate (and argparse, re, the store's and the web's libraries) that ``probe`` imports,
+    run in an interpreter with no site packages: nothing of a venv's own start-up counts."""
+    probe += ("\nprint(sorted(m for m in sys.modules if m.startswith('matchstate') or m in "
+              "('argparse', 're', 'sqlalchemy', 'fastapi')))")
+    return json.loads(subprocess.run([sys.executable, "-S", "-c", probe], capture_output=True, text=True, check=True,
+                                     env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"},
+                                     ).stdout.splitlines()[-1].replace("'", '"'))
+
+
 def test_help_imports_neither_the_engine_nor_the_store_nor_the_web() -> None:
-    probe = ("import sys; from matchstate.cli import main\n"
-             "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
-             "print(sorted(m for m in sys.modules if m.startswith('matchstate') or m in ('sqlalchemy', 'fastapi')))")
-    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
-                           env={**os.environ, "PYTHONPATH": str(ROOT)}).stdout.splitlines()[-1]
-    # the evidence bundles' and the witness's commands register themselves (evidence_cli, witness.command),
-    # importing their work only when run
-    assert shown == ("['matchstate', 'matchstate.cli', 'matchstate.errors', 'matchstate.evidence_cli', "
-                     "'matchstate.version', 'matchstate.witness', 'matchstate.witness.command']")
+    # The installed `matchstate` answers --help and --version with neither argparse nor re, whose imports cost more
+    # than Python takes to start.
+    for option in ("--help", "--version"):
+        assert _imported_by(f"import sys; from matchstate.commands import main; main([{option!r}])") == [
+            "matchstate", "matchstate.commands", "matchstate.version"]
+    # Where the terminal is too narrow for that help, argparse gives it: the evidence bundles' and the witness's
+    # commands are imported for their options, their work only when run.
+    assert _imported_by("import sys; from matchstate.cli import main\n"
+                        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass") == [
+        "argparse", "matchstate", "matchstate.cli", "matchstate.commands", "matchstate.errors",
+        "matchstate.evidence_cli", "matchstate.version", "matchstate.witness", "matchstate.witness.command", "re"]
+
+
+def test_the_quick_help_is_argparses_own_at_every_width(monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    quick = []
+    for columns in range(20, 240):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        commands.columns.cache_clear()
+        with pytest.raises(SystemExit) as shown:
+            main(["--help"])
+        assert shown.value.code == 0
+        argparses = capsys.readouterr().out
+        if commands.top_help(columns - 2) is not None:
+            quick.append(columns)
+            assert commands.main(["--help"]) == 0
+        else:  # too narrow for the usage line: argparse's own help
+            with pytest.raises(SystemExit):
+                commands.main(["--help"])
+        assert capsys.readouterr().out == argparses, f"{columns} columns"
+    commands.columns.cache_clear()
+    assert quick == list(range(len(commands.USAGE) + 2, 240))  # from where the usage fits on its line
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    argparses = capsys.readouterr().out
+    assert commands.main(["--version"]) == 0
+    assert capsys.readouterr().out == argparses == f"matchstate {__version__}\n"
+
+
+def test_the_quick_wrap_breaks_lines_where_textwrap_does() -> None:
+    import textwrap
+
+    # every text the help wraps, and words longer than a line, at every width argparse wraps help to (11 and up)
+    texts = [commands.DESCRIPTION, *commands.COMMANDS.values(), *commands.OPTIONS.values(),
+             "the free-hit lifecycle, re-teed", "a supercalifragilistic-expialidocious, unbreakableword"]
+    for text in texts:
+        for width in range(11, 130):
+            assert commands.wrap(text, width) == textwrap.wrap(text, width), (text, width)
 
 
 def test_help_lists_every_command_and_each_shows_its_own_options(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # the command line imports this module for its options: the r
 
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from ..cli import Commands
+    from ..cli import Work
 
 
 def key_file(path: Path) -> Ed25519PrivateKey:
@@ -66,12 +66,6 @@ def cmd_witness(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(commands: Commands) -> None:
-    """Add ``witness`` to ``commands``."""
-    commands.add_command("witness", "run a C2SP tlog-witness: cosign the checkpoints of the logs it follows, each "
-                                    "only if it extends the one before", cmd_witness, _options)
-
-
 def _options(witness_cmd: argparse.ArgumentParser) -> None:
     from .. import cli
 
@@ -86,3 +80,6 @@ def _options(witness_cmd: argparse.ArgumentParser) -> None:
     witness_cmd.add_argument("--port", type=cli.port_number, default=8100, help="port (default 8100)")
     witness_cmd.add_argument("--print-vkey", action="store_true",
                              help="print its policy line ('witness <name> <vkey> <url>') and stop")
+
+
+COMMAND: Work = (cmd_witness, _options)  # `matchstate witness`: its work and its options
