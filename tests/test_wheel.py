@@ -89,6 +89,9 @@ def test_the_installed_wheel_is_imported_from_the_venv_not_the_checkout(installe
 def test_the_installed_wheel_upgrades_a_database_replays_an_example_and_serves(installed: Path,
                                                                               tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'league.db'}"
+    # the installed command's entry (matchstate.commands) answers --help itself
+    listed = run(installed, "--help", url=url)
+    assert listed.startswith("usage: matchstate [-h] [--version] COMMAND ...") and "    serve " in listed
     run(installed, "db", "upgrade", "--create", url=url)
     examples = subprocess.run([str(installed / "bin" / "python"), "-c",
                                "import matchstate.examples as e, pathlib; print(pathlib.Path(e.__file__).parent)"],
