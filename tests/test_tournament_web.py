@@ -299,7 +299,11 @@ def test_a_day_and_time_are_checked_on_every_path_in_and_the_calendar_reads_past
                       headers=AUTH)
     refusal(late, "a match on 9999-12-31 at 23:00 would end past the last day a date can hold",
             "un partido el 9999-12-31 a las 23:00 terminaría después")
-    for day, time in (("x", "y"), ("2026-13-45", "99:99"), ("0000-01-01", "-1:00"), ("", "15:00")):
+    # what is no day or time, and what ISO 8601 reads but a desk would not mean: an hour alone, a week's day, a
+    # day without its dashes, an offset, seconds
+    for day, time in (("x", "y"), ("2026-13-45", "99:99"), ("0000-01-01", "-1:00"), ("", "15:00"),
+                      ("2026-12-06", "15"), ("2026-W49-1", "10:00"), ("20261206", "1000"), ("2026-12-06", "10:00Z"),
+                      ("2026-12-06", "10:00:30"), ("٢٠٢٦-١٢-٠٦", "10:00")):
         said = f"the day and time must read as YYYY-MM-DD and HH:MM, not {day} {time}"
         refusal(client.post("/api/tournaments", headers=AUTH,
                             json={**A_V_B, "slug": "t6", "fixtures": [{**fixture, "day": day, "time": time}]}),
