@@ -22,7 +22,7 @@ def kickoff(day: str, time: str) -> datetime | None:
     day a date can hold (the calendar gives each fixture its block)."""
     if not day and not time:
         return None
-    if not DAY.fullmatch(day) or time and not TIME.fullmatch(time):
+    if not DAY.fullmatch(day) or (time and not TIME.fullmatch(time)):
         raise refused(InvalidQuery, "when", day=day, time=time)
     try:
         start = datetime.fromisoformat(f"{day}T{time or '00:00'}")
