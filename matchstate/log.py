@@ -21,6 +21,7 @@ from .errors import InvalidEvent, RefusedEvent
 from .rulings import Ruling
 
 MAX_LINE_BYTES = 16_384  # far above any real event; guards the store and the service too
+DECODED_DEPTH = 1024  # orjson reads arrays and objects nested this deep, no deeper
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +67,8 @@ def parse_line(line: str) -> dict[str, Any]:
     except orjson.JSONDecodeError as err:
         if "surrogate" in str(err):
             raise InvalidEvent.said("surrogate") from None
+        if (depth := nesting(line.encode("utf-8", "surrogatepass"))) > DECODED_DEPTH:
+            raise InvalidEvent.said("line-deep", depth=depth, most=DECODED_DEPTH) from None
         raise InvalidEvent.said("not-json", error=err) from None
     if not isinstance(obj, dict):
         raise InvalidEvent.said("not-object", kind=type(obj).__name__)

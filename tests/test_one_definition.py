@@ -5,6 +5,7 @@ refuse it, naming the key, in English and Spanish."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import orjson
@@ -91,6 +92,24 @@ def test_an_event_nested_past_what_can_be_checked_is_refused_at_every_door_sayin
     with pytest.raises(InvalidEvent, match=f"line 2: {said['en']}"):
         list(replay([json.dumps(START), DEEP]))
     assert len(api.log()) == 1 and api.client.get("/api/matches/deep").status_code == 404
+
+
+def test_an_event_nested_past_what_a_line_is_read_to_is_refused_naming_its_depth(
+        api: Api, store: Store) -> None:  # noqa: F811
+    """Past orjson's depth, the refusal names the depth and the most a line is read to, in both languages (it
+    was the parser's own words, in English in the Spanish too)."""
+    deeper = '{"a": ' * 1100 + "1" + "}" * 1100
+    said = {"en": "the JSON nests 1100 deep, deeper than a line is read (1024)",
+            "es": "el JSON anida 1100 niveles, más de los 1024 hasta los que se lee una línea"}
+    imported = api.client.post("/api/matches/import", headers=LEAGUE,
+                               content=f"{json.dumps({**START, 'match': 'deeper'})}\n{deeper}\n".encode())
+    assert imported.status_code == 422 and imported.json()["line"] == 2, imported.text
+    assert imported.json()["words"] == {"en": f"line 2: {said['en']}", "es": f"línea 2: {said['es']}"}
+    with pytest.raises(InvalidEvent, match=f"line 2: {re.escape(said['en'])}"):
+        list(replay([json.dumps(START), deeper]))
+    with pytest.raises(InvalidEvent, match=re.escape(said["en"])):
+        store.append(CODE, deeper)
+    assert len(api.log()) == 1 and api.client.get("/api/matches/deeper").status_code == 404
 
 
 def test_an_import_of_brackets_past_any_parsers_depth_is_refused_naming_the_line(api: Api) -> None:  # noqa: F811
