@@ -124,11 +124,10 @@ def test_the_release_is_the_changelogs_latest_and_the_languages_the_catalogs() -
 def _imported_by(probe: str) -> list[str]:
     """The modules of matchstate (and argparse, re, the store's and the web's libraries) that ``probe`` imports,
     run in an interpreter with no site packages: nothing of a venv's own start-up counts."""
-    probe += ("\nprint(sorted(m for m in sys.modules if m.startswith('matchstate') or m in "
+    probe += ("\nprint(*sorted(m for m in sys.modules if m.startswith('matchstate') or m in "
               "('argparse', 're', 'sqlalchemy', 'fastapi')))")
-    return json.loads(subprocess.run([sys.executable, "-S", "-c", probe], capture_output=True, text=True, check=True,
-                                     env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"},
-                                     ).stdout.splitlines()[-1].replace("'", '"'))
+    return subprocess.run([sys.executable, "-S", "-c", probe], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}).stdout.splitlines()[-1].split()
 
 
 def test_help_imports_neither_the_engine_nor_the_store_nor_the_web() -> None:
