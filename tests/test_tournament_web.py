@@ -326,12 +326,56 @@ def test_a_day_and_time_are_checked_on_every_path_in_and_the_calendar_reads_past
 def test_a_fixture_import_whose_teams_are_not_names_is_refused(client: TestClient) -> None:
     made(client)
     for teams in ([["Blue"], "Green"], [{"Blue": 1}, "Green"], [None, "Green"]):
-        reply = client.post("/api/tournaments/cup/fixtures/Cup-R1-1/import", content=json.dumps({"teams": teams}),
+        start = {"type": "match.start", "at": at(0), "match": "paper-odd", "teams": teams}
+        reply = client.post("/api/tournaments/cup/fixtures/Cup-R1-1/import", content=json.dumps(start),
                             headers={**AUTH, "Content-Type": "application/jsonl"})
-        refusal(reply, "the log's teams must be fixture Cup-R1-1's: Blue v Green",
-                "los equipos del registro deben ser los del partido Cup-R1-1: Blue v Green")
+        assert reply.status_code == 422 and reply.json()["line"] == 1, reply.text
+        assert reply.json()["detail"].startswith("line 1: match.start: field 'teams' ")
     assert client.get("/api/tournaments/cup").json()["fixtures"][0]["match"] is None
     still_answered(client, "cup")
+
+
+def paper(home: str, away: str, code: str, *, ended: bool = True, stops: int = 0) -> str:
+    """A result kept on paper: ``home`` scores once; ``stops`` clock stops and starts in the chukker."""
+    events: list[dict[str, Any]] = [{"type": "match.start", "match": code, "teams": [home, away]},
+                                    {"type": "chukker.start", "chukker": 1}, {"type": "goal", "team": home}]
+    events += [{"type": kind} for _ in range(stops) for kind in ("clock.stop", "clock.start")]
+    events += [{"type": "chukker.end", "chukker": 1}, *([{"type": "match.end"}] if ended else [])]
+    return "\n".join(json.dumps({**event, "at": at(-len(events) + n)}) for n, event in enumerate(events))
+
+
+def test_a_result_kept_on_paper_that_is_refused_stores_nothing(client: TestClient) -> None:
+    """Each refusal comes before the log is stored: no stray match whose keys nobody was given, its code taken."""
+    made(client)
+    url = "/api/tournaments/cup/fixtures/Cup-R1-1/import"
+    assert client.post(url, content=paper("Blue", "Green", "paper-first"), headers=AUTH).status_code == 201
+    again = client.post(url, content=paper("Blue", "Green", "paper-again"), headers=AUTH)
+    assert again.status_code == 409 and again.json()["words"] == {
+        "en": "fixture Cup-R1-1 has its match already: paper-first",
+        "es": "el partido Cup-R1-1 ya tiene su partido: paper-first"}
+    unended = client.post("/api/tournaments/cup/fixtures/Cup-R1-2/import", headers=AUTH,
+                          content=paper("Red", "Gold", "paper-unended", ended=False))
+    refusal(unended, "a result kept on paper is a whole match: the log for fixture Cup-R1-2 must end it (match.end)",
+            "un resultado llevado en papel es un partido entero: el registro del partido Cup-R1-2 debe terminarlo")
+    for text in ("this is not json", ""):  # what the log is, not whose teams it must have
+        pasted = client.post("/api/tournaments/cup/fixtures/Cup-R1-2/import", content=text, headers=AUTH)
+        assert pasted.status_code in (400, 422) and "teams" not in pasted.json()["detail"], pasted.text
+    for code in ("paper-again", "paper-unended"):
+        assert client.get(f"/api/matches/{code}").status_code == 404
+    fixtures = {f["id"]: f["match"] for f in client.get("/api/tournaments/cup").json()["fixtures"]}
+    assert fixtures["Cup-R1-1"] == "paper-first" and fixtures["Cup-R1-2"] is None
+    desk = client.get("/tournaments/cup/desk").text
+    offered = desk[desk.index('id="import-form"'):desk.index("</form>", desk.index('id="import-form"'))]
+    assert 'value="Cup-R1-2"' in offered and 'value="Cup-R1-1"' not in offered  # the desk offers what it takes
+
+
+def test_a_whole_match_kept_on_paper_is_taken_as_an_import_is_not_cut_at_an_appends_size(client: TestClient) -> None:
+    made(client)
+    text = paper("Red", "Gold", "paper-long", stops=200)
+    assert len(text.encode()) > 20_000  # a whole six-chukker match's log (the example full-match is 20,606 bytes)
+    entered = client.post("/api/tournaments/cup/fixtures/Cup-R1-2/import", content=text, headers=AUTH)
+    assert entered.status_code == 201, entered.text
+    assert client.get("/api/matches/paper-long").json()["seq"] == len(text.splitlines())
 
 
 def test_each_field_of_a_tournament_is_refused_where_it_is_not_the_type_it_must_be(client: TestClient) -> None:

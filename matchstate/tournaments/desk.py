@@ -151,12 +151,7 @@ class Desk:
         """Create the fixture's match, once both its teams are known, with ``keys`` (role → the key's hash)."""
         tournament = self.get(slug)
         fixture = tournament.fixture(fixture_id)
-        now = self.progress(tournament)
-        home, away = now.teams[fixture.id]
-        if home is None or away is None:
-            raise refused(InvalidQuery, "teams-unknown", fixture=fixture_id)
-        if fixture.match and fixture.id not in now.stale:
-            raise refused(DuplicateMatch, "opened", fixture=fixture_id, match=fixture.match)
+        home, away = self._teams_for_a_match(tournament, fixture)
         start = self.match_start(tournament, fixture, home, away, utc_now())
         if fixture.match:  # stale: its teams no longer go on; a new match (a new code) for the right ones
             start["match"] = f"{start['match']}~{len([f for f in tournament.fixtures if f.match])}"
@@ -166,10 +161,25 @@ class Desk:
     def attach(self, slug: str, fixture_id: str, code: str) -> Tournament:
         """Make match ``code`` (imported: a result kept on paper) the fixture's match."""
         tournament = self.get(slug)
-        fixture = tournament.fixture(fixture_id)
-        if fixture.match and fixture.id not in self.progress(tournament).stale:
-            raise refused(DuplicateMatch, "opened", fixture=fixture_id, match=fixture.match)
+        self._teams_for_a_match(tournament, tournament.fixture(fixture_id))
         return self._with_match(tournament, fixture_id, code)
+
+    def paper_teams(self, slug: str, fixture_id: str) -> tuple[str, str]:
+        """The teams a result kept on paper for the fixture must have: asked before its log is stored, so that a
+        fixture that cannot take it is refused with nothing stored."""
+        tournament = self.get(slug)
+        return self._teams_for_a_match(tournament, tournament.fixture(fixture_id))
+
+    def _teams_for_a_match(self, tournament: Tournament, fixture: Fixture) -> tuple[str, str]:
+        """The fixture's two teams, where it may have a new match: refused where one is not known yet, or where
+        it has a match that stands (not one left stale by a change before it)."""
+        now = self.progress(tournament)
+        home, away = now.teams[fixture.id]
+        if home is None or away is None:
+            raise refused(InvalidQuery, "teams-unknown", fixture=fixture.id)
+        if fixture.match and fixture.id not in now.stale:
+            raise refused(DuplicateMatch, "opened", fixture=fixture.id, match=fixture.match)
+        return home, away
 
     def _with_match(self, tournament: Tournament, fixture_id: str, code: str) -> Tournament:
         return self.save(replace(tournament, fixtures=tuple(replace(f, match=code) if f.id == fixture_id else f

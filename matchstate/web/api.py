@@ -69,6 +69,9 @@ KEY_ERRORS = refusals(401, 403, 422, 429, 503)
 READ_ERRORS = refusals(401, 403, 404, 422, 429, 503)
 LEAGUE_ERRORS = refusals(401, 422, 429, 503, _403="The key is not the league key")
 MAX_IMPORT_BYTES = 64 * 1024 * 1024
+# The paths whose body is a whole match log, allowed MAX_IMPORT_BYTES: an import, and a tournament's result kept
+# on paper (web.tournaments).
+IMPORT_PATHS = re.compile("/api/matches/import|/api/tournaments/[^/]+/fixtures/[^/]+/import")
 # An import's body: a match log in JSON Lines, read as bytes whatever its type says; described as a file too
 # (application/octet-stream), the body every client generator knows how to send.
 _LOG: dict[str, Any] = {"type": "string", "format": "binary",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, HTTPException, Request
@@ -96,7 +97,7 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     # Answers above a packet's size gzipped where the client takes it (never a live stream: Starlette's
     # GZipMiddleware leaves text/event-stream alone, and the static files come compressed already).
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, larger={"/api/matches/import": api.MAX_IMPORT_BYTES})
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, larger=(api.IMPORT_PATHS, api.MAX_IMPORT_BYTES))
     app.add_middleware(DatabaseFaults, seconds=store.database.timeout)
     if witnessing is not None:  # its routes, and its refusal of writes outside the database's (not a fault of it)
         witnessing.mount(app)
@@ -158,20 +159,20 @@ async def _body_refused(_: Request, err: Exception) -> JSONResponse:
 
 
 class BodyLimit:
-    """Refuse a request body over ``limit`` bytes with 413 (over ``larger[path]`` for the paths given), by
-    its Content-Length or as it streams in; and one whose JSON nests deeper than :data:`MAX_BODY_DEPTH`
+    """Refuse a request body over ``limit`` bytes with 413 (``larger``: a pattern of paths, and their larger limit),
+    by its Content-Length or as it streams in; and one whose JSON nests deeper than :data:`MAX_BODY_DEPTH`
     with 400, before anything parses it."""
 
-    def __init__(self, app: ASGIApp, limit: int, larger: dict[str, int]) -> None:
+    def __init__(self, app: ASGIApp, limit: int, larger: tuple[re.Pattern[str], int]) -> None:
         self.app = app
         self.limit = limit
-        self.larger = larger
+        self.larger_paths, self.larger = larger
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        limit = self.larger.get(scope["path"], self.limit)
+        limit = self.larger if self.larger_paths.fullmatch(scope["path"]) else self.limit
         length = dict(scope["headers"]).get(b"content-length", b"0")
         if length.isdigit() and int(length) > limit:
             await BodyRefused(413, MatchstateError.said("body-large", limit=limit)).answer()(scope, receive, send)

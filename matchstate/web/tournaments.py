@@ -8,13 +8,14 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 from urllib.parse import quote
 
-import orjson
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from ..engine import Match
 from ..errors import InvalidQuery, MatchstateError
+from ..log import replay
 from ..store import hash_key, new_key
 from ..tournaments.bracket import stage_pictures
 from ..tournaments.desk import Desk
@@ -189,15 +190,18 @@ async def import_result(service: ServiceDep, key: KeyDep, slug: str, fixture: st
     desk = desk_of(service)
 
     def check() -> None:
-        first = next((line for line in text.splitlines() if line.strip()), "{}")
-        try:
-            teams = orjson.loads(first).get("teams")
-        except (orjson.JSONDecodeError, AttributeError):
-            teams = None
-        expected = desk.progress(slug).teams[desk.get(slug).fixture(fixture).id]
-        if (not isinstance(teams, list) or not all(isinstance(name, str) for name in teams) or None in expected
-                or set(teams) != set(expected)):
-            raise refused(InvalidQuery, "import-teams", fixture=fixture, teams=" v ".join(map(str, expected)))
+        """Refuse, before anything is stored, a fixture that cannot take a match, a log that does not replay, one
+        of other teams and one that does not end (a result is a whole match)."""
+        expected = desk.paper_teams(slug, fixture)
+        played = Match()
+        for _ in replay(text.splitlines(), played):
+            pass
+        if not played.seq:
+            return  # no event: the import says what a log must hold
+        if set(played.teams) != set(expected):
+            raise refused(InvalidQuery, "import-teams", fixture=fixture, teams=" v ".join(expected))
+        if not played.ended:
+            raise refused(InvalidQuery, "paper-unended", fixture=fixture)
 
     await run_in_threadpool(check)
     created = await run_in_threadpool(service.import_log, text, key)

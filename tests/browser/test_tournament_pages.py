@@ -59,7 +59,7 @@ def test_the_desk_draws_schedules_and_takes_a_result_kept_on_paper(server: Serve
     page.goto(server.base + "/tournaments/otono/desk")
     in_language(page, language)
     drawn, scheduled, entered = DONE[language]
-    page.fill("#league-key input[name=key]", LEAGUE_KEY)
+    page.fill("#desk-key", LEAGUE_KEY)
     page.select_option("#draw-form select[name=format]", "bracket")
     page.fill("#draw-form input[name=seed]", "otoño-2026")
     with page.expect_navigation():
@@ -92,11 +92,28 @@ def test_a_wrong_key_is_refused_in_words(server: ServerProcess, new_page: Any) -
     tournament(server)
     page = new_page(viewport=PHONE)
     page.goto(server.base + "/tournaments/otono/desk")
-    page.fill("#league-key input[name=key]", "not-the-key")
+    page.fill("#desk-key", "not-the-key")
     page.fill("#draw-form input[name=seed]", "x")
     page.click("#draw-form button")
     page.wait_for_selector("#desk-message:not(:empty)")
     assert "league" in page.inner_text("#desk-message").lower()
+
+
+def test_enter_in_the_key_field_keeps_the_key_on_the_page_and_out_of_the_address(server: ServerProcess,
+                                                                                 new_page: Any) -> None:
+    tournament(server)
+    page = new_page(viewport=PHONE)
+    page.goto(server.base + "/tournaments/otono/desk")
+    page.fill("#desk-key", LEAGUE_KEY)
+    page.press("#desk-key", "Enter")
+    page.wait_for_function("key => sessionStorage.getItem('matchstate:league-key') === key", arg=LEAGUE_KEY)
+    assert page.url == server.base + "/tournaments/otono/desk"  # not ?key=...: no history or address holds it
+    assert page.input_value("#desk-key") == LEAGUE_KEY
+    page.fill("#draw-form input[name=seed]", "s")
+    with page.expect_navigation():
+        page.click("#draw-form button")  # the key kept is the one the desk acts with
+    page.wait_for_selector(f"#desk-message >> text={DONE['en'][0]}")
+    assert not page.errors
 
 
 @pytest.mark.parametrize("language", ["en", "es"])

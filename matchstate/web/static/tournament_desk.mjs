@@ -7,7 +7,7 @@ import {t} from "./catalog.mjs";
 const root = document.getElementById("tournament");
 const base = `/api/tournaments/${encodeURIComponent(root.dataset.slug)}`;
 const message = document.getElementById("desk-message");
-const keyInput = document.querySelector("#league-key input[name=key]");
+const keyInput = document.getElementById("desk-key");
 const KEY = "matchstate:league-key";
 keyInput.value = sessionStorage.getItem(KEY) || "";
 // The discipline ledger is the league's record: its link carries the key the desk holds.
@@ -15,7 +15,10 @@ const ledgerLink = () => {
   document.querySelector("[data-league-link]").href = `/discipline?key=${encodeURIComponent(keyInput.value)}`;
 };
 ledgerLink();
-keyInput.addEventListener("change", () => { sessionStorage.setItem(KEY, keyInput.value); ledgerLink(); });
+const keepKey = () => { sessionStorage.setItem(KEY, keyInput.value); ledgerLink(); };
+keyInput.addEventListener("change", keepKey);
+// Enter in the key's field keeps the key, and the page: it is not sent anywhere.
+document.getElementById("league-key").addEventListener("submit", (e) => { e.preventDefault(); keepKey(); });
 
 function done(reply, ok) {
   if (reply.status >= 200 && reply.status < 300) {
