@@ -335,6 +335,25 @@ def test_a_fixture_import_whose_teams_are_not_names_is_refused(client: TestClien
     still_answered(client, "cup")
 
 
+def test_a_new_time_keeps_the_fixtures_field_and_a_misspelt_field_is_refused(client: TestClient) -> None:
+    made(client)
+    url = "/api/tournaments/cup/fixtures/Cup-R1-1/schedule"
+    assert client.put(url, json={"day": "2026-12-10", "time": "15:00", "field": "Field 3"},
+                      headers=AUTH).status_code == 200
+    assert client.put(url, json={"day": "2026-12-10", "time": "15:30"}, headers=AUTH).status_code == 200
+    fixture = client.get("/api/tournaments/cup").json()["fixtures"][0]
+    assert (fixture["time"], fixture["field"]) == ("15:30", "Field 3")
+    misspelt = client.put(url, json={"day": "2026-12-11", "time": "16:00", "feild": "Field 4"}, headers=AUTH)
+    assert misspelt.status_code == 422 and "feild" in misspelt.json()["words"]["en"], misspelt.text
+    for body in ({"format": "bracket", "seed": "s", "sede": "x"}, {"stage": "Plate", "entrants": [], "kind": "x"}):
+        path = "draw" if "seed" in body else "brackets"
+        assert client.post(f"/api/tournaments/cup/{path}", json=body, headers=AUTH).status_code == 422
+    fixture = client.get("/api/tournaments/cup").json()["fixtures"][0]
+    assert (fixture["day"], fixture["time"], fixture["field"]) == ("2026-12-10", "15:30", "Field 3")
+    assert client.put(url, json={"day": "2026-12-10", "time": "15:30", "field": ""},
+                      headers=AUTH).json()["fixtures"][0]["field"] == ""  # given empty, it is emptied
+
+
 def paper(home: str, away: str, code: str, *, ended: bool = True, stops: int = 0) -> str:
     """A result kept on paper: ``home`` scores once; ``stops`` clock stops and starts in the chukker."""
     events: list[dict[str, Any]] = [{"type": "match.start", "match": code, "teams": [home, away]},

@@ -109,13 +109,13 @@ class Desk:
                                     subsidiary=subsidiary)
         return self.save(replace(tournament, fixtures=(*tournament.fixtures, *fixtures)))
 
-    def schedule(self, slug: str, fixture_id: str, day: str, time: str, field: str) -> Tournament:
-        """Give a fixture its day (YYYY-MM-DD), time (HH:MM) and field."""
+    def schedule(self, slug: str, fixture_id: str, day: str, time: str, field: str | None = None) -> Tournament:
+        """Give a fixture its day (YYYY-MM-DD), time (HH:MM) and field (None: the one it has stays)."""
         if kickoff(day, time) is None:
             raise refused(InvalidQuery, "when", day=day, time=time)
         tournament = self.get(slug)
         fixture = tournament.fixture(fixture_id)
-        changed = replace(fixture, day=day, time=time, field=field)
+        changed = replace(fixture, day=day, time=time, field=fixture.field if field is None else field)
         return self.save(replace(tournament, fixtures=tuple(changed if f.id == fixture_id else f
                                                             for f in tournament.fixtures)))
 

@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from ..engine import Match
@@ -50,6 +50,8 @@ Body_ = Annotated[dict[str, Any], Body()]
 
 
 class DrawRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     format: str = Field(description="`groups` (round robins) or `bracket` (single elimination)")
     seed: str = Field(min_length=1, description="The seed the draw is made from, recorded with it")
     groups: int = Field(1, ge=1, le=16, description="How many groups (`groups` only)")
@@ -58,12 +60,16 @@ class DrawRequest(BaseModel):
 
 
 class ScheduleRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a misspelt field ("feild") is refused, not dropped
+
     day: str = Field(description="YYYY-MM-DD")
     time: str = Field(description="HH:MM, the venue's time")
-    field: str = Field("", description="The field it is played on")
+    field: str | None = Field(None, description="The field it is played on (none: the one it has stays)")
 
 
 class BracketRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     stage: str = Field(min_length=1, description="The bracket's name: Cup, Subsidiary, Copa de Plata...")
     entrants: list[Any] = Field(description="In seed order: team names, or sources "
                                             "(`{kind: place, ref: A, place: 1}`, `{kind: loser, ref: fixture id}`)")

@@ -99,6 +99,31 @@ def test_a_wrong_key_is_refused_in_words(server: ServerProcess, new_page: Any) -
     assert "league" in page.inner_text("#desk-message").lower()
 
 
+def test_the_desks_schedule_shows_what_the_fixture_has_so_a_new_time_keeps_its_field(server: ServerProcess,
+                                                                                   new_page: Any) -> None:
+    tournament(server)
+    post(server, "/api/tournaments/otono/draw", {"format": "bracket", "seed": "s"}, LEAGUE_KEY)
+    send_schedule = {"day": "2026-12-05", "time": "15:00", "field": "Cancha 2"}
+    request = urllib.request.Request(server.base + "/api/tournaments/otono/fixtures/Cup-R1-2/schedule",
+                                     data=json.dumps(send_schedule).encode(), method="PUT",
+                                     headers={"Authorization": f"Bearer {LEAGUE_KEY}", "Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=30).close()
+    page = new_page(viewport=PHONE)
+    page.goto(server.base + "/tournaments/otono/desk")
+    page.fill("#desk-key", LEAGUE_KEY)
+    page.select_option("#schedule-form select[name=fixture]", "Cup-R1-2")
+    assert [page.input_value(f"#schedule-form input[name={name}]") for name in ("day", "time", "field")] == [
+        "2026-12-05", "15:00", "Cancha 2"]
+    page.fill("#schedule-form input[name=time]", "16:30")
+    with page.expect_navigation():
+        page.click("#schedule-form button")
+    page.wait_for_selector(f"#desk-message >> text={DONE['en'][1]}")
+    assert "2026-12-05 16:30 · Cancha 2" in page.inner_text('.fixture-row[data-fixture="Cup-R1-2"]')
+    page.select_option("#schedule-form select[name=fixture]", "Cup-R1-1")  # one not scheduled: nothing shown
+    assert page.input_value("#schedule-form input[name=field]") == ""
+    assert not page.errors
+
+
 def test_enter_in_the_key_field_keeps_the_key_on_the_page_and_out_of_the_address(server: ServerProcess,
                                                                                  new_page: Any) -> None:
     tournament(server)

@@ -42,6 +42,15 @@ onSubmit("draw-form", async (form) => {
   done(await api(`${base}/draw`, {method: "POST", body, key: keyInput.value}), "drawn");
 });
 
+// The schedule's fields show what the fixture chosen has: a change of its time alone keeps its field.
+const scheduleForm = document.getElementById("schedule-form");
+const shown = () => {
+  const chosen = scheduleForm.elements.fixture.selectedOptions[0];
+  for (const name of ["day", "time", "field"]) scheduleForm.elements[name].value = chosen ? chosen.dataset[name] : "";
+};
+scheduleForm.elements.fixture.addEventListener("change", shown);
+shown();
+
 onSubmit("schedule-form", async (form) => {
   const body = {day: form.get("day"), time: form.get("time"), field: form.get("field")};
   const fixture = encodeURIComponent(form.get("fixture"));
