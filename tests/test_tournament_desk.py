@@ -196,7 +196,7 @@ def test_refusals_name_what_is_wrong(desk: Desk, store: Store) -> None:
     with pytest.raises(NotFound) as missing:
         desk.get("nope")
     assert missing.value.words == {"en": "no tournament is called nope", "es": "ningún torneo se llama nope"}
-    with pytest.raises(InvalidQuery, match="outside the tournament's limits"):
+    with pytest.raises(InvalidQuery, match="over the tournament's limit of 22"):
         new_tournament(desk, "high", [team("Big", 8, 8, 8, 8)], conditions={"handicap_max": 22})
     with pytest.raises(InvalidQuery, match="tiebreaks"):
         new_tournament(desk, "odd", [], conditions={"tiebreaks": ["luck"]})

@@ -473,8 +473,48 @@ def test_a_fixture_id_no_route_could_name_is_refused(client: TestClient, fixture
     be neither scheduled nor opened."""
     fixtures = [{"id": fixture_id, "home": "A", "away": "B"}]
     reply = client.post("/api/tournaments", json={**A_V_B, "slug": "t7", "fixtures": fixtures}, headers=AUTH)
-    refusal(reply, f"field id cannot be {json.dumps(fixture_id)}", f"el campo id no puede ser {json.dumps(fixture_id)}")
+    refusal(reply, f"field id must be text without / (nor . or ..), not {json.dumps(fixture_id)}",
+            f"el campo id debe ser un texto sin / (ni . ni ..), no {json.dumps(fixture_id)}")  # no English in it
     assert client.get("/api/tournaments/t7").status_code == 404
+
+
+def roster(*handicaps: int, numbers: tuple[int, ...] | None = None) -> list[dict[str, Any]]:
+    """Players P1, P2, ... (numbered 1, 2, ... unless ``numbers`` says) of these handicaps."""
+    worn = numbers or tuple(range(1, len(handicaps) + 1))
+    return [{"player": n, "name": f"P{n}", "handicap": h} for n, h in zip(worn, handicaps, strict=True)]
+
+
+@pytest.mark.parametrize(("change", "english", "spanish"), [
+    ({"starts": "2026-12-12", "ends": "2026-12-05"},
+     "the tournament's dates must read as YYYY-MM-DD, its end on or after its start, not 2026-12-12 to 2026-12-05",
+     "las fechas del torneo deben leerse como AAAA-MM-DD"),
+    ({"starts": "2026-13-01"}, "the tournament's dates must read as YYYY-MM-DD", "las fechas del torneo"),
+    ({"ends": "12/05/2026"}, "the tournament's dates must read as YYYY-MM-DD", "las fechas del torneo"),
+    ({"teams": [{"name": "Ann"}, {"name": " ANN "}]},
+     "Ann is entered twice (names are told apart by more than their capitals and spaces)",
+     "Ann está inscrito dos veces"),
+    ({"teams": [{"name": "Ann"}, {"name": "  "}]}, "a team must have a name", "un equipo debe tener nombre"),
+    ({"teams": [{"name": "Ann", "roster": roster(2, 2, numbers=(1, 1))}]}, "Ann lists player 1 twice",
+     "Ann lista dos veces al jugador 1"),
+    ({"teams": [{"name": "Ann", "roster": roster(11)}]},
+     "P1 of Ann has a handicap of 11: a player's handicap is -2 to 10", "P1 de Ann tiene 11 de hándicap"),
+    ({"teams": [{"name": "Ann", "roster": roster(-3)}]}, "P1 of Ann has a handicap of -3", "P1 de Ann tiene -3"),
+    ({"teams": [{"name": "Ann"}], "fixtures": [{"id": "f1", "home": "Ann", "away": "Ann"}]},
+     "fixture f1 sets Ann against itself", "el partido f1 enfrenta a Ann consigo mismo"),
+    ({"fixtures": [{"id": "f1", "home": "A", "away": "B"}, {"id": "f1", "home": "B", "away": "A"}]},
+     "two fixtures have the same id: f1", "dos partidos tienen el mismo id: f1"),
+    ({"conditions": {"handicap_max": 8}, "teams": [{"name": "Ann", "roster": roster(3, 3, 3)}]},
+     "Ann totals 9 goals, over the tournament's limit of 8", "Ann suma 9 goles, más que el límite del torneo, 8"),
+    ({"conditions": {"handicap_min": 4}, "teams": [{"name": "Ann", "roster": roster(1)}]},
+     "Ann totals 1 goals, under the tournament's least of 4", "Ann suma 1 goles, menos que el mínimo del torneo, 4"),
+])
+def test_what_no_match_could_take_is_refused_when_the_tournament_is_entered(
+        client: TestClient, change: dict[str, Any], english: str, spanish: str) -> None:
+    """Each was taken (201) and failed only later, as a match was opened, or never: a tournament ending before
+    it starts, a team entered twice in other capitals, a number worn twice, a handicap no player has, a team
+    against itself."""
+    refusal(client.post("/api/tournaments", json={**A_V_B, "slug": "t9", **change}, headers=AUTH), english, spanish)
+    assert client.get("/api/tournaments/t9").status_code == 404
 
 
 def test_a_roster_player_number_a_match_would_refuse_is_refused_at_the_door(client: TestClient) -> None:

@@ -47,7 +47,7 @@ def addressed(data: Mapping[str, Any], name: str) -> str:
     browsers resolve away)."""
     value = text(data, name)
     if not value or "/" in value or value in (".", ".."):
-        raise refused(InvalidQuery, "bad-field", name=name, value=shown(value), allowed="text without /")
+        raise refused(InvalidQuery, "not-addressed", name=name, value=shown(value))
     return value
 
 

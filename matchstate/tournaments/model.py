@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
+from datetime import date
 from typing import Any
 
 from ..errors import InvalidQuery
@@ -24,13 +25,14 @@ from .fields import (
     whole_or_none,
 )
 from .refusals import refused
-from .when import kickoff
+from .when import DAY, kickoff
 
 TIEBREAKS = ("wins", "net", "gross", "head_to_head", "shootout")
 DEFAULT_TIEBREAKS = ("wins", "net", "gross")
 # Where a fixture's team comes from: a team, the winner or loser of a fixture, a place in a group.
 SOURCE_KINDS = ("team", "winner", "loser", "place")
 FIXTURE_KINDS = ("group", "knockout", "shootout")
+MIN_HANDICAP, MAX_HANDICAP = -2, 10  # a player's, as USPA rates them
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,10 +193,36 @@ def team_of(data: Any, conditions: Conditions) -> Team:
     roster = tuple(player_of(player) for player in listed(data, "roster"))
     team = Team(text(data, "name"), roster)
     low, high = conditions.handicap_min, conditions.handicap_max
-    if roster and ((low is not None and team.handicap < low) or (high is not None and team.handicap > high)):
-        raise refused(InvalidQuery, "handicap-out", team=team.name, handicap=team.handicap,
-                      low=low if low is not None else "-", high=high if high is not None else "-")
+    under, over = low is not None and team.handicap < low, high is not None and team.handicap > high
+    if roster and (under or over):
+        both = low is not None and high is not None
+        said = "handicap-out" if both else "handicap-under" if under else "handicap-over"
+        raise refused(InvalidQuery, said, team=team.name, handicap=team.handicap, low=low, high=high)
     return team
+
+
+def entered(team: Team) -> None:
+    """Refuse what no match could take of a team entered at the door: no name, a number worn twice, a handicap
+    no player has (USPA's run from -2 to 10)."""
+    if not team.name.strip():
+        raise refused(InvalidQuery, "team-unnamed")
+    numbers = [player.player for player in team.roster]
+    if twice := next((number for number in numbers if numbers.count(number) > 1), None):
+        raise refused(InvalidQuery, "player-twice", team=team.name, player=twice)
+    for player in team.roster:
+        if not MIN_HANDICAP <= player.handicap <= MAX_HANDICAP:
+            raise refused(InvalidQuery, "player-handicap", team=team.name, name=player.name, handicap=player.handicap)
+
+
+def dated(starts: str, ends: str) -> None:
+    """Refuse a tournament's dates that do not read as days, or that end before they start (either may be left
+    out)."""
+    try:
+        days = [date.fromisoformat(day) for day in (starts, ends) if day and DAY.fullmatch(day)]
+    except ValueError:
+        days = []
+    if len(days) != len([day for day in (starts, ends) if day]) or (len(days) == 2 and days[1] < days[0]):
+        raise refused(InvalidQuery, "dates", starts=starts or "-", ends=ends or "-")
 
 
 def tournament_of(data: Mapping[str, Any], *, stored: bool = False) -> Tournament:
@@ -204,9 +232,9 @@ def tournament_of(data: Mapping[str, Any], *, stored: bool = False) -> Tournamen
     try:
         conditions = conditions_of(data.get("conditions", {}), stored=stored)
         teams = tuple(team_of(team, conditions) for team in listed(data, "teams"))
-        names = [team.name for team in teams]
-        if len(set(names)) != len(names):
-            raise refused(InvalidQuery, "team-twice")
+        told = [" ".join(team.name.casefold().split()) for team in teams]  # "Ann" and "ANN " are one team
+        if twice := next((team.name for team, name in zip(teams, told, strict=True) if told.count(name) > 1), None):
+            raise refused(InvalidQuery, "team-twice", team=twice)
         fixtures = tuple(fixture_of(fixture, stored=stored) for fixture in listed(data, "fixtures"))
         slug = addressed(data, "slug")
         made = Tournament(slug=slug, name=text(data, "name"), starts=text(data, "starts", ""),
@@ -218,8 +246,15 @@ def tournament_of(data: Mapping[str, Any], *, stored: bool = False) -> Tournamen
             raise
         raise refused(InvalidQuery, "unreadable", error=str(err)) from None
     ids = [fixture.id for fixture in fixtures]
-    if len(set(ids)) != len(ids):
-        raise refused(InvalidQuery, "fixture-twice")
+    if twice := next((fixture_id for fixture_id in ids if ids.count(fixture_id) > 1), None):
+        raise refused(InvalidQuery, "fixture-twice", fixture=twice)
+    if not stored:
+        dated(made.starts, made.ends)
+        for team in teams:
+            entered(team)
+        for fixture in fixtures:
+            if fixture.home.kind == "team" and fixture.home == fixture.away:
+                raise refused(InvalidQuery, "fixture-self", fixture=fixture.id, team=fixture.home.ref)
     worn = sorted({player.player for team in teams for player in team.roster} - {1, 2, 3, 4})
     if worn and not stored:  # the numbers a match's roster takes
         raise refused(InvalidQuery, "bad-field", name="player", value=worn[0], allowed="1, 2, 3, 4")

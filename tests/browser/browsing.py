@@ -62,8 +62,8 @@ def league_store(url: str) -> None:
     store.close()
 
 
-def post(server: ServerProcess, path: str, body: dict[str, Any], key: str | None = None) -> Any:
-    request = urllib.request.Request(server.base + path, json.dumps(body).encode(), method="POST",
+def post(server: ServerProcess, path: str, body: dict[str, Any], key: str | None = None, method: str = "POST") -> Any:
+    request = urllib.request.Request(server.base + path, json.dumps(body).encode(), method=method,
                                      headers={"Content-Type": "application/json",
                                               **({"Authorization": f"Bearer {key}"} if key else {})})
     with urllib.request.urlopen(request, timeout=5) as response:

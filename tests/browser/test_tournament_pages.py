@@ -103,11 +103,8 @@ def test_the_desks_schedule_shows_what_the_fixture_has_so_a_new_time_keeps_its_f
                                                                                    new_page: Any) -> None:
     tournament(server)
     post(server, "/api/tournaments/otono/draw", {"format": "bracket", "seed": "s"}, LEAGUE_KEY)
-    send_schedule = {"day": "2026-12-05", "time": "15:00", "field": "Cancha 2"}
-    request = urllib.request.Request(server.base + "/api/tournaments/otono/fixtures/Cup-R1-2/schedule",
-                                     data=json.dumps(send_schedule).encode(), method="PUT",
-                                     headers={"Authorization": f"Bearer {LEAGUE_KEY}", "Content-Type": "application/json"})
-    urllib.request.urlopen(request, timeout=30).close()
+    post(server, "/api/tournaments/otono/fixtures/Cup-R1-2/schedule",
+         {"day": "2026-12-05", "time": "15:00", "field": "Cancha 2"}, LEAGUE_KEY, method="PUT")
     page = new_page(viewport=PHONE)
     page.goto(server.base + "/tournaments/otono/desk")
     page.fill("#desk-key", LEAGUE_KEY)
