@@ -1,6 +1,6 @@
 """Evidence bundles: a match's record that anyone checks years later with no database, no secret and no server.
 
-``matchstate archive MATCH DIR`` (or ``--season YYYY``) writes, per match, ``DIR/<code>/``:
+``matchstate archive MATCH DIR`` (or ``--season YYYY``) writes, per match, ``DIR/<code>/`` (:func:`bundle_folder`):
 
 - ``events.jsonl``: one line per event, every fact its chain hash covers (the text as received, role,
   received_at, the engine version that ruled it, the chain version), its previous hash and hash, the ruling
@@ -77,7 +77,7 @@ def archive(store: Store, codes: list[str], folder: Path, witnessed: Policy | No
                 select(LogLeafRow.idx, LogLeafRow.kind, LogLeafRow.seq)
                 .where(LogLeafRow.code == code, LogLeafRow.kind.in_(("append", "import")), LogLeafRow.idx < size)
                 .order_by(LogLeafRow.idx))}
-            target = folder / code
+            target = bundle_folder(folder, code)
             (target / PROOFS).mkdir(parents=True, exist_ok=True)
             lines = []
             for row in connection.execute(CHECKED.where(EventRow.match_id == match_id).order_by(EventRow.seq)):
@@ -95,6 +95,13 @@ def archive(store: Store, codes: list[str], folder: Path, witnessed: Policy | No
             (target / POLICY).write_text(policy, encoding="utf-8")
             written.append(target)
     return written
+
+
+def bundle_folder(folder: Path, code: str) -> Path:
+    """The folder of match ``code``'s bundle in ``folder``: its code as one name that stays in ``folder``, whatever
+    the code holds ("/" written %2F and "%" %25; a code "." or ".." as %2E)."""
+    name = code.replace("%", "%25").replace("/", "%2F")
+    return folder / (name.replace(".", "%2E") if name in (".", "..") else name)
 
 
 def _cosigned(store: Store) -> tuple[int, str]:
@@ -220,7 +227,7 @@ def bundle_receipts(folder: Path, lines: list[str]) -> tuple[int, list[str]]:
             continue
         try:
             receipt = read_receipt(json.loads(line))
-            target = folder if (folder / EVENTS).exists() else folder / receipt.match
+            target = folder if (folder / EVENTS).exists() else bundle_folder(folder, receipt.match)
             policy = Policy.parse((target / POLICY).read_bytes())
             origin = policy.signed((target / CHECKPOINT).read_bytes()).checkpoint.origin
             facts = [json.loads(text) for text in (target / EVENTS).read_text(encoding="utf-8").splitlines()]

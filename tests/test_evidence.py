@@ -71,6 +71,24 @@ def test_every_single_byte_change_is_found(store: Store, tmp_path: Path) -> None
             assert verify_bundle(work, ENGINE_VERSION).problems, (name, place, bytes(original[place:place + 1]))
 
 
+@pytest.mark.parametrize("code", ["../../escaped", "..", ".", "/tmp/absolute", "a/b", "a%2Fb"])
+def test_a_bundle_stays_in_its_folder_whatever_the_match_code_holds(store: Store, tmp_path: Path, code: str) -> None:
+    """A code is any text: archive wrote ``../../escaped`` two folders up, ``..`` and ``.`` over the folder given,
+    and ``/tmp/absolute`` into /tmp, overwriting what was there."""
+    log = match_log(code, 3)
+    store.create_match(log[0], role="official")
+    for event in log[1:]:
+        store.append(code, event, role="scorer")
+    place = tmp_path / "place"  # the store is beside it
+    folder = place / "deep" / "bundles"
+    [target] = archive(store, [code], folder)
+    assert target.parent == folder and target.name not in (".", "..")
+    written = [path for path in place.rglob("*") if path.is_file()]
+    assert written and all(path.is_relative_to(target) for path in written)
+    assert not Path("/tmp/absolute").exists()
+    assert verify_bundle(folder, ENGINE_VERSION).problems == []
+
+
 @pytest.mark.parametrize("what", ["line removed", "proof removed", "lines swapped"])
 def test_a_bundle_cut_or_reordered_is_found(store: Store, tmp_path: Path, what: str) -> None:
     target = bundle_of(store, tmp_path / "bundle")
