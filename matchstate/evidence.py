@@ -10,11 +10,15 @@
   ``--witness-policy``, the latest one the witnesses' quorum cosigned, with their cosignatures);
 - ``policy``: the C2SP tlog-policy that names the log's keys, each with the tree sizes it may sign
   (:mod:`~matchstate.store.logkeys`), and ``quorum none`` (with ``--witness-policy``, its witnesses and quorum).
+- ``head``: a note the league log's key signs (C2SP signed-note), naming the match's last seq and hash as
+  archived: a bundle cut at its end (its last lines, or every line, removed) proves each line it keeps, so only
+  the head says that lines are missing.
 
 ``matchstate verify --bundle DIR`` checks every match in it: a policy's key valid for its size signed the
 checkpoint, its cosignatures meet the policy's quorum, each chain recomputes from its lines, each event's leaf
 is proven in the checkpoint, and the engine, where it is the version that ruled, rules each event as recorded.
-A single changed byte of a line, a proof or the checkpoint fails one of these.
+A single changed byte of a line, a proof or the checkpoint fails one of these, and so does a bundle cut short of
+its signed head.
 """
 
 from __future__ import annotations
@@ -39,14 +43,15 @@ from .store.logkeys import LogKeys
 from .store.receipts import Receipt, fingerprint, read_receipt
 from .store.sql import CHECKED, LIVE
 from .tlog import merkle
-from .tlog.note import Verifier
+from .tlog.note import Note, Verifier
 from .tlog.policy import Policy
 from .tlog.proof import TlogProof
 
 if TYPE_CHECKING:
     from .store import Store
 
-EVENTS, CHECKPOINT, POLICY, PROOFS = "events.jsonl", "checkpoint", "policy", "proofs"
+EVENTS, CHECKPOINT, POLICY, PROOFS, HEAD = "events.jsonl", "checkpoint", "policy", "proofs", "head"
+HEAD_TITLE = "matchstate bundle head"  # a head note's first line: no checkpoint's origin, so none is taken for one
 FIELDS = ("seq", "raw", "role", "received_at", "engine_version", "chain_version", "prev_hash", "hash", "ruling",
           "state", "leaf")
 
@@ -59,6 +64,7 @@ def archive(store: Store, codes: list[str], folder: Path, witnessed: Policy | No
     logs = LogKeys(store.secrets).policy(store.log.signer)  # every key the log has had, by size
     with store.database.transaction() as connection:
         size, _, checkpoint = store.log.head(connection)
+        signing_size = size  # the log's key now is valid for the log's size now: a head is signed at that size
         if witnessed is not None:
             size, checkpoint = _cosigned(store)
             logs = replace(logs, witnesses=witnessed.witnesses, groups=witnessed.groups, quorum=witnessed.quorum)
@@ -91,6 +97,8 @@ def archive(store: Store, codes: list[str], folder: Path, witnessed: Policy | No
                     (target / PROOFS / f"{row.seq}.tlog-proof").write_text(
                         store.log.tlog_proof(connection, index, checkpoint), encoding="utf-8")
             (target / EVENTS).write_text("".join(lines), encoding="utf-8")
+            (target / HEAD).write_text(store.log.signer.sign(head_text(store.log.origin, code, row.seq, row.hash,
+                                                                       signing_size)), encoding="utf-8")
             (target / CHECKPOINT).write_text(checkpoint, encoding="utf-8")
             (target / POLICY).write_text(policy, encoding="utf-8")
             written.append(target)
@@ -102,6 +110,12 @@ def bundle_folder(folder: Path, code: str) -> Path:
     the code holds ("/" written %2F and "%" %25; a code "." or ".." as %2E)."""
     name = code.replace("%", "%25").replace("/", "%2F")
     return folder / (name.replace(".", "%2E") if name in (".", "..") else name)
+
+
+def head_text(origin: str, code: str, seq: int, digest: str, size: int) -> str:
+    """A head note's text: the log, the match's code (as a JSON string), its last seq and hash, and the log's size
+    when it was signed (which key signs a size, the policy says)."""
+    return f"{HEAD_TITLE}\n{origin}\n{json.dumps(code)}\n{seq}\n{digest}\n{size}\n"
 
 
 def _cosigned(store: Store) -> tuple[int, str]:
@@ -194,6 +208,33 @@ def _match_problems(target: Path, engine_version: str, report: BundleReport) -> 
         elif number == 1:
             report.notes.append(f"{target.name}: ruled by engine {fact['engine_version']}, this is {engine_version}: "
                                 "its rulings are not compared")
+    yield from _head_problems(target, policy, origin, code, len(lines), digest, report)
+
+
+def _head_problems(target: Path, policy: Policy, origin: str, code: str, seq: int, digest: str,
+                   report: BundleReport) -> Iterator[str]:
+    """Where the bundle's lines, whole up to seq ``seq`` (hash ``digest``), stop short of its signed head."""
+    try:
+        note = Note.parse((target / HEAD).read_bytes())
+    except FileNotFoundError:
+        report.notes.append(f"{target.name}: no signed head (written before heads were): lines cut from its end "
+                            "would not be found")
+        return
+    except (OSError, NotProven) as err:
+        yield f"its head cannot be read: {err}"
+        return
+    fields = note.text.split("\n")
+    try:
+        if len(fields) != 7 or fields[0] != HEAD_TITLE or fields[1] != origin:
+            raise NotProven(f"it is not a head of log {origin}")
+        note.verified_by(policy.log_keys(origin, int(fields[5])))
+        head_code, head_seq, head_digest = json.loads(fields[2]), int(fields[3]), fields[4]
+    except (ValueError, NotProven) as err:  # NotProven is a ValueError; so is bad JSON or a size not a number
+        yield f"its head does not hold: {err}"
+        return
+    if (head_code, head_seq, head_digest) != (code or head_code, seq, digest):
+        yield (f"its lines end at seq {seq}, its signed head at seq {head_seq} (hash {head_digest}) of match "
+               f"{head_code}: lines were cut from its end")
 
 
 def _proof_problems(target: Path, fact: dict[str, Any], code: str, origin: str, keys: list[Verifier],

@@ -10,7 +10,7 @@ import pytest
 from conftest import match_log
 
 from matchstate.cli import main
-from matchstate.evidence import CHECKPOINT, EVENTS, PROOFS, archive, verify_bundle
+from matchstate.evidence import CHECKPOINT, EVENTS, HEAD, PROOFS, archive, verify_bundle
 from matchstate.store import Store
 from matchstate.store.receipts import sign
 from matchstate.version import ENGINE_VERSION
@@ -28,7 +28,7 @@ def test_a_bundle_verifies_after_the_database_and_the_secret_are_gone(store: Sto
                                                                       monkeypatch: pytest.MonkeyPatch,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     target = bundle_of(store, tmp_path / "bundle")
-    assert sorted(path.name for path in target.iterdir()) == ["checkpoint", "events.jsonl", "policy", "proofs"]
+    assert sorted(path.name for path in target.iterdir()) == ["checkpoint", "events.jsonl", "head", "policy", "proofs"]
     assert len(list((target / PROOFS).iterdir())) == 6
     store.secrets.path.unlink()
     store.secrets.signing_path.unlink()
@@ -57,7 +57,7 @@ def test_every_single_byte_change_is_found(store: Store, tmp_path: Path) -> None
     take too long on a shared machine), changed in turn: the bundle no longer verifies."""
     target = bundle_of(store, tmp_path / "bundle", events=3)
     work = tmp_path / "work"
-    files = {CHECKPOINT: None, f"{PROOFS}/2.tlog-proof": None, EVENTS: 400}
+    files = {CHECKPOINT: None, f"{PROOFS}/2.tlog-proof": None, HEAD: None, EVENTS: 400}
     random.seed(19)
     for name, sample in files.items():
         original = (target / name).read_bytes()
@@ -89,17 +89,43 @@ def test_a_bundle_stays_in_its_folder_whatever_the_match_code_holds(store: Store
     assert verify_bundle(folder, ENGINE_VERSION).problems == []
 
 
-@pytest.mark.parametrize("what", ["line removed", "proof removed", "lines swapped"])
+@pytest.mark.parametrize("what", ["line removed", "proof removed", "lines swapped", "last lines removed",
+                                  "every line removed", "head of another match"])
 def test_a_bundle_cut_or_reordered_is_found(store: Store, tmp_path: Path, what: str) -> None:
+    """Each line a bundle keeps is proven on its own: lines cut from its end (or all of them) are found by its
+    signed head alone, which names its last seq and hash (they verified, before there were heads)."""
     target = bundle_of(store, tmp_path / "bundle")
     lines = (target / EVENTS).read_text().splitlines(keepends=True)
     if what == "line removed":
         (target / EVENTS).write_text("".join(lines[:2] + lines[3:]))
     elif what == "proof removed":
         (target / PROOFS / "4.tlog-proof").unlink()
-    else:
+    elif what == "lines swapped":
         (target / EVENTS).write_text("".join([lines[0], lines[2], lines[1], *lines[3:]]))
-    assert verify_bundle(target, ENGINE_VERSION).problems
+    elif what == "last lines removed":
+        (target / EVENTS).write_text("".join(lines[:4]))
+    elif what == "every line removed":
+        (target / EVENTS).write_text("")
+    else:
+        log = match_log("m-2", 3)
+        store.create_match(log[0], role="official")
+        for event in log[1:]:
+            store.append("m-2", event, role="scorer")
+        (target / HEAD).write_bytes((archive(store, ["m-2"], tmp_path / "other")[0] / HEAD).read_bytes())
+    problems = verify_bundle(target, ENGINE_VERSION).problems
+    assert problems
+    if what in ("last lines removed", "every line removed"):
+        assert problems == [f"m-1: its lines end at seq {4 if what == 'last lines removed' else 0}, its signed head at "
+                            f"seq 6 (hash {json.loads(lines[-1])['hash']}) of match m-1: lines were cut from its end"]
+
+
+def test_a_bundle_written_before_heads_verifies_saying_a_cut_end_would_not_be_found(store: Store,
+                                                                                   tmp_path: Path) -> None:
+    target = bundle_of(store, tmp_path / "bundle")
+    (target / HEAD).unlink()
+    report = verify_bundle(target, ENGINE_VERSION)
+    assert report.problems == [] and report.notes == [
+        "m-1: no signed head (written before heads were): lines cut from its end would not be found"]
 
 
 def test_a_kept_receipt_verifies_against_a_bundle_alone(store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
