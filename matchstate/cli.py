@@ -385,11 +385,15 @@ def _public_key(path: str | None) -> Ed25519PublicKey | None:
     """The public key in the PEM file at ``path`` (None: the store's own)."""
     if path is None:
         return None
+    from cryptography.exceptions import UnsupportedAlgorithm
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
     from cryptography.hazmat.primitives.serialization import load_pem_public_key
 
     with open(path, "rb") as file:
-        key = load_pem_public_key(file.read())
+        try:
+            key = load_pem_public_key(file.read())
+        except (ValueError, UnsupportedAlgorithm):  # not PEM, a private key's PEM, a kind cryptography cannot read
+            raise MatchstateError(f"{path} holds no public key in PEM (-----BEGIN PUBLIC KEY-----)") from None
     if not isinstance(key, Ed25519PublicKey):
         raise MatchstateError(f"{path} is not an Ed25519 public key")
     return key

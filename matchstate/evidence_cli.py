@@ -22,10 +22,13 @@ def cmd_archive(args: argparse.Namespace) -> int:
 
     from .cli import open_store
     from .evidence import archive, season_codes
+    from .records.stats import YEAR
 
     store = open_store()
     if (args.match is None) == (args.season is None):
         raise MatchstateError("archive one MATCH or a --season YYYY, not both nor neither")
+    if args.season is not None and not (YEAR.fullmatch(args.season) and int(args.season)):
+        raise MatchstateError(f"--season is a year, YYYY, not {args.season!r}")  # it archived no match, silently
     codes = [args.match] if args.match is not None else season_codes(store, args.season)
     if args.freeze:
         from .store.logkeys import LogKeys

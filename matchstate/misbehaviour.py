@@ -17,7 +17,7 @@ import binascii
 import json
 from pathlib import Path
 
-from .errors import NotProven
+from .errors import MatchstateError, NotProven
 from .tlog import merkle
 from .tlog.checkpoint import Checkpoint, SignedCheckpoint
 from .tlog.note import Verifier
@@ -26,11 +26,12 @@ FORMAT = "matchstate-misbehaviour-report/1"
 
 
 def check_report(path: Path) -> tuple[bool, list[str]]:
-    """Whether the report at ``path`` shows misbehaviour by the log whose key it names, and what it shows."""
+    """Whether the report at ``path`` shows misbehaviour by the log whose key it names, and what it shows;
+    :class:`MatchstateError` where there is no report to read (no file, no JSON, not the report's form)."""
     try:
         report = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(report, dict) or report.get("format") != FORMAT:
-            raise NotProven(f"not a misbehaviour report ({FORMAT})")
+            raise MatchstateError(f"{path} is not a misbehaviour report ({FORMAT})")
         key = Verifier.parse(report["vkey"])
         given = _opened(report["given"], report["origin"], key)
         if report["kind"] == "forged" or report.get("seen") is None:
@@ -39,8 +40,8 @@ def check_report(path: Path) -> tuple[bool, list[str]]:
         seen = _opened(report["seen"], report["origin"], key)
     except NotProven as err:
         return False, [f"the report proves nothing: {err}"]
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        return False, [f"the report cannot be read: {err}"]
+    except (OSError, ValueError, KeyError, TypeError) as err:  # a script reads 0 as "no misbehaviour": not this
+        raise MatchstateError(f"the report cannot be read: {err}") from None
     said = [f"the log {given.origin} (key {key.vkey()}) signed a tree of {seen.size} leaves, root "
             f"{_b64(seen.root)}, and a tree of {given.size} leaves, root {_b64(given.root)}"]
     if seen.size == given.size:

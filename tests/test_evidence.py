@@ -50,6 +50,10 @@ def test_archive_from_the_command_line(store: Store, tmp_path: Path, monkeypatch
     for folder in ("cli", "season"):
         assert (tmp_path / folder / "m-1" / EVENTS).exists()
         assert main(["verify", "--bundle", str(tmp_path / folder)]) == 0
+    for season in ("abc", "0000", "26", "2026-03-01..2026-09-30"):  # each archived nothing, and said nothing
+        assert main(["archive", "--season", season, str(tmp_path / "none")]) == 2
+        assert f"--season is a year, YYYY, not {season!r}" in capsys.readouterr().err
+    assert not (tmp_path / "none").exists()
 
 
 def test_every_single_byte_change_is_found(store: Store, tmp_path: Path) -> None:

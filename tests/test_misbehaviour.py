@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from conftest import known, match_log
 
-from matchstate.cli import main
+from matchstate.cli import COULD_NOT_RUN, main
 from matchstate.misbehaviour import FORMAT
 from matchstate.store import Appended, Store
 
@@ -66,3 +66,17 @@ def test_a_restored_store_is_a_rollback_then_a_fork_and_the_report_proves_it(tmp
     assert main(["verify", "--report", report(tmp_path / "r4.json", "fork", store, altered, forked)]) == 0
     assert "the report proves nothing" in capsys.readouterr().out
     store.close()
+
+
+@pytest.mark.parametrize(("content", "said"), [
+    (None, "the report cannot be read: [Errno 2] No such file or directory"), ("", "the report cannot be read: "),
+    ("not json", "the report cannot be read: "), ("[]", "is not a misbehaviour report"),
+    ('{"format": "other"}', "is not a misbehaviour report")])
+def test_a_report_that_cannot_be_read_exits_2_not_0(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    content: str | None, said: str) -> None:
+    """0 says the report shows no misbehaviour: a script took a missing or unreadable report for that."""
+    path = tmp_path / "report.json"
+    if content is not None:
+        path.write_text(content)
+    assert main(["verify", "--report", str(path)]) == COULD_NOT_RUN
+    assert said in capsys.readouterr().err

@@ -193,7 +193,8 @@ def test_the_statistics_page_draws_each_chart_with_its_words(client: TestClient)
 
 
 def test_a_season_that_cannot_be_read_is_refused(client: TestClient) -> None:
-    for season in ("26", "2026-13-01..2026-12-31", "2026-09-01..2026-03-01", "last year"):
+    for season in ("26", "2026-13-01..2026-12-31", "2026-09-01..2026-03-01", "last year", "0000", "２０２６",
+                   "0000-01-01..2026-12-31"):  # year 0 was a 500
         answer = client.get("/api/stats", params={"season": season})
         assert answer.status_code == 400 and "season must be a year" in answer.json()["detail"], season
         page = client.get("/stats", params={"season": season})

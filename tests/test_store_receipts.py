@@ -17,7 +17,7 @@ from test_store_seals import rewrite
 from test_store_tamper import Sql, tamper_with
 
 from matchstate import jcs
-from matchstate.cli import main
+from matchstate.cli import COULD_NOT_RUN, main
 from matchstate.store import Store
 from matchstate.store.receipts import ProofReceipt, sign
 from matchstate.store.seals import head_seal
@@ -223,3 +223,21 @@ def test_receipts_of_a_removed_match_do_not_pass_verify(store: Store, kept: list
     status, out = run_verify(store, monkeypatch, capsys, "--receipts", write_receipts(tmp_path / "r.jsonl", kept))
     assert status == 1 and "receipt 1: seq 1 of a match since removed" in out
     assert "receipts: 0 of those read hold" in out
+
+
+@pytest.mark.parametrize("pem", ["not a key at all", "-----BEGIN PRIVATE KEY-----", "private"])
+def test_a_public_key_file_that_holds_none_is_refused_in_a_sentence(
+        store: Store, kept: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], pem: str) -> None:
+    """It was a traceback (cryptography's MalformedFraming) and exit 1, which says the receipts disagree."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    key = tmp_path / "key.pem"
+    key.write_bytes(Ed25519PrivateKey.generate().private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        if pem == "private" else pem.encode())
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store.url.render_as_string(hide_password=False))
+    status = main(["verify", "--receipts", write_receipts(tmp_path / "r.jsonl", kept), "--public-key", str(key)])
+    assert status == COULD_NOT_RUN
+    assert f"{key} holds no public key in PEM (-----BEGIN PUBLIC KEY-----)" in capsys.readouterr().err

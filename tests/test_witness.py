@@ -12,6 +12,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fastapi.testclient import TestClient
 from witness_helpers import MemoryLog, post, running_witness
 
+from matchstate.cli import main
 from matchstate.tlog import merkle
 from matchstate.tlog.cosignature import Cosigner
 from matchstate.tlog.note import Note, Signer
@@ -190,3 +191,14 @@ def test_a_witness_given_the_leagues_policy_refuses_a_retired_keys_checkpoint_pa
 def test_a_body_over_the_limit_is_refused_413_and_only_post_is_answered(witness: Fixture) -> None:
     assert witness.add(b"old 0\n" + b"A" * (64 * 1024) + b"\n\n")[0] == 413
     assert witness.client.get("/add-checkpoint").status_code == 405
+
+
+@pytest.mark.parametrize("name", ["", "has space", "a+b", "line\nbreak"])
+def test_a_witness_name_its_policy_line_could_not_hold_is_refused(tmp_path: Path, name: str,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Taken, its printed policy line was then refused by the policy reader."""
+    with pytest.raises(SystemExit) as refused:
+        main(["witness", "--name", name, "--key", str(tmp_path / "key.pem"), "--print-vkey"])
+    assert refused.value.code == 2
+    assert "a key name is non-empty, with no space and no '+'" in capsys.readouterr().err
+    assert not (tmp_path / "key.pem").exists()

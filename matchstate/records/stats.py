@@ -25,8 +25,8 @@ from .sheet import penalty_text
 from .tally import FINISHED, YELLOW, Tally
 from .timeline import Event
 
-YEAR = re.compile(r"\d{4}")
-RANGE = re.compile(r"(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})")
+YEAR = re.compile("[0-9]{4}")  # ASCII digits: \d takes "２０２６" too
+RANGE = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})\.\.([0-9]{4}-[0-9]{2}-[0-9]{2})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,11 +45,10 @@ class Scope:
         season = season.strip()
         if not season:
             return cls(event.strip())
-        if YEAR.fullmatch(season):
-            return cls(event.strip(), season, date(int(season), 1, 1), date(int(season), 12, 31))
-        ends = RANGE.fullmatch(season)
-        try:
-            first, last = (date.fromisoformat(ends[1]), date.fromisoformat(ends[2])) if ends else (None, None)
+        year, ends = YEAR.fullmatch(season), RANGE.fullmatch(season)
+        try:  # year 0 is no date's
+            first, last = ((date(int(season), 1, 1), date(int(season), 12, 31)) if year else
+                           (date.fromisoformat(ends[1]), date.fromisoformat(ends[2])) if ends else (None, None))
         except ValueError:
             first = last = None
         if first is None or last is None or first > last:

@@ -44,7 +44,8 @@ def key_id(name: str, kind: int, public: bytes) -> bytes:
     return hashlib.sha256(name.encode("utf-8") + b"\n" + bytes([kind]) + public).digest()[:4]
 
 
-def _checked_name(name: str) -> str:
+def checked_name(name: str) -> str:
+    """``name``, where it can name a key (C2SP signed-note); :class:`NotProven` where not."""
     if not _NAME.fullmatch(name):
         raise NotProven(f"a key name is non-empty, with no space and no '+': {name!r}")
     return name
@@ -66,7 +67,7 @@ class Verifier:
     @classmethod
     def ed25519(cls, name: str, public_key: Ed25519PublicKey) -> Verifier:
         public = raw_public(public_key)
-        return cls(_checked_name(name), key_id(name, ED25519, public), ED25519, public)
+        return cls(checked_name(name), key_id(name, ED25519, public), ED25519, public)
 
     @classmethod
     def parse(cls, vkey: str) -> Verifier:
@@ -74,7 +75,7 @@ class Verifier:
         parts = vkey.strip().split("+", 2)  # the key's base64 may hold a '+' too; the name may not
         if len(parts) != 3 or not re.fullmatch(r"[0-9a-f]{8}", parts[1]):
             raise NotProven(f"a verifier key is <name>+<8 hex digits>+<base64>, not {vkey!r}")
-        name = _checked_name(parts[0])
+        name = checked_name(parts[0])
         try:
             material = strict_base64(parts[2])
         except binascii.Error:
@@ -162,7 +163,7 @@ class Note:
                 raise NotProven(f"the signature of {parts[1]} is not base64") from None
             if len(raw) < 5:
                 raise NotProven(f"the signature of {parts[1]} is too short to hold a key ID and a signature")
-            signatures.append(Signature(_checked_name(parts[1]), raw[:4], raw[4:]))
+            signatures.append(Signature(checked_name(parts[1]), raw[:4], raw[4:]))
         if len(signatures) > MAX_SIGNATURES:
             raise NotProven(f"a note with more than {MAX_SIGNATURES} signatures")
         return cls(text + "\n", tuple(signatures))

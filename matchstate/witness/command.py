@@ -66,10 +66,21 @@ def cmd_witness(args: argparse.Namespace) -> int:
     return 0
 
 
+def _key_name(text: str) -> str:
+    """``--name``, refused where its policy line would be (a name with a space, a '+', nothing)."""
+    from ..tlog.note import checked_name
+
+    try:
+        return checked_name(text)
+    except NotProven as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def _options(witness_cmd: argparse.ArgumentParser) -> None:
     from .. import cli
 
-    witness_cmd.add_argument("--name", required=True, help="the witness's key name (say, witness.example.org/w1)")
+    witness_cmd.add_argument("--name", required=True, type=_key_name,
+                             help="the witness's key name (say, witness.example.org/w1)")
     witness_cmd.add_argument("--key", required=True, metavar="FILE",
                              help="its Ed25519 private key, PEM (made, mode 0600, where there is none)")
     witness_cmd.add_argument("--logs", metavar="FILE", help="a tlog-policy file whose 'log' lines are the logs "
