@@ -88,6 +88,7 @@ def print_replay(lines: Iterable[str], as_json: bool, lang: str) -> None:
 
     from .engine import Match
     from .log import final, replay
+    from .words import phrase
 
     match = Match()
     start = None
@@ -100,9 +101,10 @@ def print_replay(lines: Iterable[str], as_json: bool, lang: str) -> None:
     if as_json:
         print(as_json_text(final(match)))
     else:
-        result = f"   winner: {match.winner}" if match.winner else "   a draw" if match.ended else ""
-        print(f"\nScore: {score_text(match.score)}   state: {match.state}   clock: {clock_text(match.clock_json())}"
-              f"{result}")
+        result = (phrase("timeline", "winner", lang, team=match.winner) if match.winner else
+                  phrase("timeline", "draw", lang) if match.ended else "")
+        print("\n" + phrase("timeline", "final", lang, score=score_text(match.score), state=match.state,
+                            clock=clock_text(match.clock_json())) + result)
 
 
 def read_lines(path: str) -> Iterable[str]:
@@ -847,8 +849,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser(environment=True).parse_args(argv)
     try:
         return int(args.run(args))
-    except RefusedEvent as err:
-        print(str(err), file=sys.stderr)
+    except RefusedEvent as err:  # in the language the command was asked for, where the catalog has its words
+        worded = err.worded()
+        print(worded[getattr(args, "lang", "en")] if worded else str(err), file=sys.stderr)
         return COULD_NOT_RUN
     except BrokenPipeError:
         # The reader (say, `head`) stopped reading: not our error. Quiet the final flush too.

@@ -175,6 +175,16 @@ def test_replay_lang_es_gives_the_rulings_in_spanish(tmp_path: Path, capsys: pyt
     for ruling in rulings:
         assert ruling["text"]["es"] in timeline
         assert ruling["text"]["en"] not in timeline
+    assert timeline.splitlines()[-1].startswith("Marcador: ") and "   estado: " in timeline.splitlines()[-1]
+
+
+def test_replay_lang_es_refuses_in_spanish(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                          scorer: Scorer) -> None:
+    """The refusal's Spanish is in the catalog: it was printed in English whatever the language asked."""
+    scorer.award("2")
+    lines = [*scorer.lines(), json.dumps(scorer.event("hit", player=9, contact="hit"))]
+    code, _, err = run(capsys, "replay", "--lang", "es", write_log(tmp_path, lines))
+    assert code == 2 and err.startswith("línea 3: ") and "player" in err and "must" not in err
 
 
 @pytest.mark.parametrize("rule_id, lang, words", [
