@@ -12,6 +12,7 @@ from conftest import known, match_log
 from sqlalchemy.exc import OperationalError
 
 from matchstate import jcs
+from matchstate.errors import TamperedStore
 from matchstate.store import Store
 from matchstate.tlog import merkle
 from matchstate.tlog.checkpoint import SignedCheckpoint
@@ -128,6 +129,31 @@ def test_verify_names_a_leaf_or_head_changed(store: Store) -> None:
     whats = [problem.what for problem in store.verify()]
     assert any("is not its leaves' hash" in what for what in whats)
     assert any("its leaves give" in what for what in whats)
+
+
+@pytest.mark.parametrize("changed", ["unreadable", "another digest"])
+def test_a_frontier_changed_is_named_by_verify_and_an_unreadable_one_stops_appends_in_words(store: Store,
+                                                                                          changed: str) -> None:
+    """verify said nothing of the head's frontier: an unreadable one made every append a traceback, and one with
+    another digest had the next append sign a root its leaves do not give."""
+    log = match_log("m-1", 4)
+    store.create_match(log[0])
+    for event in log[1:3]:
+        store.append("m-1", event)
+    with store.engine.begin() as connection:
+        frontier = connection.exec_driver_sql("SELECT frontier FROM log_head").scalar()
+        edge: dict[str, str] = json.loads(frontier) if isinstance(frontier, str) else frontier
+        level = max(edge, key=int)
+        edge[level] = ("0" if edge[level][0] != "0" else "1") + edge[level][1:]
+        text = json.dumps("not a frontier" if changed == "unreadable" else edge)  # what jsonb takes, as SQLite's
+        connection.exec_driver_sql("UPDATE log_head SET frontier = %s" if "postgresql" in str(store.url) else
+                                   "UPDATE log_head SET frontier = ?", (text,))
+    whats = [problem.what for problem in store.verify()]
+    assert any("the league log's head's frontier is not the right edge its leaves give" in what for what in whats)
+    if changed == "unreadable":
+        with pytest.raises(TamperedStore, match="the league log's head cannot be read"):
+            store.append("m-1", log[3])
+        assert store.match("m-1").seq == 3  # nothing of it kept
 
 
 def test_leaves_rolled_back_leave_no_nodes_behind_for_a_server_sharing_the_log(store_url: str, store: Store) -> None:

@@ -30,6 +30,7 @@ import orjson
 from sqlalchemy import Connection, Dialect, bindparam, insert, select, update
 
 from .. import jcs
+from ..errors import TamperedStore
 from ..models import LogHeadRow, LogLeafRow, LogNodeRow
 from ..tlog import merkle
 from ..tlog.checkpoint import Checkpoint
@@ -170,8 +171,12 @@ class LeagueLog:
         self.database.lock(connection, LOG_LOCK)
         head = self._statements.head.run(connection, {"id": 1})
         size = head[0] if head is not None else 0
-        stored = {} if head is None else orjson.loads(head[1]) if isinstance(head[1], str | bytes) else head[1]
-        frontier = {int(level): bytes.fromhex(digest) for level, digest in stored.items()}
+        try:
+            stored = {} if head is None else orjson.loads(head[1]) if isinstance(head[1], str | bytes) else head[1]
+            frontier = {int(level): bytes.fromhex(digest) for level, digest in stored.items()}
+        except (ValueError, TypeError, AttributeError):  # orjson's JSONDecodeError is a ValueError
+            raise TamperedStore("the league log's head cannot be read (its frontier was changed): nothing can be "
+                                "added to the log; `matchstate verify` names what is wrong") from None
         first, old_edge = size, dict(frontier)
         leaf_rows: list[dict[str, Any]] = []
         node_rows: list[dict[str, Any]] = []

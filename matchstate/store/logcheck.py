@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from sqlalchemy import Connection, Row, select
+from sqlalchemy import Connection, Row, Text, cast, select
 
 from .. import jcs
 from ..errors import NotProven
-from ..models import EventRow, LogLeafRow, LogNodeRow, MatchRow
+from ..models import EventRow, LogHeadRow, LogLeafRow, LogNodeRow, MatchRow
 from ..tlog import merkle
 from ..tlog.checkpoint import SignedCheckpoint
 from . import acts
@@ -105,6 +105,23 @@ def _corrected_unstarted(leaves: Leaves, code: str, seq: int,
                                 if leaf_code == code and leaf_seq is not None and leaf_seq > 1 for index, _ in history)
 
 
+def _right_edge(tree: merkle.Leaves) -> dict[str, str]:
+    """The complete subtrees along the right edge of ``tree`` (level → hex hash), as the head keeps them."""
+    edge, start = {}, 0
+    for level in reversed(range(len(tree).bit_length())):
+        if len(tree) >> level & 1:
+            edge[str(level)] = tree.range_hash(start, start + (1 << level)).hex()
+            start += 1 << level
+    return edge
+
+
+def _read_frontier(text: str) -> object:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
 def _tree_problems(log: LeagueLog, connection: Connection) -> list[Problem]:
     found: list[Problem] = []
     tree = merkle.Leaves()
@@ -123,6 +140,10 @@ def _tree_problems(log: LeagueLog, connection: Connection) -> list[Problem]:
         start, end = index << level, (index + 1) << level
         if end > len(tree) or tree.range_hash(start, end).hex() != digest:
             found.append(Problem(None, None, f"the league log's node {level}/{index} is not its leaves' hash"))
+    frontier = connection.execute(select(cast(LogHeadRow.frontier, Text)).where(LogHeadRow.id == 1)).scalar()
+    if frontier is not None and _read_frontier(frontier) != _right_edge(tree):
+        found.append(Problem(None, None, "the league log's head's frontier is not the right edge its leaves give: "
+                                         "the next append would sign a root its leaves do not give"))
     size, root, checkpoint = log.head(connection)
     if (size, root) != (len(tree), merkle.root(tree, len(tree))):
         found.append(Problem(None, None, f"the league log's head says {size} leaves with root {encoded(root)}, but "
