@@ -141,7 +141,7 @@ def test_a_frontier_changed_is_named_by_verify_and_an_unreadable_one_stops_appen
     for event in log[1:3]:
         store.append("m-1", event)
     with store.engine.begin() as connection:
-        frontier = connection.exec_driver_sql("SELECT frontier FROM log_head").scalar()
+        frontier = connection.exec_driver_sql("SELECT frontier FROM log_head").scalar_one()
         edge: dict[str, str] = json.loads(frontier) if isinstance(frontier, str) else frontier
         level = max(edge, key=int)
         edge[level] = ("0" if edge[level][0] != "0" else "1") + edge[level][1:]
