@@ -367,7 +367,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         notes += report.removed
         notes.append(f"receipts: {report.held} of those read hold")
         receipts_fail = not report.all_hold  # a receipt that cannot be checked any more does not hold either
-    matches = len(store.summaries()) if args.match is None else 1
+    matches = store.match_count() if args.match is None else 1  # not read row by row: a row may not read back
     status = FOUND_A_PROBLEM if problems or receipts_fail else 0 if sealed else COULD_NOT_RUN
     if args.json:
         print_json({"status": status, "problems": [str(problem) for problem in problems], "notes": notes,

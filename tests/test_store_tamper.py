@@ -224,3 +224,31 @@ def test_a_ruling_stored_by_another_engine_version(store: Store) -> None:
     assert (problem.seq, problem.what) == (4, (
         'the stored ruling differs from the engine\'s: kind: stored "goal", engine "live"; '
         f'to: stored "Red", engine nothing (no such key) (ruled by engine 0.0.9; this is engine {ENGINE_VERSION})'))
+
+
+@pytest.mark.parametrize(("table", "statement", "read_back"), [
+    ("its acts", "UPDATE acts SET act = 'no-such-act'", True),
+    ("its league log", "UPDATE log_leaves SET body = 'not a leaf' WHERE idx = 1", True),
+    ("its matches' rows", "UPDATE matches SET created = 'yesterday'", False),
+    ("its keys", "UPDATE keys SET issued_at = 'yesterday'", False),
+])
+def test_verify_names_a_table_a_row_of_which_cannot_be_read_back(
+        played: Store, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], table: str,
+        statement: str, read_back: bool) -> None:
+    """It was a traceback (exit 1 all the same, and nothing for --json to print). SQLite keeps a word in a time
+    column, which then fails as it is read back; PostgreSQL reads 'yesterday' as a time, and the row is named
+    otherwise. Either way verify says what it found, and exits 1."""
+    with played.engine.begin() as connection:
+        connection.execute(text(statement))
+    problems = played.verify()
+    sqlite = played.engine.dialect.name == "sqlite"
+    if read_back or sqlite:
+        [unread] = [str(problem) for problem in problems if "cannot be read back" in problem.what]
+        assert unread.startswith(f"the store: {table} cannot be read back (") and unread.endswith(
+            "): a row was changed behind the store's back, and what comes after it is not checked")
+    else:
+        assert problems
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", played.url.render_as_string(hide_password=False))
+    assert main(["verify", "--json"]) == 1
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["status"] == 1 and shown["problems"] and shown["matches"] == 2

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from sqlalchemy import URL, Connection, Engine, select
+from sqlalchemy import URL, Connection, Engine, func, select
 
 from .. import authority
 from ..engine import Match
-from ..errors import ConflictError, IllegalEvent, NotProven, RefusedEvent, StoreError, UnknownMatch
+from ..errors import ConflictError, IllegalEvent, MatchstateError, NotProven, RefusedEvent, StoreError, UnknownMatch
 from ..log import parse_line
 from ..models import ActRow, EventRow, KeyRow, MatchRow
 from ..tlog.note import Signer, Verifier
@@ -489,6 +489,11 @@ class Store:
                 MatchRow.code.in_(list(codes)), LIVE))
             return {code: last_seq for code, last_seq in found}
 
+    def match_count(self) -> int:
+        """How many matches the store holds (removed ones and imports under way not counted)."""
+        with self.database.transaction() as connection:
+            return int(connection.execute(select(func.count()).select_from(MatchRow).where(LIVE)).scalar_one())
+
     def summaries(self, query: MatchQuery | None = None) -> list[Summary]:
         """Every match, oldest first, or those ``query`` finds in its order and page, as the store's head of each
         says (no replay)."""
@@ -514,45 +519,57 @@ class Store:
         """
         secret = self._secret() if self.secrets.path.exists() else None
         problems: list[Problem] = []
-        with self.database.transaction() as connection:
-            rows = connection.execute(MATCH_ROWS if code is None else MATCH_ROWS.where(MatchRow.code == code)).all()
-            if code is not None and not rows:
-                raise _unknown(code)
-            if code is None:
-                ledger, act_problems = checks.walk_acts(connection.execute(ACTS), secret)
-            else:  # the acts of this match alone: their chain is the whole store's to check
-                ledger = acts.Ledger()
-                for row in connection.execute(ACTS.where(ActRow.code == code)):
-                    ledger.apply(row.seq, acts.from_row(row))
-                ledger.seq = rows[0].last_act or 0
-            if secret is not None and ledger.seq == 0 and rows:
-                problems.append(Problem(None, None, "it has matches but no acts: it was never sealed (run `matchstate "
-                                                    "db upgrade`), or its acts were all deleted"))
-                secret = None  # nothing to check the seals against
-            matches = []  # each row's code, its chain's code, and whether it checked out
-            for row in rows:
-                events = connection.execute(CHECKED.where(EventRow.match_id == row.id).order_by(EventRow.seq))
-                checked = checks.verify_match(row, events, self.engine_version)
-                problems.extend(checked.problems)
-                if secret is not None and not checked.problems:  # the seal is the last word, where all else holds
-                    seal = list(checks.verify_seal(row, secret, ledger))
-                    problems.extend(seal)
-                    checked = checks.Checked(seal, checked.code)
-                matches.append((row.code, checked.code, not checked.problems))
-            problems.extend(kept_problems(connection, [(row.id, row.code, row.last_seq) for row in rows]))
-            if secret is not None:
-                whole = {row_code for row_code, _, ok in matches if ok}
-                key_rows = connection.execute(KEYS if code is None else KEYS.where(MatchRow.code == code)).all()
-                problems.extend(checks.verify_keys(key_rows, secret, ledger, whole, league=code is None))
-            if code is None:
+        reading = "its matches' rows"  # what is read when a row cannot be read back
+        try:
+            with self.database.transaction() as connection:
+                rows = connection.execute(MATCH_ROWS if code is None else MATCH_ROWS.where(MatchRow.code == code)).all()
+                if code is not None and not rows:
+                    raise _unknown(code)
+                reading = "its acts"
+                if code is None:
+                    ledger, act_problems = checks.walk_acts(connection.execute(ACTS), secret)
+                else:  # the acts of this match alone: their chain is the whole store's to check
+                    ledger = acts.Ledger()
+                    for row in connection.execute(ACTS.where(ActRow.code == code)):
+                        ledger.apply(row.seq, acts.from_row(row))
+                    ledger.seq = rows[0].last_act or 0
+                if secret is not None and ledger.seq == 0 and rows:
+                    problems.append(Problem(None, None, "it has matches but no acts: it was never sealed (run "
+                                                        "`matchstate db upgrade`), or its acts were all deleted"))
+                    secret = None  # nothing to check the seals against
+                matches = []  # each row's code, its chain's code, and whether it checked out
+                for row in rows:
+                    events = connection.execute(CHECKED.where(EventRow.match_id == row.id).order_by(EventRow.seq))
+                    checked = checks.verify_match(row, events, self.engine_version)
+                    problems.extend(checked.problems)
+                    # the seal is the last word, where all else holds
+                    if secret is not None and not checked.problems:
+                        seal = list(checks.verify_seal(row, secret, ledger))
+                        problems.extend(seal)
+                        checked = checks.Checked(seal, checked.code)
+                    matches.append((row.code, checked.code, not checked.problems))
+                problems.extend(kept_problems(connection, [(row.id, row.code, row.last_seq) for row in rows]))
+                reading = "its keys"
                 if secret is not None:
-                    problems.extend(act_problems)
-                    problems.extend(checks.verify_ledger(ledger, matches))
-                problems.extend(checks.orphans({kind: [tuple(row) for row in connection.execute(query)]
-                                                for kind, query in ORPHANS.items()}))
-            # the log's word on the events of each match whose chain holds: one problem per broken chain is enough
-            problems.extend(logcheck.problems(self.log, connection, code, {row_code for row_code, _, ok in matches
-                                                                          if ok}))
+                    whole = {row_code for row_code, _, ok in matches if ok}
+                    key_rows = connection.execute(KEYS if code is None else KEYS.where(MatchRow.code == code)).all()
+                    problems.extend(checks.verify_keys(key_rows, secret, ledger, whole, league=code is None))
+                if code is None:
+                    if secret is not None:
+                        problems.extend(act_problems)
+                        problems.extend(checks.verify_ledger(ledger, matches))
+                    problems.extend(checks.orphans({kind: [tuple(row) for row in connection.execute(query)]
+                                                    for kind, query in ORPHANS.items()}))
+                reading = "its league log"
+                # the log's word on the events of each match whose chain holds (one problem per broken chain)
+                problems.extend(logcheck.problems(self.log, connection, code,
+                                                  {row_code for row_code, _, ok in matches if ok}))
+        except (ValueError, KeyError, TypeError) as err:  # SQLite keeps any text written into any column
+            if isinstance(err, MatchstateError):
+                raise
+            problems.append(Problem(None, None, f"{reading} cannot be read back ({type(err).__name__}: {err}): a row "
+                                                "was changed behind the store's back, and what comes after it is "
+                                                "not checked"))
         return problems
 
     def check_receipts(self, receipts: Iterable[Any], public_key: Ed25519PublicKey | None = None) -> ReceiptReport:
