@@ -103,6 +103,15 @@ def test_a_bracket_flows_from_its_matches_into_feeds_pages_and_the_packet(client
     assert "UID:Cup-R1-1@cup." in text and "DTSTART:20261205T150000" in text
     assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))
     assert "SUMMARY:Blue v Green (7-5.5)" in text
+    # a team to come is said in words, in the reader's language, as the pages say it (not "winner:Cup-R1-2")
+    client.put("/api/tournaments/cup/fixtures/Cup-R2-1/schedule", json={"day": "2026-12-12", "time": "16:00"},
+               headers=AUTH)
+    english_ics = client.get("/api/tournaments/cup/calendar.ics").text.replace("\r\n ", "")  # lines unfolded
+    assert "winner of Cup-R1-2" in english_ics and "round 2" in english_ics and "winner:" not in english_ics
+    client.cookies.set("matchstate_lang", "es")
+    spanish_ics = client.get("/api/tournaments/cup/calendar.ics").text.replace("\r\n ", "")
+    assert "ganador de Cup-R1-2" in spanish_ics and "ronda 2" in spanish_ics and "winner:" not in spanish_ics
+    client.cookies.clear()
     results = client.get("/api/tournaments/cup/results.json").json()
     assert results["fixtures"][0]["winner"] == "Blue"
     packet = client.get("/api/tournaments/cup/packet.json").json()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from ..words import phrase
 from .flow import Progress, fixture_json
 from .when import MATCH_LENGTH, kickoff_read
 
@@ -34,9 +35,9 @@ def folded(line: str) -> str:
     return "\r\n ".join(parts)
 
 
-def calendar(progress: Progress, host: str, stamp: datetime) -> str:
-    """The tournament's scheduled fixtures as a VCALENDAR, one VEVENT each, UID ``fixture@slug.host``; a fixture
-    whose teams are not known yet says where they come from (``winner:Cup-R1-2``)."""
+def calendar(progress: Progress, host: str, stamp: datetime, lang: str = "en") -> str:
+    """The tournament's scheduled fixtures as a VCALENDAR, one VEVENT each, UID ``fixture@slug.host``, in
+    ``lang``; a fixture whose teams are not known yet says where they come from ("winner of Cup-R1-2")."""
     tournament = progress.tournament
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//matchstate//tournament desk//EN", "CALSCALE:GREGORIAN",
              f"X-WR-CALNAME:{ics_text(tournament.name)}"]
@@ -46,14 +47,15 @@ def calendar(progress: Progress, host: str, stamp: datetime) -> str:
         if start is None:
             continue
         data = fixture_json(progress, fixture)
-        summary = f"{data['home'] or data['home_from']} v {data['away'] or data['away_from']}"
+        round_said = phrase("tournament", "round", lang, n=fixture.round)
+        summary = f"{data['home'] or data['home_said'][lang]} v {data['away'] or data['away_said'][lang]}"
         if data["score"] and data["home"] and data["away"] and data["status"] == "ended":
             summary += f" ({data['score'][data['home']]}-{data['score'][data['away']]})"
         lines += ["BEGIN:VEVENT", f"UID:{fixture.id}@{tournament.slug}.{host}", f"DTSTAMP:{dtstamp}",
                   f"DTSTART:{start.strftime('%Y%m%dT%H%M%S')}",
                   f"DTEND:{(start + MATCH_LENGTH).strftime('%Y%m%dT%H%M%S')}",
                   f"SUMMARY:{ics_text(summary)}",
-                  f"DESCRIPTION:{ics_text(f'{tournament.name}: {fixture.stage}, round {fixture.round}')}"]
+                  f"DESCRIPTION:{ics_text(f'{tournament.name}: {fixture.stage}, ' + round_said)}"]
         where = ", ".join(part for part in (fixture.field, tournament.venue) if part)
         if where:
             lines.append(f"LOCATION:{ics_text(where)}")

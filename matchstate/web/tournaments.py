@@ -222,7 +222,7 @@ def calendar_feed(service: ServiceDep, key: KeyDep, slug: str, request: Request)
     """The fixtures as an iCalendar (RFC 5545), one event per scheduled fixture."""
     service.check_list(key)
     desk = desk_of(service)
-    text = calendar(desk.progress(slug), request.url.hostname or "matchstate", datetime.now(UTC))
+    text = calendar(desk.progress(slug), request.url.hostname or "matchstate", datetime.now(UTC), reader_lang(request))
     return download(text, f"{slug}.ics", "text/calendar")
 
 
