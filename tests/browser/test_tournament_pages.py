@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from browser.browsing import LEAGUE_KEY, PHONE, post, send, to_spanish
+from browser.browsing import LEAGUE_KEY, NARROW_PHONE, PHONE, post, send, to_spanish
 from browser.test_accessibility import GRAVE, described
 from browser.test_accessibility import axe as axe  # the fixture
 from matchstate.web.process import ServerProcess
@@ -118,6 +118,29 @@ def test_the_desks_schedule_shows_what_the_fixture_has_so_a_new_time_keeps_its_f
     assert "2026-12-05 16:30 · Cancha 2" in page.inner_text('.fixture-row[data-fixture="Cup-R1-2"]')
     page.select_option("#schedule-form select[name=fixture]", "Cup-R1-1")  # one not scheduled: nothing shown
     assert page.input_value("#schedule-form input[name=field]") == ""
+    assert not page.errors
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_long_names_keep_the_desk_the_packet_and_the_page_within_a_narrow_phone(server: ServerProcess,
+                                                                                new_page: Any, language: str) -> None:
+    """A consolation bracket fed by losers made the desk's fixture list 562 pixels wide in Spanish, a results
+    packet's table 550, and a field named in one long word the fixture list 5,543."""
+    tournament(server)
+    post(server, "/api/tournaments/otono/draw", {"format": "bracket", "seed": "s"}, LEAGUE_KEY)
+    post(server, "/api/tournaments/otono/brackets", {"stage": "Copa Consuelo de Invierno", "consolation": True,
+                                                    "entrants": [{"kind": "loser", "ref": "Cup-R1-1"},
+                                                                 {"kind": "loser", "ref": "Cup-R1-2"}]}, LEAGUE_KEY)
+    post(server, "/api/tournaments/otono/fixtures/Cup-R1-1/schedule",
+         {"day": "2026-12-05", "time": "15:00", "field": "CanchaPrincipalDelClubDePoloLaQuerenciaDelNorte" * 2},
+         LEAGUE_KEY, method="PUT")
+    page = new_page(viewport=NARROW_PHONE)
+    page.goto(server.base + "/tournaments/otono")
+    in_language(page, language)  # kept for the pages after it
+    for path in ("/tournaments/otono/desk", "/tournaments/otono/packet", "/tournaments/otono"):
+        page.goto(server.base + path)
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= NARROW_PHONE["width"], f"{path} is {width} pixels wide"
     assert not page.errors
 
 
