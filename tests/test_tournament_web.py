@@ -363,6 +363,25 @@ def test_a_new_time_keeps_the_fixtures_field_and_a_misspelt_field_is_refused(cli
                       headers=AUTH).json()["fixtures"][0]["field"] == ""  # given empty, it is emptied
 
 
+def test_a_knockout_ended_level_says_it_is_decided_by_play_rather_than_wait(client: TestClient) -> None:
+    """A semi-final ended level sent no one to the final, which waited for teams with nothing said of why."""
+    teams = [team(name, 2, 2, 2, 2) for name in ("A", "B", "C", "D")]  # no goals by handicap: 0 - 0 is level
+    assert client.post("/api/tournaments", json={"slug": "ko", "name": "KO", "teams": teams},
+                       headers=AUTH).status_code == 201
+    drawn = client.post("/api/tournaments/ko/draw", json={"format": "bracket", "seed": "s"}, headers=AUTH).json()
+    semi = next(f for f in drawn["progress"]["fixtures"] if f["id"] == "Cup-R1-2")
+    opened = client.post("/api/tournaments/ko/fixtures/Cup-R1-2/match", headers=AUTH).json()
+    play(client, opened["scorer_key"], opened["official_key"], opened["code"], semi["home"], semi["away"])  # 1 - 1
+    fixtures = {f["id"]: f for f in client.get("/api/tournaments/ko").json()["progress"]["fixtures"]}
+    assert (fixtures["Cup-R1-2"]["status"], fixtures["Cup-R1-2"]["winner"]) == ("level", None)
+    assert fixtures["Cup-R2-1"]["status"] == "waiting"
+    assert "ended level: a knockout is decided by play (void its match.end and play on)" in client.get(
+        "/tournaments/ko").text
+    client.cookies.set("matchstate_lang", "es")
+    assert "terminó empatado: una eliminatoria se define jugando" in client.get("/tournaments/ko/desk").text
+    client.cookies.clear()
+
+
 def paper(home: str, away: str, code: str, *, ended: bool = True, stops: int = 0) -> str:
     """A result kept on paper: ``home`` scores once; ``stops`` clock stops and starts in the chukker."""
     events: list[dict[str, Any]] = [{"type": "match.start", "match": code, "teams": [home, away]},

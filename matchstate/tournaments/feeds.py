@@ -49,7 +49,7 @@ def calendar(progress: Progress, host: str, stamp: datetime, lang: str = "en") -
         data = fixture_json(progress, fixture)
         round_said = phrase("tournament", "round", lang, n=fixture.round)
         summary = f"{data['home'] or data['home_said'][lang]} v {data['away'] or data['away_said'][lang]}"
-        if data["score"] and data["home"] and data["away"] and data["status"] == "ended":
+        if data["score"] and data["home"] and data["away"] and data["status"] in ("ended", "level"):
             summary += f" ({data['score'][data['home']]}-{data['score'][data['away']]})"
         lines += ["BEGIN:VEVENT", f"UID:{fixture.id}@{tournament.slug}.{host}", f"DTSTAMP:{dtstamp}",
                   f"DTSTART:{start.strftime('%Y%m%dT%H%M%S')}",

@@ -66,7 +66,9 @@ def fixture_json(progress: Progress, fixture: Fixture) -> dict[str, Any]:
             "day": fixture.day, "time": fixture.time, "field": fixture.field, "match": fixture.match,
             "consolation": fixture.consolation, "score": dict(state.score) if state else None,
             "seq": state.seq if state else 0,
-            "status": ("stale" if fixture.id in progress.stale else "ended" if game else
+            # a knockout ended level sends no one on: said, so that its match is played on rather than wait
+            "status": ("stale" if fixture.id in progress.stale else
+                       "level" if game and game.winner is None and fixture.kind == "knockout" else "ended" if game else
                        "playing" if state and state.started else "scheduled" if home and away else "waiting"),
             "winner": game.winner if game else None}
 

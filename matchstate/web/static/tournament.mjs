@@ -12,7 +12,7 @@ function follow(row) {
       if (!view || !view.score || !(home in view.score)) return;
       score.textContent = `${view.score[home]} – ${view.score[away]}`;
       const now = view.ended ? "ended" : "playing";
-      row.classList.remove("scheduled", "playing", "ended");
+      row.classList.remove("scheduled", "playing", "ended", "level");
       row.classList.add(now);
       status.textContent = t("tournament", `status-${now}`);
     },
@@ -22,5 +22,5 @@ function follow(row) {
 }
 
 for (const row of document.querySelectorAll(".fixture-row[data-match]")) {
-  if (!row.classList.contains("ended") && !row.classList.contains("stale")) follow(row);
+  if (!row.classList.contains("ended") && !row.classList.contains("stale")) follow(row);  // a level one is played on
 }
