@@ -1,17 +1,22 @@
 """Backups that restore, on both databases, taken while a thread appends: everything acknowledged before the
 backup began is in it, verify passes with the secret files the backup carries and exits non-zero without
 them; the secret's default place does not depend on the database's name (and a store of 0.1.0 still finds
-its own)."""
+its own). A damaged backup restores nothing at all, says what is wrong in it and is left as it was, and the
+good one then restores in the same place."""
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from conftest import match_log
-from sqlalchemy import create_engine, make_url
+from sqlalchemy import create_engine, make_url, text
 
 from matchstate.cli import COULD_NOT_RUN, main
 from matchstate.store import Store
@@ -111,3 +116,123 @@ def test_the_secrets_place_does_not_depend_on_the_databases_name_and_a_0_1_0_sto
     assert secret_path(league) == before
     (tmp_path / "matchstate" / "store.secret").write_text("1" * 64)
     assert secret_path(league) == tmp_path / "matchstate" / "store.secret"
+
+
+def _garbage(file: Path) -> None:
+    file.write_bytes(os.urandom(50_000))
+
+
+def _cut_short(file: Path) -> None:
+    file.write_bytes(file.read_bytes()[:file.stat().st_size // 2])
+
+
+def _nulls(manifest: Path) -> None:
+    manifest.write_text(json.dumps(dict.fromkeys(json.loads(manifest.read_text()))))
+
+
+def _of_another_program(file: Path) -> None:
+    file.unlink()
+    other = sqlite3.connect(file)
+    other.execute("CREATE TABLE notes (text TEXT)")
+    other.commit()
+    other.close()
+
+
+def _of_a_later_release(file: Path) -> None:
+    later = sqlite3.connect(file)
+    later.execute("UPDATE alembic_version SET version_num = '9999'")
+    later.commit()
+    later.close()
+
+
+# What is done to a good backup (to its database, {database}, or one of its files), and what the refusal says.
+DAMAGES: dict[str, tuple[str, Callable[[Path], object], str]] = {
+    "database garbage": ("{database}", _garbage, "{database} "),
+    "database cut short": ("{database}", _cut_short, "{database} "),
+    "database missing": ("{database}", Path.unlink, "{database} is missing"),
+    "signing key missing": ("secret.ed25519", Path.unlink, "secret.ed25519 is missing"),
+    "secret missing": ("secret", Path.unlink, "secret is missing"),
+    "secret empty": ("secret", lambda file: file.write_bytes(b""), "secret is not a matchstate secret"),
+    "signing key garbage": ("secret.ed25519", lambda file: file.write_text("garbage\n"),
+                            "secret.ed25519 is not an Ed25519 private key"),
+    "manifest an array": ("backup.json", lambda file: file.write_text("[1]"), "backup.json is not a JSON object"),
+    "manifest of nulls": ("backup.json", _nulls, "backup.json gives its kind as null"),
+    "database of another program": ("store.db", _of_another_program, "store.db is not a matchstate store"),
+    "database of a later release": ("store.db", _of_a_later_release, "store.db is at schema 9999, which matchstate"),
+    "a write-ahead log beside the database": ("store.db-wal", _garbage, "store.db-wal is beside store.db"),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
+def test_a_damaged_backup_restores_nothing_says_what_is_wrong_and_stays_as_it_was(
+        damage: str, store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    name, spoil, said = DAMAGES[damage]
+    database = "store.db" if make_url(store_url).get_backend_name() == "sqlite" else "store.pgdump"
+    if name.startswith("store.db") and database != "store.db":
+        pytest.skip("the damage is done to an SQLite database")
+    good = _a_good_backup(store_url, tmp_path, monkeypatch)
+    damaged = tmp_path / "damaged"
+    shutil.copytree(good, damaged)
+    spoil(damaged / name.format(database=database))
+    kept = _contents(damaged)
+    restored_url, secret = _lose_the_store(store_url, tmp_path, monkeypatch)
+    capsys.readouterr()
+
+    assert main(["restore", str(damaged)]) == COULD_NOT_RUN
+    err = capsys.readouterr().err
+    assert f"nothing restored from {damaged}: {said.format(database=database)}" in err and "Traceback" not in err
+    assert _contents(damaged) == kept
+    _assert_nothing_restored(restored_url, tmp_path, secret)
+
+    kept = _contents(good)
+    assert main(["restore", str(good)]) == 0
+    assert _contents(good) == kept  # no -wal or -shm made beside the backup's database
+    assert main(["verify"]) == 0
+    assert "every seal holds" in capsys.readouterr().out
+
+
+def test_a_restore_over_a_store_is_refused_and_leaves_no_secret_of_its_own(
+        store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    good = _a_good_backup(store_url, tmp_path, monkeypatch)
+    store = Store(store_url)
+    secret = store.secrets.path
+    store.close()
+    for path in (secret, secret.with_name(secret.name + ".ed25519")):  # the secret lost, the database kept
+        path.unlink()
+    capsys.readouterr()
+    assert main(["restore", str(good)]) == COULD_NOT_RUN
+    err = capsys.readouterr().err
+    assert "is there already" in err or "already exists" in err
+    assert not secret.exists() and not secret.with_name(secret.name + ".ed25519").exists()
+
+
+def _a_good_backup(store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A store of one match, backed up to ``tmp_path / "backup"``."""
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store_url)
+    store = Store(store_url)
+    store.upgrade()
+    store.import_log([json.dumps(event) for event in match_log("m-1", 12)])
+    store.close()
+    assert main(["backup", str(tmp_path / "backup")]) == 0
+    return tmp_path / "backup"
+
+
+def _contents(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
+
+
+def _assert_nothing_restored(url: str, tmp_path: Path, secret: Path) -> None:
+    """No secret file where the store looks for it, and no database: no SQLite file (nor any beside it), no
+    PostgreSQL schema."""
+    assert not secret.exists() and not secret.with_name(secret.name + ".ed25519").exists()
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        assert [path.name for path in tmp_path.iterdir() if "store.db" in path.name] == []
+        return
+    schema = str(parsed.query["options"]).split("=", 1)[1]
+    engine = create_engine(parsed.set(query={}))
+    with engine.connect() as connection:
+        found = connection.execute(text("SELECT count(*) FROM pg_namespace WHERE nspname = :name"), {"name": schema})
+        assert found.scalar_one() == 0
+    engine.dispose()

@@ -8,15 +8,20 @@
 The folder holds ``store.db`` or ``store.pgdump``, ``secret`` and ``secret.ed25519`` (mode 0600) and
 ``backup.json`` (what it is and when it was made). Without the secret a restored store cannot be
 written to and ``verify`` cannot check its seals: the two belong together.
+
+A restore checks the whole backup before it writes anything, and puts all of it back or nothing; it only
+reads the backup (an SQLite database is opened immutable, so not even a ``-shm`` is made beside it).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
 import sqlite3
 import subprocess
+import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -24,12 +29,14 @@ from sqlalchemy import URL
 
 from ..errors import StoreError
 from ..version import PACKAGE_VERSION
-from .secretfiles import SecretFiles
+from .secretfiles import SECRET_BYTES, SecretFiles, _create, secret_in, signing_key_in
 
 MANIFEST = "backup.json"
 SQLITE_FILE = "store.db"
 POSTGRES_FILE = "store.pgdump"
 SECRET = "secret"
+SIGNING_KEY = SECRET + ".ed25519"
+KINDS = {"sqlite": SQLITE_FILE, "postgresql": POSTGRES_FILE}  # the database's file in a backup of each kind
 
 
 def backup(url: URL, secrets: SecretFiles, destination: Path) -> dict[str, object]:
@@ -54,10 +61,10 @@ def backup(url: URL, secrets: SecretFiles, destination: Path) -> dict[str, objec
         _run(["pg_dump", "--format=custom", "--no-owner", *_schema(url), f"--file={destination / POSTGRES_FILE}",
               _libpq(url)])
         kind, file = "postgresql", POSTGRES_FILE
-    for source_path, name in ((secrets.path, SECRET), (secrets.signing_path, SECRET + ".ed25519")):
+    for source_path, name in ((secrets.path, SECRET), (secrets.signing_path, SIGNING_KEY)):
         _copy_private(source_path, destination / name)
     manifest: dict[str, object] = {"kind": kind, "database": file, "secret": SECRET,
-                                   "signing_key": SECRET + ".ed25519", "made": datetime.now(UTC).isoformat(),
+                                   "signing_key": SIGNING_KEY, "made": datetime.now(UTC).isoformat(),
                                    "matchstate": PACKAGE_VERSION}
     (destination / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
     return manifest
@@ -65,33 +72,152 @@ def backup(url: URL, secrets: SecretFiles, destination: Path) -> dict[str, objec
 
 def restore(source: Path, url: URL, secrets: SecretFiles) -> dict[str, object]:
     """Put the backup in ``source`` back: into the database at ``url`` (which must be empty or not there)
-    and its secret files where the store looks for them (which must not hold other secrets)."""
+    and its secret files where the store looks for them (which must not hold other secrets).
+
+    All of it or nothing: the whole backup is checked first (its manifest, every file, the database a
+    matchstate store at a schema this release knows, the secrets well formed), and a restore that fails
+    takes away what it wrote. The backup is only read, never written to."""
+    manifest = _manifest(source)
+    kind = str(manifest["kind"])
+    if kind != url.get_backend_name():
+        raise StoreError(f"the backup is of {kind}, the database {url} is not")
+    for name in (KINDS[kind], SECRET, SIGNING_KEY):
+        if not (source / name).is_file():
+            raise _unusable(source, f"{name} is missing")
+    log = source / f"{SQLITE_FILE}-wal"
+    if kind == "sqlite" and log.exists() and log.stat().st_size:  # the database read without it would miss its end
+        raise _unusable(source, f"{log.name} is beside {SQLITE_FILE}: a backup has its database whole in one file "
+                                "(was this folder copied from a live store?)")
+    secret, signing_key = (source / SECRET).read_bytes(), (source / SIGNING_KEY).read_bytes()
+    if secret_in(secret) is None:
+        raise _unusable(source, f"{SECRET} is not a matchstate secret ({SECRET_BYTES * 2} hex digits)")
+    if signing_key_in(signing_key) is None:
+        raise _unusable(source, f"{SIGNING_KEY} is not an Ed25519 private key in PEM")
+    _check_schema(source, KINDS[kind], _sqlite_revisions(source) if kind == "sqlite" else _dump_revisions(source))
+    for kept, there in ((secret, secrets.path), (signing_key, secrets.signing_path)):
+        if there.exists() and there.read_bytes() != kept:
+            raise StoreError(f"{there} holds another store's secret: move it away first")
+    target_path = Path(url.database or "")
+    if kind == "sqlite":
+        for there in (target_path, Path(f"{target_path}-wal")):  # a log left beside the file is part of its database
+            if there.exists() and there.stat().st_size:
+                raise StoreError(f"{there.resolve()} is there already: restore into a new file")
+    made = [there for kept, there in ((secret, secrets.path), (signing_key, secrets.signing_path))
+            if _create(there, kept)]
+    try:
+        if kind == "sqlite":
+            _restore_sqlite(source / SQLITE_FILE, target_path)
+        else:  # one transaction: a dump that fails halfway leaves the database as it was
+            _run(["pg_restore", "--no-owner", "--single-transaction", "--exit-on-error", f"--dbname={_libpq(url)}",
+                  str(source / POSTGRES_FILE)])
+    except BaseException:
+        for path in made:
+            path.unlink(missing_ok=True)
+        raise
+    return dict(manifest)
+
+
+def _unusable(source: Path, what: str) -> StoreError:
+    return StoreError(f"nothing restored from {source.resolve()}: {what}")
+
+
+def _manifest(source: Path) -> dict[str, object]:
+    """The backup's manifest, checked to be what :func:`backup` writes."""
     try:
         manifest = json.loads((source / MANIFEST).read_text())
     except (OSError, ValueError) as err:
         raise StoreError(f"{source.resolve()} is not a matchstate backup: {err}") from None
-    for kept, there in ((source / SECRET, secrets.path), (source / (SECRET + ".ed25519"), secrets.signing_path)):
-        if there.exists() and there.read_bytes() != kept.read_bytes():
-            raise StoreError(f"{there} holds another store's secret: move it away first")
-    if manifest["kind"] != url.get_backend_name():
-        raise StoreError(f"the backup is of {manifest['kind']}, the database {url} is not")
-    if manifest["kind"] == "sqlite":
-        target_path = Path(url.database or "")
-        if target_path.exists() and target_path.stat().st_size:
-            raise StoreError(f"{target_path.resolve()} is there already: restore into a new file")
-        backup_copy = sqlite3.connect(f"file:{source / SQLITE_FILE}?mode=ro", uri=True)
-        target = sqlite3.connect(target_path)
+    if not isinstance(manifest, dict):
+        raise _unusable(source, f"{MANIFEST} is not a JSON object")
+    kind = manifest.get("kind")
+    if kind not in KINDS:
+        raise _unusable(source, f"{MANIFEST} gives its kind as {json.dumps(kind)}, neither sqlite nor postgresql")
+    for field, written in (("database", KINDS[kind]), ("secret", SECRET), ("signing_key", SIGNING_KEY)):
+        if manifest.get(field) != written:
+            raise _unusable(source, f"{MANIFEST} names its {field} {json.dumps(manifest.get(field))}, where a "
+                                    f"backup of {kind} has {json.dumps(written)}")
+    if not isinstance(manifest.get("made"), str):
+        raise _unusable(source, f"{MANIFEST} does not say when it was made")
+    return manifest
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    """The SQLite database at ``path``, opened so that nothing is written beside it (immutable: no ``-wal`` or
+    ``-shm``, which even a read-only open of a WAL database makes)."""
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+
+
+def _sqlite_revisions(source: Path) -> list[str]:
+    """The migrations the backup's SQLite database has had, once it is found whole."""
+    database = _read_only(source / SQLITE_FILE)
+    try:
+        checked = database.execute("PRAGMA integrity_check(1)").fetchall()
+        if checked != [("ok",)]:
+            raise _unusable(source, f"{SQLITE_FILE} is damaged ({checked[0][0] if checked else 'no answer'})")
+        if database.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'").fetchone():
+            return [row[0] for row in database.execute("SELECT version_num FROM alembic_version")]
+        return []
+    except sqlite3.DatabaseError as err:
+        raise _unusable(source, f"{SQLITE_FILE} is not a whole SQLite database ({err})") from None
+    finally:
+        database.close()
+
+
+def _dump_revisions(source: Path) -> list[str]:
+    """The migrations the backup's PostgreSQL dump has had, once pg_restore has read it whole."""
+    failed = f"nothing restored from {source.resolve()}: {POSTGRES_FILE} cannot be read"
+    _run(["pg_restore", "--file=/dev/null", str(source / POSTGRES_FILE)], failed)
+    script = _run(["pg_restore", "--data-only", "--table=alembic_version", "--file=-", str(source / POSTGRES_FILE)],
+                  failed)
+    lines = script.splitlines()
+    start = next((n for n, line in enumerate(lines) if line.startswith("COPY ") and ".alembic_version " in line), None)
+    if start is None:
+        return []
+    return list(itertools.takewhile(lambda line: line != "\\.", lines[start + 1:]))
+
+
+def _check_schema(source: Path, file: str, revisions: list[str]) -> None:
+    from alembic.script import ScriptDirectory
+
+    from .database import Database
+
+    if not revisions:
+        raise _unusable(source, f"{file} is not a matchstate store (it has had no migration of matchstate's)")
+    known = {script.revision for script in ScriptDirectory.from_config(Database.alembic()).walk_revisions()}
+    unknown = sorted(set(revisions) - known)
+    if unknown:
+        raise _unusable(source, f"{file} is at schema {', '.join(unknown)}, which matchstate {PACKAGE_VERSION} does "
+                                "not know: restore it with the release that made it, or a later one")
+
+
+def _restore_sqlite(kept: Path, target: Path) -> None:
+    """Copy the backup's database to a new file beside ``target`` and put it in place whole, or not at all."""
+    target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    descriptor, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.restoring-")  # mode 0600
+    os.close(descriptor)
+    staged = Path(name)
+    try:
+        backup_copy, copy = _read_only(kept), sqlite3.connect(staged)
         try:
-            backup_copy.backup(target)
+            backup_copy.backup(copy)
         finally:
-            target.close()
+            copy.close()
             backup_copy.close()
-    else:
-        _run(["pg_restore", "--no-owner", "--exit-on-error", f"--dbname={_libpq(url)}", str(source / POSTGRES_FILE)])
-    for kept, there in ((source / SECRET, secrets.path), (source / (SECRET + ".ed25519"), secrets.signing_path)):
-        if not there.exists():
-            _copy_private(kept, there)
-    return dict(manifest)
+        if target.exists():  # empty, as checked: it may be replaced
+            os.replace(staged, target)
+        else:
+            try:
+                os.link(staged, target)  # unlike a rename, never replaces a database made meanwhile
+            except FileExistsError:
+                raise StoreError(f"{target.resolve()} appeared while restoring: restore into a new file") from None
+    finally:
+        for leftover in (staged, Path(f"{staged}-journal")):
+            leftover.unlink(missing_ok=True)
+    folder = os.open(target.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
 
 
 def _copy_private(source: Path, target: Path) -> None:
@@ -117,10 +243,13 @@ def _schema(url: URL) -> list[str]:
     return [f"--schema={found[0].split(',')[0]}"] if found else []
 
 
-def _run(command: list[str]) -> None:
+def _run(command: list[str], failed: str | None = None) -> str:
+    """What ``command`` wrote to its standard output; where it fails, :class:`StoreError` saying ``failed`` (else
+    that it failed) and what it wrote to its standard error."""
     if shutil.which(command[0]) is None:
         raise StoreError(f"{command[0]} is not on the PATH: install PostgreSQL's client (Debian: postgresql-client)")
     env = {**os.environ, "PGOPTIONS": ""}
-    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    done = subprocess.run(command, capture_output=True, text=True, errors="replace", env=env)
     if done.returncode != 0:
-        raise StoreError(f"{command[0]} failed: {done.stderr.strip()}")
+        raise StoreError(f"{failed or command[0] + ' failed'}: {done.stderr.strip()}")
+    return done.stdout

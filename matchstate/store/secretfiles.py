@@ -22,6 +22,7 @@ import stat
 import tempfile
 from pathlib import Path
 
+from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from sqlalchemy import URL
@@ -75,12 +76,8 @@ class SecretFiles:
     def secret(self) -> bytes:
         """The HMAC key; :class:`StoreError` if its file is missing, readable by others or not a secret."""
         if self._secret is None:
-            text = _read(self.path, "secret").decode("ascii", "replace").strip()
-            try:
-                secret = bytes.fromhex(text)
-            except ValueError:
-                secret = b""
-            if len(secret) != SECRET_BYTES:
+            secret = secret_in(_read(self.path, "secret"))
+            if secret is None:
                 raise StoreError(f"{self.path} is not a matchstate secret ({SECRET_BYTES * 2} hex digits)")
             self._secret = secret
         return self._secret
@@ -88,17 +85,32 @@ class SecretFiles:
     def signing_key(self) -> Ed25519PrivateKey:
         """The receipts' signing key; :class:`StoreError` as for :meth:`secret`."""
         if self._signing_key is None:
-            try:
-                key = serialization.load_pem_private_key(_read(self.signing_path, "signing key"), password=None)
-            except ValueError:
-                key = None
-            if not isinstance(key, Ed25519PrivateKey):
+            key = signing_key_in(_read(self.signing_path, "signing key"))
+            if key is None:
                 raise StoreError(f"{self.signing_path} is not an Ed25519 private key in PEM")
             self._signing_key = key
         return self._signing_key
 
     def public_key(self) -> Ed25519PublicKey:
         return self.signing_key().public_key()
+
+
+def secret_in(content: bytes) -> bytes | None:
+    """The secret a secret file's ``content`` holds; None where it holds no such thing."""
+    try:
+        secret = bytes.fromhex(content.decode("ascii", "replace").strip())
+    except ValueError:
+        return None
+    return secret if len(secret) == SECRET_BYTES else None
+
+
+def signing_key_in(content: bytes) -> Ed25519PrivateKey | None:
+    """The Ed25519 private key a signing key file's ``content`` holds (PEM); None where it holds no such thing."""
+    try:
+        key = serialization.load_pem_private_key(content, password=None)
+    except (ValueError, TypeError, UnsupportedAlgorithm):  # TypeError: a key that wants a password
+        return None
+    return key if isinstance(key, Ed25519PrivateKey) else None
 
 
 def _read(path: Path, what: str) -> bytes:
