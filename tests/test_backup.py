@@ -163,14 +163,17 @@ DAMAGES: dict[str, tuple[str, Callable[[Path], object], str]] = {
 }
 
 
-@pytest.mark.parametrize("damage", DAMAGES)
+# Each damage on each database, but those done to an SQLite file, which a PostgreSQL backup has not.
+CASES = [(damage, backend) for damage, (name, _, _) in DAMAGES.items() for backend in ("sqlite", "postgresql")
+         if backend == "sqlite" or not name.startswith("store.db")]
+
+
+@pytest.mark.parametrize(("damage", "store_url"), CASES, indirect=["store_url"])
 def test_a_damaged_backup_restores_nothing_says_what_is_wrong_and_stays_as_it_was(
         damage: str, store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     name, spoil, said = DAMAGES[damage]
     database = "store.db" if make_url(store_url).get_backend_name() == "sqlite" else "store.pgdump"
-    if name.startswith("store.db") and database != "store.db":
-        pytest.skip("the damage is done to an SQLite database")
     good = _a_good_backup(store_url, tmp_path, monkeypatch)
     damaged = tmp_path / "damaged"
     shutil.copytree(good, damaged)
