@@ -20,7 +20,7 @@ with warnings.catch_warnings():
 from conftest import BLUE, RED, match_log, stamp
 
 from matchstate.cli import main
-from matchstate.errors import ConflictError, RefusedEvent, StoreError
+from matchstate.errors import ConflictError, RefusedEvent, StoreError, UnknownMatch
 from matchstate.store import Store
 from matchstate.web import create_app
 from matchstate.web.access import hash_key
@@ -59,6 +59,11 @@ def test_a_refused_correction_removes_nothing(store: Store) -> None:
         store.correct_match(CODE, {**START, "teams": [BLUE, BLUE]}, reason="a typo")
     with pytest.raises(StoreError, match="names match other"):
         store.correct_match(CODE, {**START, "match": "other"}, reason="a typo")
+    # each said as what it is: it said "a match is removed only with a reason", and "names match ..., not nope"
+    with pytest.raises(StoreError, match=r"a match\.start is corrected only with a reason"):
+        store.correct_match(CODE, {**START, "teams": [BLUE, "Green"]}, reason=" ")
+    with pytest.raises(UnknownMatch):
+        store.correct_match("nope", {**START, "teams": [BLUE, "Green"]}, reason="a typo")
     assert store.match(CODE).teams == (BLUE, RED) and store.removals() == []
 
 

@@ -297,11 +297,13 @@ class Store:
         code, with the live keys it had, so the links that carry them still open it. Refused, with nothing
         changed, when the new match.start is, when it names another match, and (:class:`ConflictError`) once
         the match holds more than its match.start: what is logged is corrected by a void, never rewritten."""
+        if not reason.strip():
+            raise StoreError("a match.start is corrected only with a reason")
+        scorer, official = self.key_hashes(code)  # no such match is said first, as what it is
         incoming = self._incoming(start_event, role)
         Match().feed(incoming.event)  # a refused match.start is refused here, before anything is removed
         if incoming.event["match"] != code:
             raise StoreError.said("correct-code", code=code, given=incoming.event["match"])
-        scorer, official = self.key_hashes(code)
         self.remove_match(code, reason=reason, by=by, unstarted=True)
         keys = {role: hashed for role, hashed in ((keyring.SCORER, scorer), (keyring.OFFICIAL, official)) if hashed}
         return self.create_match(start_event, keys=keys, role=role, by=by)
