@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from browser.browsing import LEAGUE_KEY, NARROW_PHONE, PHONE, post, send, to_spanish
+from browser.browsing import LEAGUE_KEY, NARROW_PHONE, PHONE, get, post, send, to_spanish
 from browser.test_accessibility import GRAVE, described
 from browser.test_accessibility import axe as axe  # the fixture
 from matchstate.web.process import ServerProcess
@@ -141,6 +141,38 @@ def test_long_names_keep_the_desk_the_packet_and_the_page_within_a_narrow_phone(
         page.goto(server.base + path)
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= NARROW_PHONE["width"], f"{path} is {width} pixels wide"
+    assert not page.errors
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_desk_opens_a_fixtures_match_and_shows_its_keys_once_with_links_that_open_it(
+        server: ServerProcess, new_page: Any, language: str) -> None:
+    """The desk drew, scheduled and took results on paper, but a match to score live had to be opened through the
+    API: its keys now show in the desk, once, each with the link that opens the console or the review."""
+    tournament(server)
+    post(server, "/api/tournaments/otono/draw", {"format": "bracket", "seed": "s"}, LEAGUE_KEY)
+    page = new_page(viewport=NARROW_PHONE)
+    page.goto(server.base + "/tournaments/otono/desk")
+    in_language(page, language)
+    page.fill("#desk-key", LEAGUE_KEY)
+    page.select_option("#open-form select[name=fixture]", "Cup-R1-1")
+    page.click("#open-form button")
+    page.wait_for_selector("#opened .scorer-key")
+    scorer, official = page.inner_text("#opened .scorer-key"), page.inner_text("#opened .official-key")
+    assert scorer and official and scorer != official
+    said = {"en": "is open. Its keys are shown only now", "es": "está abierto. Sus claves se muestran solo ahora"}
+    assert said[language] in page.inner_text("#opened")
+    for form in ("open-form", "import-form"):  # it has its match: neither form offers it again
+        assert page.locator(f'#{form} option[value="Cup-R1-1"]').count() == 0
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= NARROW_PHONE["width"]
+    console = page.get_attribute("#opened .links a:first-child", "href")
+    assert console is not None and console.endswith(f"#key={scorer}")
+    page.click("#opened .links a:first-child")
+    page.wait_for_selector("#console, main")
+    assert "/console" in page.url
+    fixture = next(f for f in get(server, "/api/tournaments/otono")["fixtures"] if f["id"] == "Cup-R1-1")
+    code = fixture["match"]
+    assert code and send(server, code, {"type": "chukker.start", "chukker": 1}, scorer)  # the key scores it
     assert not page.errors
 
 

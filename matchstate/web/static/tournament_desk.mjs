@@ -3,6 +3,7 @@
 
 import {api, reason} from "./http.mjs";
 import {t} from "./catalog.mjs";
+import {el} from "./dom.mjs";
 
 const root = document.getElementById("tournament");
 const base = `/api/tournaments/${encodeURIComponent(root.dataset.slug)}`;
@@ -55,6 +56,30 @@ onSubmit("schedule-form", async (form) => {
   const body = {day: form.get("day"), time: form.get("time"), field: form.get("field")};
   const fixture = encodeURIComponent(form.get("fixture"));
   done(await api(`${base}/fixtures/${fixture}/schedule`, {method: "PUT", body, key: keyInput.value}), "scheduled");
+});
+
+// A fixture's match is opened in place, not after a reload: its keys are shown only in this answer.
+onSubmit("open-form", async (form) => {
+  const fixture = form.get("fixture");
+  const reply = await api(`${base}/fixtures/${encodeURIComponent(fixture)}/match`, {method: "POST",
+                                                                                    key: keyInput.value});
+  if (reply.status !== 201) {
+    message.textContent = reason(reply.data);
+    return;
+  }
+  const {code, scorer_key: scorer, official_key: official, console: consolePath} = reply.data;
+  const review = `/matches/${encodeURIComponent(code)}/review`;
+  document.getElementById("opened").replaceChildren(el("div", {class: "keys"},
+    el("p", {}, t("tournament", "opened-keys", {code})),
+    el("dl", {}, el("dt", {}, t("records", "scorer-key")), el("dd", {}, el("code", {class: "scorer-key"}, scorer)),
+      el("dt", {}, t("records", "official-key")), el("dd", {}, el("code", {class: "official-key"}, official))),
+    el("p", {class: "links"},
+      el("a", {href: `${consolePath}#key=${encodeURIComponent(scorer)}`}, t("records", "open-console")), " ",
+      el("a", {href: `${review}#key=${encodeURIComponent(official)}`}, t("records", "open-review")))));
+  for (const select of document.querySelectorAll("#open-form select, #import-form select")) {
+    select.querySelector(`option[value="${CSS.escape(fixture)}"]`)?.remove();  // it has its match now
+  }
+  message.textContent = "";
 });
 
 onSubmit("import-form", async (form) => {
