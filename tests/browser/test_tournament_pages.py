@@ -176,6 +176,29 @@ def test_the_desk_opens_a_fixtures_match_and_shows_its_keys_once_with_links_that
     assert not page.errors
 
 
+def test_a_draw_made_again_is_asked_for_before_it_replaces_the_fixtures_and_their_schedule(
+        server: ServerProcess, new_page: Any) -> None:
+    """A second draw dropped the brackets added by hand and every fixture's day, time and field, unasked."""
+    tournament(server)
+    post(server, "/api/tournaments/otono/draw", {"format": "bracket", "seed": "s"}, LEAGUE_KEY)
+    post(server, "/api/tournaments/otono/fixtures/Cup-R1-1/schedule", {"day": "2026-12-05", "time": "15:00"},
+         LEAGUE_KEY, method="PUT")
+    page = new_page(viewport=PHONE)
+    page.goto(server.base + "/tournaments/otono/desk")
+    page.fill("#desk-key", LEAGUE_KEY)
+    page.select_option("#draw-form select[name=format]", "groups")
+    page.fill("#draw-form input[name=seed]", "again")
+    page.click("#draw-form button")  # not asked yet: the form is not sent
+    assert page.evaluate("() => document.querySelector('#draw-form input[name=again]').validity.valueMissing")
+    assert get(server, "/api/tournaments/otono")["fixtures"][0]["day"] == "2026-12-05"
+    page.check("#draw-form input[name=again]")
+    with page.expect_navigation():
+        page.click("#draw-form button")
+    page.wait_for_selector(f"#desk-message >> text={DONE['en'][0]}")
+    assert all(f["kind"] == "group" for f in get(server, "/api/tournaments/otono")["fixtures"])
+    assert not page.errors
+
+
 def test_enter_in_the_key_field_keeps_the_key_on_the_page_and_out_of_the_address(server: ServerProcess,
                                                                                  new_page: Any) -> None:
     tournament(server)
