@@ -333,7 +333,7 @@ def stream_events(service: ServiceDep, key: KeyDep, code: str, after_seq: AfterS
     service.check_read(code, key)
     start = max(after_seq, last_event_id or 0)
     return StreamingResponse(live.stream(service.hub, code, start, service.messages), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+                             headers=live.HEADERS)
 
 
 @router.get("/matches/{code}/rulings/{seq}", tags=["events"], response_model=None,

@@ -34,7 +34,7 @@ from ..errors import MatchstateError
 
 BURST_SECONDS = 12  # a bucket holds this many seconds of its rate: a page loading, a queue sent at once
 MAX_CLIENTS = 10_000  # buckets (and keys known good) kept before the full ones (the oldest) are forgotten
-STREAM_PATH = re.compile(r"^/api/matches/[^/]+/stream$")
+STREAM_PATH = re.compile(r"^/api/(matches|tournaments)/[^/]+/stream$")  # a match's, a tournament's
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 

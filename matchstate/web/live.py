@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
+import orjson
 from starlette.concurrency import run_in_threadpool
 
-from ..errors import UnknownMatch
+from ..errors import NotFound, UnknownMatch
 from .faults import said_if_unavailable
 
 KEEPALIVE_SECONDS = 15.0
@@ -19,6 +21,7 @@ QUEUE_SIZE = 256  # messages a stream may fall behind before it is dropped
 Message = tuple[int, bytes]  # (seq, the server-sent event whole), framed once however many streams receive it
 Queue = asyncio.Queue[Message | None]  # None: the stream is dropped
 KEEPALIVE: Message = (0, b": keepalive\n\n")  # put in a quiet stream's queue by its timer
+HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}  # a stream's response: nothing keeps or holds it
 
 
 class Hub:
@@ -57,11 +60,25 @@ class Hub:
     @contextmanager
     def subscribe(self, code: str) -> Iterator[Queue]:
         queue: Queue = asyncio.Queue(self.queue_size)
-        self._queues.setdefault(code, set()).add(queue)
-        try:
+        with self.following(queue) as follow:
+            follow(code)
             yield queue
+
+    @contextmanager
+    def following(self, queue: Queue) -> Iterator[Callable[[str], None]]:
+        """Within the block, ``follow(code)`` puts the messages of ``code`` in ``queue`` too: one queue for the
+        matches of a tournament, followed as they are found."""
+        codes: set[str] = set()
+
+        def follow(code: str) -> None:
+            codes.add(code)
+            self._queues.setdefault(code, set()).add(queue)
+
+        try:
+            yield follow
         finally:
-            self._remove(code, queue)
+            for code in codes:
+                self._remove(code, queue)
 
     def _remove(self, code: str, queue: Queue) -> None:
         queues = self._queues.get(code, set())
@@ -153,5 +170,52 @@ async def stream(hub: Hub, code: str, after_seq: int,
                 elif seq > last:  # the next one, sent as it is: a stream makes nothing of its own for it
                     yield frame
                     last = seq
+        finally:
+            quiet.handle.cancel()
+
+
+async def tournament(hub: Hub, matches: Callable[[], list[str | None]],
+                     read: Callable[[], list[dict[str, Any]]]) -> AsyncGenerator[bytes, None]:
+    """A tournament's live scores in one stream, however many of its matches are opened: a ``progress`` message
+    (``{fixtures}``, what ``read()`` gives: each fixture's ``id``, ``match``, ``seq``, ``home``, ``away``, ``score``
+    and ``status``), then the ``append`` message of each of their matches as a match's stream sends it, with no
+    id. Every :data:`KEEPALIVE_SECONDS`, busy or not, ``matches()`` (each fixture's match, one small read) is
+    asked: where a match was opened since, through any server, the progress is read and sent again, else a
+    keepalive is. The progress of a large tournament costs a read of each of its matches: never a spectator's
+    every few seconds.
+
+    Each message says the whole score, so a browser that reconnects needs nothing it missed (no
+    ``Last-Event-ID``): the progress it is sent first says it. A dropped stream, and one whose read finds the
+    database unavailable or the tournament gone, ends as a match stream does.
+    """
+    queue: Queue = asyncio.Queue(hub.queue_size)
+    followed: set[str] = set()
+    with hub.following(queue) as follow, contextlib.suppress(NotFound), \
+            said_if_unavailable("a tournament's live stream ended"):
+        yield b"retry: %d\n\n" % RETRY_MS
+        # The timer is never told of what is sent (see _Quiet): it asks again however busy the stream is.
+        quiet = _Quiet(queue)
+        try:
+            sent: list[str | None] | None = None  # each fixture's match, as the progress last sent says
+            while True:
+                if sent is not None and await run_in_threadpool(matches) == sent:
+                    yield KEEPALIVE[1]
+                else:
+                    fixtures = await run_in_threadpool(read)
+                    while found := {fixture["match"] for fixture in fixtures if fixture["match"]} - followed:
+                        for code in found:  # followed, then read again: an append in between is in one or the other
+                            follow(code)
+                        followed |= found
+                        fixtures = await run_in_threadpool(read)
+                    for fixture in fixtures:
+                        if fixture["match"]:
+                            hub.seen(fixture["match"], fixture["seq"])
+                    sent = [fixture["match"] for fixture in fixtures]
+                    yield b"event: progress\ndata: %s\n\n" % orjson.dumps({"fixtures": fixtures})
+                while (message := await queue.get()) is not KEEPALIVE:
+                    if message is None:
+                        return
+                    # A match's seq would mean nothing as the tournament stream's id: the message goes without it.
+                    yield message[1].partition(b"\n")[2]
         finally:
             quiet.handle.cancel()

@@ -42,6 +42,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from ..errors import MatchstateError
 from .access import redact
+from .limits import STREAM_PATH
 
 # Files the process keeps for itself beside its connections: the database's, the listening socket,
 # the static files being served, the logs.
@@ -224,9 +225,6 @@ class AccessLog:
                     f'id={request_id}\n')
         with contextlib.suppress(OSError):  # a log that cannot be written stops no request
             os.write(self.fd, line.encode("utf-8", "replace"))
-
-
-STREAM_PATH = re.compile(r"^/api/matches/[^/]+/stream$")
 
 
 class EndingStreams:

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Query, Request
-from fastapi.responses import HTMLResponse, PlainTextResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -17,6 +17,7 @@ from ..engine import Match
 from ..errors import InvalidQuery, MatchstateError
 from ..log import replay
 from ..store import hash_key, new_key
+from ..store.database import deadline
 from ..tournaments.bracket import stage_pictures
 from ..tournaments.desk import Desk
 from ..tournaments.discipline import PlayerRecord, sit_outs
@@ -24,6 +25,7 @@ from ..tournaments.feeds import calendar, results_feed
 from ..tournaments.league import league_ledger
 from ..tournaments.packet import packet, packet_csv
 from ..tournaments.refusals import refused
+from . import live
 from .answers import (
     DisciplineRecord,
     ImportedResult,
@@ -213,6 +215,42 @@ async def import_result(service: ServiceDep, key: KeyDep, slug: str, fixture: st
     created = await run_in_threadpool(service.import_log, text, key)
     await run_in_threadpool(desk.attach, slug, fixture, created.code)
     return {"code": created.code, "scorer_key": created.scorer_key, "official_key": created.official_key}
+
+
+LIVE_FIELDS = ("id", "match", "seq", "home", "away", "score", "status")  # what a fixture's row shows live
+
+
+# A live stream's reads, each within the database's timeout as a request's are: a stream has no deadline of its own.
+
+def live_matches(service: Service, slug: str) -> list[str | None]:
+    """Each fixture's match: one read of the tournament."""
+    with deadline(service.store.database.timeout):
+        return [fixture.match for fixture in desk_of(service).get(slug).fixtures]
+
+
+def live_fixtures(service: Service, slug: str) -> list[dict[str, Any]]:
+    """Each fixture's match, teams, score and status, as the public page shows them: a read of every match."""
+    with deadline(service.store.database.timeout):
+        fixtures = desk_of(service).progress(slug).to_json()["fixtures"]
+    return [{name: fixture[name] for name in LIVE_FIELDS} for fixture in fixtures]
+
+
+@api.get("/tournaments/{slug}/stream", response_class=StreamingResponse,
+         responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
+                          "description": "Server-sent events: a `progress` message's data is `{fixtures}`, each "
+                                         "fixture's `id`, `match`, `seq`, `home`, `away`, `score` and `status`; "
+                                         "an `append` message's is `{event, match}`, as a match's stream sends "
+                                         "it"}, **NOT_FOUND})
+def tournament_stream(service: ServiceDep, key: KeyDep, slug: str) -> StreamingResponse:
+    """Every fixture's score live, in one stream for the whole tournament: its progress, then each append to
+    any of its matches; a match opened since is followed within 15 s, and the progress sent again. The stream
+    counts as one against a client's streams however many matches it follows; a browser that reconnects is
+    sent the progress again."""
+    service.check_list(key)
+    desk_of(service).get(slug)  # no such tournament: 404, before the stream begins
+    return StreamingResponse(live.tournament(service.hub, lambda: live_matches(service, slug),
+                                             lambda: live_fixtures(service, slug)),
+                             media_type="text/event-stream", headers=live.HEADERS)
 
 
 @api.get("/tournaments/{slug}/calendar.ics", response_class=PlainTextResponse,

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from browser.browsing import LEAGUE_KEY, NARROW_PHONE, PHONE, get, post, send, to_spanish
+from browser.browsing import LEAGUE_KEY, NARROW_PHONE, PHONE, TIMEOUT_MS, get, post, send, to_spanish
+from browser.conftest import watch
 from browser.test_accessibility import GRAVE, described
 from browser.test_accessibility import axe as axe  # the fixture
 from matchstate.web.process import ServerProcess
@@ -290,3 +291,46 @@ def test_the_next_match_console_and_review_say_who_sits_out_before_the_first_chu
         assert notice.inner_text() == ("Blue Uno (Blue): the first 2:00 of play, for two yellow cards "
                                        "(the second in semi-1)")
     assert not page.errors
+
+
+def busy_day(server: ServerProcess, matches: int = 8) -> dict[str, Any]:
+    """A day of ``matches`` fixtures, each with its match opened in the morning and none started: each one's keys,
+    by fixture."""
+    names = [f"Team {n}" for n in range(2 * matches)]
+    fixtures: list[dict[str, Any]] = [
+        {"id": f"M{n}", "stage": "Day", "kind": "knockout", "round": 1, "home": names[2 * n], "away": names[2 * n + 1],
+         "day": "2026-12-07", "time": f"{9 + n:02d}:00", "field": f"Field {n % 4 + 1}"} for n in range(matches)]
+    post(server, "/api/tournaments", {"slug": "busy", "name": "Busy day", "starts": "2026-12-07", "ends": "2026-12-07",
+                                      "teams": [roster(name, 0) for name in names], "fixtures": fixtures}, LEAGUE_KEY)
+    return {f["id"]: post(server, f"/api/tournaments/busy/fixtures/{f['id']}/match", {}, LEAGUE_KEY) for f in fixtures}
+
+
+def test_a_busy_day_keeps_every_score_live_and_leaves_the_browser_room_for_the_desk(server: ServerProcess,
+                                                                                    new_page: Any) -> None:
+    opened = busy_day(server, 9)
+    public = new_page(viewport=LAPTOP)
+    streams: set[str] = set()
+    public.on("request", lambda request: streams.add(request.url) if "/stream" in request.url else None)
+    public.goto(server.base + "/tournaments/busy")
+    last = opened["M8"]
+    send(server, last["code"], {"type": "chukker.start", "chukker": 1}, last["scorer_key"])
+    send(server, last["code"], {"type": "goal", "team": "Team 16"}, last["scorer_key"])
+    row = '.fixture-row[data-fixture="M8"]'
+    public.wait_for_selector(f'{row}.playing [data-score] >> text="1 – 0"')
+    assert public.inner_text(f"{row} [data-status]") == "playing"
+    # The desk in another tab of the same browser, which a browser allows six connections to the server in all.
+    desk = watch(public.context.new_page())
+    desk.set_default_timeout(TIMEOUT_MS)
+    desk.goto(server.base + "/tournaments/busy/desk")
+    desk.fill("#desk-key", LEAGUE_KEY)
+    desk.select_option("#schedule-form select[name=fixture]", "M3")
+    desk.fill("#schedule-form input[name=time]", "18:00")
+    with desk.expect_navigation():
+        desk.click("#schedule-form button")
+    desk.wait_for_selector(f"#desk-message >> text={DONE['en'][1]}")
+    first = opened["M0"]
+    send(server, first["code"], {"type": "chukker.start", "chukker": 1}, first["scorer_key"])
+    send(server, first["code"], {"type": "goal", "team": "Team 1"}, first["scorer_key"])
+    public.wait_for_selector('.fixture-row[data-fixture="M0"] [data-score] >> text="0 – 1"')
+    assert len(streams) == 1, f"the page opened {len(streams)} streams"
+    assert not public.errors and not desk.errors

@@ -1,29 +1,63 @@
-// The public tournament page: each fixture's score kept live through its match's stream.
+// The public tournament page: every fixture's score kept live through one stream for the whole tournament. One
+// stream a match would take a connection each, and a browser opens six to a server (HTTP/1.1): a match day's
+// opened matches would take them all, from this page's later fixtures and from every other tab.
 
-import {listen} from "./live.mjs";
 import {t} from "./catalog.mjs";
 
+const STATUSES = ["waiting", "scheduled", "playing", "ended", "level", "stale"];
 // A goal count as the server's pages write it (tournaments.standings.goals): 7, 7½.
 const goals = (n) => (Number.isInteger(n) ? String(n) : `${n < 0 ? "-" : ""}${Math.trunc(Math.abs(n))}½`);
+const rows = new Map([...document.querySelectorAll(".fixture-row")].map((row) => [row.dataset.fixture, row]));
 
-function follow(row) {
-  const {match, seq, home, away} = row.dataset;
-  const score = row.querySelector("[data-score]");
-  const status = row.querySelector("[data-status]");
-  listen(match, Number(seq) || 0, "", {
-    onAppend(_event, view) {
-      if (!view || !view.score || !(home in view.score)) return;
-      score.textContent = `${goals(view.score[home])} – ${goals(view.score[away])}`;
-      const now = view.ended ? "ended" : "playing";
-      row.classList.remove("scheduled", "playing", "ended", "level");
-      row.classList.add(now);
-      status.textContent = t("tournament", `status-${now}`);
-    },
-    onOpen() {},
-    onError() {},
-  });
+function show(row, status, score) {
+  const {home, away} = row.dataset;
+  if (score && home in score && away in score) {
+    row.querySelector("[data-score]").textContent = `${goals(score[home])} – ${goals(score[away])}`;
+  }
+  row.classList.remove(...STATUSES);
+  row.classList.add(status);
+  row.querySelector("[data-status]").textContent = t("tournament", `status-${status}`);
 }
 
-for (const row of document.querySelectorAll(".fixture-row[data-match]")) {
-  if (!row.classList.contains("ended") && !row.classList.contains("stale")) follow(row);  // a level one is played on
+// A fixture as the tournament stands now: its match may be new (opened since the page was made), its teams
+// known since.
+function progressed(fixture) {
+  const row = rows.get(fixture.id);
+  if (!row || (fixture.match === row.dataset.match && fixture.seq < Number(row.dataset.seq))) return;
+  for (const side of ["home", "away"]) {
+    if (fixture[side]) {
+      row.dataset[side] = fixture[side];
+      row.querySelector(`.fixture-teams .${side}`).textContent = fixture[side];
+    }
+  }
+  if (fixture.match && fixture.match !== row.dataset.match) {
+    row.dataset.match = fixture.match;
+    let link = row.querySelector("a");
+    if (!link) {
+      link = row.appendChild(document.createElement("a"));
+      link.textContent = t("tournament", "scoreboard");
+    }
+    link.href = `/matches/${encodeURIComponent(fixture.match)}/scoreboard`;
+    link.setAttribute("aria-label", t("tournament", "scoreboard-of", {home: row.dataset.home, away: row.dataset.away}));
+  }
+  row.dataset.seq = fixture.seq;
+  show(row, fixture.status, fixture.score);
+}
+
+// An event appended to a fixture's match, with the match after it (an older one than the row shows is let be).
+function appended(match) {
+  const row = [...rows.values()].find((each) => each.dataset.match === match.code);
+  if (!row || row.classList.contains("stale") || match.seq < Number(row.dataset.seq)) return;
+  row.dataset.seq = match.seq;
+  show(row, match.ended ? "ended" : "playing", match.score);
+}
+
+const section = document.getElementById("tournament");
+const unsettled = [...rows.values()].some((row) => !row.classList.contains("ended") && !row.classList.contains("stale"));
+if (section && unsettled) {
+  const key = new URLSearchParams(location.search).get("key");  // a private server's page is opened with it
+  const params = key ? `?${new URLSearchParams({key})}` : "";
+  const source = new EventSource(`/api/tournaments/${encodeURIComponent(section.dataset.slug)}/stream${params}`);
+  source.addEventListener("progress", (e) => JSON.parse(e.data).fixtures.forEach(progressed));
+  source.addEventListener("append", (e) => appended(JSON.parse(e.data).match));
 }
