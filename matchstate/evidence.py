@@ -43,6 +43,7 @@ from .store.logkeys import LogKeys
 from .store.receipts import Receipt, fingerprint, read_receipt
 from .store.sql import CHECKED, LIVE
 from .tlog import merkle
+from .tlog.checkpoint import Checkpoint
 from .tlog.note import Note, Verifier
 from .tlog.policy import Policy
 from .tlog.proof import TlogProof
@@ -144,6 +145,7 @@ class BundleReport:
     events: int = 0
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    headless: list[str] = field(default_factory=list)  # the bundles with no signed head: a cut end not found
 
 
 def verify_bundle(folder: Path, engine_version: str) -> BundleReport:
@@ -208,31 +210,35 @@ def _match_problems(target: Path, engine_version: str, report: BundleReport) -> 
         elif number == 1:
             report.notes.append(f"{target.name}: ruled by engine {fact['engine_version']}, this is {engine_version}: "
                                 "its rulings are not compared")
-    yield from _head_problems(target, policy, origin, code, len(lines), digest, report)
+    yield from _head_problems(target, policy, signed, code, len(lines), digest, report)
 
 
-def _head_problems(target: Path, policy: Policy, origin: str, code: str, seq: int, digest: str,
+def _head_problems(target: Path, policy: Policy, checkpoint: Checkpoint, code: str, seq: int, digest: str,
                    report: BundleReport) -> Iterator[str]:
-    """Where the bundle's lines, whole up to seq ``seq`` (hash ``digest``), stop short of its signed head."""
+    """Where the bundle's lines, whole up to seq ``seq`` (hash ``digest``), stop short of its signed head, or the
+    head is not this bundle's: signed before its checkpoint (an earlier archive's), or of another log."""
     try:
         note = Note.parse((target / HEAD).read_bytes())
     except FileNotFoundError:
-        report.notes.append(f"{target.name}: no signed head (written before heads were): lines cut from its end "
-                            "would not be found")
+        report.headless.append(target.name)
         return
     except (OSError, NotProven) as err:
         yield f"its head cannot be read: {err}"
         return
     fields = note.text.split("\n")
     try:
-        if len(fields) != 7 or fields[0] != HEAD_TITLE or fields[1] != origin:
-            raise NotProven(f"it is not a head of log {origin}")
-        note.verified_by(policy.log_keys(origin, int(fields[5])))
+        if len(fields) != 7 or fields[0] != HEAD_TITLE or fields[1] != checkpoint.origin:
+            raise NotProven(f"it is not a head of log {checkpoint.origin}")
+        size = int(fields[5])
+        note.verified_by(policy.log_keys(checkpoint.origin, size))
         head_code, head_seq, head_digest = json.loads(fields[2]), int(fields[3]), fields[4]
     except (ValueError, NotProven) as err:  # NotProven is a ValueError; so is bad JSON or a size not a number
         yield f"its head does not hold: {err}"
         return
-    if (head_code, head_seq, head_digest) != (code or head_code, seq, digest):
+    if size < checkpoint.size:  # a head is signed as its bundle is archived, its checkpoint the log's then or before
+        yield (f"its head was signed at {size} leaves, before its checkpoint of {checkpoint.size}: it is an earlier "
+               "archive's head, and lines may have been cut from its end")
+    elif (head_code, head_seq, head_digest) != (code or head_code, seq, digest):
         yield (f"its lines end at seq {seq}, its signed head at seq {head_seq} (hash {head_digest}) of match "
                f"{head_code}: lines were cut from its end")
 

@@ -123,13 +123,35 @@ def test_a_bundle_cut_or_reordered_is_found(store: Store, tmp_path: Path, what: 
                             f"seq 6 (hash {json.loads(lines[-1])['hash']}) of match m-1: lines were cut from its end"]
 
 
-def test_a_bundle_written_before_heads_verifies_saying_a_cut_end_would_not_be_found(store: Store,
-                                                                                   tmp_path: Path) -> None:
+def test_a_bundle_with_no_head_verifies_saying_a_cut_end_would_not_be_found(store: Store, tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch,
+                                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Archived before heads were, or its head removed: the bundle cannot say which, and its verdict says so."""
     target = bundle_of(store, tmp_path / "bundle")
     (target / HEAD).unlink()
     report = verify_bundle(target, ENGINE_VERSION)
-    assert report.problems == [] and report.notes == [
-        "m-1: no signed head (written before heads were): lines cut from its end would not be found"]
+    assert (report.problems, report.notes, report.headless) == ([], [], ["m-1"])
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", "sqlite:////nonexistent/nothing.db")
+    assert main(["verify", "--bundle", str(target)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "but 1 of them have no signed head, so lines cut from their end would not be found: m-1")
+
+
+def test_an_earlier_archives_head_does_not_vouch_for_a_bundle_cut_to_its_length(store: Store, tmp_path: Path) -> None:
+    """Cut to the length an earlier archive had, with that archive's head in it, a bundle verified whole."""
+    log = match_log("m-1", 6)
+    store.create_match(log[0], role="official")
+    for event in log[1:4]:
+        store.append("m-1", event, role="scorer")
+    earlier = archive(store, ["m-1"], tmp_path / "earlier")[0]
+    for event in log[4:]:
+        store.append("m-1", event, role="scorer")
+    target = archive(store, ["m-1"], tmp_path / "later")[0]
+    lines = (target / EVENTS).read_text().splitlines(keepends=True)
+    (target / EVENTS).write_text("".join(lines[:4]))
+    (target / HEAD).write_bytes((earlier / HEAD).read_bytes())
+    [problem] = verify_bundle(target, ENGINE_VERSION).problems
+    assert "it is an earlier archive's head, and lines may have been cut from its end" in problem
 
 
 def test_a_kept_receipt_verifies_against_a_bundle_alone(store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -102,7 +102,7 @@ def test_a_bracket_flows_from_its_matches_into_feeds_pages_and_the_packet(client
     assert text.startswith("BEGIN:VCALENDAR\r\n") and text.endswith("END:VCALENDAR\r\n")
     assert "UID:Cup-R1-1@cup." in text and "DTSTART:20261205T150000" in text
     assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))
-    assert "SUMMARY:Blue v Green (7-5.5)" in text
+    assert "SUMMARY:Blue v Green (7-5½)" in text
     # a team to come is said in words, in the reader's language, as the pages say it (not "winner:Cup-R1-2")
     client.put("/api/tournaments/cup/fixtures/Cup-R2-1/schedule", json={"day": "2026-12-12", "time": "16:00"},
                headers=AUTH)
@@ -513,6 +513,13 @@ def test_what_was_stored_before_the_door_checked_it_reads_as_nothing_rather_than
     assert "BEGIN:VEVENT" not in client.get("/api/tournaments/old/calendar.ics").text
     refusal(client.patch("/api/tournaments/old", json={"name": "Older"}, headers=AUTH),
             "a match on 9999-12-31 at 23:00 would end past", "un partido el 9999-12-31")  # a change names what to mend
+    # a match for it too is refused before it is stored: it was stored, then its tournament refused (a stray match)
+    matches = len(store.summaries())
+    for opened in (client.post("/api/tournaments/old/fixtures/f1/match", headers=AUTH),
+                   client.post("/api/tournaments/old/fixtures/f1/import", headers=AUTH,
+                               content=paper("Blue", "Red", "paper-old"))):
+        refusal(opened, "a match on 9999-12-31 at 23:00 would end past", "un partido el 9999-12-31")
+    assert len(store.summaries()) == matches
 
 
 @pytest.mark.parametrize("fixture_id", ["", "a/b", ".", ".."])
@@ -542,6 +549,7 @@ def roster(*handicaps: int, numbers: tuple[int, ...] | None = None) -> list[dict
      "Ann is entered twice (names are told apart by more than their capitals and spaces)",
      "Ann está inscrito dos veces"),
     ({"teams": [{"name": "Ann"}, {"name": "  "}]}, "a team must have a name", "un equipo debe tener nombre"),
+    ({"teams": [{"name": ""}, {"name": "  "}]}, "a team must have a name", "un equipo debe tener nombre"),
     ({"teams": [{"name": "Ann", "roster": roster(2, 2, numbers=(1, 1))}]}, "Ann lists player 1 twice",
      "Ann lista dos veces al jugador 1"),
     ({"teams": [{"name": "Ann", "roster": roster(11)}]},
@@ -552,9 +560,11 @@ def roster(*handicaps: int, numbers: tuple[int, ...] | None = None) -> list[dict
     ({"fixtures": [{"id": "f1", "home": "A", "away": "B"}, {"id": "f1", "home": "B", "away": "A"}]},
      "two fixtures have the same id: f1", "dos partidos tienen el mismo id: f1"),
     ({"conditions": {"handicap_max": 8}, "teams": [{"name": "Ann", "roster": roster(3, 3, 3)}]},
-     "Ann totals 9 goals, over the tournament's limit of 8", "Ann suma 9 goles, más que el límite del torneo, 8"),
+     "Ann's handicap totals 9, over the tournament's limit of 8",
+     "el hándicap de Ann suma 9, más que el límite del torneo, 8"),
     ({"conditions": {"handicap_min": 4}, "teams": [{"name": "Ann", "roster": roster(1)}]},
-     "Ann totals 1 goals, under the tournament's least of 4", "Ann suma 1 goles, menos que el mínimo del torneo, 4"),
+     "Ann's handicap totals 1, under the tournament's least of 4",
+     "el hándicap de Ann suma 1, menos que el mínimo del torneo, 4"),
 ])
 def test_what_no_match_could_take_is_refused_when_the_tournament_is_entered(
         client: TestClient, change: dict[str, Any], english: str, spanish: str) -> None:

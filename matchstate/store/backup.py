@@ -102,9 +102,11 @@ def restore(source: Path, url: URL, secrets: SecretFiles) -> dict[str, object]:
         for there in (target_path, Path(f"{target_path}-wal")):  # a log left beside the file is part of its database
             if there.exists() and there.stat().st_size:
                 raise StoreError(f"{there.resolve()} is there already: restore into a new file")
-    made = [there for kept, there in ((secret, secrets.path), (signing_key, secrets.signing_path))
-            if _create(there, kept)]
+    made: list[Path] = []  # what this restore wrote, taken away again if the rest fails
     try:
+        for kept, there in ((secret, secrets.path), (signing_key, secrets.signing_path)):
+            if _create(there, kept):
+                made.append(there)
         if kind == "sqlite":
             _restore_sqlite(source / SQLITE_FILE, target_path)
         else:  # one transaction: a dump that fails halfway leaves the database as it was

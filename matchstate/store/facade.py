@@ -550,6 +550,7 @@ class Store:
                         problems.extend(seal)
                         checked = checks.Checked(seal, checked.code)
                     matches.append((row.code, checked.code, not checked.problems))
+                reading = "its kept statistics"
                 problems.extend(kept_problems(connection, [(row.id, row.code, row.last_seq) for row in rows]))
                 reading = "its keys"
                 if secret is not None:

@@ -172,7 +172,10 @@ class Desk:
 
     def _teams_for_a_match(self, tournament: Tournament, fixture: Fixture) -> tuple[str, str]:
         """The fixture's two teams, where it may have a new match: refused where one is not known yet, or where
-        it has a match that stands (not one left stale by a change before it)."""
+        it has a match that stands (not one left stale by a change before it), and where the tournament, stored
+        before the door checked what it checks now, could not be saved with it: refused before anything is
+        stored, not after its match is."""
+        tournament_of(tournament.to_json())  # what saving it with its match checks
         now = self.progress(tournament)
         home, away = now.teams[fixture.id]
         if home is None or away is None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..words import phrase
 from .flow import Progress, fixture_json
+from .standings import goals
 from .when import MATCH_LENGTH, kickoff_read
 
 
@@ -50,7 +51,7 @@ def calendar(progress: Progress, host: str, stamp: datetime, lang: str = "en") -
         round_said = phrase("tournament", "round", lang, n=fixture.round)
         summary = f"{data['home'] or data['home_said'][lang]} v {data['away'] or data['away_said'][lang]}"
         if data["score"] and data["home"] and data["away"] and data["status"] in ("ended", "level"):
-            summary += f" ({data['score'][data['home']]}-{data['score'][data['away']]})"
+            summary += f" ({goals(data['score'][data['home']])}-{goals(data['score'][data['away']])})"
         lines += ["BEGIN:VEVENT", f"UID:{fixture.id}@{tournament.slug}.{host}", f"DTSTAMP:{dtstamp}",
                   f"DTSTART:{start.strftime('%Y%m%dT%H%M%S')}",
                   f"DTEND:{(start + MATCH_LENGTH).strftime('%Y%m%dT%H%M%S')}",

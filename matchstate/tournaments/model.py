@@ -232,6 +232,9 @@ def tournament_of(data: Mapping[str, Any], *, stored: bool = False) -> Tournamen
     try:
         conditions = conditions_of(data.get("conditions", {}), stored=stored)
         teams = tuple(team_of(team, conditions) for team in listed(data, "teams"))
+        if not stored:
+            for team in teams:
+                entered(team)
         told = [" ".join(team.name.casefold().split()) for team in teams]  # "Ann" and "ANN " are one team
         if twice := next((team.name for team, name in zip(teams, told, strict=True) if told.count(name) > 1), None):
             raise refused(InvalidQuery, "team-twice", team=twice)
@@ -250,8 +253,6 @@ def tournament_of(data: Mapping[str, Any], *, stored: bool = False) -> Tournamen
         raise refused(InvalidQuery, "fixture-twice", fixture=twice)
     if not stored:
         dated(made.starts, made.ends)
-        for team in teams:
-            entered(team)
         for fixture in fixtures:
             if fixture.home.kind == "team" and fixture.home == fixture.away:
                 raise refused(InvalidQuery, "fixture-self", fixture=fixture.id, team=fixture.home.ref)
