@@ -138,6 +138,14 @@ def cmd_diagram(_: argparse.Namespace) -> int:
 
 # -- the store: the database is MATCHSTATE_DATABASE_URL, else matchstate.db here ----------------
 
+_OPENED: list[Store] = []  # the stores a command opened, closed as main returns (in-process, a test's keep none)
+
+
+def _opened(store: Store) -> Store:
+    _OPENED.append(store)
+    return store
+
+
 def open_store(upgrading: bool = False, cache_mb: float | None = None, create: bool = False) -> Store:
     """The store, checked to be there, reachable and up to date (imported here: replay and rules need no
     database); its engine cache takes up to ``cache_mb`` MiB (default: the store's). An SQLite file that is
@@ -162,7 +170,7 @@ def open_store(upgrading: bool = False, cache_mb: float | None = None, create: b
                                   "MATCHSTATE_DATABASE_URL; for a new store, `matchstate db upgrade --create` "
                                   "makes one")
     try:
-        store = Store() if cache_mb is None else Store(cache_bytes=int(cache_mb * 2**20))
+        store = _opened(Store() if cache_mb is None else Store(cache_bytes=int(cache_mb * 2**20)))
         current = store.schema_is_current()
     except (SQLAlchemyError, NoSuchModuleError) as err:
         raise MatchstateError(f"cannot use the database {url}: {err}") from None
@@ -249,7 +257,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
     from .store import Store
     from .store.backup import restore
 
-    store = Store()
+    store = _opened(Store())
     manifest = restore(Path(args.source), store.url, store.secrets)
     store.close()
     if not open_store().schema_is_current():  # the backup's schema, older: upgrade as ever
@@ -860,6 +868,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (MatchstateError, OSError) as err:
         print(f"matchstate: {err}", file=sys.stderr)
         return COULD_NOT_RUN
+    finally:
+        while _OPENED:
+            _OPENED.pop().close()
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ environment, a release number that moves with the CHANGELOG, and --help without 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -204,3 +205,35 @@ def test_help_lists_every_command_and_each_shows_its_own_options(capsys: pytest.
         main(["verfy"])
     assert refused.value.code == COULD_NOT_RUN
     assert "invalid choice: 'verfy' (choose from 'replay', 'rules'," in capsys.readouterr().err
+
+
+def postgresql_connections() -> int:
+    """This process's open connections to PostgreSQL's port (Linux: its socket descriptors, found in the kernel's
+    table of TCP connections), whatever other processes hold."""
+    sockets = set()
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            target = os.readlink(f"/proc/self/fd/{fd}")
+            if target.startswith("socket:["):
+                sockets.add(target[8:-1])
+    held = 0
+    for table in ("/proc/self/net/tcp", "/proc/self/net/tcp6"):
+        with open(table) as lines:
+            for line in list(lines)[1:]:
+                fields = line.split()
+                held += fields[2].endswith(":1538") and fields[3] == "01" and fields[9] in sockets  # 5432, open
+    return held
+
+
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)
+def test_a_command_run_in_process_keeps_no_connection_to_the_database(
+        store_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each command left its store's connections open: harmless as a process ends, but a suite (or a tool) that
+    runs commands in process ran PostgreSQL out of connections."""
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store_url)
+    assert main(["db", "upgrade"]) == 0
+    before = postgresql_connections()
+    for command in (["matches"], ["verify"], ["restore", "/nonexistent/backup"], ["stats"]):
+        main(command)
+    capsys.readouterr()
+    assert postgresql_connections() == before
