@@ -153,6 +153,17 @@ def match_log(code: str, events: int) -> list[dict[str, Any]]:
                       for seq in range(2, events + 1)]
 
 
+def league_store(url: str, league_key: str) -> None:
+    """An empty store at ``url``, at the latest schema, whose league key is ``league_key``: what a server a test
+    starts is given."""
+    from matchstate.web.access import hash_key
+
+    store = Store(url)
+    store.upgrade()
+    store.set_league_key(hash_key(league_key))
+    store.close()
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> str:
     """The test PostgreSQL's URL, once it has answered."""

@@ -13,12 +13,11 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
-from conftest import match_log
+from conftest import league_store, match_log
 from sqlalchemy.exc import OperationalError
 
 from matchstate.store import Store
 from matchstate.web import live
-from matchstate.web.access import hash_key
 from matchstate.web.live import Hub, sse, stream
 from matchstate.web.process import ServerProcess
 from matchstate.web.service import Service
@@ -32,10 +31,7 @@ LEAGUE = {"Authorization": f"Bearer {LEAGUE_KEY}"}
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     folder: Path = tmp_path_factory.mktemp("live")
     url = f"sqlite:///{folder / 'live.db'}"
-    store = Store(url)
-    store.upgrade()
-    store.set_league_key(hash_key(LEAGUE_KEY))
-    store.close()
+    league_store(url, LEAGUE_KEY)
     with ServerProcess(url, log=folder / "server.log") as process:
         yield process
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from conftest import league_store
 from tournament_helpers import team
 
 from matchstate.store import Store
@@ -46,10 +47,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """A server that lets a client hold one live stream."""
     folder: Path = tmp_path_factory.mktemp("tournament-stream")
     url = f"sqlite:///{folder / 'stream.db'}"
-    store = Store(url)
-    store.upgrade()
-    store.set_league_key(hash_key(LEAGUE_KEY))
-    store.close()
+    league_store(url, LEAGUE_KEY)
     with ServerProcess(url, log=folder / "server.log", options=["--streams-per-client", "1"]) as process:
         yield process
 

@@ -11,7 +11,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from matchstate.store import Store, hash_key
+import conftest
+
 from matchstate.web.process import ServerProcess
 from matchstate.words import catalog
 
@@ -56,10 +57,7 @@ LEAGUE_KEY = "the-browser-tests-league-key"  # creating a match needs the league
 
 def league_store(url: str) -> None:
     """An empty store at ``url`` whose league key is :data:`LEAGUE_KEY`."""
-    store = Store(url)
-    store.upgrade()
-    store.set_league_key(hash_key(LEAGUE_KEY))
-    store.close()
+    conftest.league_store(url, LEAGUE_KEY)
 
 
 def post(server: ServerProcess, path: str, body: dict[str, Any], key: str | None = None, method: str = "POST") -> Any:
