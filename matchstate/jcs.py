@@ -16,10 +16,15 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+import orjson
+
 SAFE_INTEGER = 2**53 - 1  # ECMAScript's Number.MAX_SAFE_INTEGER: beyond it a double no longer holds every integer
 
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 _ESCAPE = str.maketrans({**{chr(code): f"\\u{code:04x}" for code in range(0x20)}, **_ESCAPES})
+_SCALARS = (str, int, bool, type(None))
+# orjson's limit under OPT_STRICT_INTEGER is SAFE_INTEGER, and it escapes strings as RFC 8785 does
+_ORJSON = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
 
 
 class NotCanonical(ValueError):
@@ -33,9 +38,12 @@ class NotCanonical(ValueError):
 
 def canonical(value: Any) -> bytes:
     """``value`` (dicts, lists, str, int, float, bool, None) as RFC 8785 canonical JSON, in UTF-8."""
-    parts: list[str] = []
-    _write(value, parts)
-    return "".join(parts).encode("utf-8")
+    if _orjson_writes(value):
+        try:
+            return orjson.dumps(value, option=_ORJSON)
+        except orjson.JSONEncodeError:
+            pass  # a lone surrogate, an unsafe integer, too deep: _written refuses it by name, or writes it
+    return _written(value)
 
 
 def number(value: int | float) -> str:
@@ -74,6 +82,25 @@ def string(text: str) -> str:
     except UnicodeEncodeError:
         raise NotCanonical("surrogate", "a string holds a lone surrogate, which is not Unicode text") from None
     return '"' + text.translate(_ESCAPE) + '"'
+
+
+def _orjson_writes(value: Any) -> bool:
+    """Whether orjson's sorted form of ``value`` is its RFC 8785 form, as it is for the events and leaves an append
+    hashes: no number with a fraction (the two write those differently), object keys in ASCII (beyond it their
+    sort orders differ), nothing but dicts, lists and JSON's scalars. :func:`_written` takes the rest."""
+    kind = type(value)
+    if kind is dict:
+        return all(type(key) is str and key.isascii() and _orjson_writes(item) for key, item in value.items())
+    if kind is list or kind is tuple:
+        return all(_orjson_writes(item) for item in value)
+    return kind in _SCALARS
+
+
+def _written(value: Any) -> bytes:
+    """``value`` as RFC 8785 canonical JSON, written by this module's own writer."""
+    parts: list[str] = []
+    _write(value, parts)
+    return "".join(parts).encode("utf-8")
 
 
 def _utf16(key: str) -> bytes:

@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 from conftest import match_log
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import text
 
 from matchstate import jcs
@@ -82,6 +84,28 @@ def test_what_jcs_cannot_write_alike_everywhere_is_refused(value: Any) -> None:
 def test_whole_numbers_up_to_two_to_the_53_are_exact() -> None:
     written = b"[9007199254740991,-9007199254740991,0,true,null]"
     assert jcs.canonical([2**53 - 1, -(2**53 - 1), 0, True, None]) == written
+
+
+KEYS = st.one_of(st.text(max_size=4), st.sampled_from(["\ufb33", "\U0001f600", "\u20ac", "\r"]))
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-(2**60), 2**60), st.floats(allow_nan=False),
+                    st.text(), st.sampled_from(["\ud800", "a\udfffb", "\x00\x1f\x7f\u2028"]))
+VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                      st.dictionaries(KEYS, inner, max_size=4)), max_leaves=12)
+
+
+def _written_or_refused(write: Any, value: Any) -> bytes | str:
+    try:
+        written: bytes = write(value)
+    except jcs.NotCanonical as refused:
+        return refused.kind
+    return written
+
+
+@given(VALUES)
+def test_orjsons_quick_form_is_taken_only_where_it_is_the_rfcs(value: Any) -> None:
+    """Events and leaves take orjson's sorted form where it is RFC 8785's: for any JSON value, what
+    canonical writes (or refuses) is what the module's own writer writes (or refuses)."""
+    assert _written_or_refused(jcs.canonical, value) == _written_or_refused(jcs._written, value)
 
 
 # Three events that the chain's version 1 (Python's sorted-key JSON) writes otherwise than RFC 8785: a float
