@@ -131,8 +131,10 @@ class Prepared:
             execute(connection, self.sql, [self._bound(one) for one in params], many=True)
 
     def _bound(self, params: dict[str, Any]) -> Any:
-        params = {**params, **{name: process(params[name]) for name, process in self.processors.items()}}
-        return [params[name] for name in self.order] if self.order else params
+        processors = self.processors
+        if self.order:
+            return [processors[name](params[name]) if name in processors else params[name] for name in self.order]
+        return {name: processors[name](value) if name in processors else value for name, value in params.items()}
 
 
 def execute(connection: Connection, statement: str, params: Any, rows: bool = False,
