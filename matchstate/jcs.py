@@ -38,7 +38,7 @@ class NotCanonical(ValueError):
 
 def canonical(value: Any) -> bytes:
     """``value`` (dicts, lists, str, int, float, bool, None) as RFC 8785 canonical JSON, in UTF-8."""
-    if _orjson_writes(value):
+    if plain(value):
         try:
             return orjson.dumps(value, option=_ORJSON)
         except orjson.JSONEncodeError:
@@ -84,15 +84,15 @@ def string(text: str) -> str:
     return '"' + text.translate(_ESCAPE) + '"'
 
 
-def _orjson_writes(value: Any) -> bool:
-    """Whether orjson's sorted form of ``value`` is its RFC 8785 form, as it is for the events and leaves an append
-    hashes: no number with a fraction (the two write those differently), object keys in ASCII (beyond it their
-    sort orders differ), nothing but dicts, lists and JSON's scalars. :func:`_written` takes the rest."""
+def plain(value: Any) -> bool:
+    """Whether orjson's sorted form of ``value`` is its RFC 8785 form (and Python's sorted-key JSON too), as it is
+    for the events and leaves an append hashes: no number with a fraction (each writes those its own way), object
+    keys in ASCII (beyond it RFC 8785's sort order differs), nothing but dicts, lists and JSON's scalars."""
     kind = type(value)
     if kind is dict:
-        return all(type(key) is str and key.isascii() and _orjson_writes(item) for key, item in value.items())
+        return all(type(key) is str and key.isascii() and plain(item) for key, item in value.items())
     if kind is list or kind is tuple:
-        return all(_orjson_writes(item) for item in value)
+        return all(plain(item) for item in value)
     return kind in _SCALARS
 
 

@@ -87,7 +87,7 @@ def test_whole_numbers_up_to_two_to_the_53_are_exact() -> None:
 
 
 KEYS = st.one_of(st.text(max_size=4), st.sampled_from(["\ufb33", "\U0001f600", "\u20ac", "\r"]))
-SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-(2**60), 2**60), st.floats(allow_nan=False),
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=False),
                     st.text(), st.sampled_from(["\ud800", "a\udfffb", "\x00\x1f\x7f\u2028"]))
 VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
                                                       st.dictionaries(KEYS, inner, max_size=4)), max_leaves=12)
@@ -106,6 +106,18 @@ def test_orjsons_quick_form_is_taken_only_where_it_is_the_rfcs(value: Any) -> No
     """Events and leaves take orjson's sorted form where it is RFC 8785's: for any JSON value, what
     canonical writes (or refuses) is what the module's own writer writes (or refuses)."""
     assert _written_or_refused(jcs.canonical, value) == _written_or_refused(jcs._written, value)
+
+
+@given(VALUES)
+def test_the_seals_and_version_1s_json_is_pythons_sorted_key_json_for_any_value(value: Any) -> None:
+    """Seals and the chain's version 1 are Python's sorted-key JSON: orjson writes them where it writes alike."""
+    try:
+        expected = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
+    except UnicodeEncodeError:
+        with pytest.raises(InvalidEvent):
+            canonical(value)
+        return
+    assert canonical(value) == expected
 
 
 # Three events that the chain's version 1 (Python's sorted-key JSON) writes otherwise than RFC 8785: a float

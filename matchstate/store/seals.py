@@ -14,7 +14,6 @@ Each seal is the HMAC of a kind's name and the canonical JSON of what it covers,
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 from collections.abc import Mapping
 from datetime import datetime
@@ -25,7 +24,7 @@ from .chain import canonical, instant
 
 def seal(secret: bytes, kind: str, material: Mapping[str, Any]) -> str:
     """The HMAC-SHA256, in hex, of ``kind`` and the canonical JSON of ``material``."""
-    return hmac.new(secret, kind.encode("ascii") + b"\n" + canonical(material), hashlib.sha256).hexdigest()
+    return hmac.digest(secret, kind.encode("ascii") + b"\n" + canonical(material), "sha256").hex()
 
 
 def head_seal(secret: bytes, code: str, last_seq: int, last_hash: str, acts_seq: int) -> str:
