@@ -28,7 +28,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -651,8 +651,40 @@ RAW_RULING = ("INSERT INTO rulings (match_id, seq, ruling, state, engine_version
 RAW_HEAD = ("UPDATE matches SET last_seq = ?, last_hash = ?, last_at = ?, state = ?, score = ?, status = ?, seal = ?, "
             "acts_seq = ? WHERE id = ?")
 RAW_APPEND = (RAW_EVENT, RAW_RULING, RAW_HEAD)
+# The league log's rows of each append (SQLite): its leaf, the nodes it completed, and the log's head rewritten.
+RAW_LEAF = "INSERT INTO log_leaves (idx, kind, code, seq, body) VALUES (?, ?, ?, ?, ?)"
+RAW_NODE = "INSERT INTO log_nodes (level, idx, hash) VALUES (?, ?, ?)"
+RAW_LOG_HEAD = "UPDATE log_head SET size = ?, root = ?, frontier = ?, checkpoint = ? WHERE id = 1"
+LOG_OFFSET = 1 << 40  # a power of two: a node's index at each level moves on with its leaves'
 # The same three as one statement, PostgreSQL's fewest round trips.
 RAW_CTE = (f"WITH event AS ({RAW_EVENT}), ruling AS ({RAW_RULING}) {RAW_HEAD}",)
+
+
+class Way(NamedTuple):
+    """How the raw driver writes each append's rows: ``statements`` for the event's, the ruling's and the head's,
+    then, with ``league_log``, the league log's rows the store wrote for it (:func:`_log_rows`)."""
+
+    statements: tuple[str, ...]
+    league_log: bool = False
+
+
+LogRows = tuple[tuple[Any, ...], list[tuple[Any, ...]], tuple[Any, ...]]  # a leaf, its nodes, the log's head
+
+
+def _log_rows(connection: Any) -> list[LogRows]:
+    """The league log's rows the store wrote for each event after a match.start, in WRITTEN's order: the event's
+    leaf, the nodes that leaf completed, and the log's head (as it ends: each head as long as the one it stands
+    for). Their indexes are moved on by LOG_OFFSET leaves, past those the raw database's match.starts took."""
+    head = connection.execute("SELECT size, root, frontier, checkpoint FROM log_head WHERE id = 1").fetchone()
+    nodes: dict[int, list[tuple[Any, ...]]] = {}
+    for level, index, digest in connection.execute("SELECT level, idx, hash FROM log_nodes"):
+        completing = ((index + 1) << level) - 1  # the leaf that completed it
+        nodes.setdefault(completing, []).append((level, index + (LOG_OFFSET >> level), digest))
+    leaves = connection.execute(
+        "SELECT l.idx, l.kind, l.code, l.seq, l.body FROM log_leaves l JOIN matches m ON m.code = l.code "
+        "JOIN events e ON e.match_id = m.id AND e.seq = l.seq WHERE l.kind = 'append' AND e.seq > 1 "
+        "ORDER BY e.match_id, e.seq").fetchall()
+    return [((leaf[0] + LOG_OFFSET, *leaf[1:]), sorted(nodes[leaf[0]]), head) for leaf in leaves]
 
 
 def _raw_params(row: tuple[Any, ...]) -> tuple[tuple[Any, ...], ...]:
@@ -692,13 +724,14 @@ def _store_appends(url: str, matches: list[tuple[dict[str, Any], list[str]]],
 
 
 def _raw_appends(connection: Any, rows: list[tuple[Any, ...]], placeholder: str, begin: str | None,
-                 statements: tuple[str, ...] = RAW_APPEND,
-                 clock: Callable[[], float] = time.perf_counter) -> list[float]:
-    """Each event's rows written through the DB-API ``connection``, one transaction each; the time of each."""
+                 statements: tuple[str, ...] = RAW_APPEND, clock: Callable[[], float] = time.perf_counter,
+                 log: list[LogRows] | None = None) -> list[float]:
+    """Each event's rows written through the DB-API ``connection``, one transaction each, with its league log
+    rows where ``log`` has them (SQLite's statements); the time of each."""
     statements = tuple(sql.replace("?", placeholder) for sql in statements)
     cursor = connection.cursor()
     latencies = []
-    for row in rows:
+    for number, row in enumerate(rows):
         params = _raw_params(row)
         begun = clock()
         if begin:
@@ -708,16 +741,21 @@ def _raw_appends(connection: Any, rows: list[tuple[Any, ...]], placeholder: str,
         else:
             for sql, values in zip(statements, params, strict=True):
                 cursor.execute(sql, values)
+        if log is not None:
+            leaf, nodes, head = log[number]
+            cursor.execute(RAW_LEAF, leaf)
+            cursor.executemany(RAW_NODE, nodes)
+            cursor.execute(RAW_LOG_HEAD, head)
         connection.commit()
         latencies.append(clock() - begun)
     return latencies
 
 
 def _append_against_raw(bench: Bench, driver: str, url: Callable[[str], str], connect: Callable[[str], Any],
-                        placeholder: str, begin: str | None, ways: dict[str, tuple[str, ...]],
+                        placeholder: str, begin: str | None, ways: dict[str, Way],
                         unsynced: str | None = None) -> None:
     """Store.append of the season's first events, against ``driver`` writing the rows the store wrote in each of
-    ``ways`` (a name: its statements); the store's row is against the last of them. With ``unsynced`` (the
+    ``ways`` (a name: how); the store's row is against the last of them. With ``unsynced`` (the
     statement that turns a connection's flushes off), both run it and the rows are the CPU time of this
     process (time.process_time), not the wall's."""
     matches = _matches_for(bench.logs, STORE_APPENDS)
@@ -729,15 +767,15 @@ def _append_against_raw(bench: Bench, driver: str, url: Callable[[str], str], co
         latencies = _store_appends(store_url, matches, clock, unsynced)
         timings["store"][0].append(sum(latencies))
         timings["store"][1].extend(latencies)
-        for number, (name, statements) in enumerate(ways.items()):
+        for number, (name, way) in enumerate(ways.items()):
             raw_url = url(f"raw{repetition}w{number}{what and 'cpu'}")
             _store_appends(raw_url, [(start, []) for start, _ in matches])  # the schema and each match.start
             with closing(connect(store_url)) as written, closing(connect(raw_url)) as raw:
                 if unsynced is not None:
                     raw.execute(unsynced)
                     raw.commit()
-                latencies = _raw_appends(raw, written.execute(WRITTEN).fetchall(), placeholder, begin, statements,
-                                         clock)
+                latencies = _raw_appends(raw, written.execute(WRITTEN).fetchall(), placeholder, begin,
+                                         way.statements, clock, _log_rows(written) if way.league_log else None)
             timings[name][0].append(sum(latencies))
             timings[name][1].extend(latencies)
     baseline = None
@@ -747,6 +785,12 @@ def _append_against_raw(bench: Bench, driver: str, url: Callable[[str], str], co
         _latency(f"raw {driver}, {name}", timings[name][1])
     bench.record(f"Store.append, one event{what}", events, *timings["store"], baseline=baseline)
     _latency("Store.append", timings["store"][1])
+
+
+# SQLite's raw ways: the event's, ruling's and head's rows alone, then with the league log's rows as well (every
+# row the store writes): the store's row is against the second.
+SQLITE_WAYS = {"three statements": Way(RAW_APPEND),
+               "three statements and the league log's leaf, nodes and head": Way(RAW_APPEND, league_log=True)}
 
 
 @section
@@ -766,7 +810,7 @@ def store_append_sqlite(bench: Bench) -> None:
 
     with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
         _append_against_raw(bench, "sqlite3", lambda name: f"sqlite:///{folder}/{name}.db", connect, "?",
-                            "BEGIN IMMEDIATE", {"three statements": RAW_APPEND})
+                            "BEGIN IMMEDIATE", SQLITE_WAYS)
 
 
 @section
@@ -783,7 +827,7 @@ def store_append_postgresql(bench: Bench) -> None:
     with _postgresql("store_append_postgresql") as url:
         if url is not None:
             _append_against_raw(bench, "psycopg", url, lambda url: psycopg.connect(conninfo(url)), "%s", None,
-                                {"three statements": RAW_APPEND, "one CTE statement": RAW_CTE})
+                                {"three statements": Way(RAW_APPEND), "one CTE statement": Way(RAW_CTE)})
 
 
 @section
@@ -804,12 +848,12 @@ def store_append_cpu(bench: Bench) -> None:
 
     with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
         _append_against_raw(bench, "sqlite3", lambda name: f"sqlite:///{folder}/{name}.db", connect, "?",
-                            "BEGIN IMMEDIATE", {"three statements": RAW_APPEND}, "PRAGMA synchronous=OFF")
+                            "BEGIN IMMEDIATE", SQLITE_WAYS, "PRAGMA synchronous=OFF")
     with _postgresql("store_append_cpu") as url:
         if url is not None:
             _append_against_raw(bench, "psycopg", url, lambda name: psycopg.connect(
                 make_url(name).set(drivername="postgresql").render_as_string(hide_password=False)), "%s", None,
-                {"one CTE statement": RAW_CTE}, "SET synchronous_commit = off")
+                {"one CTE statement": Way(RAW_CTE)}, "SET synchronous_commit = off")
 
 
 @section
