@@ -2,6 +2,7 @@
 
 import json
 import struct
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from sqlalchemy import text
 from matchstate import jcs
 from matchstate.errors import InvalidEvent
 from matchstate.store import Store
-from matchstate.store.chain import canonical, sealed
+from matchstate.store.chain import canonical, instant, sealed
 
 # RFC 8785 appendix B: IEEE 754 doubles (as hex) and how ECMAScript (and so JCS) writes them.
 NUMBERS = [
@@ -118,6 +119,12 @@ def test_the_seals_and_version_1s_json_is_pythons_sorted_key_json_for_any_value(
             canonical(value)
         return
     assert canonical(value) == expected
+
+
+@given(st.datetimes(min_value=datetime(1000, 1, 1), timezones=st.sampled_from([UTC, timezone(timedelta(hours=-3))])))
+def test_an_instant_is_written_as_the_chain_has_always_written_it(moment: datetime) -> None:
+    """What an event's hash covers of its received_at: UTC to the microsecond, as every stored chain has it."""
+    assert instant(moment) == moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 # Three events that the chain's version 1 (Python's sorted-key JSON) writes otherwise than RFC 8785: a float

@@ -45,7 +45,7 @@ def canonical(value: Mapping[str, Any]) -> bytes:
 
 def instant(moment: datetime) -> str:
     """A time as the chain writes it: UTC, to the microsecond, ``2026-11-29T15:00:01.234567Z``."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return moment.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")  # strftime's, faster
 
 
 def sealed(event: Mapping[str, Any], role: str | None, received_at: datetime, engine_version: str,
