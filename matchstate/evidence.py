@@ -14,11 +14,15 @@
   archived: a bundle cut at its end (its last lines, or every line, removed) proves each line it keeps, so only
   the head says that lines are missing.
 
+and ``DIR/%list`` (:data:`LIST`: no match's folder has that name, a folder writes "%" as %25), a note the league
+log's key signs naming every match archived together, each with its last seq and hash: a match's folder removed
+from a season's bundle proves nothing missing by itself, so only the list says that it is.
+
 ``matchstate verify --bundle DIR`` checks every match in it: a policy's key valid for its size signed the
 checkpoint, its cosignatures meet the policy's quorum, each chain recomputes from its lines, each event's leaf
 is proven in the checkpoint, and the engine, where it is the version that ruled, rules each event as recorded.
 A single changed byte of a line, a proof or the checkpoint fails one of these, and so does a bundle cut short of
-its signed head.
+its signed head, and a folder that a signed list names and that is missing.
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ if TYPE_CHECKING:
 
 EVENTS, CHECKPOINT, POLICY, PROOFS, HEAD = "events.jsonl", "checkpoint", "policy", "proofs", "head"
 HEAD_TITLE = "matchstate bundle head"  # a head note's first line: no checkpoint's origin, so none is taken for one
+LIST, LIST_TITLE = "%list", "matchstate bundle list"  # the signed list of the matches archived together
 FIELDS = ("seq", "raw", "role", "received_at", "engine_version", "chain_version", "prev_hash", "hash", "ruling",
           "state", "leaf")
 
@@ -61,7 +66,7 @@ def archive(store: Store, codes: list[str], folder: Path, witnessed: Policy | No
     """Write the bundle of each match of ``codes`` into ``folder``; the folders written. With ``witnessed`` (the
     league's witness policy), the checkpoint is the latest one its quorum cosigned, and the bundle's policy asks
     for that quorum."""
-    written = []
+    written, ends = [], []
     logs = LogKeys(store.secrets).policy(store.log.signer)  # every key the log has had, by size
     with store.database.transaction() as connection:
         size, _, checkpoint = store.log.head(connection)
@@ -103,6 +108,9 @@ def archive(store: Store, codes: list[str], folder: Path, witnessed: Policy | No
             (target / CHECKPOINT).write_text(checkpoint, encoding="utf-8")
             (target / POLICY).write_text(policy, encoding="utf-8")
             written.append(target)
+            ends.append((code, row.seq, row.hash))
+    (folder / LIST).write_text(store.log.signer.sign(list_text(store.log.origin, signing_size, ends)),
+                               encoding="utf-8")
     return written
 
 
@@ -117,6 +125,13 @@ def head_text(origin: str, code: str, seq: int, digest: str, size: int) -> str:
     """A head note's text: the log, the match's code (as a JSON string), its last seq and hash, and the log's size
     when it was signed (which key signs a size, the policy says)."""
     return f"{HEAD_TITLE}\n{origin}\n{json.dumps(code)}\n{seq}\n{digest}\n{size}\n"
+
+
+def list_text(origin: str, size: int, ends: list[tuple[str, int, str]]) -> str:
+    """A list note's text: the log, its size when signed, then a line per match: its code (a JSON string), its last
+    seq and its hash."""
+    return f"{LIST_TITLE}\n{origin}\n{size}\n" + "".join(f"{json.dumps(code)} {seq} {digest}\n"
+                                                          for code, seq, digest in ends)
 
 
 def _cosigned(store: Store) -> tuple[int, str]:
@@ -146,6 +161,8 @@ class BundleReport:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     headless: list[str] = field(default_factory=list)  # the bundles with no signed head: a cut end not found
+    unlisted: bool = False  # a folder of bundles with no signed list: a match's folder removed would not be found
+    chains: dict[str, tuple[str, list[str]]] = field(default_factory=dict)  # by folder: its code, each seq's hash
 
 
 def verify_bundle(folder: Path, engine_version: str) -> BundleReport:
@@ -158,7 +175,44 @@ def verify_bundle(folder: Path, engine_version: str) -> BundleReport:
         report.matches += 1
         report.problems += [f"{target.name}: {problem}" for problem in _match_problems(target, engine_version,
                                                                                         report)]
+    if targets and targets[0] != folder:
+        report.problems += [f"{LIST}: {problem}" for problem in _list_problems(folder, targets[0], report)]
     return report
+
+
+def _list_problems(folder: Path, first: Path, report: BundleReport) -> Iterator[str]:
+    """Where a match that ``folder``'s signed list names has no bundle in it, or one whose chain does not hold the
+    seq and hash the list names; the bundles it does not name are noted (another archive's, written beside)."""
+    try:
+        note = Note.parse((folder / LIST).read_bytes())
+    except FileNotFoundError:
+        report.unlisted = True
+        return
+    except (OSError, NotProven) as err:
+        yield f"the signed list cannot be read: {err}"
+        return
+    try:
+        policy = Policy.parse((first / POLICY).read_bytes())
+        title, origin, size, *lines = note.text.split("\n")[:-1]
+        if title != LIST_TITLE:
+            raise NotProven("it is not a list of matches archived together")
+        note.verified_by(policy.log_keys(origin, int(size)))
+        listed = [(json.loads(code), int(seq), digest) for code, seq, digest in (line.rsplit(" ", 2)
+                                                                                  for line in lines)]
+    except (OSError, ValueError) as err:  # NotProven is a ValueError; so is bad JSON, or a line of too few fields
+        yield f"the signed list does not hold: {err}"
+        return
+    names = set()
+    for code, seq, digest in listed:
+        name = bundle_folder(folder, code).name
+        names.add(name)
+        if name not in report.chains:
+            yield f"match {code} is on the signed list, and its bundle ({name}) is missing: it was removed"
+        elif (chain := report.chains[name])[0] != code or len(chain[1]) < seq or chain[1][seq - 1] != digest:
+            yield (f"match {code}: its bundle ({name}) does not hold seq {seq} with hash {digest} as the signed "
+                   "list names it: lines were cut from its end, or it is another match's")
+    report.notes += [f"{name}: not on the signed list ({LIST}): archived apart from the others"
+                     for name in sorted(set(report.chains) - names)]
 
 
 def _match_problems(target: Path, engine_version: str, report: BundleReport) -> Iterator[str]:
@@ -173,6 +227,8 @@ def _match_problems(target: Path, engine_version: str, report: BundleReport) -> 
         yield f"cannot be checked: {err}"
         return
     digest, match, code = GENESIS, Match(), ""
+    hashes: list[str] = []
+    report.chains[target.name] = code, hashes
     for number, line in enumerate(lines, 1):
         report.events += 1
         try:
@@ -196,7 +252,9 @@ def _match_problems(target: Path, engine_version: str, report: BundleReport) -> 
             yield f"seq {seq}: its facts do not give its hash: the line was changed"
             return
         digest = fact["hash"]
+        hashes.append(digest)
         code = event["match"] if number == 1 else code  # the match.start's, which its hash covers
+        report.chains[target.name] = code, hashes
         yield from _proof_problems(target, fact, code, origin, keys, checkpoint, report)
         try:
             ruling = match.feed(event)

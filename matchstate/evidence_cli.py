@@ -68,7 +68,7 @@ def _verify_or_bundle(verify: Callable[[argparse.Namespace], int]) -> Callable[[
             return 1 if shown else 0
         if args.bundle is None:
             return verify(args)
-        from .evidence import bundle_receipts, verify_bundle  # only when a bundle is checked: verify imports none
+        from .evidence import LIST, bundle_receipts, verify_bundle  # only when a bundle is checked
         from .log import read_lines
 
         if args.match is not None:
@@ -83,6 +83,9 @@ def _verify_or_bundle(verify: Callable[[argparse.Namespace], int]) -> Callable[[
         if report.headless:  # archived before heads were, or its head removed: the bundle cannot say which
             print(f"but {len(report.headless)} of them have no signed head, so lines cut from their end would not be "
                   f"found: {', '.join(report.headless)}")
+        if report.unlisted:  # archived before lists were, or its list removed
+            print(f"but the folder has no signed list of its matches ({LIST}), so a match's bundle removed from it "
+                  "would not be found")
         if args.receipts is None:
             return 0
         held, problems = bundle_receipts(Path(args.bundle), list(read_lines(args.receipts)))

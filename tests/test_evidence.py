@@ -10,7 +10,7 @@ import pytest
 from conftest import match_log
 
 from matchstate.cli import main
-from matchstate.evidence import CHECKPOINT, EVENTS, HEAD, PROOFS, archive, verify_bundle
+from matchstate.evidence import CHECKPOINT, EVENTS, HEAD, LIST, PROOFS, archive, verify_bundle
 from matchstate.store import Store
 from matchstate.store.receipts import sign
 from matchstate.version import ENGINE_VERSION
@@ -88,7 +88,7 @@ def test_a_bundle_stays_in_its_folder_whatever_the_match_code_holds(store: Store
     [target] = archive(store, [code], folder)
     assert target.parent == folder and target.name not in (".", "..")
     written = [path for path in place.rglob("*") if path.is_file()]
-    assert written and all(path.is_relative_to(target) for path in written)
+    assert written and all(path.is_relative_to(target) or path == folder / LIST for path in written)
     assert not Path("/tmp/absolute").exists()
     assert verify_bundle(folder, ENGINE_VERSION).problems == []
 
@@ -135,6 +135,73 @@ def test_a_bundle_with_no_head_verifies_saying_a_cut_end_would_not_be_found(stor
     assert main(["verify", "--bundle", str(target)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == (
         "but 1 of them have no signed head, so lines cut from their end would not be found: m-1")
+
+
+def season_of(store: Store, folder: Path, codes: tuple[str, ...] = ("m-1", "m-2", "m-3")) -> Path:
+    for code in codes:
+        log = match_log(code, 4)
+        store.create_match(log[0], role="official")
+        for event in log[1:]:
+            store.append(code, event, role="scorer")
+    archive(store, list(codes), folder)
+    return folder
+
+
+@pytest.mark.parametrize("what", ["folder removed", "folder emptied", "lines cut", "folder of another archive"])
+def test_a_match_removed_from_a_season_bundle_is_found(store: Store, tmp_path: Path, what: str) -> None:
+    """Each match's bundle proves itself; only the signed list of the matches archived together says one is gone."""
+    folder = season_of(store, tmp_path / "season")
+    assert verify_bundle(folder, ENGINE_VERSION).problems == []
+    target = folder / "m-2"
+    if what == "folder removed":
+        shutil.rmtree(target)
+    elif what == "folder emptied":
+        (target / EVENTS).write_text("")
+        (target / HEAD).unlink()
+    elif what == "lines cut":
+        lines = (target / EVENTS).read_text().splitlines(keepends=True)
+        (target / EVENTS).write_text("".join(lines[:2]))
+        (target / HEAD).unlink()
+    else:  # m-2's folder replaced by that of a match of the same code archived elsewhere
+        other_store = Store(f"sqlite:///{tmp_path / 'other.db'}")
+        other_store.upgrade()
+        other = season_of(other_store, tmp_path / "other", ("m-2",))
+        other_store.close()
+        shutil.rmtree(target)
+        shutil.copytree(other / "m-2", target)
+    problems = verify_bundle(folder, ENGINE_VERSION).problems
+    if what == "folder removed":
+        assert problems == [f"{LIST}: match m-2 is on the signed list, and its bundle (m-2) is missing: it was removed"]
+    else:
+        held = f"{LIST}: match m-2: its bundle (m-2) does not hold seq 4"
+        assert any(problem.startswith(held) for problem in problems)
+
+
+def test_a_folder_with_no_signed_list_verifies_saying_a_removed_match_would_not_be_found(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = season_of(store, tmp_path / "season")
+    (folder / LIST).unlink()
+    report = verify_bundle(folder, ENGINE_VERSION)
+    assert (report.problems, report.unlisted) == ([], True)
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", "sqlite:////nonexistent/nothing.db")
+    assert main(["verify", "--bundle", str(folder)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"but the folder has no signed list of its matches ({LIST}), so a match's bundle removed from it would not "
+        "be found")
+
+
+def test_a_changed_list_does_not_hold_and_a_bundle_archived_apart_is_noted(store: Store, tmp_path: Path) -> None:
+    folder = season_of(store, tmp_path / "season")
+    text = (folder / LIST).read_text()
+    (folder / LIST).write_text(text.replace('"m-3" 4', '"m-3" 3'))
+    [problem] = verify_bundle(folder, ENGINE_VERSION).problems
+    assert problem.startswith(f"{LIST}: the signed list does not hold: ")
+    (folder / LIST).write_text(text)
+    season_of(store, tmp_path / "apart", ("m-4",))
+    shutil.copytree(tmp_path / "apart" / "m-4", folder / "m-4")
+    report = verify_bundle(folder, ENGINE_VERSION)
+    assert report.problems == []
+    assert report.notes == [f"m-4: not on the signed list ({LIST}): archived apart from the others"]
 
 
 def test_an_earlier_archives_head_does_not_vouch_for_a_bundle_cut_to_its_length(store: Store, tmp_path: Path) -> None:
