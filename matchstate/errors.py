@@ -12,6 +12,7 @@
     │   ├── UnknownMatch        no match has that code                                (also a LookupError)
     │   ├── DuplicateMatch      a match with that code exists already
     │   ├── ConflictError       an append on a stale view (``current_seq`` says where the match is)
+    │   ├── TournamentChanged   a tournament's change on a stale view (``version`` says where it is)
     │   ├── SeatNotHeld         an automatic clock check from a console that does not hold the scoring seat
     │   ├── DatabaseUnavailable the database did not answer in time, or cannot be written: try again later
     │   └── TamperedStore       what is stored does not chain, seal or replay as it was written
@@ -148,6 +149,15 @@ class ConflictError(StoreError):
     def __init__(self, message: str, current_seq: int) -> None:
         super().__init__(message)
         self.current_seq = current_seq
+
+
+class TournamentChanged(StoreError):
+    """A tournament's change made from a version another desk has stored over since (an HTTP 409): ``version`` is
+    the tournament's now, so the desk can reload it and make its change again."""
+
+    def __init__(self, message: str, version: int) -> None:
+        super().__init__(message)
+        self.version = version
 
 
 class SeatNotHeld(StoreError):

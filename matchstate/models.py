@@ -264,6 +264,8 @@ class TournamentRow(Base):
     doc: Mapped[dict[str, Any]] = mapped_column(JSON)
     created: Mapped[datetime] = mapped_column(UTCDateTime)
     updated: Mapped[datetime] = mapped_column(UTCDateTime)
+    # One on with each change: a change is stored only over the version it was made from (tournaments.desk).
+    version: Mapped[int] = mapped_column(Integer, server_default=text("1"))
 
 
 class LogLeafRow(Base):

@@ -1690,8 +1690,8 @@ def _played_tournament(desk: Any, slug: str, teams: int, bracket: bool) -> int:
                 {"type": "chukker.start", "chukker": 1, "at": at[1]},
                 {"type": "goal", "team": home if played % 3 else away, "at": at[2]},
                 {"type": "chukker.end", "chukker": 1, "at": at[3]}, {"type": "match.end", "at": at[4]})]
-            desk.store.import_log(lines)
-            desk.attach(slug, fixture.id, code)
+            desk.hold_match(slug, fixture.id, lambda _t, _f, _teams, hold, lines=lines: desk.store.import_log(
+                lines, also=hold))
             played += 1
     return played
 

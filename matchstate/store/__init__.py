@@ -29,6 +29,7 @@ from .acts import Act
 from .chain import GENESIS, canonical, chain_hash, sealed
 from .database import MIGRATIONS, database_url, make_engine
 from .facade import Store
+from .importing import Also
 from .keys import LEAGUE, OFFICIAL, ROLES, SCORER, KeyCheck, hash_key, new_key
 from .receipts import Receipt
 from .results import SORTS, Appended, MatchQuery, StoredEvent, Summary
@@ -44,6 +45,7 @@ __all__ = [
     "SCORER",
     "SORTS",
     "Act",
+    "Also",
     "Appended",
     "KeyCheck",
     "MatchQuery",

@@ -29,7 +29,7 @@ from .checkpoints import Checkpoints
 from .commits import GroupCommit
 from .database import ACTS_LOCK, Database, database_url
 from .dialects import Found, Wanted
-from .importing import Import, Imported
+from .importing import Also, Import, Imported
 from .incoming import Incoming
 from .keys import KeyCheck
 from .leaguelog import APPEND, LeagueLog, event_leaf
@@ -165,15 +165,20 @@ class Store:
     # -- matches ---------------------------------------------------------------------
 
     def create_match(self, start_event: Mapping[str, Any] | str, *, keys: Mapping[str, str] | None = None,
-                     role: str | None = None, by: str | None = None) -> Appended:
+                     role: str | None = None, by: str | None = None,
+                     also: Also | None = None) -> Appended:
         """Store a new match from its match.start, as seq 1, with ``keys`` (role → the key's hash) as its live
-        keys; :class:`DuplicateMatch` if its code is taken. The creation and each key are acts, ``by`` who."""
+        keys; :class:`DuplicateMatch` if its code is taken. The creation and each key are acts, ``by`` who.
+        ``also(connection, code)`` writes in the same transaction (a tournament's fixture taking the match): what it
+        raises stores nothing."""
         incoming = self._incoming(start_event, role)
         secret = self._secret()
         with self.database.transaction(write=True) as connection:
             head = Head(None, Match())
             ruling = head.match.feed(incoming.event)  # a new Match takes nothing but a valid match.start
             head.match_id = self._writer.insert_match(connection, head.match, incoming.received_at)
+            if also is not None:
+                also(connection, head.match.start["match"])
             acts_seq = self._writer.register(connection, secret, head.match_id, head.match.start["match"], keys or {},
                                              incoming.received_at, by)
             stored, written = self._writer.written(secret, head, incoming, ruling, acts_seq)
@@ -262,15 +267,16 @@ class Store:
         return (incoming.restamped(at) if at is not None else incoming).as_role(role)
 
     def import_log(self, lines: Iterable[str], *, keys: Mapping[str, str] | None = None,
-                   by: str | None = None) -> Imported:
+                   by: str | None = None, also: Also | None = None) -> Imported:
         """Store a whole match log as a new match, with ``keys`` (role → hash); returns its code and number of
         events. All or nothing: a refused line (with its line number) stores nothing, as does a device ``id``
         used twice. It is written in batches, each its own short transaction, under a code of its own that
         no one sees, and takes the match's code only once it is whole, so live appends to other matches
-        wait for a batch at most, never for the whole import."""
+        wait for a batch at most, never for the whole import. ``also(connection, code)`` writes in the
+        transaction that makes the match whole: what it raises stores nothing."""
         secret = self._secret()  # refused before anything is written, where there is none
         return Import(self._writer, self._cache, self.log, self.clock, self.engine_version, keys or {},
-                      by).run(secret, lines)
+                      by, also).run(secret, lines)
 
     def remove_match(self, code: str, *, reason: str, by: str | None, unstarted: bool = False) -> None:
         """Remove match ``code`` with all its events: a recorded act, kept with who, when, why and the head the

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import Connection, delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..engine import Match
@@ -58,6 +58,11 @@ def hand_on(events: int, leaves: int = 0) -> None:
     time.sleep(0.001)
 
 
+# What else storing a new match writes, in the transaction that makes it whole, given the connection and the match's
+# code (a tournament's fixture taking the match): what it raises stores nothing of the match.
+Also = Callable[[Connection, str], None]
+
+
 class Imported(NamedTuple):
     """What an import stored: its match's code and its number of events."""
 
@@ -68,12 +73,12 @@ class Imported(NamedTuple):
 class Import:
     """One import through ``writer``: the new match gets the live ``keys`` (role → hash); ``by`` is who imports.
     ``cache`` keeps its engine once it is whole, ``log`` is the league log its events go into, ``clock`` and
-    ``engine_version`` the store's."""
+    ``engine_version`` the store's; ``also(connection, code)`` writes in the transaction that makes it whole."""
 
     def __init__(self, writer: Writer, cache: EngineCache, log: LeagueLog, clock: Clock, engine_version: str,
-                 keys: Mapping[str, str], by: str | None) -> None:
+                 keys: Mapping[str, str], by: str | None, also: Also | None) -> None:
         self.writer, self.cache, self.log, self.clock, self.engine_version = writer, cache, log, clock, engine_version
-        self.keys, self.by = keys, by
+        self.keys, self.by, self.also = keys, by, also
         self.head: Head | None = None
         self.events: list[dict[str, Any]] = []
         self.rulings: list[dict[str, Any]] = []
@@ -140,6 +145,8 @@ class Import:
             hand_on(events, published)
         leaves = _leaves(self.writer, match_id, code, published, events - published)
         with self.writer.database.transaction(write=True) as connection:
+            if self.also is not None:
+                self.also(connection, code)
             connection.execute(staged.values(importing=None))
             acts_seq = self.writer.register(connection, secret, match_id, code, self.keys, received_at, self.by,
                                             "imported")

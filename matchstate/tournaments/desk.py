@@ -1,24 +1,40 @@
 """The tournament desk's store: tournaments kept as documents beside the matches, and each fixture's match
-created through the store's one door (:meth:`Store.create_match`) with its teams, rosters and conditions."""
+created through the store's one door (:meth:`Store.create_match`) with its teams, rosters and conditions.
+
+Two desks may change one tournament at once (two browsers, two servers on one database): each change is stored
+over the version it was made from, one on (:meth:`Desk._write`), so neither is lost; and a fixture takes its
+match's code in the transaction that stores the match, so no match is left that no fixture holds."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Connection, insert, select, update
 
-from ..errors import DuplicateMatch, InvalidQuery, NotFound, UnknownMatch
+from ..errors import DuplicateMatch, InvalidQuery, NotFound, TournamentChanged, UnknownMatch
 from ..models import TournamentRow
-from ..store import Store
+from ..store import Also, Store
 from ..store.facade import utc_now
 from .draw import DRAW_ALGORITHM, bracket_fixtures, drawn_groups, drawn_seeds, group_fixtures
 from .flow import MatchState, Progress, progress
 from .model import Fixture, Source, Tournament, source_of, tournament_of
 from .refusals import refused
 from .when import kickoff
+
+ATTEMPTS = 5  # a change made again on top of other desks' changes, before it is refused all the same
+T = TypeVar("T")
+# How a fixture's match is stored, given the tournament, the fixture, its two teams and the fixture's hold of it.
+StoreMatch = Callable[[Tournament, Fixture, tuple[str, str], Also], T]
+
+
+class Kept(NamedTuple):
+    """A tournament as stored, and its version (one on with each change)."""
+
+    tournament: Tournament
+    version: int
 
 
 class Desk:
@@ -40,11 +56,16 @@ class Desk:
         return tournament
 
     def get(self, slug: str) -> Tournament:
+        return self.opened(slug).tournament
+
+    def opened(self, slug: str) -> Kept:
+        """The tournament and its version, read together."""
         with self.store.database.transaction() as connection:
-            doc = connection.execute(select(TournamentRow.doc).where(TournamentRow.slug == slug)).scalar()
-        if doc is None:
+            row = connection.execute(select(TournamentRow.doc, TournamentRow.version)
+                                     .where(TournamentRow.slug == slug)).first()
+        if row is None:
             raise refused(NotFound, "unknown", slug=slug)
-        return tournament_of(doc, stored=True)
+        return Kept(tournament_of(row.doc, stored=True), row.version)
 
     def list(self) -> list[tuple[str, str]]:
         """Every tournament's slug and name, by slug."""
@@ -52,78 +73,126 @@ class Desk:
             rows = connection.execute(select(TournamentRow.slug, TournamentRow.name).order_by(TournamentRow.slug))
             return [(slug, name) for slug, name in rows]
 
-    def save(self, tournament: Tournament) -> Tournament:
-        checked = tournament_of(tournament.to_json())  # a change is checked as a new tournament is
-        with self.store.database.transaction(write=True) as connection:
-            done = connection.execute(update(TournamentRow).where(TournamentRow.slug == tournament.slug)
-                                      .values(name=checked.name, doc=checked.to_json(), updated=utc_now()))
-            if done.rowcount != 1:
-                raise refused(NotFound, "unknown", slug=tournament.slug)
-        return checked
-
-    def change(self, slug: str, data: Mapping[str, Any]) -> Tournament:
+    def change(self, slug: str, data: Mapping[str, Any], expected: int | None = None) -> Tournament:
         """Change a tournament's fields (its slug stays; ``conditions`` are changed one by one)."""
-        current = self.get(slug).to_json()
-        merged = {**current, **data, "slug": slug}
-        if isinstance(data.get("conditions"), Mapping):  # a change of one condition keeps the others
-            merged["conditions"] = {**current["conditions"], **data["conditions"]}
-        return self.save(tournament_of(merged))
+
+        def merged(tournament: Tournament) -> Tournament:
+            current = tournament.to_json()
+            made = {**current, **data, "slug": slug}
+            if isinstance(data.get("conditions"), Mapping):  # a change of one condition keeps the others
+                made["conditions"] = {**current["conditions"], **data["conditions"]}
+            return tournament_of(made)
+
+        return self._changed(slug, expected, merged)
+
+    # -- two desks at once ---------------------------------------------------------------
+
+    def _changed(self, slug: str, expected: int | None, change: Callable[[Tournament], Tournament]) -> Tournament:
+        """Store ``change`` of the tournament as it is now (see :meth:`_on_top`)."""
+
+        def store(tournament: Tournament, version: int) -> Tournament:
+            made = change(tournament)
+            with self.store.database.transaction(write=True) as connection:
+                return self._write(connection, made, version).tournament
+
+        return self._on_top(slug, expected, store)
+
+    def _on_top(self, slug: str, expected: int | None, act: Callable[[Tournament, int], T]) -> T:
+        """``act`` on the tournament as it is now and its version, which its write is made over. Where another desk
+        stores the tournament in between, ``act`` is made again on top of that change; or, where the desk asked for
+        ``expected`` (the version its page shows), refused: :class:`TournamentChanged`, as a change since is."""
+        for _ in range(ATTEMPTS - 1):
+            try:
+                return self._once(slug, expected, act)
+            except TournamentChanged:
+                if expected is not None:
+                    raise
+        return self._once(slug, expected, act)
+
+    def _once(self, slug: str, expected: int | None, act: Callable[[Tournament, int], T]) -> T:
+        tournament, version = self.opened(slug)
+        if expected is not None and expected != version:
+            raise changed(slug, expected, version)
+        return act(tournament, version)
+
+    def _write(self, connection: Connection, tournament: Tournament, version: int) -> Kept:
+        """Store ``tournament`` over ``version``, one on, in ``connection``'s write transaction: refused
+        (:class:`TournamentChanged`) where another desk has stored it since."""
+        checked = tournament_of(tournament.to_json())  # a change is checked as a new tournament is
+        row = TournamentRow.slug == tournament.slug
+        done = connection.execute(update(TournamentRow).where(row, TournamentRow.version == version).values(
+            name=checked.name, doc=checked.to_json(), updated=utc_now(), version=version + 1))
+        if done.rowcount != 1:
+            now = connection.execute(select(TournamentRow.version).where(row)).scalar()
+            if now is None:
+                raise refused(NotFound, "unknown", slug=tournament.slug)
+            raise changed(tournament.slug, version, now)
+        return Kept(checked, version + 1)
 
     # -- the draw and the schedule -------------------------------------------------------
 
-    def draw_groups(self, slug: str, groups: int, seed: str) -> Tournament:
+    def draw_groups(self, slug: str, groups: int, seed: str, expected: int | None = None) -> Tournament:
         """Deal the entered teams into ``groups`` round-robin groups from ``seed`` (recorded)."""
-        tournament = self._undrawn(slug)
-        if not 1 <= groups <= max(1, len(tournament.teams) // 2):
-            raise refused(InvalidQuery, "groups", groups=groups, teams=len(tournament.teams))
-        dealt = drawn_groups([team.name for team in tournament.teams], groups, seed)
-        fixtures = [fixture for group, teams in dealt.items() for fixture in group_fixtures(group, teams)]
-        draw = {"seed": seed, "algorithm": DRAW_ALGORITHM, "format": "groups", "groups": groups}
-        return self.save(replace(tournament, fixtures=tuple(fixtures), draw=draw))
 
-    def draw_bracket(self, slug: str, seed: str, *, stage: str = "Cup",
-                     seeds: Sequence[str] | None = None) -> Tournament:
+        def drawn(tournament: Tournament) -> Tournament:
+            undrawn(tournament)
+            if not 1 <= groups <= max(1, len(tournament.teams) // 2):
+                raise refused(InvalidQuery, "groups", groups=groups, teams=len(tournament.teams))
+            dealt = drawn_groups([team.name for team in tournament.teams], groups, seed)
+            fixtures = [fixture for group, teams in dealt.items() for fixture in group_fixtures(group, teams)]
+            draw = {"seed": seed, "algorithm": DRAW_ALGORITHM, "format": "groups", "groups": groups}
+            return replace(tournament, fixtures=tuple(fixtures), draw=draw)
+
+        return self._changed(slug, expected, drawn)
+
+    def draw_bracket(self, slug: str, seed: str, *, stage: str = "Cup", seeds: Sequence[str] | None = None,
+                     expected: int | None = None) -> Tournament:
         """A single-elimination bracket of the entered teams: seeded by hand (``seeds``, best first) or by the
         tool from ``seed`` (highest handicap first, the seed settling ties)."""
-        tournament = self._undrawn(slug)
-        handicaps = {team.name: team.handicap for team in tournament.teams}
-        order = list(seeds) if seeds is not None else drawn_seeds(handicaps, seed)
-        if sorted(order) != sorted(handicaps):
-            raise refused(InvalidQuery, "seeds")
-        fixtures = bracket_fixtures(stage, [Source("team", team) for team in order])
-        draw = {"seed": seed, "algorithm": DRAW_ALGORITHM, "format": "bracket", "seeds": order}
-        return self.save(replace(tournament, fixtures=tuple(fixtures), draw=draw))
 
-    def add_fixtures(self, slug: str, fixtures: Sequence[Mapping[str, Any]]) -> Tournament:
+        def drawn(tournament: Tournament) -> Tournament:
+            undrawn(tournament)
+            handicaps = {team.name: team.handicap for team in tournament.teams}
+            order = list(seeds) if seeds is not None else drawn_seeds(handicaps, seed)
+            if sorted(order) != sorted(handicaps):
+                raise refused(InvalidQuery, "seeds")
+            fixtures = bracket_fixtures(stage, [Source("team", team) for team in order])
+            draw = {"seed": seed, "algorithm": DRAW_ALGORITHM, "format": "bracket", "seeds": order}
+            return replace(tournament, fixtures=tuple(fixtures), draw=draw)
+
+        return self._changed(slug, expected, drawn)
+
+    def add_fixtures(self, slug: str, fixtures: Sequence[Mapping[str, Any]], expected: int | None = None) -> Tournament:
         """Add fixtures entered by hand (a knockout fed by places, a shootout, a subsidiary bracket)."""
-        tournament = self.get(slug)
-        doc = tournament.to_json()
-        doc["fixtures"] = [*doc["fixtures"], *fixtures]
-        return self.save(tournament_of(doc))
+
+        def added(tournament: Tournament) -> Tournament:
+            doc = tournament.to_json()
+            doc["fixtures"] = [*doc["fixtures"], *fixtures]
+            return tournament_of(doc)
+
+        return self._changed(slug, expected, added)
 
     def add_bracket(self, slug: str, stage: str, entrants: Sequence[Mapping[str, Any] | str], *,
-                    consolation: bool = False, subsidiary: bool = False) -> Tournament:
+                    consolation: bool = False, subsidiary: bool = False, expected: int | None = None) -> Tournament:
         """A bracket fed by teams, places or a bracket's losers (``{"kind": "loser", "ref": fixture id}``)."""
-        tournament = self.get(slug)
         fixtures = bracket_fixtures(stage, [source_of(entrant) for entrant in entrants], consolation=consolation,
                                     subsidiary=subsidiary)
-        return self.save(replace(tournament, fixtures=(*tournament.fixtures, *fixtures)))
+        return self._changed(slug, expected, lambda tournament: replace(
+            tournament, fixtures=(*tournament.fixtures, *fixtures)))
 
-    def schedule(self, slug: str, fixture_id: str, day: str, time: str, field: str | None = None) -> Tournament:
+    def schedule(self, slug: str, fixture_id: str, day: str, time: str, field: str | None = None,
+                 expected: int | None = None) -> Tournament:
         """Give a fixture its day (YYYY-MM-DD), time (HH:MM) and field (None: the one it has stays)."""
         if kickoff(day, time) is None:
             raise refused(InvalidQuery, "when", day=day, time=time)
-        tournament = self.get(slug)
-        fixture = tournament.fixture(fixture_id)
-        changed = replace(fixture, day=day, time=time, field=fixture.field if field is None else field)
-        return self.save(replace(tournament, fixtures=tuple(changed if f.id == fixture_id else f
-                                                            for f in tournament.fixtures)))
 
-    def _undrawn(self, slug: str) -> Tournament:
-        tournament = self.get(slug)
-        if any(fixture.match for fixture in tournament.fixtures):
-            raise refused(InvalidQuery, "drawn")
-        return tournament
+        def scheduled(tournament: Tournament) -> Tournament:
+            fixture = tournament.fixture(fixture_id)
+            moved = replace(fixture, day=day, time=time, field=fixture.field if field is None else field)
+            return replace(tournament, fixtures=tuple(moved if f.id == fixture_id else f
+                                                      for f in tournament.fixtures))
+
+        return self._changed(slug, expected, scheduled)
 
     # -- matches -------------------------------------------------------------------------
 
@@ -147,28 +216,39 @@ class Desk:
             start["officials"] = list(tournament.officials)
         return start
 
-    def open_match(self, slug: str, fixture_id: str, keys: Mapping[str, str]) -> tuple[Tournament, str]:
-        """Create the fixture's match, once both its teams are known, with ``keys`` (role → the key's hash)."""
-        tournament = self.get(slug)
-        fixture = tournament.fixture(fixture_id)
-        home, away = self._teams_for_a_match(tournament, fixture)
-        start = self.match_start(tournament, fixture, home, away, utc_now())
-        if fixture.match:  # stale: its teams no longer go on; a new match (a new code) for the right ones
-            start["match"] = f"{start['match']}~{len([f for f in tournament.fixtures if f.match])}"
-        self.store.create_match(start, keys=keys, role="official", by="league")
-        return self._with_match(tournament, fixture_id, start["match"]), start["match"]
+    def open_match(self, slug: str, fixture_id: str, keys: Mapping[str, str],
+                   expected: int | None = None) -> tuple[Kept, str]:
+        """Create the fixture's match, once both its teams are known, with ``keys`` (role → the key's hash): the
+        tournament as the fixture holds it, and the match's code."""
 
-    def attach(self, slug: str, fixture_id: str, code: str) -> Tournament:
-        """Make match ``code`` (imported: a result kept on paper) the fixture's match."""
-        tournament = self.get(slug)
-        self._teams_for_a_match(tournament, tournament.fixture(fixture_id))
-        return self._with_match(tournament, fixture_id, code)
+        def create(tournament: Tournament, fixture: Fixture, teams: tuple[str, str], hold: Also) -> str:
+            start = self.match_start(tournament, fixture, *teams, utc_now())
+            if fixture.match:  # stale: its teams no longer go on; a new match (a new code) for the right ones
+                start["match"] = f"{start['match']}~{len([f for f in tournament.fixtures if f.match])}"
+            self.store.create_match(start, keys=keys, role="official", by="league", also=hold)
+            return str(start["match"])
 
-    def paper_teams(self, slug: str, fixture_id: str) -> tuple[str, str]:
-        """The teams a result kept on paper for the fixture must have: asked before its log is stored, so that a
-        fixture that cannot take it is refused with nothing stored."""
-        tournament = self.get(slug)
-        return self._teams_for_a_match(tournament, tournament.fixture(fixture_id))
+        return self.hold_match(slug, fixture_id, create, expected)
+
+    def hold_match(self, slug: str, fixture_id: str, store_match: StoreMatch[T],
+                   expected: int | None = None) -> tuple[Kept, T]:
+        """Store the fixture's match with ``store_match`` (given the tournament, the fixture, its two teams and a
+        hold), which calls the hold with the match's code in the transaction that makes the match whole: the fixture
+        takes the code there, or the match is not stored. Refused before anything is stored where the fixture cannot
+        take a match; made again on top of another desk's change, or refused, as :meth:`_on_top` says."""
+
+        def act(tournament: Tournament, version: int) -> tuple[Kept, T]:
+            fixture = tournament.fixture(fixture_id)
+            teams = self._teams_for_a_match(tournament, fixture)
+            held: list[Kept] = []
+
+            def hold(connection: Connection, code: str) -> None:
+                held.append(self._write(connection, holding(tournament, fixture_id, code), version))
+
+            made = store_match(tournament, fixture, teams, hold)
+            return held[0], made
+
+        return self._on_top(slug, expected, act)
 
     def _teams_for_a_match(self, tournament: Tournament, fixture: Fixture) -> tuple[str, str]:
         """The fixture's two teams, where it may have a new match: refused where one is not known yet, or where
@@ -183,10 +263,6 @@ class Desk:
         if fixture.match and fixture.id not in now.stale:
             raise refused(DuplicateMatch, "opened", fixture=fixture.id, match=fixture.match)
         return home, away
-
-    def _with_match(self, tournament: Tournament, fixture_id: str, code: str) -> Tournament:
-        return self.save(replace(tournament, fixtures=tuple(replace(f, match=code) if f.id == fixture_id else f
-                                                            for f in tournament.fixtures)))
 
     def read(self, code: str) -> MatchState | None:
         try:
@@ -204,3 +280,20 @@ class Desk:
 
 def match_code(tournament: Tournament, fixture: Fixture) -> str:
     return f"{tournament.slug}-{fixture.id}"
+
+
+def holding(tournament: Tournament, fixture_id: str, code: str) -> Tournament:
+    """The tournament, its fixture ``fixture_id`` holding match ``code``."""
+    return replace(tournament, fixtures=tuple(replace(f, match=code) if f.id == fixture_id else f
+                                              for f in tournament.fixtures))
+
+
+def undrawn(tournament: Tournament) -> None:
+    """Refuse a draw made again once a match of the draw is created."""
+    if any(fixture.match for fixture in tournament.fixtures):
+        raise refused(InvalidQuery, "drawn")
+
+
+def changed(slug: str, had: int, now: int) -> TournamentChanged:
+    """The refusal of a change made from version ``had`` of a tournament another desk has stored over since."""
+    return refused(TournamentChanged, "changed", now, slug=slug, had=had, now=now)

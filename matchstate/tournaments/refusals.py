@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..errors import MatchstateError
 from ..words import phrases
@@ -10,9 +10,10 @@ from ..words import phrases
 E = TypeVar("E", bound=MatchstateError)
 
 
-def refused(kind: type[E], key: str, /, **fields: object) -> E:
-    """An error of ``kind`` saying the [tournament-refusal] phrase ``key``, in every language."""
+def refused(kind: type[E], key: str, /, *args: Any, **fields: object) -> E:
+    """An error of ``kind`` saying the [tournament-refusal] phrase ``key``, in every language (``args`` follow the
+    message, as the error's own constructor takes them)."""
     words = phrases("tournament-refusal", key, **fields)
-    err = kind(words["en"])
+    err = kind(words["en"], *args)
     err.words = words
     return err

@@ -5,7 +5,7 @@ model names (a match's view grows with the log format), the model allows the res
 
 Every refusal, of every status, is one :class:`Refusal`: ``detail`` (the reason in English, or for a request not
 as described the list of its problems) and ``words`` (the reason in every language), and where they apply the
-log's ``line`` and the match's ``current_seq``."""
+log's ``line``, the match's ``current_seq`` and the tournament's ``version``."""
 
 from __future__ import annotations
 
@@ -45,6 +45,7 @@ class Refusal(BaseModel):
     words: Words | None = Field(None, description="The reason in every language, for a page to show its reader's")
     line: int | None = Field(None, description="The refused line of a log (an import)")
     current_seq: int | None = Field(None, description="The match's last seq (409: `expected_seq` was stale)")
+    version: int | None = Field(None, description="The tournament's version now (409: `expected_version` was stale)")
 
 
 # What each status of a refusal means, where a route says no more.
@@ -274,6 +275,8 @@ class Tournament(Answer):
 
     slug: str
     name: str
+    version: int = Field(description="One on with each change: a change sent with it as `expected_version` is "
+                                     "refused (409) once another desk has changed the tournament")
     progress: dict[str, Any]
 
 
@@ -282,6 +285,7 @@ class OpenedMatch(BaseModel):
     scorer_key: str
     official_key: str
     console: str
+    version: int = Field(description="The tournament's version, its fixture holding the match")
 
 
 class ImportedResult(BaseModel):

@@ -26,6 +26,7 @@ from ..errors import (
     NotFound,
     RefusedEvent,
     SeatNotHeld,
+    TournamentChanged,
     UnknownMatch,
 )
 from ..log import MAX_LINE_BYTES, nesting
@@ -50,7 +51,8 @@ MAX_BODY_DEPTH = 32
 # The HTTP status of each of matchstate's errors, most specific first.
 STATUS: list[tuple[type[MatchstateError], int]] = [
     (DatabaseUnavailable, 503), (MissingKey, 401), (AccessDenied, 403), (UnknownMatch, 404), (NotFound, 404),
-    (ConflictError, 409), (DuplicateMatch, 409), (SeatNotHeld, 409), (RefusedEvent, 422), (MatchstateError, 400),
+    (ConflictError, 409), (TournamentChanged, 409), (DuplicateMatch, 409), (SeatNotHeld, 409), (RefusedEvent, 422),
+    (MatchstateError, 400),
 ]
 
 
@@ -122,6 +124,8 @@ def error_answer(err: MatchstateError) -> JSONResponse:
         body["line"] = err.line
     if isinstance(err, ConflictError):
         body["current_seq"] = err.current_seq
+    if isinstance(err, TournamentChanged):
+        body["version"] = err.version
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
     if status == 503:
         headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}

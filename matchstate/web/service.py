@@ -22,7 +22,7 @@ from ..events import Context, timestamp
 from ..records import timeline
 from ..records.sheet import ScoreSheet, score_sheet
 from ..rulebook import clause
-from ..store import KeyCheck, Snapshot, Store, StoredEvent
+from ..store import Also, KeyCheck, Snapshot, Store, StoredEvent
 from ..store.database import deadline
 from . import access
 from .faults import said_if_unavailable
@@ -143,8 +143,9 @@ class Service:
         return Created(code, keys[access.SCORER], keys[access.OFFICIAL], match_view(code, created.match), 1,
                        created.receipt.to_json())
 
-    def import_log(self, text: str, key: str | None) -> Created:
-        """Store a whole log (JSON Lines) as a new match with keys of its own, for the league: all of it or none."""
+    def import_log(self, text: str, key: str | None, also: Also | None = None) -> Created:
+        """Store a whole log (JSON Lines) as a new match with keys of its own, for the league: all of it or none
+        (``also``: as :meth:`Store.import_log` takes it)."""
         self.check_league(key)
         lines = text.splitlines()
         latest: tuple[int, dict[str, Any]] | None = None  # the last event: events' times only grow
@@ -163,7 +164,7 @@ class Service:
                 raise err.at_line(latest[0]) from None
         keys = _new_keys()
         code, count = self.store.import_log(lines, keys={role: access.hash_key(made) for role, made in keys.items()},
-                                            by=access.LEAGUE)
+                                            by=access.LEAGUE, also=also)
         return Created(code, keys[access.SCORER], keys[access.OFFICIAL], self.view(code), count, None)
 
     def issue_key(self, code: str, role: str, key: str | None) -> str:

@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from ..engine import Match
 from ..errors import InvalidQuery, MatchstateError
 from ..log import replay
-from ..store import hash_key, new_key
+from ..store import Also, hash_key, new_key
 from ..store.database import deadline
 from ..tournaments.bracket import stage_pictures
 from ..tournaments.desk import Desk
@@ -40,7 +40,7 @@ from .answers import (
     refused_in_json,
 )
 from .api import IMPORT_BODY, KEY_ERRORS, LEAGUE_ERRORS, READ_ERRORS, KeyDep, ServiceDep, download
-from .service import Service
+from .service import Created, Service
 from .templating import reader_lang, templates
 
 api = APIRouter(prefix="/api", tags=["tournaments"])
@@ -49,6 +49,10 @@ NOT_FOUND = {**KEY_ERRORS, **refusals(_404="No such tournament")}
 CHANGE = {**LEAGUE_ERRORS, **refusals(_400="The change is refused; `detail` says why", _404="No such tournament")}
 CHANGED = {**answers(200, Tournament, "The tournament as it is now"), **CHANGE}
 Body_ = Annotated[dict[str, Any], Body()]
+ExpectedVersion = Annotated[int | None, Query(description=(
+    "The tournament's `version` the change is made from, as the desk's page shows it: refused (409, with the "
+    "`version` now) where another desk has changed the tournament since. Without it the change is made on top "
+    "of any other"))]
 
 
 class DrawRequest(BaseModel):
@@ -84,8 +88,8 @@ def desk_of(service: Service) -> Desk:
 
 
 def _json(desk: Desk, slug: str) -> dict[str, Any]:
-    tournament = desk.get(slug)
-    return {**tournament.to_json(), "progress": desk.progress(tournament).to_json()}
+    tournament, version = desk.opened(slug)
+    return {**tournament.to_json(), "version": version, "progress": desk.progress(tournament).to_json()}
 
 
 @api.get("/tournaments", response_model=None,
@@ -118,68 +122,75 @@ def read_tournament(service: ServiceDep, key: KeyDep, slug: str) -> dict[str, An
 
 
 @api.patch("/tournaments/{slug}", response_model=None, responses=CHANGED)
-def change_tournament(service: ServiceDep, key: KeyDep, slug: str, body: Body_) -> dict[str, Any]:
+def change_tournament(service: ServiceDep, key: KeyDep, slug: str, body: Body_,
+                      expected_version: ExpectedVersion = None) -> dict[str, Any]:
     """Change a tournament's fields, with the league key."""
     service.check_league(key)
     desk = desk_of(service)
-    desk.change(slug, body)
+    desk.change(slug, body, expected_version)
     return _json(desk, slug)
 
 
 @api.post("/tournaments/{slug}/draw", response_model=None, responses=CHANGED)
-def draw(service: ServiceDep, key: KeyDep, slug: str, body: DrawRequest) -> dict[str, Any]:
+def draw(service: ServiceDep, key: KeyDep, slug: str, body: DrawRequest,
+         expected_version: ExpectedVersion = None) -> dict[str, Any]:
     """Make the draw from a seed (recorded with the algorithm's version), with the league key; again, until a
     match of it is created."""
     service.check_league(key)
     desk = desk_of(service)
     if body.format == "groups":
-        desk.draw_groups(slug, body.groups, body.seed)
+        desk.draw_groups(slug, body.groups, body.seed, expected_version)
     elif body.format == "bracket":
-        desk.draw_bracket(slug, body.seed, seeds=body.seeds)
+        desk.draw_bracket(slug, body.seed, seeds=body.seeds, expected=expected_version)
     else:
         raise refused(InvalidQuery, "bad-field", name="format", value=body.format, allowed="groups, bracket")
     return _json(desk, slug)
 
 
 @api.post("/tournaments/{slug}/brackets", response_model=None, responses=CHANGED)
-def add_bracket(service: ServiceDep, key: KeyDep, slug: str, body: BracketRequest) -> dict[str, Any]:
+def add_bracket(service: ServiceDep, key: KeyDep, slug: str, body: BracketRequest,
+                expected_version: ExpectedVersion = None) -> dict[str, Any]:
     """Add a bracket fed by teams, a group's places or another bracket's losers, with the league key."""
     service.check_league(key)
     desk = desk_of(service)
-    desk.add_bracket(slug, body.stage, body.entrants, consolation=body.consolation, subsidiary=body.subsidiary)
+    desk.add_bracket(slug, body.stage, body.entrants, consolation=body.consolation, subsidiary=body.subsidiary,
+                     expected=expected_version)
     return _json(desk, slug)
 
 
 @api.post("/tournaments/{slug}/fixtures", response_model=None, responses=CHANGED)
-def add_fixtures(service: ServiceDep, key: KeyDep, slug: str,
-                 body: Annotated[list[dict[str, Any]], Body()]) -> dict[str, Any]:
+def add_fixtures(service: ServiceDep, key: KeyDep, slug: str, body: Annotated[list[dict[str, Any]], Body()],
+                 expected_version: ExpectedVersion = None) -> dict[str, Any]:
     """Add fixtures entered by hand (a shootout for a place: `kind: shootout`), with the league key."""
     service.check_league(key)
     desk = desk_of(service)
-    desk.add_fixtures(slug, body)
+    desk.add_fixtures(slug, body, expected_version)
     return _json(desk, slug)
 
 
 @api.put("/tournaments/{slug}/fixtures/{fixture}/schedule", response_model=None, responses=CHANGED)
-def schedule(service: ServiceDep, key: KeyDep, slug: str, fixture: str, body: ScheduleRequest) -> dict[str, Any]:
+def schedule(service: ServiceDep, key: KeyDep, slug: str, fixture: str, body: ScheduleRequest,
+             expected_version: ExpectedVersion = None) -> dict[str, Any]:
     """Give a fixture its day, time and field, with the league key."""
     service.check_league(key)
     desk = desk_of(service)
-    desk.schedule(slug, fixture, body.day, body.time, body.field)
+    desk.schedule(slug, fixture, body.day, body.time, body.field, expected_version)
     return _json(desk, slug)
 
 
 @api.post("/tournaments/{slug}/fixtures/{fixture}/match", status_code=201, response_model=None,
           responses={**answers(201, OpenedMatch, "The fixture's match; its keys are shown only this once"),
                      **CHANGE, **refusals(_409="The fixture has its match already")})
-def open_match(service: ServiceDep, key: KeyDep, slug: str, fixture: str) -> dict[str, Any]:
+def open_match(service: ServiceDep, key: KeyDep, slug: str, fixture: str,
+               expected_version: ExpectedVersion = None) -> dict[str, Any]:
     """Create the fixture's match (its teams, rosters, conditions), with the league key. The answer holds its
     scorer key and official key: they are shown only this once."""
     service.check_league(key)
     keys = {"scorer": new_key(), "official": new_key()}
-    _, code = desk_of(service).open_match(slug, fixture, {role: hash_key(made) for role, made in keys.items()})
+    kept, code = desk_of(service).open_match(slug, fixture, {role: hash_key(made) for role, made in keys.items()},
+                                             expected_version)
     return {"code": code, "scorer_key": keys["scorer"], "official_key": keys["official"],
-            "console": f"/matches/{quote(code, safe='')}/console"}
+            "console": f"/matches/{quote(code, safe='')}/console", "version": kept.version}
 
 
 @api.post("/tournaments/{slug}/fixtures/{fixture}/import", status_code=201, response_model=None,
@@ -187,33 +198,29 @@ def open_match(service: ServiceDep, key: KeyDep, slug: str, fixture: str) -> dic
                                413, _409="A match with this code exists"), **CHANGE,
                      **refusals(_422="A line is refused; `line` says which and `detail` why")},
           openapi_extra={"requestBody": IMPORT_BODY})
-async def import_result(service: ServiceDep, key: KeyDep, slug: str, fixture: str, request: Request) -> dict[str, Any]:
+async def import_result(service: ServiceDep, key: KeyDep, slug: str, fixture: str, request: Request,
+                        expected_version: ExpectedVersion = None) -> dict[str, Any]:
     """A result kept on paper, entered as its whole match log (JSON Lines), with the league key: its teams
-    must be the fixture's; it becomes the fixture's match."""
+    must be the fixture's; it becomes the fixture's match, in the transaction that stores it."""
     await run_in_threadpool(service.check_league, key)
     try:
         text = (await request.body()).decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise MatchstateError.said("log-not-utf8", error=err) from None
-    desk = desk_of(service)
 
-    def check() -> None:
-        """Refuse, before anything is stored, a fixture that cannot take a match, a log that does not replay, one
-        of other teams and one that does not end (a result is a whole match)."""
-        expected = desk.paper_teams(slug, fixture)
+    def enter(_: object, __: object, teams: tuple[str, str], hold: Also) -> Created:
+        """Refuse, before anything is stored, a log that does not replay, one of other teams than the fixture's
+        and one that does not end (a result is a whole match); store it, the fixture holding it."""
         played = Match()
         for _ in replay(text.splitlines(), played):
             pass
-        if not played.seq:
-            return  # no event: the import says what a log must hold
-        if set(played.teams) != set(expected):
-            raise refused(InvalidQuery, "import-teams", fixture=fixture, teams=" v ".join(expected))
-        if not played.ended:
+        if played.seq and set(played.teams) != set(teams):  # no event: the import says what a log must hold
+            raise refused(InvalidQuery, "import-teams", fixture=fixture, teams=" v ".join(teams))
+        if played.seq and not played.ended:
             raise refused(InvalidQuery, "paper-unended", fixture=fixture)
+        return service.import_log(text, key, hold)
 
-    await run_in_threadpool(check)
-    created = await run_in_threadpool(service.import_log, text, key)
-    await run_in_threadpool(desk.attach, slug, fixture, created.code)
+    _, created = await run_in_threadpool(desk_of(service).hold_match, slug, fixture, enter, expected_version)
     return {"code": created.code, "scorer_key": created.scorer_key, "official_key": created.official_key}
 
 
@@ -358,8 +365,8 @@ def discipline_page(request: Request, service: ServiceDep, key: Annotated[str | 
 def _page(request: Request, service: Service, slug: str, key: str | None, template: str) -> HTMLResponse:
     service.check_list(key)
     desk = desk_of(service)
-    tournament = desk.get(slug)
+    tournament, version = desk.opened(slug)
     progress = desk.progress(tournament)
     return templates.TemplateResponse(request, template, {
-        "tournament": tournament, "progress": progress.to_json(),
+        "tournament": tournament, "version": version, "progress": progress.to_json(),
         "pictures": stage_pictures(progress, reader_lang(request)), "private": service.private})

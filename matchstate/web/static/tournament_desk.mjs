@@ -7,6 +7,9 @@ import {el} from "./dom.mjs";
 
 const root = document.getElementById("tournament");
 const base = `/api/tournaments/${encodeURIComponent(root.dataset.slug)}`;
+// Each change is made from the tournament's version this page shows: where another desk has changed it since,
+// the server refuses the change (409) in words that say so, rather than one desk's change overwrite the other's.
+const at = (path) => `${base}${path}?${new URLSearchParams({expected_version: root.dataset.version})}`;
 const message = document.getElementById("desk-message");
 const keyInput = document.getElementById("desk-key");
 const KEY = "matchstate:league-key";
@@ -40,7 +43,7 @@ function onSubmit(id, act) {
 
 onSubmit("draw-form", async (form) => {
   const body = {format: form.get("format"), seed: form.get("seed"), groups: Number(form.get("groups")) || 1};
-  done(await api(`${base}/draw`, {method: "POST", body, key: keyInput.value}), "drawn");
+  done(await api(at("/draw"), {method: "POST", body, key: keyInput.value}), "drawn");
 });
 
 // The schedule's fields show what the fixture chosen has: a change of its time alone keeps its field.
@@ -55,19 +58,19 @@ shown();
 onSubmit("schedule-form", async (form) => {
   const body = {day: form.get("day"), time: form.get("time"), field: form.get("field")};
   const fixture = encodeURIComponent(form.get("fixture"));
-  done(await api(`${base}/fixtures/${fixture}/schedule`, {method: "PUT", body, key: keyInput.value}), "scheduled");
+  done(await api(at(`/fixtures/${fixture}/schedule`), {method: "PUT", body, key: keyInput.value}), "scheduled");
 });
 
 // A fixture's match is opened in place, not after a reload: its keys are shown only in this answer.
 onSubmit("open-form", async (form) => {
   const fixture = form.get("fixture");
-  const reply = await api(`${base}/fixtures/${encodeURIComponent(fixture)}/match`, {method: "POST",
-                                                                                    key: keyInput.value});
+  const reply = await api(at(`/fixtures/${encodeURIComponent(fixture)}/match`), {method: "POST", key: keyInput.value});
   if (reply.status !== 201) {
     message.textContent = reason(reply.data);
     return;
   }
-  const {code, scorer_key: scorer, official_key: official, console: consolePath} = reply.data;
+  const {code, scorer_key: scorer, official_key: official, console: consolePath, version} = reply.data;
+  root.dataset.version = version;  // the page's own change: the next is made from it
   const review = `/matches/${encodeURIComponent(code)}/review`;
   document.getElementById("opened").replaceChildren(el("div", {class: "keys"},
     el("p", {}, t("tournament", "opened-keys", {code})),
@@ -84,7 +87,7 @@ onSubmit("open-form", async (form) => {
 
 onSubmit("import-form", async (form) => {
   const fixture = encodeURIComponent(form.get("fixture"));
-  const response = await fetch(`${base}/fixtures/${fixture}/import`, {
+  const response = await fetch(at(`/fixtures/${fixture}/import`), {
     method: "POST", body: form.get("log"),
     headers: {"Content-Type": "application/jsonl", Authorization: `Bearer ${keyInput.value}`, Accept: "application/json"},
   });

@@ -1,0 +1,142 @@
+"""Two desks changing one tournament at the same moment, each through a server of its own on one database (SQLite
+and PostgreSQL): each change made on top of the other, or refused in words saying the tournament changed; never
+one lost, and never a match stored that no fixture holds."""
+
+from __future__ import annotations
+
+import threading
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", "Using `httpx`")
+    from fastapi.testclient import TestClient
+
+from tournament_helpers import KEYS, new_tournament, team
+
+from matchstate.errors import InvalidQuery, TournamentChanged
+from matchstate.store import MatchQuery, Store
+from matchstate.tournaments.desk import Desk
+from matchstate.tournaments.model import Tournament, tournament_of
+from matchstate.web import create_app
+from matchstate.web.access import hash_key
+
+LEAGUE = "league-key-of-two-desks"
+AUTH = {"Authorization": f"Bearer {LEAGUE}"}
+TEAMS = [team(name) for name in ("Blue", "Red", "Gold", "Green")]
+
+
+@pytest.fixture
+def desks(store: Store, store_url: str) -> Iterator[tuple[Desk, Desk]]:
+    """Two desks of one tournament drawn as a bracket, each through a store of its own (two servers, one database)."""
+    other = Store(store_url)
+    first = Desk(store)
+    new_tournament(first, "otono", TEAMS)
+    first.draw_bracket("otono", "s")
+    yield first, Desk(other)
+    other.close()
+
+
+def at_once(monkeypatch: pytest.MonkeyPatch, *acts: Callable[[], object]) -> list[object]:
+    """Each act in a thread of its own, each having read the tournament before any of them goes on to write it, as
+    two desks at the same moment do: what each gave back, or the refusal it raised."""
+    barrier = threading.Barrier(len(acts), timeout=10)
+    seen = threading.local()
+    def read_together(data: Any, *, stored: bool = False) -> Tournament:
+        made = tournament_of(data, stored=stored)
+        if stored and not getattr(seen, "read", False):  # the first read of each desk: the ones after go on
+            seen.read = True
+            barrier.wait()
+        return made
+
+    done: list[object] = [None] * len(acts)
+
+    def run(n: int, act: Callable[[], object]) -> None:
+        try:
+            done[n] = act()
+        except Exception as err:  # what the desk refused, for the test to say
+            done[n] = err
+
+    with monkeypatch.context() as patched:
+        patched.setattr("matchstate.tournaments.desk.tournament_of", read_together)
+        threads = [threading.Thread(target=run, args=(n, act)) for n, act in enumerate(acts)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)  # only a guard against a hang
+        assert not any(thread.is_alive() for thread in threads)
+    return done
+
+
+def when(desk: Desk) -> dict[str, tuple[str, str, str]]:
+    return {fixture.id: (fixture.day, fixture.time, fixture.field) for fixture in desk.get("otono").fixtures}
+
+
+def test_two_desks_scheduling_at_once_keep_both_schedules(desks: tuple[Desk, Desk],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    first, second = desks
+    done = at_once(monkeypatch, lambda: first.schedule("otono", "Cup-R1-1", "2026-12-05", "15:00", "Cancha 1"),
+                   lambda: second.schedule("otono", "Cup-R1-2", "2026-12-05", "17:00", "Cancha 2"))
+    assert not [made for made in done if isinstance(made, Exception)]
+    scheduled = when(second)
+    assert scheduled["Cup-R1-1"] == ("2026-12-05", "15:00", "Cancha 1")
+    assert scheduled["Cup-R1-2"] == ("2026-12-05", "17:00", "Cancha 2")
+    assert first.opened("otono").version == 4  # made, drawn, and each schedule on top of the other
+
+
+def test_a_desk_that_changes_the_version_it_shows_is_refused_in_words_once_another_stored_over_it(
+        desks: tuple[Desk, Desk], monkeypatch: pytest.MonkeyPatch) -> None:
+    first, second = desks
+    shown = first.opened("otono").version
+    done = at_once(monkeypatch,
+                   lambda: first.schedule("otono", "Cup-R1-1", "2026-12-05", "15:00", "Cancha 1", expected=shown),
+                   lambda: second.schedule("otono", "Cup-R1-2", "2026-12-05", "17:00", "Cancha 2", expected=shown))
+    refused = [made for made in done if isinstance(made, TournamentChanged)]
+    assert len(refused) == 1 and refused[0].version == shown + 1
+    assert refused[0].worded() == {
+        "en": f"the tournament otono changed since you opened it (version {shown}, now {shown + 1}): reload it, then "
+              "make your change again",
+        "es": f"el torneo otono cambió desde que lo abrió (versión {shown}, ahora {shown + 1}): vuelva a cargarlo y "
+              "haga su cambio de nuevo"}
+    stood = done.index(next(made for made in done if not isinstance(made, Exception)))
+    scheduled = when(first)
+    assert scheduled[f"Cup-R1-{stood + 1}"][0] == "2026-12-05"
+    assert scheduled[f"Cup-R1-{2 - stood}"] == ("", "", "")  # the refused one changed nothing
+
+
+def test_a_match_opened_as_another_desk_draws_again_is_held_by_its_fixture_or_never_stored(
+        desks: tuple[Desk, Desk], monkeypatch: pytest.MonkeyPatch) -> None:
+    first, second = desks
+    done = at_once(monkeypatch, lambda: first.open_match("otono", "Cup-R1-1", KEYS),
+                   lambda: second.draw_groups("otono", 2, "again"))
+    # One stands; the other, made again on top of it, is refused: a draw once a match is opened, or a match for a
+    # fixture the new draw has not.
+    assert [isinstance(made, InvalidQuery) for made in done].count(True) == 1, done
+    held = {fixture.match for fixture in first.get("otono").fixtures if fixture.match}
+    assert {summary.code for summary in first.store.summaries(MatchQuery())} == held
+
+
+def test_the_api_refuses_a_change_from_an_older_version_with_409_and_stores_no_match(store: Store) -> None:
+    store.set_league_key(hash_key(LEAGUE))
+    with TestClient(create_app(store)) as client:
+        body = {"slug": "otono", "name": "Copa de Otoño", "teams": TEAMS}
+        assert client.post("/api/tournaments", json=body, headers=AUTH).json()["version"] == 1
+        drawn = client.post("/api/tournaments/otono/draw", json={"format": "bracket", "seed": "s"}, headers=AUTH)
+        shown = drawn.json()["version"]
+        schedule = {"day": "2026-12-05", "time": "15:00"}
+        reply = client.put("/api/tournaments/otono/fixtures/Cup-R1-1/schedule", json=schedule, headers=AUTH,
+                           params={"expected_version": shown})
+        assert reply.status_code == 200 and reply.json()["version"] == shown + 1
+        for path in ("match", "import"):  # the other desk, its page made before that schedule
+            reply = client.post(f"/api/tournaments/otono/fixtures/Cup-R1-2/{path}", headers=AUTH,
+                                params={"expected_version": shown})
+            assert reply.status_code == 409, reply.text
+            assert reply.json()["version"] == shown + 1
+            assert reply.json()["detail"].startswith("the tournament otono changed since you opened it")
+        assert store.summaries(MatchQuery()) == []
+        opened = client.post("/api/tournaments/otono/fixtures/Cup-R1-2/match", headers=AUTH,
+                             params={"expected_version": shown + 1})
+        assert opened.status_code == 201 and opened.json()["version"] == shown + 2
