@@ -64,6 +64,17 @@ def messages(lines: Iterator[str]) -> Iterator[tuple[str, dict[str, Any]]]:
             name = "message"
 
 
+async def frames(events: AsyncIterator[bytes]) -> AsyncIterator[tuple[str, dict[str, Any]]]:
+    """The messages of a stream the test reads itself, keepalives skipped, each within a bound that only guards
+    against a hang."""
+    while True:
+        frame = await asyncio.wait_for(anext(events), 10)
+        if not frame.startswith((b":", b"retry:")):
+            assert not frame.startswith(b"id:")
+            head, _, data = frame.partition(b"\ndata: ")
+            yield head.removeprefix(b"event: ").decode(), json.loads(data)
+
+
 def test_one_stream_carries_the_score_of_every_opened_match(server: ServerProcess) -> None:
     with httpx.Client(base_url=server.base, timeout=10) as client:
         assert client.post("/api/tournaments", json=day(), headers=LEAGUE).status_code == 201
@@ -119,15 +130,6 @@ def test_a_match_opened_later_and_an_append_through_another_server_reach_the_str
 
     first = opened("M0")
 
-    async def frames(events: AsyncIterator[bytes]) -> AsyncIterator[tuple[str, dict[str, Any]]]:
-        """The stream's messages, keepalives skipped, each within a bound that only guards against a hang."""
-        while True:
-            frame = await asyncio.wait_for(anext(events), 10)
-            if not frame.startswith((b":", b"retry:")):
-                assert not frame.startswith(b"id:")
-                head, _, data = frame.partition(b"\ndata: ")
-                yield head.removeprefix(b"event: ").decode(), json.loads(data)
-
     async def run() -> None:
         events: AsyncGenerator[bytes, None] = live.tournament(service.hub, lambda: live_matches(service, "day"),
                                                               lambda: live_fixtures(service, "day"))
@@ -147,5 +149,39 @@ def test_a_match_opened_later_and_an_append_through_another_server_reach_the_str
         assert sorted(service.hub.watched()) == sorted([first, later])
         await events.aclose()
         assert service.hub.watched() == []  # an ended stream follows nothing
+
+    asyncio.run(run())
+
+
+def test_a_knockout_ended_level_is_sent_as_level_as_it_ends_and_as_playing_as_it_reopens(store: Store) -> None:
+    """A knockout that ends level sends no one on, and a page loaded afresh says so; its stream said "ended" until a
+    reload. The progress, with each fixture's status in the page's words, is sent again after an append that ends
+    a match or reopens it."""
+    service = Service(store)
+    desk = Desk(store)
+    desk.create(day(1))
+    keys = {"scorer": new_key(), "official": new_key()}
+    _, code = desk.open_match("day", "M0", {role: hash_key(made) for role, made in keys.items()})
+
+    async def logged(role: str, event: dict[str, Any]) -> None:
+        await asyncio.to_thread(service.append, code, {**event, "at": now()}, None, keys[role])
+        await service.catch_up_all()
+
+    async def run() -> None:
+        events: AsyncGenerator[bytes, None] = live.tournament(service.hub, lambda: live_matches(service, "day"),
+                                                              lambda: live_fixtures(service, "day"))
+        read = frames(events)
+        assert (await anext(read))[1]["fixtures"][0]["status"] == "scheduled"
+        for event in ({"type": "chukker.start", "chukker": 1}, {"type": "chukker.end", "chukker": 1},
+                      {"type": "match.end"}):
+            await logged("scorer", event)
+        said = [await anext(read) for _ in range(4)]
+        assert [name for name, _ in said] == ["append", "append", "append", "progress"]
+        assert (said[-1][1]["fixtures"][0]["status"], said[-1][1]["fixtures"][0]["seq"]) == ("level", 4)
+        await logged("official", {"type": "void", "seq": 4, "reason": "a knockout is decided by play"})
+        said = [await anext(read) for _ in range(2)]
+        assert [name for name, _ in said] == ["append", "progress"]
+        assert said[-1][1]["fixtures"][0]["status"] == "playing"
+        await events.aclose()
 
     asyncio.run(run())

@@ -22,6 +22,7 @@ Message = tuple[int, bytes]  # (seq, the server-sent event whole), framed once h
 Queue = asyncio.Queue[Message | None]  # None: the stream is dropped
 KEEPALIVE: Message = (0, b": keepalive\n\n")  # put in a quiet stream's queue by its timer
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}  # a stream's response: nothing keeps or holds it
+SETTLED = ("ended", "level")  # the statuses of a tournament's fixture whose match has ended
 
 
 class Hub:
@@ -182,7 +183,9 @@ async def tournament(hub: Hub, matches: Callable[[], list[str | None]],
     id. Every :data:`KEEPALIVE_SECONDS`, busy or not, ``matches()`` (each fixture's match, one small read) is
     asked: where a match was opened since, through any server, the progress is read and sent again, else a
     keepalive is. The progress of a large tournament costs a read of each of its matches: never a spectator's
-    every few seconds.
+    every few seconds. It is read and sent again too after an append that ends a match or reopens it: what its
+    fixture's status is then (ended, or a knockout ended level) and who goes on is the tournament's to say, in the
+    words a page loaded afresh has.
 
     Each message says the whole score, so a browser that reconnects needs nothing it missed (no
     ``Last-Event-ID``): the progress it is sent first says it. A dropped stream, and one whose read finds the
@@ -197,8 +200,10 @@ async def tournament(hub: Hub, matches: Callable[[], list[str | None]],
         quiet = _Quiet(queue)
         try:
             sent: list[str | None] | None = None  # each fixture's match, as the progress last sent says
+            ended: dict[str, bool] = {}  # whether each match that counts has ended, as the progress last sent says
+            settled = False  # an append since has ended a match or reopened it
             while True:
-                if sent is not None and await run_in_threadpool(matches) == sent:
+                if sent is not None and not settled and await run_in_threadpool(matches) == sent:
                     yield KEEPALIVE[1]
                 else:
                     fixtures = await run_in_threadpool(read)
@@ -211,11 +216,18 @@ async def tournament(hub: Hub, matches: Callable[[], list[str | None]],
                         if fixture["match"]:
                             hub.seen(fixture["match"], fixture["seq"])
                     sent = [fixture["match"] for fixture in fixtures]
+                    ended = {fixture["match"]: fixture["status"] in SETTLED for fixture in fixtures
+                             if fixture["match"] and fixture["status"] != "stale"}
                     yield b"event: progress\ndata: %s\n\n" % orjson.dumps({"fixtures": fixtures})
+                settled = False
                 while (message := await queue.get()) is not KEEPALIVE:
                     if message is None:
                         return
                     # A match's seq would mean nothing as the tournament stream's id: the message goes without it.
                     yield message[1].partition(b"\n")[2]
+                    match = orjson.loads(message[1].partition(b"\ndata: ")[2])["match"]
+                    if ended.get(match["code"], match["ended"]) != match["ended"]:
+                        settled = True
+                        break
         finally:
             quiet.handle.cancel()

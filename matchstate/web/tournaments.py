@@ -250,7 +250,8 @@ def live_fixtures(service: Service, slug: str) -> list[dict[str, Any]]:
                                          "it"}, **NOT_FOUND})
 def tournament_stream(service: ServiceDep, key: KeyDep, slug: str) -> StreamingResponse:
     """Every fixture's score live, in one stream for the whole tournament: its progress, then each append to
-    any of its matches; a match opened since is followed within 15 s, and the progress sent again. The stream
+    any of its matches; a match opened since is followed within 15 s, and the progress sent again, as it is after
+    an append that ends a match or reopens it (a fixture's status is the tournament's to say). The stream
     counts as one against a client's streams however many matches it follows; a browser that reconnects is
     sent the progress again."""
     service.check_list(key)

@@ -17,6 +17,7 @@ from browser.conftest import watch
 from browser.test_accessibility import GRAVE, described
 from browser.test_accessibility import axe as axe  # the fixture
 from matchstate.web.process import ServerProcess
+from matchstate.words import phrase
 
 LAPTOP = {"width": 1280, "height": 800}
 DONE = {"en": ("The draw is made.", "The fixture is scheduled.", "The result is entered."),
@@ -236,6 +237,40 @@ def test_the_public_page_keeps_a_score_live(server: ServerProcess, new_page: Any
     page.wait_for_selector('.fixture-row[data-fixture="Cup-R1-1"] [data-score] >> text="1 – 12"')
     playing = {"en": "playing", "es": "en juego"}[language]
     assert row.locator("[data-status]").inner_text() == playing
+    assert not page.errors
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_public_page_says_live_that_a_knockout_ended_level_and_that_it_plays_on(
+        server: ServerProcess, new_page: Any, language: str) -> None:
+    """A knockout that ended level showed "ended" on the live page until it was loaded again: its words are now the
+    ones a page loaded afresh has, as the match ends and as its end is voided to play on."""
+    post(server, "/api/tournaments", {"slug": "final", "name": "Final", "teams": [roster("Blue", 2), roster("Red", 2)],
+                                      "fixtures": [{"id": "F", "stage": "Cup", "kind": "knockout", "round": 1,
+                                                    "home": "Blue", "away": "Red"}]}, LEAGUE_KEY)
+    opened = post(server, "/api/tournaments/final/fixtures/F/match", {}, LEAGUE_KEY)
+    code, scorer = opened["code"], opened["scorer_key"]
+    send(server, code, {"type": "chukker.start", "chukker": 1}, scorer)
+    page = new_page(viewport=PHONE)
+    page.goto(server.base + "/tournaments/final")
+    in_language(page, language)
+    row = '.fixture-row[data-fixture="F"]'
+    page.evaluate("""row => {  // every status the row says, kept on the page: gone, were it loaded again
+      window.said = [];
+      const status = document.querySelector(`${row} [data-status]`);
+      new MutationObserver(() => window.said.push(status.textContent)).observe(status, {childList: true});
+    }""", row)
+    send(server, code, {"type": "goal", "team": "Blue"}, scorer)
+    page.wait_for_selector(f'{row} [data-score] >> text="1 – 0"')  # the stream is followed
+    for event in ({"type": "goal", "team": "Red"}, {"type": "chukker.end", "chukker": 1}, {"type": "match.end"}):
+        last = send(server, code, event, scorer)
+    level = phrase("tournament", "status-level", language)
+    page.wait_for_selector(f"{row}.level [data-status] >> text={level}")
+    assert page.inner_text(f"{row} [data-score]") == "1 – 1"
+    send(server, code, {"type": "void", "seq": last["event"]["seq"], "reason": "played on"}, opened["official_key"])
+    page.wait_for_selector(f"{row}.playing [data-status] >> text={phrase('tournament', 'status-playing', language)}")
+    ended = phrase("tournament", "status-ended", language)
+    assert ended not in page.evaluate("() => window.said"), "the knockout said it had ended, not that it ended level"
     assert not page.errors
 
 

@@ -45,11 +45,13 @@ function progressed(fixture) {
 }
 
 // An event appended to a fixture's match, with the match after it (an older one than the row shows is let be).
+// Whether a match that ends sends a team on or leaves a knockout level is the tournament's to say: the stream
+// sends its progress after an append that ends a match or reopens it, and until then the row says what it said.
 function appended(match) {
   const row = [...rows.values()].find((each) => each.dataset.match === match.code);
   if (!row || row.classList.contains("stale") || match.seq < Number(row.dataset.seq)) return;
   row.dataset.seq = match.seq;
-  show(row, match.ended ? "ended" : "playing", match.score);
+  show(row, match.ended ? STATUSES.find((status) => row.classList.contains(status)) : "playing", match.score);
 }
 
 const section = document.getElementById("tournament");
