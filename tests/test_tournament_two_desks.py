@@ -4,6 +4,7 @@ one lost, and never a match stored that no fixture holds."""
 
 from __future__ import annotations
 
+import json
 import threading
 import warnings
 from collections.abc import Callable, Iterator
@@ -140,3 +141,64 @@ def test_the_api_refuses_a_change_from_an_older_version_with_409_and_stores_no_m
         opened = client.post("/api/tournaments/otono/fixtures/Cup-R1-2/match", headers=AUTH,
                              params={"expected_version": shown + 1})
         assert opened.status_code == 201 and opened.json()["version"] == shown + 2
+
+
+@pytest.mark.parametrize("expected", [True, False], ids=["page", "api"])
+def test_a_match_whose_fixture_another_desk_changes_as_it_is_stored_is_stored_only_with_the_fixture_holding_it(
+        desks: tuple[Desk, Desk], monkeypatch: pytest.MonkeyPatch, expected: bool) -> None:
+    """Another desk's change stored between the read of the tournament and the match's own transaction: the match
+    is not stored (the page's desk is refused), or is stored on top of that change (the API's, naming no version),
+    its fixture holding it; never a match stored that no fixture holds, and the other desk's change kept."""
+    first, second = desks
+    create = first.store.create_match
+    changes: list[object] = []
+
+    def meanwhile(*args: Any, **kwargs: Any) -> Any:
+        if not changes:
+            changes.append(second.schedule("otono", "Cup-R1-2", "2026-12-05", "17:00"))
+        return create(*args, **kwargs)
+
+    monkeypatch.setattr(first.store, "create_match", meanwhile)
+    shown = first.opened("otono").version
+    if expected:
+        with pytest.raises(TournamentChanged):
+            first.open_match("otono", "Cup-R1-1", KEYS, expected=shown)
+    else:
+        kept, _ = first.open_match("otono", "Cup-R1-1", KEYS)
+        assert kept.version == shown + 2
+    held = {fixture.match for fixture in first.get("otono").fixtures if fixture.match}
+    assert {summary.code for summary in first.store.summaries(MatchQuery())} == held == (
+        set() if expected else {"otono-Cup-R1-1"})
+    assert when(first)["Cup-R1-2"][:2] == ("2026-12-05", "17:00")
+    assert first.store.verify() == []  # nothing half stored: the league log holds what the matches do
+
+
+def test_a_result_kept_on_paper_entered_as_another_desk_changes_the_tournament_leaves_no_match(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The import's last transaction, which makes the match whole, is the one in which its fixture takes it: where
+    another desk stored the tournament since the page was made, the result is refused and no match is left."""
+    store.set_league_key(hash_key(LEAGUE))
+    desk = Desk(store)
+    new_tournament(desk, "otono", TEAMS)
+    desk.draw_bracket("otono", "s")
+    shown = desk.opened("otono").version
+    imported = store.import_log
+
+    def meanwhile(*args: Any, **kwargs: Any) -> Any:
+        desk.schedule("otono", "Cup-R1-2", "2026-12-05", "17:00")
+        return imported(*args, **kwargs)
+
+    monkeypatch.setattr(store, "import_log", meanwhile)
+    fixture = desk.get("otono").fixture("Cup-R1-1")
+    teams = [fixture.home.ref, fixture.away.ref]
+    log = [{"type": "match.start", "at": "2026-12-05T15:00:00Z", "match": "paper-1", "teams": teams},
+           {"type": "chukker.start", "chukker": 1, "at": "2026-12-05T15:00:01Z"},
+           {"type": "chukker.end", "chukker": 1, "at": "2026-12-05T15:07:00Z"},
+           {"type": "match.end", "at": "2026-12-05T15:07:01Z"}]
+    with TestClient(create_app(store)) as client:
+        reply = client.post("/api/tournaments/otono/fixtures/Cup-R1-1/import", headers=AUTH,
+                            content="\n".join(json.dumps(event) for event in log),
+                            params={"expected_version": shown})
+    assert reply.status_code == 409 and reply.json()["version"] == shown + 1, reply.text
+    assert store.summaries(MatchQuery()) == [] and store.verify() == []
+    assert desk.get("otono").fixture("Cup-R1-1").match is None
