@@ -46,7 +46,9 @@ from .templating import reader_lang, templates
 api = APIRouter(prefix="/api", tags=["tournaments"])
 pages = APIRouter(include_in_schema=False)
 NOT_FOUND = {**KEY_ERRORS, **refusals(_404="No such tournament")}
-CHANGE = {**LEAGUE_ERRORS, **refusals(_400="The change is refused; `detail` says why", _404="No such tournament")}
+STALE = "Another desk changed the tournament since `expected_version`: `version` is its version now"
+CHANGE = {**LEAGUE_ERRORS, **refusals(_400="The change is refused; `detail` says why", _404="No such tournament",
+                                      _409=STALE)}
 CHANGED = {**answers(200, Tournament, "The tournament as it is now"), **CHANGE}
 Body_ = Annotated[dict[str, Any], Body()]
 ExpectedVersion = Annotated[int | None, Query(description=(
@@ -180,7 +182,7 @@ def schedule(service: ServiceDep, key: KeyDep, slug: str, fixture: str, body: Sc
 
 @api.post("/tournaments/{slug}/fixtures/{fixture}/match", status_code=201, response_model=None,
           responses={**answers(201, OpenedMatch, "The fixture's match; its keys are shown only this once"),
-                     **CHANGE, **refusals(_409="The fixture has its match already")})
+                     **CHANGE, **refusals(_409=f"The fixture has its match already, or: {STALE.lower()}")})
 def open_match(service: ServiceDep, key: KeyDep, slug: str, fixture: str,
                expected_version: ExpectedVersion = None) -> dict[str, Any]:
     """Create the fixture's match (its teams, rosters, conditions), with the league key. The answer holds its
@@ -195,8 +197,9 @@ def open_match(service: ServiceDep, key: KeyDep, slug: str, fixture: str,
 
 @api.post("/tournaments/{slug}/fixtures/{fixture}/import", status_code=201, response_model=None,
           responses={**answers(201, ImportedResult, "The fixture's match, stored; its keys are shown only this once",
-                               413, _409="A match with this code exists"), **CHANGE,
-                     **refusals(_422="A line is refused; `line` says which and `detail` why")},
+                               413), **CHANGE,
+                     **refusals(_409=f"A match with this code exists, or: {STALE.lower()}",
+                                _422="A line is refused; `line` says which and `detail` why")},
           openapi_extra={"requestBody": IMPORT_BODY})
 async def import_result(service: ServiceDep, key: KeyDep, slug: str, fixture: str, request: Request,
                         expected_version: ExpectedVersion = None) -> dict[str, Any]:
