@@ -30,15 +30,17 @@ AUTH = {"Authorization": f"Bearer {LEAGUE}"}
 TEAMS = [team(name) for name in ("Blue", "Red", "Gold", "Green")]
 
 
-@pytest.fixture
-def desks(store: Store, store_url: str) -> Iterator[tuple[Desk, Desk]]:
-    """Two desks of one tournament drawn as a bracket, each through a store of its own (two servers, one database)."""
-    other = Store(store_url)
+@pytest.fixture(params=["one server", "two servers"])
+def desks(request: pytest.FixtureRequest, store: Store, store_url: str) -> Iterator[tuple[Desk, Desk]]:
+    """Two desks of one tournament drawn as a bracket: through one store (two browsers at one server), or each
+    through a store of its own (two servers on one database)."""
+    other = Store(store_url) if request.param == "two servers" else store
     first = Desk(store)
     new_tournament(first, "otono", TEAMS)
     first.draw_bracket("otono", "s")
     yield first, Desk(other)
-    other.close()
+    if other is not store:
+        other.close()
 
 
 def at_once(monkeypatch: pytest.MonkeyPatch, *acts: Callable[[], object]) -> list[object]:
