@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from sqlalchemy import event
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "Using `httpx`")
@@ -18,7 +19,7 @@ with warnings.catch_warnings():
 
 from tournament_helpers import KEYS, new_tournament, team
 
-from matchstate.errors import InvalidQuery, TournamentChanged
+from matchstate.errors import DuplicateMatch, InvalidQuery, TournamentChanged
 from matchstate.store import MatchQuery, Store
 from matchstate.tournaments.desk import Desk
 from matchstate.tournaments.model import Tournament, tournament_of
@@ -204,3 +205,33 @@ def test_a_result_kept_on_paper_entered_as_another_desk_changes_the_tournament_l
     assert reply.status_code == 409 and reply.json()["version"] == shown + 1, reply.text
     assert store.summaries(MatchQuery()) == [] and store.verify() == []
     assert desk.get("otono").fixture("Cup-R1-1").match is None
+
+
+
+@pytest.mark.parametrize("store_url", ["postgresql"], indirect=True)  # SQLite's writes take turns: none meet
+def test_two_desks_creating_one_slug_at_once_one_is_refused_in_words(store: Store) -> None:
+    """Both desks found no tournament of the slug before either stored theirs: the second was a 500."""
+    barrier = threading.Barrier(2, timeout=10)
+
+    def inserting_together(_: Any, __: Any, statement: str, *___: Any) -> None:
+        if statement.startswith("INSERT INTO tournaments"):
+            barrier.wait()
+
+    event.listen(store.engine, "before_cursor_execute", inserting_together)
+    done: list[object] = [None, None]
+
+    def create(n: int) -> None:
+        try:
+            new_tournament(Desk(store), "otono", TEAMS)
+        except Exception as refused:  # what the desk refused, for the test to say
+            done[n] = refused
+
+    threads = [threading.Thread(target=create, args=(n,)) for n in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)  # only a guard against a hang
+    event.remove(store.engine, "before_cursor_execute", inserting_together)
+    [refusal] = [one for one in done if one is not None]
+    assert isinstance(refusal, DuplicateMatch) and "otono" in str(refusal)
+    assert Desk(store).get("otono").name == "Copa otono"

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import Connection, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from ..errors import DuplicateMatch, InvalidQuery, NotFound, TournamentChanged, UnknownMatch
 from ..models import TournamentRow
@@ -49,10 +50,11 @@ class Desk:
         tournament = tournament_of(dict(data))
         now = utc_now()
         with self.store.database.transaction(write=True) as connection:
-            if connection.execute(select(TournamentRow.id).where(TournamentRow.slug == tournament.slug)).first():
-                raise refused(DuplicateMatch, "duplicate", slug=tournament.slug)
-            connection.execute(insert(TournamentRow).values(slug=tournament.slug, name=tournament.name,
-                                                            doc=tournament.to_json(), created=now, updated=now))
+            try:  # the slug's unique index refuses the second of two desks creating it at once, on any server
+                connection.execute(insert(TournamentRow).values(slug=tournament.slug, name=tournament.name,
+                                                                doc=tournament.to_json(), created=now, updated=now))
+            except IntegrityError:
+                raise refused(DuplicateMatch, "duplicate", slug=tournament.slug) from None
         return tournament
 
     def get(self, slug: str) -> Tournament:
