@@ -155,7 +155,8 @@ def replay(lines: Iterable[str], match: Match | None = None) -> Iterator[Step]:
     """Feed a log's events to ``match`` (a new one by default), yielding a :class:`Step` each.
 
     A refused event raises :class:`RefusedEvent` carrying its line number; the events
-    before it stay applied, nothing after it is.
+    before it stay applied, nothing after it is. A log with no event (empty, or blank lines only) lacks its
+    match.start and is refused as the import refuses it, with no line to name.
     """
     match = match if match is not None else Match()
     for number, obj in read_events(lines):
@@ -164,6 +165,8 @@ def replay(lines: Iterable[str], match: Match | None = None) -> Iterator[Step]:
         except RefusedEvent as err:
             raise err.at_line(number) from None
         yield Step(match.seq, number, obj, match.state, ruling, match.clock, match.flags[-1])
+    if not match.seq:
+        raise InvalidEvent.said("no-events")
 
 
 def load(path: str | Path) -> Match:

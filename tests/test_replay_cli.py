@@ -149,6 +149,16 @@ def test_replay_not_json_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert code == 2 and err.startswith("line 2: ")
 
 
+@pytest.mark.parametrize("lines", [[], ["", "  "]], ids=["empty", "blank lines only"])
+def test_replay_of_a_log_with_no_event_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  lines: list[str]) -> None:
+    """A log lacking its match.start exited 0 with a score of nothing, as if it had replayed; it is refused in
+    the words the import refuses it with, and nothing is printed as replayed."""
+    path = write_log(tmp_path, lines)
+    for argv, said in ((["--json"], "the log has no events\n"), (["--lang", "es"], "el registro no tiene eventos\n")):
+        assert run(capsys, "replay", *argv, path) == (2, "", said)
+
+
 def test_replay_timeline_shows_each_event_and_its_ruling(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                          chukker: Scorer) -> None:
     path = write_log(tmp_path, chukker.lines())

@@ -217,9 +217,9 @@ async def import_result(service: ServiceDep, key: KeyDep, slug: str, fixture: st
         played = Match()
         for _ in replay(text.splitlines(), played):
             pass
-        if played.seq and set(played.teams) != set(teams):  # no event: the import says what a log must hold
+        if set(played.teams) != set(teams):
             raise refused(InvalidQuery, "import-teams", fixture=fixture, teams=" v ".join(teams))
-        if played.seq and not played.ended:
+        if not played.ended:
             raise refused(InvalidQuery, "paper-unended", fixture=fixture)
         return service.import_log(text, key, hold)
 
