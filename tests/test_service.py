@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -21,7 +22,9 @@ with warnings.catch_warnings():
 
 from conftest import BLUE, RED, stamp
 
+from matchstate.cli import main
 from matchstate.engine import Match
+from matchstate.errors import RefusedEvent
 from matchstate.log import MAX_LINE_BYTES
 from matchstate.records import timeline
 from matchstate.store import Store
@@ -145,6 +148,27 @@ def test_a_code_no_url_can_name_is_refused_at_creation(client: TestClient, code:
     refused = client.post("/api/matches", json={**START, "match": code}, headers=LEAGUE)
     assert refused.status_code == 422 and "any character but '/'" in refused.json()["detail"]
     assert client.get("/api/matches").json() == []
+
+
+@pytest.mark.parametrize("code", ["a/b", "/", ".", ".."])
+def test_every_door_that_creates_a_match_refuses_a_code_no_url_can_name(
+        client: TestClient, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], code: str) -> None:
+    """`matchstate import` stored a match coded "a/b" or "..", whose pages and API no address can reach (the
+    web refused such a code, the command line and the store did not): each door says the web's words."""
+    said = (f"match.start: field 'match' {code!r} cannot name a match in a URL: a code may hold any character "
+            "but '/', and may not be '.' or '..'")
+    log = tmp_path / "match.jsonl"
+    log.write_text(json.dumps({**START, "match": code}) + "\n", encoding="utf-8")
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store.url.render_as_string(hide_password=False))
+    assert main(["import", str(log)]) == 2
+    assert capsys.readouterr() == ("", f"line 1: {said}\n")
+    assert client.post("/api/matches", json={**START, "match": code}, headers=LEAGUE).json()["detail"] == said
+    imported = client.post("/api/matches/import", content=log.read_bytes(), headers=LEAGUE)
+    assert (imported.status_code, imported.json()["detail"]) == (422, f"line 1: {said}")
+    with pytest.raises(RefusedEvent, match=re.escape(said)):
+        store.create_match({**START, "match": code})
+    assert store.match_count() == 0 and client.get("/api/matches").json() == []
 
 
 def test_refused_creates_leave_nothing_behind_and_kept_reads_are_bounded(store: Store) -> None:

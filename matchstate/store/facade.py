@@ -13,7 +13,6 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from sqlalchemy import URL, Connection, Engine, func, select
 
 from .. import authority
-from ..engine import Match
 from ..errors import ConflictError, IllegalEvent, MatchstateError, NotProven, RefusedEvent, StoreError, UnknownMatch
 from ..log import parse_line
 from ..models import ActRow, EventRow, KeyRow, MatchRow
@@ -174,8 +173,7 @@ class Store:
         incoming = self._incoming(start_event, role)
         secret = self._secret()
         with self.database.transaction(write=True) as connection:
-            head = Head(None, Match())
-            ruling = head.match.feed(incoming.event)  # a new Match takes nothing but a valid match.start
+            head, ruling = incoming.start()
             head.match_id = self._writer.insert_match(connection, head.match, incoming.received_at)
             if also is not None:
                 also(connection, head.match.start["match"])
@@ -307,7 +305,7 @@ class Store:
             raise StoreError("a match.start is corrected only with a reason")
         scorer, official = self.key_hashes(code)  # no such match is said first, as what it is
         incoming = self._incoming(start_event, role)
-        Match().feed(incoming.event)  # a refused match.start is refused here, before anything is removed
+        incoming.start()  # a refused match.start is refused here, before anything is removed
         if incoming.event["match"] != code:
             raise StoreError.said("correct-code", code=code, given=incoming.event["match"])
         self.remove_match(code, reason=reason, by=by, unstarted=True)

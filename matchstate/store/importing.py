@@ -35,7 +35,6 @@ from typing import Any, NamedTuple
 from sqlalchemy import Connection, delete, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..engine import Match
 from ..errors import DuplicateMatch, IllegalEvent, InvalidEvent, RefusedEvent
 from ..models import EventRow, MatchRow, RulingRow
 from ..rulings import Ruling
@@ -158,8 +157,7 @@ class Import:
 
     def _begin(self, incoming: Incoming) -> tuple[Head, Ruling | None]:
         """The staged match's head, fed its match.start, and its row: under a code of its own, ``importing`` now."""
-        head = Head(None, Match())
-        ruling = head.match.feed(incoming.event)  # a new Match takes nothing but a valid match.start
+        head, ruling = incoming.start()
         code = head.match.start["match"]
         with self.writer.database.transaction(write=True) as connection:
             if connection.execute(select(MatchRow.id).where(MatchRow.code == code)).first() is not None:

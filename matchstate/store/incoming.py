@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from ..engine import Match
 from ..errors import InvalidEvent
 from ..rulings import Ruling
 from .cache import Head
@@ -16,6 +17,13 @@ from .results import StoredEvent
 from .sql import event_columns
 
 TEXT_FIELDS = ("id", "by", "match")  # kept in text columns, which cannot hold a NUL on PostgreSQL
+
+
+def check_code(code: object) -> None:
+    """Refuse a match code that cannot name a match in a URL: a path segment never holds `/` (not even as %2F,
+    which the server decodes before routing), and browsers resolve `.` and `..` away."""
+    if isinstance(code, str) and ("/" in code or code in {".", ".."}):
+        raise InvalidEvent.said("code-url", code=repr(code))
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +57,15 @@ class Incoming:
                 raise InvalidEvent.said("nul-field", kind=obj.get("type"), name=repr(name))
         return cls(raw, obj, role, received_at, engine_version,
                    sealed(obj, role, received_at, engine_version) if seal else b"")
+
+    def start(self) -> tuple[Head, Ruling | None]:
+        """A new match's head, fed this event as its match.start, and its ruling: the one door of every match the
+        store creates (created, imported, corrected), refused where the event is no match.start or its code
+        cannot name a match in a URL (:func:`check_code`)."""
+        head = Head(None, Match())
+        ruling = head.match.feed(self.event)  # a new Match takes nothing but a valid match.start
+        check_code(head.match.start["match"])
+        return head, ruling
 
     def restamped(self, at: str) -> Incoming:
         """The event with ``at`` in the place of its own (as the rules stamp an official's late void), unsealed."""

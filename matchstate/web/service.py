@@ -134,7 +134,6 @@ class Service:
         """Create a match from its ``match.start`` event, for the league; its keys are made here and kept
         only hashed."""
         self.check_league(key)
-        _check_code(start.get("match"))
         self._check_event(start)
         keys = _new_keys()
         created = self.store.create_match(start, keys={role: access.hash_key(made) for role, made in keys.items()},
@@ -152,8 +151,6 @@ class Service:
         for number, event in _decoded(lines):
             try:
                 plain_json(event)
-                if event.get("type") == "match.start":
-                    _check_code(event.get("match"))
             except RefusedEvent as err:
                 raise err.at_line(number) from None
             latest = number, event
@@ -455,10 +452,3 @@ def _check_lookup(code: str) -> None:
     """Raise :class:`UnknownMatch` for a code no match can have: with a NUL (PostgreSQL cannot compare it)."""
     if "\x00" in code:
         raise UnknownMatch.said("unknown-match", code=repr(code))
-
-
-def _check_code(code: object) -> None:
-    """Refuse a code that cannot name a match in a URL: a path segment never holds `/` (not even as
-    %2F, which the server decodes before routing), and browsers resolve `.` and `..` away."""
-    if isinstance(code, str) and ("/" in code or code in {".", ".."}):
-        raise RefusedEvent.said("code-url", code=repr(code))
