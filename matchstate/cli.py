@@ -298,7 +298,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from .records import EXPORTERS
 
-    _write_utf8(EXPORTERS[args.format].write(open_store().events(args.match)))
+    _write_utf8(EXPORTERS[args.format].exported(open_store(), args.match))
     return 0
 
 
@@ -309,13 +309,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
     archive = Archive(open_store())
     if args.action == "rebuild":
         print(f"{archive.kept.rebuild()} matches counted from their logs")
-        return 0
-    stats = archive.stats(Scope.of(args.event, args.season))
-    if args.format == "json":
-        _write_utf8(as_json_text(stats.to_json(), indent=2) + "\n")
     else:
-        _write_utf8(stats.to_csv() if args.format == "csv" else stats.to_text() + "\n")
-    return 0
+        stats = archive.stats(Scope.of(args.event, args.season))
+        if args.format == "json":
+            _write_utf8(as_json_text(stats.to_json(), indent=2) + "\n")
+        else:
+            _write_utf8(stats.to_csv() if args.format == "csv" else stats.to_text() + "\n")
+    return said_unreadable(archive.kept.unreadable)  # not counted: the statistics leave them out
 
 
 def _write_utf8(text: str) -> None:
@@ -325,15 +325,29 @@ def _write_utf8(text: str) -> None:
 
 
 def cmd_matches(args: argparse.Namespace) -> int:
-    summaries = open_store().summaries()
+    from .store import Summary
+
+    found = open_store().summaries()
+    summaries = [summary for summary in found if isinstance(summary, Summary)]
     if args.json:
         print_json([{"match": summary.code, "score": summary.score, "state": summary.state,
                      "last_seq": summary.last_seq, "last_at": summary.last_at.isoformat()} for summary in summaries])
-        return 0
-    for summary in summaries:
-        print(f"{summary.code:<24} {score_text(summary.score):<32} {summary.state:<12} {summary.last_seq:>6} events"
-              f"   last {summary.last_at:%Y-%m-%d %H:%M:%S} UTC")
-    return 0
+    else:
+        for summary in summaries:
+            print(f"{summary.code:<24} {score_text(summary.score):<32} {summary.state:<12} {summary.last_seq:>6} "
+                  f"events   last {summary.last_at:%Y-%m-%d %H:%M:%S} UTC")
+    return said_unreadable(found)
+
+
+def said_unreadable(found: Iterable[object]) -> int:
+    """Name on standard error each match of ``found`` that could not be read back (after what could be, listed):
+    exit status 1 where there is one, else 0."""
+    from .store import Unreadable
+
+    unreadable = [match for match in found if isinstance(match, Unreadable)]
+    for match in unreadable:
+        print(f"matchstate: {match.error()}", file=sys.stderr)
+    return FOUND_A_PROBLEM if unreadable else 0
 
 
 def cmd_remove(args: argparse.Namespace) -> int:
@@ -354,7 +368,11 @@ def cmd_correct(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    print_replay((stored.raw for stored in open_store().events(args.match)), args.json, args.lang)
+    from .store.results import read_or_refuse
+
+    store = open_store()
+    read_or_refuse(args.match, lambda: print_replay((stored.raw for stored in store.events(args.match)), args.json,
+                                                    args.lang))
     return 0
 
 

@@ -49,7 +49,11 @@ class MatchstateError(Exception):
         error's own constructor takes them)."""
         from .words import phrases
 
-        words = phrases("refusal", key, **fields)
+        return cls.worded_as(phrases("refusal", key, **fields), *args)
+
+    @classmethod
+    def worded_as(cls, words: Words, /, *args: Any) -> Self:
+        """This error, its message ``words`` (the English its message, ``args`` after it)."""
         err = cls(words["en"], *args)
         err.words = words
         return err
@@ -164,15 +168,17 @@ class SeatNotHeld(StoreError):
     """An automatic clock check from a console that does not hold the match's scoring seat (an HTTP 409):
     only the seat's timer logs it, so a second console left open never rules a window run out."""
 
-    @classmethod
-    def worded_as(cls, words: Words) -> SeatNotHeld:
-        err = cls(words["en"])
-        err.words = words
-        return err
-
 
 class TamperedStore(StoreError):
-    """The stored events of a match do not chain and replay up to its head: something edited them."""
+    """The stored events of a match do not chain and replay up to its head, or its rows cannot be read back:
+    something edited them."""
+
+    @classmethod
+    def unreadable(cls, code: str, why: str) -> TamperedStore:
+        """Match ``code``'s rows cannot be read back (``why``): the catalog's words, pointing at ``verify``."""
+        from .words import phrases
+
+        return cls.worded_as(phrases("faults", "unreadable", code=code, why=why))
 
 
 class AccessDenied(MatchstateError):
@@ -191,10 +197,7 @@ class DatabaseUnavailable(StoreError):
     def waited(cls, seconds: float) -> DatabaseUnavailable:
         from .words import phrases
 
-        words = phrases("faults", "database-unavailable", seconds=f"{seconds:g}")
-        err = cls(words["en"])
-        err.words = words
-        return err
+        return cls.worded_as(phrases("faults", "database-unavailable", seconds=f"{seconds:g}"))
 
 
 class NotProven(MatchstateError, ValueError):

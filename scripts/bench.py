@@ -1366,13 +1366,13 @@ def match_list(bench: Bench) -> None:
     first; against every match read and filtered in Python, as the list was before (its replays cached)."""
     import tempfile
 
-    from matchstate.records.archive import Archive, _listed
+    from matchstate.records.archive import Archive, _each_listed
     from matchstate.records.search import Filters, find
     from matchstate.store import Store
 
     pages: dict[str, Callable[[Archive], object]] = {
         "every match, filtered in Python (the list before)":
-            lambda archive: find([_listed(summary) for summary in archive.store.summaries()],
+            lambda archive: find(_each_listed(archive.store.summaries()),
                                  Filters(team="blue", status="finished"))[:100],
         "first page of 100": lambda archive: archive.matches(limit=100),
         "page at offset 49,900": lambda archive: archive.matches(limit=100, offset=LIST_MATCHES - 100),
@@ -1466,7 +1466,7 @@ def season_stats(bench: Bench) -> None:
     from matchstate.records.search import fold
     from matchstate.records.stats import Scope
     from matchstate.records.tally import tally
-    from matchstate.store import Store
+    from matchstate.store import Store, Summary
     from matchstate.store.statistics import line_rows, mark_row
 
     with warnings.catch_warnings():
@@ -1514,6 +1514,7 @@ def season_stats(bench: Bench) -> None:
             """An archive whose every match's tally is kept in memory, as the recount's was when warm."""
             archive = Archive(store)
             for summary in archive.store.summaries():
+                assert isinstance(summary, Summary)  # a store the bench wrote reads back whole
                 archive._records[summary.code] = _Record(_listed(summary), counted_as[summary.code])
             return archive
 

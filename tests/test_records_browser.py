@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from browser.browsing import shoot
+from sqlalchemy import text
 
 from matchstate.examples import names
 from matchstate.examples import path as example_path
@@ -187,3 +188,27 @@ def test_the_full_matchs_yellow_card_is_on_its_sheet_and_in_the_statistics(serve
     assert (cells[yellow], cells[red]) == ("1", "0")
     assert teams.get_by_role("columnheader", name="Yellow cards").is_visible()
     page.close()
+
+
+def test_the_match_list_names_a_match_whose_row_cannot_be_read_back(tmp_path: Path, browser: Browser) -> None:
+    """One match's row changed behind the store's back (SQLite keeps any text: garbage in its score) emptied the
+    list for the whole league; the others are listed, and a line in its place names it, in the page's language."""
+    url = f"sqlite:///{tmp_path / 'league.db'}"
+    store = Store(url)
+    store.upgrade()
+    for name in names():
+        store.import_log(read_lines(example_path(name)))
+    with store.engine.begin() as connection:
+        connection.execute(text("UPDATE matches SET score = '{garbled' WHERE code = :code"), {"code": CODE})
+    store.close()
+    with ServerProcess(url, log=tmp_path / "server.log") as server:
+        page = browser.new_page()
+        page.goto(server.base + "/")
+        line = page.locator(f'#matches [data-unreadable="{CODE}"]')
+        line.wait_for()
+        assert re.fullmatch(rf"match {CODE} cannot be read back from the store \(.+\): `matchstate verify` says what "
+                            "was changed", line.inner_text())
+        assert page.locator("#matches tr").count() == len(names())  # the others, each in its row
+        page.click("#lang")
+        page.wait_for_selector(f'#matches [data-unreadable="{CODE}"] >> text=no se puede leer del almacén')
+        page.close()

@@ -13,7 +13,7 @@ from matchstate import Match
 from matchstate.cli import main
 from matchstate.errors import ConflictError, DuplicateMatch, RefusedEvent, UnknownMatch
 from matchstate.log import MAX_LINE_BYTES
-from matchstate.store import KeyCheck, Store, dialects, hash_key
+from matchstate.store import KeyCheck, Store, Summary, dialects, hash_key
 
 
 def stored_rows(store: Store) -> list[Any]:
@@ -54,6 +54,7 @@ def test_appends_are_ruled_and_stored_as_received(store: Store, started: list[di
     assert (store.match("m-1").seq, store.match("m-1").score) == (8, expected.score)
     assert store.key_hashes("m-1") == ("s-hash", "o-hash")
     [summary] = store.summaries()
+    assert isinstance(summary, Summary)
     assert (summary.code, summary.teams, summary.score, summary.state, summary.last_seq) == (
         "m-1", [BLUE, RED], expected.score, expected.state, 8)
     assert summary.last_at == stored[-1].at and summary.started == stored[0].at

@@ -2,16 +2,24 @@
 
 import hashlib
 import json
+import re
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from conftest import match_log
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # it ships no types
 from sqlalchemy import text
 
-from matchstate.cli import main
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", "Using `httpx`")
+    from fastapi.testclient import TestClient
+
+from matchstate.cli import COULD_NOT_RUN, FOUND_A_PROBLEM, main
 from matchstate.store import Store
 from matchstate.version import ENGINE_VERSION
+from matchstate.web import create_app
 
 EVENTS = 13  # three rallies: a Penalty 4 awarded, "Play", the stroke (ruled live), a goal
 
@@ -252,3 +260,80 @@ def test_verify_names_a_table_a_row_of_which_cannot_be_read_back(
     assert main(["verify", "--json"]) == 1
     shown = json.loads(capsys.readouterr().out)
     assert shown["status"] == 1 and shown["problems"] and shown["matches"] == 2
+
+
+UNREAD = r"match m-1 cannot be read back from the store \(.+\): `matchstate verify` says what was changed"
+# Each: a change SQL makes to m-1's rows that no listing can read back as a match, and whether only SQLite keeps
+# it (it keeps any text in any column; PostgreSQL refuses invalid JSON in a JSON column, and reads 'yesterday'
+# as a time).
+UNREADABLE_ROWS = {
+    "its score not JSON": ("UPDATE matches SET score = '{garbled' WHERE true", True),
+    "its score no object": ("UPDATE matches SET score = '\"3-0\"' WHERE true", False),
+    "its creation a word": ("UPDATE matches SET created = 'yesterday' WHERE true", True),
+    "its match.start not JSON": ("UPDATE events SET raw = '{garbled' WHERE seq = 1", False),
+    "its match.start's time a word": ("UPDATE events SET at = 'yesterday' WHERE seq = 1", True),
+}
+
+
+@pytest.mark.parametrize("change", UNREADABLE_ROWS)
+def test_the_match_lists_name_a_match_whose_row_cannot_be_read_back_and_list_the_others(
+        played: Store, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], change: str) -> None:
+    """One row SQL changed stopped the league's list: `matchstate matches` was a traceback, `/api/matches` (and the
+    records page with it) a 500. The others are listed as before, and the match is named as unreadable."""
+    statement, sqlite_only = UNREADABLE_ROWS[change]
+    if sqlite_only and played.engine.dialect.name != "sqlite":
+        pytest.skip("PostgreSQL keeps no such value")
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", played.url.render_as_string(hide_password=False))
+    healthy = {argv: (main(argv), capsys.readouterr()) for argv in (("matches",), ("matches", "--json"))}
+    with TestClient(create_app(played)) as client:
+        listed = {match["code"]: match for match in client.get("/api/matches").json()}
+        tamper_with(played, lambda sql: sql(statement))
+        found = client.get("/api/matches")
+        searched = client.get("/api/matches", params={"venue": "nowhere"})  # a text search cannot tell: kept
+        document = client.get("/openapi.json").json()
+
+    assert main(["matches"]) == FOUND_A_PROBLEM
+    out, err = capsys.readouterr()
+    status, shown = healthy["matches",]
+    assert status == 0 and out == "".join(line for line in shown.out.splitlines(keepends=True)
+                                          if not line.startswith("m-1 "))
+    assert re.fullmatch(f"matchstate: {UNREAD}\n", err)
+    assert main(["matches", "--json"]) == FOUND_A_PROBLEM
+    out, err = capsys.readouterr()
+    status, shown = healthy["matches", "--json"]
+    assert status == 0 and json.loads(out) == [match for match in json.loads(shown.out) if match["match"] != "m-1"]
+    assert re.fullmatch(f"matchstate: {UNREAD}\n", err)
+
+    assert found.status_code == 200 and searched.status_code == 200
+    schema = document["paths"]["/api/matches"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert not list(Draft202012Validator({**schema, **document}).iter_errors(found.json()))  # as documented
+    by_code = {match["code"]: match for match in found.json()}
+    assert by_code["m-2"] == listed["m-2"] and set(by_code["m-1"]) == {"code", "unreadable", "detail", "words"}
+    assert re.fullmatch(UNREAD, by_code["m-1"]["detail"]) and by_code["m-1"]["words"]["en"] == by_code["m-1"]["detail"]
+    assert by_code["m-1"]["words"]["es"].startswith("el partido m-1 no se puede leer del almacén (")
+    assert [match["code"] for match in searched.json()] == ["m-1"]
+
+
+def test_statistics_count_the_others_and_a_match_whose_log_cannot_be_read_back_is_named(
+        played: Store, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """An event's JSON SQL changed into what is no JSON made `matchstate stats`, `/api/stats` and the statistics
+    page a traceback or a 500 for the whole league, and `show` and `export --format csv` of the match a traceback.
+    The statistics count the other matches and name it; its own log is said to be unreadable."""
+    tamper_with(played, lambda sql: sql("UPDATE events SET raw = '{garbled' WHERE seq = 5"))
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", played.url.render_as_string(hide_password=False))
+    assert main(["stats", "--format", "json"]) == FOUND_A_PROBLEM
+    out, err = capsys.readouterr()
+    assert json.loads(out)["matches"] == 1 and re.fullmatch(f"matchstate: {UNREAD}\n", err)
+    assert main(["stats", "rebuild"]) == FOUND_A_PROBLEM
+    assert capsys.readouterr().out == "1 matches counted from their logs\n"
+    for argv in (["show", "m-1"], ["export", "m-1", "--format", "csv"]):
+        assert main(argv) == COULD_NOT_RUN
+        assert re.fullmatch(f"matchstate: {UNREAD}\n", capsys.readouterr().err)
+    assert main(["show", "m-2"]) == 0
+    with TestClient(create_app(played)) as client:
+        assert client.get("/api/stats").json()["matches"] == 1
+        page = client.get("/stats")
+        assert page.status_code == 200
+        assert re.search(f'<p class="refused" data-unreadable="m-1">{UNREAD}</p>', page.text)
+        refused = client.get("/api/matches/m-1/log.csv")
+        assert refused.status_code == 400 and re.fullmatch(UNREAD, refused.json()["detail"])

@@ -18,7 +18,7 @@ from .tally import Tally, tally
 from .timeline import Event
 
 if TYPE_CHECKING:
-    from ..store import Store, Summary
+    from ..store import Store, Summary, Unreadable
     from ..store.results import Sort
     from ..store.statistics import KeptStatistics
 
@@ -39,23 +39,23 @@ class Archive:
         self._kept: KeptStatistics | None = None
 
     def matches(self, filters: Filters | None = None, *, sort: Sort = "created", limit: int | None = None,
-                offset: int = 0, after: str | None = None) -> list[Listed]:
+                offset: int = 0, after: str | None = None) -> list[Listed | Unreadable]:
         """The matches ``filters`` find (every match without), in ``sort``'s order (see
         :data:`~matchstate.store.SORTS`), ``limit`` of them after the first ``offset``, or after the match
         ``after`` (its code, the last of the page before: read from the index, however deep).
 
         Team, date, standing and state are filtered, sorted and paged in the store's query; the text
         searches by event, venue and player (case- and accent-insensitive, in the match.start's JSON)
-        in Python, over every match the query finds."""
+        in Python, over every match the query finds. A match whose row cannot be read back is in its place,
+        :class:`~matchstate.store.Unreadable` (a text search cannot tell whether it finds it: it is kept)."""
         from ..store import MatchQuery
 
         filters = filters or Filters()
         query = MatchQuery(tuple(fold(filters.team).split()), filters.date, filters.status, filters.state, sort,
                            limit, offset, after)
         if not (filters.event or filters.venue or filters.player):
-            return [_listed(summary) for summary in self.store.summaries(query)]
-        found = find([_listed(summary) for summary in self.store.summaries(replace(query, limit=None, offset=0))],
-                     filters)
+            return _each_listed(self.store.summaries(query))
+        found = find(_each_listed(self.store.summaries(replace(query, limit=None, offset=0))), filters)
         return found[offset:None if limit is None else offset + limit]
 
     @property
@@ -73,7 +73,9 @@ class Archive:
 
     def recount(self, scope: Scope) -> Stats:
         """The same statistics counted from the logs (each match's tally kept in memory until its next event)."""
-        records = [self._record(summary, scope) for summary in self.store.summaries()]
+        from ..store import Summary
+
+        records = [self._record(summary, scope) for summary in self.store.summaries() if isinstance(summary, Summary)]
         return statistics([record.tally for record in records
                            if record.tally is not None and scope.covers(record.listed.start)], scope)
 
@@ -92,7 +94,14 @@ class Archive:
         return [json.loads(stored.raw) for stored in self.store.events(code)[:events]]
 
 
+def _each_listed(found: list[Summary | Unreadable]) -> list[Listed | Unreadable]:
+    """Each match as listed; one that cannot be read back, as it is."""
+    from ..store import Summary
+
+    return [_listed(summary) if isinstance(summary, Summary) else summary for summary in found]
+
+
 def _listed(summary: Summary) -> Listed:
     """A match as listed, from the store's head of it (no replay)."""
-    return Listed(summary.code, json.loads(summary.start), dict(summary.score), summary.state, summary.last_seq,
+    return Listed(summary.code, summary.start, dict(summary.score), summary.state, summary.last_seq,
                   summary.started or summary.created, summary.status)

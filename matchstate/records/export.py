@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 
 class Row(Protocol):
@@ -37,3 +40,10 @@ class Exporter:
     media_type: str
     write: Callable[[Sequence[Row]], str]  # the whole log, in seq order, as the format's text
     description: str
+
+    def exported(self, store: Store, code: str) -> str:
+        """Match ``code``'s stored log in this format; :class:`~matchstate.errors.TamperedStore` naming the match
+        where a row of it cannot be read back."""
+        from ..store.results import read_or_refuse
+
+        return read_or_refuse(code, lambda: self.write(store.events(code)))

@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import InvalidQuery
 from ..standing import fold as fold
 from .tally import FINISHED, STATUSES, winner
 from .timeline import Event
+
+if TYPE_CHECKING:
+    from ..store import Unreadable
 
 
 def match_date(start: Event) -> date:
@@ -50,6 +53,9 @@ class Listed:
                 "event": self.start.get("event"), "venue": self.start.get("venue")}
 
 
+Found = TypeVar("Found", "Listed", "Listed | Unreadable")
+
+
 @dataclass(frozen=True, slots=True)
 class Filters:
     """What to look for; an empty filter matches every match."""
@@ -67,9 +73,10 @@ class Filters:
             raise InvalidQuery.said("status", statuses=", ".join(STATUSES), status=repr(self.status))
 
 
-def find(matches: Iterable[Listed], filters: Filters) -> list[Listed]:
-    """The matches that every filter given finds, in the order given."""
-    return [match for match in matches if _finds(match, filters)]
+def find(matches: Iterable[Found], filters: Filters) -> list[Found]:
+    """The matches that every filter given finds, in the order given; one whose row cannot be read back is kept
+    (no filter can tell whether it finds it)."""
+    return [match for match in matches if not isinstance(match, Listed) or _finds(match, filters)]
 
 
 def _finds(match: Listed, filters: Filters) -> bool:

@@ -32,7 +32,7 @@ from .facade import Store
 from .importing import Also
 from .keys import LEAGUE, OFFICIAL, ROLES, SCORER, KeyCheck, hash_key, new_key
 from .receipts import Receipt
-from .results import SORTS, Appended, MatchQuery, StoredEvent, Summary
+from .results import SORTS, Appended, MatchQuery, StoredEvent, Summary, Unreadable
 from .snapshot import Snapshot
 from .verify import Problem, ReceiptReport
 
@@ -56,6 +56,7 @@ __all__ = [
     "Store",
     "StoredEvent",
     "Summary",
+    "Unreadable",
     "canonical",
     "chain_hash",
     "database_url",

@@ -34,7 +34,7 @@ from .keys import KeyCheck
 from .leaguelog import APPEND, LeagueLog, event_leaf
 from .logkeys import LogKeys
 from .receipts import AnyReceipt, ProofReceipt, Receipt, fingerprint, proof_receipt, public_pem, read_receipt, sign
-from .results import Appended, MatchQuery, StoredEvent, Summary
+from .results import Appended, MatchQuery, StoredEvent, Summary, Unreadable, read_or_refuse
 from .secretfiles import SecretFiles, secret_path
 from .snapshot import Snapshot
 from .sql import (
@@ -50,6 +50,7 @@ from .sql import (
     RECORDED_BY,
     HeadRow,
     listing,
+    read_each,
 )
 from .statistics import problems as kept_problems
 from .verify import Problem, ReceiptReport
@@ -471,7 +472,7 @@ class Store:
                 return []
             rows = connection.execute(EVENTS.where(EventRow.match_id == match_id, EventRow.seq > after_seq)
                                       .order_by(EventRow.seq))
-            return [StoredEvent(**row._mapping) for row in rows]
+            return read_or_refuse(code, lambda: [StoredEvent(**row._mapping) for row in rows])
 
     def event(self, code: str, seq: int) -> StoredEvent | None:
         """The stored event ``seq`` of match ``code``; None if it has no such event."""
@@ -479,7 +480,7 @@ class Store:
             match_id = self._head_row(connection, code).id
             if not 1 <= seq <= MAX_SEQ:
                 return None
-            row = connection.execute(EVENT, {"match_id": match_id, "seq": seq}).first()
+            row = read_or_refuse(code, connection.execute(EVENT, {"match_id": match_id, "seq": seq}).first)
         return None if row is None else StoredEvent(**row._mapping)
 
     def receipt(self, code: str, seq: int) -> AnyReceipt | None:
@@ -500,11 +501,12 @@ class Store:
         with self.database.transaction() as connection:
             return int(connection.execute(select(func.count()).select_from(MatchRow).where(LIVE)).scalar_one())
 
-    def summaries(self, query: MatchQuery | None = None) -> list[Summary]:
+    def summaries(self, query: MatchQuery | None = None) -> list[Summary | Unreadable]:
         """Every match, oldest first, or those ``query`` finds in its order and page, as the store's head of each
-        says (no replay)."""
+        says (no replay); a match whose row cannot be read back is in its place as :class:`Unreadable`."""
+        statement = listing(query or MatchQuery())
         with self.database.transaction() as connection:
-            return [Summary(**row._mapping) for row in connection.execute(listing(query or MatchQuery()))]
+            return read_each(connection, statement, Summary.read)
 
     # -- verifying -------------------------------------------------------------------
 

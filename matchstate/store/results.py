@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args
 
+from ..errors import RefusedEvent, TamperedStore
 from .snapshot import Snapshot
 
 if TYPE_CHECKING:  # receipts reads the league log, which reads the store's statements, which read these results
+    from sqlalchemy import Row
+
     from .receipts import AnyReceipt
+
+T = TypeVar("T")
+# What reading a row raises where SQL changed a column into what its type cannot read back (SQLite keeps any text:
+# a word in a time, garbage in JSON) or into what no match of the store's holds (a score that is no object).
+UNREADABLE = (ValueError, TypeError, KeyError, RefusedEvent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +73,62 @@ class Summary:
     last_at: datetime
     last_seq: int
     status: str
-    start: str  # its match.start, as received
+    start: dict[str, Any]  # its match.start, as received
+
+    @classmethod
+    def read(cls, row: Row[Any]) -> Summary:
+        """The match as its listed row (its ``start`` the match.start's JSON text) reads back; ValueError where a
+        column holds what no match the store wrote can: a score that is no object of numbers, teams that are no
+        two names, a time that is none, a match.start that is no JSON object of those teams."""
+        start = json.loads(row.start)
+        datetime.fromisoformat(start["at"])  # the list reads its day from it
+        summary = cls(**{**row._mapping, "start": start})
+        teams, score = summary.teams, summary.score
+        if not (isinstance(teams, list) and len(teams) == 2 and all(isinstance(team, str) for team in teams)
+                and start["teams"] == teams
+                and isinstance(score, dict) and all(isinstance(team, str) and isinstance(goals, int | float)
+                                                    and not isinstance(goals, bool) for team, goals in score.items())
+                and all(isinstance(text, str) for text in (summary.code, summary.state, summary.status))
+                and isinstance(summary.last_seq, int)
+                and all(isinstance(time, datetime) for time in (summary.created, summary.last_at, summary.started))):
+            raise ValueError("its teams, score, state, standing, times or match.start are not a match's")
+        return summary
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A match whose stored rows cannot be read back as the store wrote them (changed behind its back): its code
+    and what failed as it was read. ``matchstate verify`` says what was changed."""
+
+    code: str
+    why: str
+
+    def error(self) -> TamperedStore:
+        """What is said of it: its code and why, pointing at ``matchstate verify`` (the catalog's words)."""
+        return TamperedStore.unreadable(self.code, self.why)
+
+    def to_json(self) -> dict[str, Any]:
+        """Its place in the API's match list: its code, ``unreadable``, and what is said of it (as a refusal's)."""
+        return {"code": self.code, "unreadable": True, **self.error().body()}
+
+
+def read_back(code: str, read: Callable[[], T]) -> T | Unreadable:
+    """What ``read()`` reads of match ``code``; or, where a row of it cannot be read back, the match as
+    :class:`Unreadable`: the one way every listing reads a match, so that one bad row names its match and never
+    stops the league's list."""
+    try:
+        return read()
+    except UNREADABLE as err:
+        return Unreadable(code, f"{type(err).__name__}: {err}")
+
+
+def read_or_refuse(code: str, read: Callable[[], T]) -> T:
+    """What ``read()`` reads of match ``code``; :class:`~matchstate.errors.TamperedStore` naming the match where a
+    row of it cannot be read back (:func:`read_back`)."""
+    found = read_back(code, read)
+    if isinstance(found, Unreadable):
+        raise found.error()
+    return found
 
 
 # The list's orders: when the store got the match, or its code; "-" reverses ("-created": newest first).

@@ -3,10 +3,14 @@ differ are :mod:`~matchstate.store.dialects`'s)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from functools import partial
+from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import (
+    Connection,
+    Row,
     Select,
     and_,
     bindparam,
@@ -23,7 +27,9 @@ from ..errors import InvalidQuery
 from ..events import Event
 from ..models import ActRow, EventRow, KeyRow, MatchRow, RulingRow
 from ..standing import fold, status_of
-from .results import SORTS, MatchQuery
+from .results import SORTS, UNREADABLE, MatchQuery, Unreadable, read_back
+
+T = TypeVar("T")
 
 
 def event_columns(event: Event) -> dict[str, Any]:
@@ -113,6 +119,25 @@ def listing(query: MatchQuery) -> Select[*tuple[Any, ...]]:
         page = page.where(keys < before if descending else keys > before)
     found = page.order_by(*order).limit(query.limit).offset(query.offset or None).subquery()
     return SUMMARIES.join(found, found.c.id == MatchRow.id).order_by(*order)
+
+
+def read_each(connection: Connection, statement: Select[Any], read: Callable[[Row[Any]], T]) -> list[T | Unreadable]:
+    """Each match ``statement`` finds (its rows select the matches table's ``code``), in its order, as ``read``
+    makes its row, or as :class:`~matchstate.store.results.Unreadable` where the row cannot be read back (see
+    :func:`~matchstate.store.results.read_back`). A column whose type cannot read what it holds fails as its row
+    is fetched, which ends the fetching of every row after it: then each match's row is fetched on its own."""
+    try:
+        return [read_back(row.code, partial(read, row)) for row in connection.execute(statement)]
+    except UNREADABLE:
+        pass
+
+    def fetched(match_id: int) -> T:
+        return read(connection.execute(statement.where(MatchRow.id == match_id)).one())
+
+    return [read_back(code, partial(fetched, match_id))
+            for match_id, code in connection.execute(statement.with_only_columns(MatchRow.id, MatchRow.code))]
+
+
 # A match's row, as verify checks it; each event with its ruling and the ruling's engine version.
 MATCH_ROWS = select(MatchRow.id, MatchRow.code, MatchRow.teams, MatchRow.conditions, MatchRow.created,
                     MatchRow.last_seq, MatchRow.last_hash, MatchRow.last_at, MatchRow.state, MatchRow.score,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar, cast
 
 from sqlalchemy import ColumnElement, Connection, Select, delete, func, insert, or_, select, tuple_
@@ -24,6 +25,7 @@ from ..records.search import fold, match_date
 from ..records.stats import Line, Scope, Stats, lines_of
 from ..records.tally import FINISHED, Tally, tally
 from .database import Database
+from .results import Unreadable, read_back
 from .sql import LIVE
 from .verify import Problem
 
@@ -66,6 +68,7 @@ class KeptStatistics:
     def __init__(self, database: Database) -> None:
         self.database = database
         self._answers: dict[tuple[Any, ...], tuple[tuple[int, ...], Any]] = {}
+        self.unreadable: list[Unreadable] = []  # the matches the last catch-up could not count: not in the sums
 
     def _kept(self, question: tuple[Any, ...], answer: Callable[[Connection], T]) -> T:
         """``answer``, summed afresh unless the marks are as they were when it was last given."""
@@ -82,12 +85,14 @@ class KeptStatistics:
         return given
 
     def catch_up(self) -> int:
-        """Count again each match whose log grew since it was counted; how many there were."""
+        """Count again each match whose log grew since it was counted; how many there were. A match whose log
+        cannot be read back is not counted (nor marked: the next catch-up tries it again), and is named in
+        :attr:`unreadable`."""
         with self.database.transaction() as connection:
             moved = [match_id for (match_id,) in connection.execute(MOVED)]
-        for first in range(0, len(moved), BATCH):
-            self._count(moved[first:first + BATCH])
-        return len(moved)
+        self.unreadable = [match for first in range(0, len(moved), BATCH)
+                           for match in self._count(moved[first:first + BATCH])]
+        return len(moved) - len(self.unreadable)
 
     def rebuild(self) -> int:
         """Forget every count and count every match from its log; how many matches were counted."""
@@ -135,13 +140,15 @@ class KeptStatistics:
         return Stats(scope, int(matches), int(finished), teams,
                      [Line.of_counts(row[0], row[1], row[2:]) for row in players])
 
-    def _count(self, match_ids: list[int]) -> None:
-        """Count these matches from their logs as they stand now, and write their lines and marks."""
+    def _count(self, match_ids: list[int]) -> list[Unreadable]:
+        """Count these matches from their logs as they stand now, and write their lines and marks; those whose log
+        cannot be read back."""
         with self.database.transaction() as connection:
-            heads = {match_id: seq for match_id, seq in connection.execute(
-                select(MatchRow.id, MatchRow.last_seq).where(MatchRow.id.in_(match_ids), LIVE))}
-            logs = _logs(connection, heads)
-        counted = {match_id: tally(log) for match_id, log in logs.items() if log}
+            heads = {match_id: (code, seq) for match_id, code, seq in connection.execute(
+                select(MatchRow.id, MatchRow.code, MatchRow.last_seq).where(MatchRow.id.in_(match_ids), LIVE))}
+            logs = _logs(connection, {match_id: seq for match_id, (_, seq) in heads.items()})
+        read = {match_id: read_back(heads[match_id][0], partial(_tally, log)) for match_id, log in logs.items() if log}
+        counted = {match_id: tallied for match_id, tallied in read.items() if isinstance(tallied, Tally)}
         with self.database.transaction(write=True) as connection:
             self.database.lock(connection, STATS_LOCK)
             still = set(connection.execute(select(MatchRow.id).where(MatchRow.id.in_(list(counted)))).scalars())
@@ -151,8 +158,9 @@ class KeptStatistics:
             if lines:
                 connection.execute(insert(STAT_LINES), lines)
             if still:
-                connection.execute(insert(StatMarkRow), [mark_row(match_id, heads[match_id], counted[match_id])
+                connection.execute(insert(StatMarkRow), [mark_row(match_id, heads[match_id][1], counted[match_id])
                                                          for match_id in still])
+        return [unread for unread in read.values() if isinstance(unread, Unreadable)]
 
 
 def line_rows(match_id: int, counted: Tally) -> list[dict[str, Any]]:
@@ -192,7 +200,7 @@ def _batch_problems(connection: Connection, wanted: dict[int, tuple[str, int]]) 
     current = {match_id: mark for match_id, mark in marks.items() if mark.seq == wanted[match_id][1]}
     logs = _logs(connection, {match_id: mark.seq for match_id, mark in current.items()})
     for match_id, mark in current.items():
-        counted = tally(logs[match_id])
+        counted = _tally(logs[match_id])
         recount = {tuple(row[name] for name in _ROW) for row in line_rows(match_id, counted)}
         expected = mark_row(match_id, mark.seq, counted)
         if kept[match_id] != recount or any(getattr(mark, name) != expected[name] for name in expected):
@@ -204,15 +212,20 @@ def _batch_problems(connection: Connection, wanted: dict[int, tuple[str, int]]) 
 _ROW = ("team", "player", "event_key", "day", *STAT_COUNTS)
 
 
-def _logs(connection: Connection, heads: dict[int, int]) -> dict[int, list[dict[str, Any]]]:
-    """Each match's events' JSON, up to its head's seq (a log only grows)."""
-    logs: dict[int, list[dict[str, Any]]] = {match_id: [] for match_id in heads}
+def _logs(connection: Connection, heads: dict[int, int]) -> dict[int, list[str]]:
+    """Each match's events' JSON text, up to its head's seq (a log only grows)."""
+    logs: dict[int, list[str]] = {match_id: [] for match_id in heads}
     if heads:
         for match_id, seq, raw in connection.execute(select(EventRow.match_id, EventRow.seq, EventRow.raw).where(
                 EventRow.match_id.in_(list(heads))).order_by(EventRow.match_id, EventRow.seq)):
             if seq <= heads[match_id]:
-                logs[match_id].append(json.loads(raw))
+                logs[match_id].append(raw)
     return logs
+
+
+def _tally(log: list[str]) -> Tally:
+    """The tally of a match's events' JSON text."""
+    return tally([json.loads(raw) for raw in log])
 
 
 def _event_key(counted: Tally) -> str:

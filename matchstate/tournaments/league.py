@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import orjson
 
-from ..store import MatchQuery
+from ..store import MatchQuery, Summary
 from .desk import Desk
 from .discipline import Card, Game, PlayerRecord, ledger
 from .when import kickoff_read
@@ -35,6 +35,8 @@ def league_games(desk: Desk) -> list[Game]:
     and each stored match outside the tournaments (at no level)."""
     games: dict[str, Game] = {}
     for summary in desk.store.summaries(MatchQuery()):
+        if not isinstance(summary, Summary):
+            continue  # its row cannot be read back: `matchstate verify` and the match list name it
         games[summary.code] = Game(summary.code, tuple(summary.teams), summary.started or summary.created, None)
     for slug, _ in desk.list():
         tournament = desk.get(slug)

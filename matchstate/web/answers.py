@@ -9,9 +9,9 @@ log's ``line``, the match's ``current_seq`` and the tournament's ``version``."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 Responses = dict[int | str, dict[str, Any]]
 
@@ -230,6 +230,20 @@ class MatchRow(Answer):
     winner: str | None
     event: str | None
     venue: str | None
+
+
+class UnreadableRow(Answer):
+    """A match in the list whose stored row cannot be read back (changed behind the store's back): its code, and
+    what is said of it, in every language; `matchstate verify` says what was changed."""
+
+    code: str
+    unreadable: Literal[True]
+    detail: str
+    words: Words
+
+
+class ListedMatch(RootModel[MatchRow | UnreadableRow]):
+    """A match in the list: its row, or, where its stored row cannot be read back, what is said of it."""
 
 
 class Role(BaseModel):

@@ -28,7 +28,7 @@ from .answers import (
     Created,
     Explained,
     IssuedKey,
-    MatchRow,
+    ListedMatch,
     MatchView,
     ReceiptsKey,
     Removed,
@@ -209,8 +209,8 @@ def receipts_key(service: ServiceDep) -> dict[str, str]:
 
 
 @router.get("/matches", tags=["matches"], response_model=None,
-            responses={**answers(200, list[MatchRow], "A page of the matches", _400="A filter cannot be read"),
-                       **KEY_ERRORS})
+            responses={**answers(200, list[ListedMatch], "A page of the matches",
+                                 _400="A filter cannot be read"), **KEY_ERRORS})
 def list_matches(service: ServiceDep, archive: ArchiveDep, key: KeyDep, response: Response, team: str = "",
                  event: str = "", venue: str = "",
                  player: str = Query("", description="a name from the rosters"),
@@ -226,7 +226,8 @@ def list_matches(service: ServiceDep, archive: ArchiveDep, key: KeyDep, response
     """A page of the matches, with score, state and standing (scheduled, in play, finished with the winner);
     each text filter finds every one of its words, whatever the case and accents; the date matches by its
     start. Where more matches follow, the `X-Next-Cursor` header is the `cursor` of the next page, URL-encoded
-    (as fast at any depth), and `X-Next-Offset` its `offset`.
+    (as fast at any depth), and `X-Next-Offset` its `offset`. A match whose stored row cannot be read back is in
+    its place as `unreadable`, with what is said of it (`matchstate verify` says what was changed).
     On a private server, for the league key only."""
     service.check_list(key)
     filters = Filters(team, event, venue, player, date, status, state)
@@ -371,7 +372,7 @@ def export_log(service: ServiceDep, key: KeyDep, code: str,
     if exporter is None:
         raise NotFound.said("no-format", format=repr(format), formats=", ".join(EXPORTERS))
     service.check_read(code, key)
-    return download(exporter.write(service.store.events(code)), f"{code}.{exporter.name}", exporter.media_type)
+    return download(exporter.exported(service.store, code), f"{code}.{exporter.name}", exporter.media_type)
 
 
 def download(text: str, filename: str, media_type: str) -> PlainTextResponse:

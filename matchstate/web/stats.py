@@ -71,6 +71,7 @@ def stats_page(request: Request, service: ServiceDep, archive: ArchiveDep, key: 
     try:
         page = archive.kept.page(Scope.of(event, season), team=team or None, after=_after(cursor))
         context["stats"], context["next"] = page.stats, _cursor(page.following)
+        context["unreadable"] = archive.kept.unreadable  # left out of the sums, and named
     except InvalidQuery as err:
         words = err.worded() or dict.fromkeys(LANGUAGES, str(err))
         return templates.TemplateResponse(request, "stats.html", {**context, "error": words}, status_code=400)

@@ -20,6 +20,8 @@ async function search() {
   history.replaceState(null, "", `?${params}`);
   const list = $("matches");
   const line = (attrs, text) => el("tr", {}, el("td", {colspan: 6, ...attrs}, text));
+  // A match whose stored row cannot be read back: named in its place, with what the server says of it.
+  const unreadable = (match) => line({class: "refused", dataset: {unreadable: match.code}}, reason(match));
   let reply;
   try {
     reply = await api(`/api/matches?${params}`);
@@ -29,7 +31,8 @@ async function search() {
   drawn.list = () => list.replaceChildren(...(
     reply === null ? [line({class: "refused"}, t("records", "unanswered"))]
       : reply.status !== 200 ? [line({}, reason(reply.data))]
-        : reply.data.length ? reply.data.map(row) : [line({class: "quiet"}, t("records", "none"))]));
+        : reply.data.length ? reply.data.map((match) => (match.unreadable ? unreadable(match) : row(match)))
+          : [line({class: "quiet"}, t("records", "none"))]));
   drawn.list();
 }
 

@@ -157,7 +157,7 @@ async function openAll() {
     return;
   }
   $("keyform").hidden = true;
-  const playing = new Set(reply.data.map((match) => match.code));
+  const playing = new Set(reply.data.filter((match) => !match.unreadable).map((match) => match.code));
   for (const code of [...follows.keys()]) if (!playing.has(code)) unfollow(code);
   for (const code of playing) if (!follows.has(code)) await follow(code);
   root.dataset.count = follows.size;

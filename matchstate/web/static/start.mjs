@@ -12,7 +12,7 @@ async function inPlay() {
   try {
     const reply = await fetch("/api/matches?sort=-created&limit=100", {signal: asked.signal});
     if (!reply.ok) return null;
-    const open = (await reply.json()).filter((match) => match.status !== "finished");
+    const open = (await reply.json()).filter((match) => !match.unreadable && match.status !== "finished");
     open.sort((a, b) => (b.status === "in_play") - (a.status === "in_play"));  // stable: newest first in each
     return open.map((match) => `/matches/${encodeURIComponent(match.code)}/console`);
   } catch {
