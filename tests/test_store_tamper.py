@@ -331,7 +331,8 @@ def test_statistics_count_the_others_and_a_match_whose_log_cannot_be_read_back_i
         assert re.fullmatch(f"matchstate: {UNREAD}\n", capsys.readouterr().err)
     assert main(["show", "m-2"]) == 0
     with TestClient(create_app(played)) as client:
-        assert client.get("/api/stats").json()["matches"] == 1
+        counted = client.get("/api/stats").json()
+        assert counted["matches"] == 1 and [match["code"] for match in counted["unreadable"]] == ["m-1"]
         page = client.get("/stats")
         assert page.status_code == 200
         assert re.search(f'<p class="refused" data-unreadable="m-1">{UNREAD}</p>', page.text)

@@ -277,6 +277,8 @@ class Statistics(Answer):
     finished: int
     teams: list[dict[str, Any]]
     players: list[dict[str, Any]]
+    unreadable: list[UnreadableRow] | None = Field(None, description="The matches whose log cannot be read back, "
+                                                                     "left out of the sums (only where there are)")
 
 
 class TournamentRow(BaseModel):

@@ -39,13 +39,17 @@ def stats_json(service: ServiceDep, archive: ArchiveDep, key: KeyDep, event: Eve
     """Per team and per player: goals (field and penalty), penalties by number awarded (to a team) or taken
     (by a player) and converted, knock-ins, fouls against; over the matches of the event and the season.
     With `team`, that team's players alone; with `limit` (or `cursor`), a page of players and the `next`
-    page's cursor (null on the last)."""
+    page's cursor (null on the last). A match whose log cannot be read back is left out, and named in
+    `unreadable`."""
     service.check_list(key)
     scope = Scope.of(event, season)
     if team is None and cursor is None and limit is None:
-        return archive.stats(scope).to_json()
-    page = archive.kept.page(scope, team=team, after=_after(cursor), size=limit or PAGE)
-    return {**page.stats.to_json(), "next": _cursor(page.following)}
+        found = archive.stats(scope).to_json()
+    else:
+        page = archive.kept.page(scope, team=team, after=_after(cursor), size=limit or PAGE)
+        found = {**page.stats.to_json(), "next": _cursor(page.following)}
+    unreadable = archive.kept.unreadable  # left out of the sums, and named
+    return {**found, "unreadable": [match.to_json() for match in unreadable]} if unreadable else found
 
 
 @api.get("/stats.csv", response_class=PlainTextResponse,
