@@ -275,14 +275,16 @@ UNREADABLE_ROWS = {
 }
 
 
-@pytest.mark.parametrize("change", UNREADABLE_ROWS)
+UNREADABLE_CASES = [(change, database) for change, (_, sqlite_only) in UNREADABLE_ROWS.items()
+                    for database in ("sqlite",) + ("postgresql",) * (not sqlite_only)]
+
+
+@pytest.mark.parametrize(("change", "store_url"), UNREADABLE_CASES, indirect=["store_url"])
 def test_the_match_lists_name_a_match_whose_row_cannot_be_read_back_and_list_the_others(
         played: Store, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], change: str) -> None:
     """One row SQL changed stopped the league's list: `matchstate matches` was a traceback, `/api/matches` (and the
     records page with it) a 500. The others are listed as before, and the match is named as unreadable."""
-    statement, sqlite_only = UNREADABLE_ROWS[change]
-    if sqlite_only and played.engine.dialect.name != "sqlite":
-        pytest.skip("PostgreSQL keeps no such value")
+    statement, _ = UNREADABLE_ROWS[change]
     monkeypatch.setenv("MATCHSTATE_DATABASE_URL", played.url.render_as_string(hide_password=False))
     healthy = {argv: (main(argv), capsys.readouterr()) for argv in (("matches",), ("matches", "--json"))}
     with TestClient(create_app(played)) as client:
