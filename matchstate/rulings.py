@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .rulebook import clause
-from .rules import RuleSet
+from .rules import RuleSet, find_rules
 from .words import LANGUAGES, phrase, phrases
 
 
@@ -45,18 +45,49 @@ class Ruling:
 
     ``kind`` is ``award`` or ``rehit`` (``free_hit`` is the free hit given), ``goal``
     (a goal to ``to``), ``choose`` (the umpire picks one of ``options``) or ``live``.
-    ``outcome`` is what it gives, without its reason, in each language; ``text`` all of it.
+    ``why`` is its reason, under the rule set named ``rules``. ``outcome`` is what it gives, without its
+    reason, in each language; ``text`` all of it: both worded when read, as most rulings of a replay never are.
     """
 
     kind: str
-    to: str | None = None
-    free_hit: FreeHit | None = None
-    options: tuple[Ruling, ...] = ()
-    against: str | None = None
-    violation: str | None = None
-    cite: tuple[str, ...] = ()
-    text: dict[str, str] = field(default_factory=dict)
-    outcome: dict[str, str] = field(default_factory=dict)
+    to: str | None
+    free_hit: FreeHit | None
+    options: tuple[Ruling, ...]
+    why: Why
+    rules: str
+
+    @property
+    def against(self) -> str | None:
+        return self.why.against
+
+    @property
+    def violation(self) -> str | None:
+        return self.why.violation
+
+    @property
+    def cite(self) -> tuple[str, ...]:
+        return self.why.cite
+
+    @property
+    def outcome(self) -> dict[str, str]:
+        return _outcome(self.kind, self.to, self.free_hit, [option.outcome for option in self.options])
+
+    @property
+    def text(self) -> dict[str, str]:
+        why, rules = self.why, find_rules(self.rules)
+        outcome, seconds = self.outcome, _yards(rules.window.total_seconds())
+        words = dict.fromkeys(LANGUAGES, "")
+        if why.cite and why.cite[0].startswith(rules.table + ":"):
+            cell = clause(why.cite[0])
+            words = {lang: phrase("ruling", "cell", lang, heading=cell.heading[lang], text=cell.text[lang])
+                     for lang in LANGUAGES}
+        texts = {}
+        for lang in LANGUAGES:
+            reason = phrase("reason", why.reason, lang, against=why.against, seconds=seconds)
+            if why.extra:
+                reason += phrase("ruling", why.extra, lang, team=self.to)
+            texts[lang] = phrase("ruling", "text", lang, outcome=outcome[lang], reason=reason, words=words[lang])
+        return texts
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
@@ -68,7 +99,7 @@ class Ruling:
             out["to"] = self.to
         if self.kind == "choose":
             out["options"] = [option.to_json() for option in self.options]
-        out.update(against=self.against, violation=self.violation, cite=list(self.cite), text=dict(self.text))
+        out.update(against=self.against, violation=self.violation, cite=list(self.cite), text=self.text)
         return out
 
 
@@ -85,48 +116,37 @@ class Why:
 
 
 class Wording:
-    """Words rulings under one rule set: the window's length and the table's cells come from it."""
+    """Gives rulings under one rule set, which words them when they are read."""
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        self._seconds = _yards(rules.window.total_seconds())
         self._live: dict[Why, Ruling] = {}  # a live ball's ruling depends on its reason alone
-
-    def _text(self, outcome: dict[str, str], why: Why, team: str | None) -> dict[str, str]:
-        words = dict.fromkeys(LANGUAGES, "")
-        if why.cite and why.cite[0].startswith(self.rules.table + ":"):
-            cell = clause(why.cite[0])
-            words = {lang: phrase("ruling", "cell", lang, heading=cell.heading[lang], text=cell.text[lang])
-                     for lang in LANGUAGES}
-        texts = {}
-        for lang in LANGUAGES:
-            reason = phrase("reason", why.reason, lang, against=why.against, seconds=self._seconds)
-            if why.extra:
-                reason += phrase("ruling", why.extra, lang, team=team)
-            texts[lang] = phrase("ruling", "text", lang, outcome=outcome[lang], reason=reason, words=words[lang])
-        return texts
 
     def award(self, free_hit: FreeHit, why: Why, kind: str = "award") -> Ruling:
         """A new free hit (``kind="rehit"``: the same free hit again)."""
-        outcome = _free_hit_outcome(free_hit, kind)
-        return Ruling(kind, free_hit.to, free_hit, (), why.against, why.violation, why.cite,
-                      self._text(outcome, why, free_hit.to), outcome)
+        return Ruling(kind, free_hit.to, free_hit, (), why, self.rules.name)
 
     def goal(self, to: str, why: Why) -> Ruling:
-        outcome = phrases("outcome", "goal", team=to)
-        return Ruling("goal", to, None, (), why.against, why.violation, why.cite, self._text(outcome, why, to), outcome)
+        return Ruling("goal", to, None, (), why, self.rules.name)
 
     def choose(self, options: tuple[Ruling, ...], why: Why) -> Ruling:
-        outcome = _choose_outcome([option.outcome for option in options])
-        return Ruling("choose", options[0].to, None, options, why.against, why.violation, why.cite,
-                      self._text(outcome, why, options[0].to), outcome)
+        return Ruling("choose", options[0].to, None, options, why, self.rules.name)
 
     def live(self, why: Why) -> Ruling:
         if why not in self._live:
-            outcome = phrases("outcome", "live")
-            self._live[why] = Ruling("live", None, None, (), None, None, why.cite, self._text(outcome, why, None),
-                                     outcome)
+            self._live[why] = Ruling("live", None, None, (), why, self.rules.name)
         return self._live[why]
+
+
+def _outcome(kind: str, to: str | None, free_hit: FreeHit | None, options: list[dict[str, str]]) -> dict[str, str]:
+    """What a ruling of ``kind`` gives, without its reason (``options``: the outcome of each option it offers)."""
+    if free_hit is not None:
+        return _free_hit_outcome(free_hit, kind)
+    if kind == "goal":
+        return phrases("outcome", "goal", team=to)
+    if kind == "choose":
+        return _choose_outcome(options)
+    return phrases("outcome", "live")
 
 
 def _free_hit_outcome(free_hit: FreeHit, kind: str) -> dict[str, str]:
@@ -144,12 +164,6 @@ def _choose_outcome(options: list[dict[str, str]]) -> dict[str, str]:
 def outcome_of(ruling: Mapping[str, Any]) -> dict[str, str]:
     """A ruling's :attr:`Ruling.outcome`, in each language, from its JSON (:meth:`Ruling.to_json`, as stored)."""
     kind = ruling["kind"]
-    if kind in ("award", "rehit"):
-        free_hit = FreeHit(ruling["penalty"], ruling["to"], ruling["yards_to_goal"], ruling.get("from"),
-                           ruling["defended"])
-        return _free_hit_outcome(free_hit, kind)
-    if kind == "goal":
-        return phrases("outcome", "goal", team=ruling["to"])
-    if kind == "choose":
-        return _choose_outcome([outcome_of(option) for option in ruling["options"]])
-    return phrases("outcome", "live")
+    free_hit = FreeHit(ruling["penalty"], ruling["to"], ruling["yards_to_goal"], ruling.get("from"),
+                       ruling["defended"]) if kind in ("award", "rehit") else None
+    return _outcome(kind, ruling.get("to"), free_hit, [outcome_of(option) for option in ruling.get("options", ())])

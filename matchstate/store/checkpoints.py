@@ -29,17 +29,17 @@ from ..engine.play import Play
 from ..log import parse_line
 from ..models import CheckpointRow, EventRow
 from ..rules import ClockSettings
-from ..rulings import FreeHit, Ruling
-from ..words import Words
+from ..rulings import FreeHit, Ruling, Why
 from .dialects import Statements
 from .seals import holds, seal
 
-FORMAT = 2  # of the blob: a checkpoint of another format is ignored (2: the officials' fields of log format 1.2)
+FORMAT = 3  # of the blob: a checkpoint of another format is ignored (2: the officials' fields of log format 1.2;
+# 3: a ruling keeps its reason, and is worded when read)
 STORED_EVERY = 32  # events between a match's stored checkpoints (one costs about 0.1 ms to write)
 # The fields of Play that the match.start gives (Match.resume sets them): the rest is the blob's.
 FROM_THE_START = ("conditions", "wording")
 PLAY_FIELDS = tuple(f.name for f in fields(Play) if f.name not in FROM_THE_START)
-VALUES: dict[str, type] = {kind.__name__: kind for kind in (FreeHit, Ruling, Foul, Clock, ClockSettings)}
+VALUES: dict[str, type] = {kind.__name__: kind for kind in (FreeHit, Ruling, Why, Foul, Clock, ClockSettings)}
 
 CHECKPOINT = (select(CheckpointRow.seq, CheckpointRow.hash, CheckpointRow.engine_version, CheckpointRow.blob,
                      CheckpointRow.seal, EventRow.raw.label("start"))
@@ -144,8 +144,6 @@ class _Writer:
             return {"tuple": [self.value(item) for item in value]}
         if kind is dict:
             return {"dict": [[self.value(key), self.value(item)] for key, item in value.items()]}
-        if kind is Words:  # a ruling's text in every language
-            return {"words": {lang: str(text) for lang, text in value.items()}}
         if VALUES.get(kind.__name__) is not kind:
             raise TypeError(f"a checkpoint cannot hold a {kind.__name__}")
         if id(value) in self._seen:
@@ -173,8 +171,6 @@ class _Reader:
             return tuple(self.value(item) for item in body)
         if tag == "dict":
             return {self.value(key): self.value(item) for key, item in body}
-        if tag == "words":
-            return Words({str(lang): str(text) for lang, text in _mapping(body).items()})
         if tag == "same":
             return self._made[body]
         made = VALUES[tag](**{name: self.value(item) for name, item in _mapping(body).items()})
