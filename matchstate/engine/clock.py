@@ -19,6 +19,10 @@ AFTER_THE_END = frozenset({"void", "card", "tick", "video.sync", "review.request
                            "chukker.confirm"})  # and, from log format 1.2, the officials' events
 # What ends extra time early in a chukker before the last (besides a goal).
 ENDS_EXTRA = frozenset({"goal", "ball.out", "whistle"})
+# The event types the clock may flag, and those it may change (as may an event of any type ruled a goal): an
+# event of another type, most of a match's, leaves it as it was.
+FLAGS_KINDS = frozenset({"goal", "hit", "chukker.start", "chukker.end"})
+MOVES_IT = frozenset({"chukker.start", "chukker.end", "match.end", "clock.stop", "clock.start", "hit", *ENDS_EXTRA})
 
 
 class Clock(NamedTuple):
@@ -73,6 +77,8 @@ class Clock(NamedTuple):
     def flags(self, event: Event) -> tuple[str, ...]:
         """What an official should look at in ``event``, judged at its ``at`` before its own effect."""
         kind, at = event["type"], event["at"]
+        if kind not in FLAGS_KINDS:
+            return ()
         if not self.started:  # no time is kept yet; the first chukker.start is judged as the one that starts it
             return ("chukker-order",) if event["type"] == "chukker.start" and event["chukker"] != 1 else ()
         if kind in ("goal", "hit") and self.phase(at) == "over":
@@ -91,6 +97,9 @@ class Clock(NamedTuple):
     def after(self, event: Event, ruling: Ruling | None, score: dict[str, float]) -> Clock:
         """The clock after ``event``, whose ruling was ``ruling`` and after which the score is ``score``."""
         kind, at = event["type"], event["at"]
+        goal = kind == "goal" or (ruling is not None and ruling.kind == "goal")
+        if kind not in MOVES_IT and not goal:
+            return self
         if event["type"] == "chukker.start":
             return self._replace(chukker=event["chukker"], in_play=True, played=0.0, since=at, extra_over=False,
                            started=True)
@@ -99,7 +108,7 @@ class Clock(NamedTuple):
         if not self.in_play:
             return self
         clock = self
-        if self._ends_extra(kind, ruling, score) and self.phase(at) == "extra":
+        if self._ends_extra(kind, goal, score) and self.phase(at) == "extra":
             clock = clock._replace(extra_over=True)
         if kind == "chukker.end":
             return clock._replace(in_play=False, played=clock.reading(at), since=None)
@@ -110,8 +119,7 @@ class Clock(NamedTuple):
             return clock._replace(since=at)
         return clock
 
-    def _ends_extra(self, kind: str, ruling: Ruling | None, score: dict[str, float]) -> bool:
-        goal = kind == "goal" or (ruling is not None and ruling.kind == "goal")
+    def _ends_extra(self, kind: str, goal: bool, score: dict[str, float]) -> bool:
         if self.chukker is not None and self.chukker >= self.chukkers:
             return goal and len(set(score.values())) > 1  # the last chukker: a goal that leaves it untied
         return goal or kind in ENDS_EXTRA

@@ -264,7 +264,7 @@ class Match:
         if seq > 1 and event["at"] < self.last_at:
             raise IllegalEvent.said("earlier", kind=event["type"], at=obj["at"])
         kind = event["type"]
-        flags: tuple[str, ...] = () if kind == "void" else self._play.clock.flags(event)
+        flags = self._play.clock.flags(event)
         if kind in FLAGGED:
             flags += officials.flags(self._play, event)
         if event["type"] == "void":
