@@ -541,9 +541,43 @@ FIELDS: dict[str, dict[str, tuple[Checker, Any]]] = dict(_fields(event_type) for
 TYPES = tuple(FIELDS)
 _COMMON = {name: found for name, annotation in get_type_hints(_Logged, include_extras=True).items()
            if (found := _checks(annotation)) is not None}
-# Each type's checks, the common fields first, as (name, check, default).
-_CHECKS = {kind: tuple((name, *spec) for name, spec in {**_COMMON, **fields}.items())
-           for kind, fields in FIELDS.items()}
+Check = Callable[[Mapping[str, Any], Context], Event]
+
+
+def _compiled(kind: str, fields: dict[str, tuple[Checker, Any]]) -> Check:
+    """The checks of one event type as one function, written out a field at a time as :mod:`dataclasses` writes an
+    ``__init__``: a loop reading them from a table cost a replay more than the checks did. A match.start's fields
+    that its later ones are checked against are set on the context as they pass."""
+    scope: dict[str, Any] = {"missing": _missing, "refused": _refused}
+    name = f"check_{kind.replace('.', '_')}"
+    body = []
+    for number, (field, (check, default)) in enumerate(fields.items()):
+        scope[f"check{number}"], scope[f"default{number}"] = check, default
+        passed = f"value{number} = check{number}(value, context)"
+        if kind == "match.start" and field in Context.__slots__:
+            passed += f"; context.{field} = value{number}"
+        absent = f"missing({kind!r}, field)" if default is REQUIRED else f"value{number} = default{number}"
+        body += [f"field = {field!r}", "value = obj.get(field)", f"if value is None: {absent}", f"else: {passed}"]
+    made = ", ".join(f"{field!r}: value{number}" for number, field in enumerate(fields))
+    source = "\n".join([f"def {name}(obj, context):", "    try:", *(f"        {line}" for line in body),
+                        "    except ValueError as err:", f"        raise refused({kind!r}, field, err) from None",
+                        f"    return {{'type': {kind!r}, {made}}}"])
+    exec(source, scope)  # written above from the event type's fields alone
+    compiled: Check = scope[name]
+    return compiled
+
+
+def _missing(kind: str, name: str) -> NoReturn:
+    raise InvalidEvent.said("field-missing", kind=kind, name=repr(name))
+
+
+def _refused(kind: str, name: str, err: ValueError) -> InvalidEvent:
+    why = err.words if isinstance(err, Unfit) else str(err)
+    return InvalidEvent.said("field", kind=kind, name=repr(name), why=why)
+
+
+# Each type's checks, compiled.
+_CHECKS = {kind: _compiled(kind, {**_COMMON, **fields}) for kind, fields in FIELDS.items()}
 
 
 def check_event(obj: Any, context: Context) -> Event:
@@ -551,32 +585,17 @@ def check_event(obj: Any, context: Context) -> Event:
     if type(obj) is not dict and not isinstance(obj, Mapping):  # a decoded line is a dict: skip the ABC's check
         raise InvalidEvent.said("not-object", kind=type(obj).__name__)
     kind = obj.get("type")
-    checks = _CHECKS.get(kind) if isinstance(kind, str) else None
-    if checks is None:
+    check = _CHECKS.get(kind) if isinstance(kind, str) else None
+    if check is None:
         raise InvalidEvent.said("type-missing") if kind is None else InvalidEvent.said("type-unknown", type=repr(kind))
-    event: dict[str, Any] = {"type": kind}
-    starting = kind == "match.start"
-    if starting:
-        context = Context()  # its later fields are checked against its own teams and field
-    for name, check, default in checks:
-        value = obj.get(name)
-        if value is None:
-            if default is REQUIRED:
-                raise InvalidEvent.said("field-missing", kind=kind, name=repr(name))
-            event[name] = default
-            continue
-        try:
-            event[name] = check(value, context)
-        except ValueError as err:
-            why = err.words if isinstance(err, Unfit) else str(err)
-            raise InvalidEvent.said("field", kind=kind, name=repr(name), why=why) from None
-        if starting and name in Context.__slots__:
-            setattr(context, name, event[name])
-    if kind == "penalty.award" and event["yards_to_goal"] is None and needs_spot(event["penalty"], event["from"]):
+    # a match.start's later fields are checked against its own teams and field
+    event = check(obj, Context() if kind == "match.start" else context)
+    if (event["type"] == "penalty.award" and event["yards_to_goal"] is None
+            and needs_spot(event["penalty"], event["from"])):
         raise InvalidEvent.said("spot-yards", penalty=event["penalty"])
-    if kind == "video.sync":
-        event["at_logged"] = obj["at"]  # the final object's clips give the sync's `at` as logged
-    return cast(Event, event)  # made field by field from the type's own checks
+    if event["type"] == "video.sync":  # the final object's clips give the sync's `at` as logged
+        return cast(Event, {**event, "at_logged": obj["at"]})
+    return event
 
 
 def needs_spot(penalty: str, place: str) -> bool:
