@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from ..events import ApproachAbort, BallPlace, Event, Hit, PlayerPlay, PlayerReturn, PositionImproper
 from ..rules import RuleSet
@@ -28,13 +28,18 @@ class Foul:
     prevented_goal: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Moment:
-    """What a judge knows besides the event and the free hit: the state, when "Play" began the window."""
+class Moment(Protocol):
+    """What a judge knows besides the event and the free hit: the state, when "Play" began the window, the rule
+    set. The play being judged is its own moment: nothing is made to judge an event."""
 
-    state: str
-    play_at: datetime | None
-    rules: RuleSet
+    @property
+    def state(self) -> str: ...
+
+    @property
+    def play_at(self) -> datetime | None: ...
+
+    @property
+    def rules(self) -> RuleSet: ...
 
 
 def foul(code: str, team: str, free_hit: FreeHit, rules: RuleSet, prevented_goal: bool = False) -> Foul:

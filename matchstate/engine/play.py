@@ -12,9 +12,10 @@ from datetime import datetime
 from typing import Any
 
 from ..events import BallOut, BallStop, CardShown, Decide, Event, GoalScored, Hit, KnockinAward, PenaltyAward
+from ..rules import RuleSet
 from ..rulings import FreeHit, Ruling, Why, Wording
 from .clock import Clock
-from .judges import JUDGES, Foul, Moment
+from .judges import JUDGES, Foul
 from .machine import Dispatch, compile_machine
 from .officials import ChukkerEnd, Confirmation, Review, Sync
 from .penalties import Conditions
@@ -77,16 +78,18 @@ class Play:
         if isinstance(event, dict):  # not one of the internal triggers, which carry a FreeHit or nothing
             judge = JUDGES.get(event["type"])
             if judge is not None and self.free_hit is not None:
-                self.foul = self._judge_both(event) or judge(event, self.free_hit, self._moment())
+                self.foul = self._judge_both(event) or judge(event, self.free_hit, self)
 
-    def _moment(self) -> Moment:
-        return Moment(self.state, self.play_at, self.conditions.rules)
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set the play is judged by (a judge's :class:`Moment` is the play's)."""
+        return self.conditions.rules
 
     def _judge_both(self, event: Event) -> Foul | None:
         """A defending-team violation at the same moment as the hitting-team failure just ruled."""
         if self.failure is None or event["at"] != self.failure[0] or self.free_hit is not self.failure[2]:
             return None
-        found = JUDGES[event["type"]](event, self.failure[1], self._moment())
+        found = JUDGES[event["type"]](event, self.failure[1], self)
         return replace(found, side="both") if found and found.side == "defending" else None
 
     def _hitting_team_failed(self, _: Event) -> bool:
