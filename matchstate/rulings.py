@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .rulebook import clause
 from .rules import RuleSet, find_rules
@@ -103,10 +103,10 @@ class Ruling:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Why:
+class Why(NamedTuple):
     """Why a ruling is given: the reason's code, the clauses it rests on, the team that violated and
-    the violation's code, and what more to say (``"goal_prevented"`` or ``"increased"``)."""
+    the violation's code, and what more to say (``"goal_prevented"`` or ``"increased"``). Immutable: a replay makes
+    one for every ruling, so it is a tuple (less than half of what a frozen dataclass costs to make)."""
 
     reason: str
     cite: tuple[str, ...]

@@ -241,7 +241,7 @@ class Play:
         if increased != "choose":
             return self.wording.award(self.conditions.fixed(increased, free_hit.to), why)
         options = (self.wording.award(free_hit, why, kind="rehit"), self.wording.goal(free_hit.to, why))
-        return self.wording.choose(options, replace(why, cite=(*first.cite, *self.conditions.rules.choose_cite)))
+        return self.wording.choose(options, why._replace(cite=(*first.cite, *self.conditions.rules.choose_cite)))
 
     def _decide(self, event: Decide) -> None:
         self._give(self.options[event["option"] - 1])
