@@ -142,21 +142,23 @@ class Dispatch:
     prepare: Callback
     steps: Mapping[str, Mapping[str, tuple[Step, ...]]]
 
-    def fire(self, model: Any, trigger: str, *args: Any) -> None:
+    def fire(self, model: Any, trigger: str, arg: Any = None) -> None:
         """Run ``trigger`` on ``model`` as the machine would: prepare, then the first step whose conditions
-        hold (its before callbacks, the state change, its after callbacks)."""
-        self.prepare(model, *args)
+        hold (its before callbacks, the state change, its after callbacks). A trigger carries one argument at
+        most (the event, or a free hit), given to every callback as ``arg`` (None where it carries none): a
+        call that passes ``*args`` on cost three times one that passes one."""
+        self.prepare(model, arg)
         for step in self.steps[trigger][model.state]:
             for condition in step.conditions:
-                if not condition(model, *args):
+                if not condition(model, arg):
                     break
             else:
                 for callback in step.before:
-                    callback(model, *args)
+                    callback(model, arg)
                 if step.dest is not None:
                     model.state = step.dest
                 for callback in step.after:
-                    callback(model, *args)
+                    callback(model, arg)
                 return
 
 
