@@ -58,6 +58,7 @@ if TYPE_CHECKING:
 EVENTS, CHECKPOINT, POLICY, PROOFS, HEAD = "events.jsonl", "checkpoint", "policy", "proofs", "head"
 HEAD_TITLE = "matchstate bundle head"  # a head note's first line: no checkpoint's origin, so none is taken for one
 LIST, LIST_TITLE = "%list", "matchstate bundle list"  # the signed list of the matches archived together
+TILES = "log"  # the folder of a season's bundle that holds the league log's tiles
 FIELDS = ("seq", "raw", "role", "received_at", "engine_version", "chain_version", "prev_hash", "hash", "ruling",
           "state", "leaf")
 
@@ -116,9 +117,12 @@ def archive(store: Store, codes: list[str], folder: Path, witnessed: Policy | No
 
 def bundle_folder(folder: Path, code: str) -> Path:
     """The folder of match ``code``'s bundle in ``folder``: its code as one name that stays in ``folder``, whatever
-    the code holds ("/" written %2F and "%" %25; a code "." or ".." as %2E)."""
+    the code holds ("/" written %2F and "%" %25; a code "." or ".." as %2E), and that is not the season's tiles'
+    (a code "log" as %6Cog)."""
     name = code.replace("%", "%25").replace("/", "%2F")
-    return folder / (name.replace(".", "%2E") if name in (".", "..") else name)
+    if name in (".", ".."):
+        return folder / name.replace(".", "%2E")
+    return folder / (f"%{ord(name[0]):02X}{name[1:]}" if name == TILES else name)
 
 
 def head_text(origin: str, code: str, seq: int, digest: str, size: int) -> str:

@@ -10,8 +10,6 @@ from collections.abc import Callable
 from .errors import MatchstateError
 from .version import ENGINE_VERSION
 
-TILES = "log"  # the folder of a season's bundle that holds the league log's tiles
-
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: --help stays quick (mypy reads True)
 if TYPE_CHECKING:
     from .cli import Work
@@ -21,7 +19,7 @@ def cmd_archive(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .cli import open_store
-    from .evidence import archive, season_codes
+    from .evidence import TILES, archive, season_codes
     from .records.stats import YEAR
 
     store = open_store()

@@ -150,6 +150,20 @@ def season_of(store: Store, folder: Path, codes: tuple[str, ...] = ("m-1", "m-2"
     return folder
 
 
+def test_a_match_coded_as_the_seasons_tiles_folder_keeps_a_bundle_of_its_own(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A season's archive writes the league log's tiles into DIR/log: a match coded "log" had its bundle there, its
+    checkpoint overwritten by the tiles' own."""
+    season_of(store, tmp_path / "first", ("log", "m-2"))
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store.url.render_as_string(hide_password=False))
+    assert main(["archive", "--season", "2026", str(tmp_path / "season")]) == 0
+    capsys.readouterr()
+    assert (tmp_path / "season" / "%6Cog" / EVENTS).exists() and not (tmp_path / "season" / "log" / EVENTS).exists()
+    assert (tmp_path / "season" / "log" / "checkpoint").exists()  # the tiles' own
+    assert main(["verify", "--bundle", str(tmp_path / "season")]) == 0
+    assert "verified: 2 matches" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("what", ["folder removed", "folder emptied", "lines cut", "folder of another archive"])
 def test_a_match_removed_from_a_season_bundle_is_found(store: Store, tmp_path: Path, what: str) -> None:
     """Each match's bundle proves itself; only the signed list of the matches archived together says one is gone."""
