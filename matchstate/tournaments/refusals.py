@@ -13,7 +13,4 @@ E = TypeVar("E", bound=MatchstateError)
 def refused(kind: type[E], key: str, /, *args: Any, **fields: object) -> E:
     """An error of ``kind`` saying the [tournament-refusal] phrase ``key``, in every language (``args`` follow the
     message, as the error's own constructor takes them)."""
-    words = phrases("tournament-refusal", key, **fields)
-    err = kind(words["en"], *args)
-    err.words = words
-    return err
+    return kind.worded_as(phrases("tournament-refusal", key, **fields), *args)
