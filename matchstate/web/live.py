@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -225,9 +226,17 @@ async def tournament(hub: Hub, matches: Callable[[], list[str | None]],
                         return
                     # A match's seq would mean nothing as the tournament stream's id: the message goes without it.
                     yield message[1].partition(b"\n")[2]
-                    match = orjson.loads(message[1].partition(b"\ndata: ")[2])["match"]
-                    if ended.get(match["code"], match["ended"]) != match["ended"]:
+                    code, match_ended = ended_in(message[1])
+                    if ended.get(code, match_ended) != match_ended:
                         settled = True
                         break
         finally:
             quiet.handle.cancel()
+
+
+@functools.lru_cache(maxsize=QUEUE_SIZE)
+def ended_in(frame: bytes) -> tuple[str, bool]:
+    """The code of the match an ``append`` message's frame is of, and whether the match has ended: decoded once,
+    however many tournament streams are sent the frame (the hub gives each the same bytes)."""
+    match = orjson.loads(frame.partition(b"\ndata: ")[2])["match"]
+    return match["code"], match["ended"]
