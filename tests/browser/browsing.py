@@ -139,6 +139,14 @@ def fill_new_match(page: Any, league_key: str, code: str) -> None:
     page.click("#new button.primary")
 
 
+def fill_schedule(page: Any, fixture: str, **fields: str) -> None:
+    """The tournament desk's schedule form, for ``fixture``, with each of ``fields`` (day, time, field) typed in;
+    not sent (a change refused does not load the page again)."""
+    page.select_option("#schedule-form select[name=fixture]", fixture)
+    for name, value in fields.items():
+        page.fill(f"#schedule-form input[name={name}]", value)
+
+
 def log(server: ServerProcess, code: str) -> Any:
     return get(server, f"/api/matches/{code}/events")
 

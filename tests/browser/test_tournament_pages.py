@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from browser.browsing import LEAGUE_KEY, NARROW_PHONE, PHONE, TIMEOUT_MS, get, post, send, to_spanish
+from browser.browsing import LEAGUE_KEY, NARROW_PHONE, PHONE, TIMEOUT_MS, fill_schedule, get, post, send, to_spanish
 from browser.conftest import watch
 from browser.test_accessibility import GRAVE, described
 from browser.test_accessibility import axe as axe  # the fixture
@@ -68,10 +68,7 @@ def test_the_desk_draws_schedules_and_takes_a_result_kept_on_paper(server: Serve
         page.click("#draw-form button")
     page.wait_for_selector(f"#desk-message >> text={drawn}")
     assert page.locator("svg.bracket .fixture").count() == 3
-    page.select_option("#schedule-form select[name=fixture]", "Cup-R1-1")
-    page.fill("#schedule-form input[name=day]", "2026-12-05")
-    page.fill("#schedule-form input[name=time]", "15:00")
-    page.fill("#schedule-form input[name=field]", "Cancha 1")
+    fill_schedule(page, "Cup-R1-1", day="2026-12-05", time="15:00", field="Cancha 1")
     with page.expect_navigation():
         page.click("#schedule-form button")
     page.wait_for_selector(f"#desk-message >> text={scheduled}")
@@ -358,8 +355,7 @@ def test_a_busy_day_keeps_every_score_live_and_leaves_the_browser_room_for_the_d
     desk.set_default_timeout(TIMEOUT_MS)
     desk.goto(server.base + "/tournaments/busy/desk")
     desk.fill("#desk-key", LEAGUE_KEY)
-    desk.select_option("#schedule-form select[name=fixture]", "M3")
-    desk.fill("#schedule-form input[name=time]", "18:00")
+    fill_schedule(desk, "M3", time="18:00")
     with desk.expect_navigation():
         desk.click("#schedule-form button")
     desk.wait_for_selector(f"#desk-message >> text={DONE['en'][1]}")

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from browser.browsing import LEAGUE_KEY, PHONE, get, post, to_spanish
+from browser.browsing import LEAGUE_KEY, PHONE, fill_schedule, get, post, to_spanish
 from matchstate.web.process import ServerProcess
 
 DONE = {"en": "The fixture is scheduled.", "es": "El partido está programado."}
@@ -27,9 +27,7 @@ def desk(server: ServerProcess, new_page: Any, language: str) -> Any:
 
 
 def schedule(page: Any, fixture: str, time: str) -> None:
-    page.select_option("#schedule-form select[name=fixture]", fixture)
-    page.fill("#schedule-form input[name=day]", "2026-12-05")
-    page.fill("#schedule-form input[name=time]", time)
+    fill_schedule(page, fixture, day="2026-12-05", time=time)
     page.click("#schedule-form button")
 
 
