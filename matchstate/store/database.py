@@ -29,7 +29,6 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-import orjson
 import psycopg
 from alembic import command, context
 from alembic.config import Config
@@ -41,7 +40,7 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from ..errors import DatabaseUnavailable, StoreError
-from .dialects import statements_for
+from .dialects import json_text, statements_for
 
 DEFAULT_URL = "sqlite:///matchstate.db"
 # Inside the package when installed from a wheel; at the repository's top in a checkout.
@@ -107,17 +106,11 @@ def make_engine(url: URL, seconds: float | None = None) -> Engine:
     seconds = seconds or database_timeout()
     if url.get_backend_name() != "sqlite":
         return create_engine(url, connect_args=postgresql_options(url, seconds), pool_timeout=seconds,
-                             json_serializer=_json_text)
-    engine = create_engine(url, connect_args={"timeout": seconds}, json_serializer=_json_text)
+                             json_serializer=json_text)
+    engine = create_engine(url, connect_args={"timeout": seconds}, json_serializer=json_text)
     event.listen(engine, "connect", _sqlite_connect)
     event.listen(engine, "begin", _sqlite_begin)
     return engine
-
-
-def _json_text(value: Any) -> str:
-    """A JSON column's text: orjson's, which an append's ruling, clock, flags and heads take a tenth of the time
-    of json.dumps to write (keys that are not strings written as json.dumps writes them)."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
 
 
 def _sqlite_connect(connection: Any, _: Any) -> None:

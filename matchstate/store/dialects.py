@@ -324,5 +324,12 @@ class _Copy:
             cursor.close()
 
 
+def json_text(value: Any) -> str:
+    """A JSON column's text, however it is written (the engine's ``json_serializer``, an import's COPY): orjson's,
+    which an append's ruling, clock, flags and heads take a tenth of json.dumps's time to write (keys that are not
+    strings written as json.dumps writes them)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
+
+
 def _json(value: Any) -> str | None:
-    return None if value is None else orjson.dumps(value).decode()
+    return None if value is None else json_text(value)
