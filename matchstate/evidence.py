@@ -257,8 +257,9 @@ def _match_problems(target: Path, engine_version: str, report: BundleReport) -> 
             return
         digest = fact["hash"]
         hashes.append(digest)
-        code = event["match"] if number == 1 else code  # the match.start's, which its hash covers
-        report.chains[target.name] = code, hashes
+        if number == 1:
+            code = event["match"]  # the match.start's, which its hash covers
+            report.chains[target.name] = code, hashes
         yield from _proof_problems(target, fact, code, origin, keys, checkpoint, report)
         try:
             ruling = match.feed(event)
