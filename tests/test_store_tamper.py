@@ -1,6 +1,8 @@
 """Tamper evidence: rows edited, removed or swapped with plain SQL behind the store's back, and verify names them."""
 
+import csv
 import hashlib
+import io
 import json
 import re
 import warnings
@@ -338,5 +340,8 @@ def test_statistics_count_the_others_and_a_match_whose_log_cannot_be_read_back_i
         page = client.get("/stats")
         assert page.status_code == 200
         assert re.search(f'<p class="refused" data-unreadable="m-1">{UNREAD}</p>', page.text)
+        sheet = list(csv.reader(io.StringIO(client.get("/api/stats.csv").content.decode("utf-8-sig"))))
+        assert sheet[-1] == ["unreadable", "m-1"] + [""] * (len(sheet[0]) - 2)  # the sheet says what it lacks
+        assert "team" in {row[0] for row in sheet[1:-1]} <= {"team", "player"} and "m-1" not in sum(sheet[1:-1], [])
         refused = client.get("/api/matches/m-1/log.csv")
         assert refused.status_code == 400 and re.fullmatch(UNREAD, refused.json()["detail"])

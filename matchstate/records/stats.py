@@ -120,8 +120,10 @@ class Stats:
         return {"scope": self.scope.to_json(), "matches": self.matches, "finished": self.finished,
                 "teams": [line.to_json() for line in self.teams], "players": [line.to_json() for line in self.players]}
 
-    def to_csv(self) -> str:
-        """One row per team, then one per player (``kind`` says which); the same numbers as the JSON."""
+    def to_csv(self, unreadable: Iterable[str] = ()) -> str:
+        """One row per team, then one per player (``kind`` says which); the same numbers as the JSON. Then a row
+        of kind ``unreadable`` for each match of ``unreadable`` (its code in ``team``'s place, no numbers): left
+        out of the sums, so that a sheet's reader sees what they lack."""
         out = io.StringIO()
         writer = csv.writer(out)
         writer.writerow(CSV_COLUMNS)
@@ -133,6 +135,7 @@ class Stats:
                     *(n for p in PENALTIES for n in (line.penalties[p], line.converted[p])),
                     sum(line.penalties.values()), sum(line.converted.values()), line.knockins, line.fouls_against,
                     line.yellow_cards, line.red_cards))
+        writer.writerows(("unreadable", inert(code)) + ("",) * (len(CSV_COLUMNS) - 2) for code in unreadable)
         return BOM + out.getvalue()
 
     def to_text(self) -> str:

@@ -57,9 +57,12 @@ def stats_json(service: ServiceDep, archive: ArchiveDep, key: KeyDep, event: Eve
                     **refused_in_json(ERRORS)})
 def stats_csv(service: ServiceDep, archive: ArchiveDep, key: KeyDep, event: Event = "",
               season: Season = "") -> PlainTextResponse:
-    """The same numbers as `/api/stats`, as CSV: a row per team, then a row per player."""
+    """The same numbers as `/api/stats`, as CSV: a row per team, then a row per player; then a row of kind
+    `unreadable` naming (in `team`'s place) each match whose log cannot be read back, left out of the sums."""
     service.check_list(key)
-    return download(archive.stats(Scope.of(event, season)).to_csv(), "stats.csv", "text/csv; charset=utf-8")
+    counted = archive.stats(Scope.of(event, season))
+    unreadable = [match.code for match in archive.kept.unreadable]
+    return download(counted.to_csv(unreadable), "stats.csv", "text/csv; charset=utf-8")
 
 
 @pages.get("/stats", response_class=HTMLResponse)
