@@ -107,9 +107,13 @@ class EventRow(Base):
     # Unique where given, and partial so that PostgreSQL's check of a ruling's foreign key can use no index but the
     # primary key: a check's plan, cached while the table was small, took this one and filtered on seq, and an
     # import beside live appends went quadratic.
+    # The cards alone, for the discipline ledger (a console's opening asks it who sits out): partial, so an append
+    # of any other event writes nothing to it, and no other query can plan with it.
     __table_args__ = (Index("uq_events_match_id_device_id", "match_id", "device_id", unique=True,
                             sqlite_where=text("device_id IS NOT NULL"),
-                            postgresql_where=text("device_id IS NOT NULL")),)
+                            postgresql_where=text("device_id IS NOT NULL")),
+                      Index("ix_events_cards", "match_id", "seq", sqlite_where=text("type = 'card'"),
+                            postgresql_where=text("type = 'card'")))
 
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
     seq: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)

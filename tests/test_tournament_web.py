@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import insert
+from sqlalchemy import text as text_sql
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "Using `httpx`")
@@ -581,3 +582,35 @@ def test_a_roster_player_number_a_match_would_refuse_is_refused_at_the_door(clie
     reply = client.post("/api/tournaments", json={"slug": "t8", "name": "T", "teams": teams}, headers=AUTH)
     refusal(reply, "field player cannot be 7: it is one of 1, 2, 3, 4", "el campo player no puede ser 7")
     assert client.get("/api/tournaments/t8").status_code == 404
+
+
+def test_the_ledger_reads_the_cards_alone_so_a_broken_log_without_one_stops_no_match_from_opening(
+        client: TestClient, store: Store) -> None:
+    """A console and a review ask who sits out as they open, and the ledger read every event of every match of the
+    league to find the cards: half a minute at 10,000 matches, and one broken row in any match refused every
+    match's answer. It reads the cards alone: a voided card is not counted, and a broken card names its match."""
+    def log(code: str, *cards: dict[str, Any]) -> str:
+        return "\n".join(json.dumps(event) for event in [
+            {"type": "match.start", "at": at(0), "match": code, "teams": ["Red", "Gold"],
+             "rosters": {"Red": [{"player": 1, "name": "Ana", "handicap": 2}]}},
+            {"type": "chukker.start", "chukker": 1, "at": at(1)}, *cards,
+            {"type": "goal", "team": "Gold", "at": at(5)}])
+
+    def yellow(n: int, player: int = 1) -> dict[str, Any]:
+        return {"type": "card", "team": "Red", "player": player, "colour": "yellow", "at": at(n)}
+
+    voided = {"type": "void", "seq": 4, "reason": "the wrong player", "at": at(4)}
+    for text in (log("carded", yellow(2), yellow(3, 2), voided), log("quiet")):
+        imported = client.post("/api/matches/import", content=text, headers=AUTH)
+        assert imported.status_code == 201, imported.text
+    with store.engine.begin() as connection:  # changed behind the store's back, as `matchstate verify` would find
+        connection.execute(text_sql("UPDATE events SET raw = '{garbled' WHERE type = 'goal' AND match_id = "
+                                    "(SELECT id FROM matches WHERE code = 'quiet')"))
+    ledger = client.get("/api/discipline", headers=AUTH)
+    assert ledger.status_code == 200, ledger.text
+    assert [(record["name"], [card["seq"] for card in record["cards"]]) for record in ledger.json()] == [("Ana", [3])]
+    assert client.get("/api/matches/quiet/sit-outs").json() == []
+    with store.engine.begin() as connection:
+        connection.execute(text_sql("UPDATE events SET raw = '{garbled' WHERE type = 'card'"))
+    refused = client.get("/api/matches/quiet/sit-outs")
+    assert refused.status_code == 400 and "carded" in refused.json()["detail"], refused.text

@@ -39,6 +39,7 @@ from .secretfiles import SecretFiles, secret_path
 from .snapshot import Snapshot
 from .sql import (
     ACTS,
+    CARDS,
     CHECKED,
     EVENT,
     EVENTS,
@@ -473,6 +474,12 @@ class Store:
             rows = connection.execute(EVENTS.where(EventRow.match_id == match_id, EventRow.seq > after_seq)
                                       .order_by(EventRow.seq))
             return read_or_refuse(code, lambda: [StoredEvent(**row._mapping) for row in rows])
+
+    def cards(self) -> list[tuple[str, int, str]]:
+        """Every card event of every match, as (its match's code, its seq, its JSON as received), by match and seq:
+        read from their own index, not from the matches' logs (the discipline ledger's read)."""
+        with self.database.transaction() as connection:
+            return [(code, seq, raw) for code, seq, raw in connection.execute(CARDS)]
 
     def event(self, code: str, seq: int) -> StoredEvent | None:
         """The stored event ``seq`` of match ``code``; None if it has no such event."""

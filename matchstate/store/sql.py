@@ -16,6 +16,7 @@ from sqlalchemy import (
     bindparam,
     exists,
     func,
+    literal_column,
     or_,
     select,
     tuple_,
@@ -81,6 +82,10 @@ RETRIED = select(EventRow.seq).where(EventRow.match_id == bindparam("match_id"),
 RECORDED_BY = select(EventRow.role).where(EventRow.match_id == bindparam("match_id"), EventRow.seq == bindparam("seq"))
 LAST_ACT = select(func.max(ActRow.seq)).scalar_subquery()
 LIVE = MatchRow.importing.is_(None)  # a match being imported is no one's to see until it is whole
+# Every card of the live matches, by match and seq, from their partial index (ix_events_cards): the type is written
+# as a literal, since a planner takes a partial index only for a condition it can see at planning.
+CARDS = (select(MatchRow.code, EventRow.seq, EventRow.raw).join(MatchRow, MatchRow.id == EventRow.match_id)
+         .where(EventRow.type == literal_column("'card'"), LIVE).order_by(EventRow.match_id, EventRow.seq))
 HEAD = select(MatchRow.id, MatchRow.last_seq, MatchRow.last_hash).where(MatchRow.code == bindparam("code"), LIVE)
 # The events after a seq, as a cached engine catches up on them.
 LATER = (select(EventRow.seq, EventRow.raw, EventRow.prev_hash, EventRow.hash, EventRow.device_id)

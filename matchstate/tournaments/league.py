@@ -4,30 +4,38 @@ league knows of (every stored match, and every tournament fixture whose teams ar
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import partial
+from itertools import groupby
+from operator import itemgetter
+from typing import Any
 
 import orjson
 
 from ..store import MatchQuery, Summary
+from ..store.results import read_or_refuse
 from .desk import Desk
 from .discipline import Card, Game, PlayerRecord, ledger
 from .when import kickoff_read
 
 
 def league_cards(desk: Desk) -> list[Card]:
-    """Every card not voided, in every match of the league, named from its match's roster."""
+    """Every card not voided, in every match of the league, named from its match's roster: the cards as the store
+    finds them by their index, each match that has one read for its voids and rosters (not every match's log)."""
     cards: list[Card] = []
-    for summary in desk.store.summaries(MatchQuery()):
-        snapshot = desk.store.match(summary.code)
+    for code, shown in groupby(desk.store.cards(), key=itemgetter(0)):
+        snapshot = desk.store.match(code)
         rosters = snapshot.info.get("rosters") or {}
-        for event in desk.store.events(summary.code):
-            if event.type != "card" or event.seq in snapshot.void:
-                continue
-            fields = orjson.loads(event.raw)
-            team, number = fields["team"], fields["player"]
-            name = next((player["name"] for player in rosters.get(team, ()) if player["player"] == number),
-                        f"#{number}")
-            cards.append(Card(summary.code, event.seq, event.at, team, number, name, fields["colour"]))
+        cards += [read_or_refuse(code, partial(_card, code, seq, raw, rosters))
+                  for _, seq, raw in shown if seq not in snapshot.void]
     return cards
+
+
+def _card(code: str, seq: int, raw: str, rosters: dict[str, list[dict[str, Any]]]) -> Card:
+    fields = orjson.loads(raw)
+    team, number = fields["team"], fields["player"]
+    name = next((player["name"] for player in rosters.get(team, ()) if player["player"] == number), f"#{number}")
+    return Card(code, seq, datetime.fromisoformat(fields["at"]).astimezone(UTC), team, number, name,
+                fields["colour"])
 
 
 def league_games(desk: Desk) -> list[Game]:
