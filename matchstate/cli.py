@@ -875,9 +875,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser(environment=True).parse_args(argv)
     try:
         return int(args.run(args))
-    except RefusedEvent as err:  # in the language the command was asked for, where the catalog has its words
-        worded = err.worded()
-        print(worded[getattr(args, "lang", "en")] if worded else str(err), file=sys.stderr)
+    except RefusedEvent as err:  # the reason in the language asked for, where the catalog has its words; the
+        # place as the log format writes it, "line N: ", in every language (a script reads it)
+        reason = err.words[getattr(args, "lang", "en")] if err.words else err.reason
+        print(reason if err.line is None else f"line {err.line}: {reason}", file=sys.stderr)
         return COULD_NOT_RUN
     except BrokenPipeError:
         # The reader (say, `head`) stopped reading: not our error. Quiet the final flush too.

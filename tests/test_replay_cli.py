@@ -190,11 +190,14 @@ def test_replay_lang_es_gives_the_rulings_in_spanish(tmp_path: Path, capsys: pyt
 
 def test_replay_lang_es_refuses_in_spanish(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                           scorer: Scorer) -> None:
-    """The refusal's Spanish is in the catalog: it was printed in English whatever the language asked."""
+    """The refusal's Spanish is in the catalog: it was printed in English whatever the language asked. Its place is
+    written as the spec writes it, `line N: reason`, in either language (it was "línea N:" in Spanish)."""
     scorer.award("2")
     lines = [*scorer.lines(), json.dumps(scorer.event("hit", player=9, contact="hit"))]
     code, _, err = run(capsys, "replay", "--lang", "es", write_log(tmp_path, lines))
-    assert code == 2 and err.startswith("línea 3: ") and "player" in err and "must" not in err
+    assert code == 2 and err.startswith("line 3: ") and "player" in err and "must" not in err
+    _, _, english = run(capsys, "replay", write_log(tmp_path, lines))
+    assert english.startswith("line 3: ") and english != err
 
 
 @pytest.mark.parametrize("rule_id, lang, words", [
