@@ -1738,6 +1738,45 @@ def tournament_pages(bench: Bench) -> None:
                 _latency(f"{label}, {name}", latencies)
         store.close()
 
+LEDGER_READS = 5  # reads of the ledger timed per measure and repetition
+
+
+@section
+def discipline_ledger(bench: Bench) -> None:
+    """Who sits out (the discipline ledger, which a console and a review ask as they open) over the season's
+    matches on SQLite, against reading every match's log for its cards, as the ledger did before the cards' index
+    (migration 0016): the cost that grows with the league."""
+    import tempfile
+
+    from matchstate.store import Store
+    from matchstate.tournaments.desk import Desk
+    from matchstate.tournaments.league import league_ledger
+
+    with tempfile.TemporaryDirectory(prefix="matchstate-bench-") as folder:
+        store = Store(f"sqlite:///{folder}/ledger.db")
+        store.upgrade()
+        codes = [store.import_log(lines)[0] for lines in bench.logs]
+        desk = Desk(store)
+        reads: dict[str, Callable[[], object]] = {
+            "every match's log read for its cards (before 0016)":
+                lambda: [[event for event in store.events(code) if event.type == "card"] for code in codes],
+            "the ledger, from the cards' index": lambda: league_ledger(desk),
+        }
+        baseline = None
+        for name, read in reads.items():
+            seconds, latencies = [], []
+            for _ in range(bench.repeat):
+                for _ in range(LEDGER_READS):
+                    begun = time.perf_counter()
+                    read()
+                    latencies.append(time.perf_counter() - begun)
+                seconds.append(sum(latencies[-LEDGER_READS:]))
+            row = bench.record(f"{len(codes)} matches: {name}", LEDGER_READS, seconds, latencies, baseline)
+            baseline = baseline or row
+            _latency(name, latencies)
+        store.close()
+
+
 WITNESS_CHECKPOINTS = 300  # checkpoints a witness is sent per repetition, each 8 leaves (a group) larger
 WITNESS_EVERY = 0.05  # seconds between the league server's rounds, while it appends
 
