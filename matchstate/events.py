@@ -8,6 +8,7 @@ the field. :data:`FIELDS`, which the forms and the API read, is derived from the
 
 from __future__ import annotations
 
+import math
 import reprlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from typing import Annotated, Any, Literal, NoReturn, cast, get_args, get_origin
 from typing_extensions import ReadOnly, TypedDict
 
 from .errors import InvalidEvent, UnknownRules
+from .jcs import SAFE_INTEGER
 from .rules import find_rules
 from .words import Words, joined, phrases
 
@@ -61,6 +63,8 @@ REQUIRED: Any = _Required()
 # Bounds that no real event comes near, so that a number or a seq always fits a column and a float.
 MAX_NUMBER = 1_000_000
 MAX_COUNT = 2**31 - 1
+# Log format 1.2's numbers have no bound in the spec: they are bound as JSON itself is read (RFC 8785, I-JSON), to
+# a double's finite range, and integers to the doubles' safe ones (jcs.SAFE_INTEGER), as the store's hash is.
 
 
 _QUOTE = reprlib.Repr()  # a refusal quotes a value short, however long or deep it is
@@ -149,9 +153,25 @@ def counting(value: object, _: Context) -> int:
 
 def whole_number(value: object, _: Context) -> int:
     """An integer, 0 or more: a JSON number written without a fraction or an exponent (``2``, not ``2.0``)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
-        _fail_officials("whole", _shown(value), most=MAX_COUNT)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= SAFE_INTEGER:
+        _fail_officials("whole", _shown(value), most=SAFE_INTEGER)
     return value
+
+
+def _double(value: object) -> float | None:
+    """``value`` as the double a JSON reader holds it as, where it is a number one can hold; else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        held = float(value)
+    except OverflowError:  # an integer past a double's range
+        return None
+    return held if math.isfinite(held) else None
+
+
+def _as_read(value: object, held: float) -> float:
+    """A number of 1.2 as given; an integer past the doubles' safe ones as the double a reader holds it as."""
+    return held if isinstance(value, int) and abs(value) > SAFE_INTEGER else cast(float, value)
 
 
 def string(value: object, _: Context) -> str:
@@ -171,11 +191,11 @@ def clip(value: object, context: Context) -> str:
     return string(value, context)
 
 
-def clip_seconds(value: object, context: Context) -> float:
-    seconds = number(value, context)
-    if seconds < 0:
-        _fail_officials("clip-seconds", value)
-    return seconds
+def clip_seconds(value: object, _: Context) -> float:
+    seconds = _double(value)
+    if seconds is None or seconds < 0:
+        _fail_officials("clip-seconds", _shown(value))
+    return _as_read(value, seconds)
 
 
 def asked_by(value: object, context: Context) -> str:
@@ -191,13 +211,13 @@ def confirmed_score(value: object, context: Context) -> dict[str, float]:
         _fail("goals-by-team", value)
     for name, goals in value.items():
         team(name, context)
-        count = number(goals, context)
-        if count < 0 or count * 2 != int(count * 2):
-            _fail_officials("half-goals", goals)
+        count = _double(goals)
+        if count is None or count < 0 or count % 0.5:
+            _fail_officials("half-goals", _shown(goals))
     missing = [name for name in context.teams if name not in value]
     if missing:
         _fail_officials("both-teams", value, teams=joined(context.teams))
-    return {name: value[name] for name in context.teams}
+    return {name: _as_read(value[name], cast(float, _double(value[name]))) for name in context.teams}
 
 
 def player(value: object, _: Context) -> int:

@@ -116,6 +116,22 @@ def test_video_sync_clip_is_a_string_of_1_to_512_code_points_and_clip_seconds_a_
     assert words_of(err)["es"] == "video.sync: el campo 'clip_seconds' debe ser un número de segundos, 0 o más, no -1"
 
 
+@pytest.mark.parametrize("seconds, held", [(2_000_000, 2_000_000), (1_764_979_200.25, 1_764_979_200.25),
+                                           (1e300, 1e300), (10**30, 1e30)])
+def test_clip_seconds_has_no_bound_but_a_numbers_a_stream_running_for_weeks_or_counting_from_1970(
+        seconds: float, held: float) -> None:
+    """"clip_seconds (number, 0 or more)": it was refused past 1,000,000 (the bound of a distance, 11.6 days of a
+    stream), with a message offering -1,000,000. Any number JSON reads as a finite double is taken; an integer past
+    a double's safe ones is held as the double a reader takes it for."""
+    scorer = in_play()
+    scorer.log("video.sync", clip="cam", clip_seconds=seconds)
+    kept = scorer.match.clips[-1]["clip_seconds"]
+    assert kept == held and type(kept) is type(held)
+    err = refusal(scorer, "video.sync", clip="a", clip_seconds=10**400)  # no double holds it
+    assert str(err) == ("video.sync: field 'clip_seconds' must be a number of seconds, 0 or more, "
+                        "not 'a number of 401 digits'")
+
+
 def test_review_request_about_is_an_integer_asked_by_a_team_or_umpire_or_referee_reason_optional() -> None:
     scorer = in_play(challenges=1)
     scorer.log("goal", team=BLUE)
@@ -152,15 +168,19 @@ def test_chukker_confirm_score_gives_both_teams_each_0_or_more_and_a_multiple_of
     for bad in ({BLUE: 0.25, RED: 1.5}, {BLUE: -1, RED: 1.5}, {BLUE: "0", RED: 1.5}, {BLUE: 0, RED: 1.5, "Green": 0}):
         assert "'score'" in str(refusal(scorer, "chukker.confirm", chukker=1, score=bad))
     assert "'chukker'" in str(refusal(scorer, "chukker.confirm", chukker=1.0, score={BLUE: 0, RED: 1.5}))
+    scorer.log("chukker.confirm", chukker=1, score={BLUE: 20_000_000, RED: 1.5})  # no bound but a double's
+    assert tuple(scorer.match.flags[-1]) == ("score-query",)
+    err = refusal(scorer, "chukker.confirm", chukker=1, score={BLUE: 10**400, RED: 1.5})
+    assert str(err).startswith("chukker.confirm: field 'score' must be a number of goals, 0 or more and a multiple")
 
 
-@pytest.mark.parametrize("given, left", [(None, 0), (0, 0), (2, 2)])
+@pytest.mark.parametrize("given, left", [(None, 0), (0, 0), (2, 2), (2**53 - 1, 2**53 - 1)])
 def test_match_start_challenges_is_an_integer_0_or_more_default_0(given: int | None, left: int) -> None:
     scorer = Scorer(**({} if given is None else {"challenges": given}))
     assert scorer.match.challenges_left == {BLUE: left, RED: left}
 
 
-@pytest.mark.parametrize("written", ["2.0", "2e0", "-1", "true", "\"2\""])
+@pytest.mark.parametrize("written", ["2.0", "2e0", "-1", "true", "\"2\"", str(2**53)])
 def test_an_integer_is_a_json_number_written_without_a_fraction_or_an_exponent(tmp_path: Path,
                                                                                capsys: pytest.CaptureFixture[str],
                                                                                written: str) -> None:
@@ -505,6 +525,27 @@ def test_the_final_object_gains_confirmed_and_queried_by_the_re_folded_log_in_ch
     assert (final["confirmed"], final["queried"]) == ([], [1, 2, 3])
     scorer.log("chukker.confirm", chukker=3, score={BLUE: 0, RED: 0})
     assert (scorer.match.confirmed, scorer.match.queried) == ([3], [1, 2])
+
+
+def test_a_confirmation_agrees_or_not_with_the_chukker_end_it_relies_on_not_a_later_end_of_that_chukker(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """"compared with the score right after that chukker.end": a chukker played again after its confirmation (a
+    chukker-order log) made the final object compare it with the later end (queried), while the confirmation was
+    not flagged and its end could not be voided (relied on). It is compared with the end it relies on."""
+    scorer = in_play()
+    scorer.log("goal", team=BLUE)
+    scorer.log("chukker.end", chukker=1)  # seq 4: 1-0
+    scorer.log("chukker.start", chukker=1)  # played again: flagged chukker-order
+    scorer.log("chukker.confirm", chukker=1, score={BLUE: 1, RED: 0})
+    assert tuple(scorer.match.flags[-1]) == ()
+    scorer.log("goal", team=BLUE)
+    scorer.log("chukker.end", chukker=1)  # seq 8: 2-0
+    assert "relies on the chukker.end seq 4" in str(refusal(scorer, "void", seq=4, reason="x"))
+    final = replay_json(tmp_path, capsys, scorer.events)[-1]["final"]
+    assert (final["confirmed"], final["queried"]) == ([1], [])
+    scorer.log("chukker.confirm", chukker=1, score={BLUE: 1, RED: 0})  # the latest, now of seq 8's end
+    assert tuple(scorer.match.flags[-1]) == ("score-query",)
+    assert (scorer.match.confirmed, scorer.match.queried) == ([], [1])
 
 
 @pytest.mark.parametrize("kind, fields", [("void", {"seq": 3, "reason": "late"}),

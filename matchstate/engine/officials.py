@@ -106,6 +106,7 @@ def note(play: Play, event: Event, seq: int, chukker_in_play: int | None) -> Non
         play.ended_at = event["at"]
     elif chukker_in_play is not None:
         play.chukker_ends[chukker_in_play] = (seq, tuple(play.score.values()))
+        play.end_scores[seq] = play.chukker_ends[chukker_in_play][1]
 
 
 def flags(play: Play, event: Event) -> tuple[str, ...]:
@@ -151,16 +152,16 @@ def reviews_json(play: Play) -> list[dict[str, Any]]:
 
 
 def confirmations(play: Play) -> tuple[list[int], list[int]]:
-    """The chukkers confirmed (their latest confirmation agrees with the log as it stands) and queried (it
-    does not), each in chukker order."""
-    latest: dict[int, tuple[float, ...]] = {}
-    for _, (chukker, score, _) in sorted(play.confirmations.items()):
-        latest[chukker] = score
+    """The chukkers confirmed (their latest confirmation agrees with the log as it stands: the score right after
+    the chukker.end it relies on, re-folded) and queried (it does not), each in chukker order. A chukker played
+    again after its confirmation (flagged ``chukker-order``) has its later end confirmed by a later confirmation."""
+    latest: dict[int, Confirmation] = {}
+    for _, confirmation in sorted(play.confirmations.items()):
+        latest[confirmation[0]] = confirmation
     confirmed: list[int] = []
     queried: list[int] = []
-    for chukker in sorted(latest):
-        ended = play.chukker_ends.get(chukker)
-        (confirmed if ended is not None and ended[1] == latest[chukker] else queried).append(chukker)
+    for chukker, (_, score, end) in sorted(latest.items()):
+        (confirmed if play.end_scores.get(end) == score else queried).append(chukker)
     return confirmed, queried
 
 
