@@ -1,5 +1,7 @@
-"""Who may log what, as the rules give it: a scorer logs play, an umpire's decision is the officials', and a
-``void`` of what another role recorded is the officials' too.
+"""Who may log what, as the rules give it: a scorer logs play (and a team's challenge, as the team asks it); an
+umpire's decision is the officials', and so are the officials' work of log format 1.2 (a review an umpire or the
+referee asks, a review's outcome, a chukker's confirmed score, the video pinned to the log) and a ``void`` of what
+another role recorded.
 
 An official can always void the newest event: a void an official stamps earlier than the match's newest
 event (a device clock behind the one that logged it) is stamped with that event's ``at`` instead, which the
@@ -14,14 +16,18 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .errors import AccessDenied
+from .events import OFFICIALS
 
 SCORER, OFFICIAL = "scorer", "official"
+OFFICIALS_ONLY = frozenset({"decide", "review.outcome", "chukker.confirm", "video.sync"})
 
 
 def needed(event: Mapping[str, Any], target_role: str | None = None) -> str:
-    """The role an event needs: an official decides, and voids what another role recorded (``target_role``:
-    the role that recorded the event a ``void`` strikes)."""
-    if event.get("type") == "decide" or (event.get("type") == "void" and target_role != SCORER):
+    """The role an event needs: an official logs :data:`OFFICIALS_ONLY`, a review the umpire or the referee asks,
+    and a void of what another role recorded (``target_role``: the role that recorded the event it strikes)."""
+    kind = event.get("type")
+    if kind in OFFICIALS_ONLY or (kind == "void" and target_role != SCORER) or (
+            kind == "review.request" and event.get("asked_by") in OFFICIALS):
         return OFFICIAL
     return SCORER
 

@@ -52,9 +52,9 @@ CHOICE: list[dict[str, Any]] = [{"type": "penalty.award", "penalty": "2", "to": 
 class Api:
     """A client for one match: ``send`` appends events one second apart with fresh device ids."""
 
-    def __init__(self, client: TestClient) -> None:
+    def __init__(self, client: TestClient, **start: Any) -> None:
         self.client = client
-        created = client.post("/api/matches", json=START, headers=LEAGUE)
+        created = client.post("/api/matches", json={**START, **start}, headers=LEAGUE)
         assert created.status_code == 201, created.text
         self.created = created.json()
         self.scorer = self.created["scorer_key"]
@@ -511,6 +511,28 @@ def test_only_an_official_decides_a_choice(api: Api) -> None:
     decided = api.post(api.event({"type": "decide", "option": 2}), key="official")
     assert decided.status_code == 201 and decided.json()["ruling"]["kind"] == "goal"
     assert decided.json()["event"]["role"] == "official"
+
+
+def test_only_an_official_logs_the_officials_work_but_a_scorer_logs_a_teams_challenge(client: TestClient) -> None:
+    """A scorer's key could decide a review (even "overturned"), confirm a chukker's score, pin video and ask a
+    review in the umpire's name: each is the officials' ("an official confirms the score"). A team's challenge is
+    logged as the team asks it, by either."""
+    api = Api(client, challenges=1)
+    api.send({"type": "chukker.start", "chukker": 1}, {"type": "goal", "team": BLUE})
+    refused = api.post(api.event({"type": "review.request", "about": 3, "asked_by": "umpire"}))
+    assert refused.status_code == 403 and "only an official may" in refused.json()["detail"]
+    assert refused.json()["words"]["es"].startswith("solo un oficial puede")
+    api.send({"type": "review.request", "about": 3, "asked_by": RED})  # Red's challenge, as Red asks it
+    assert api.post(api.event({"type": "review.outcome", "outcome": "overturned"})).status_code == 403
+    api.send({"type": "review.outcome", "outcome": "stands"}, key="official")
+    api.send({"type": "chukker.end", "chukker": 1})
+    for event in ({"type": "chukker.confirm", "chukker": 1, "score": {BLUE: 1, RED: 1}},
+                  {"type": "video.sync", "clip": "umpire-1.mp4", "clip_seconds": 4}):
+        assert api.post(api.event(event)).status_code == 403, event
+        api.send(event, key="official")
+    assert [(event["type"], event["role"]) for event in api.log()[3:]] == [
+        ("review.request", "scorer"), ("review.outcome", "official"), ("chukker.end", "scorer"),
+        ("chukker.confirm", "official"), ("video.sync", "official")]
 
 
 def test_a_scorer_voids_its_own_event_but_only_an_official_voids_anothers(api: Api) -> None:

@@ -142,11 +142,12 @@ def test_challenges_written_2_0_are_refused_over_http(tmp_path: Path) -> None:
         body = '{"event": {"type": "review.request", "at": "2026-11-29T15:00:01Z", "about": 1.0, "asked_by": "Blue"}}'
         answer = client.post("/api/matches/m-2/events", content=body, headers=scorer)
         assert 400 <= answer.status_code < 500 and "about" in answer.text
-        for event in ({"type": "chukker.start", "chukker": 1},
-                      {"type": "review.request", "about": 2, "asked_by": "umpire"},
-                      {"type": "video.sync", "clip": "cam.mp4", "clip_seconds": 3.5}):
+        official = {"Authorization": f"Bearer {created.json()['official_key']}"}
+        for event, key in (({"type": "chukker.start", "chukker": 1}, scorer),
+                           ({"type": "review.request", "about": 2, "asked_by": "umpire"}, official),
+                           ({"type": "video.sync", "clip": "cam.mp4", "clip_seconds": 3.5}, official)):
             sent = client.post("/api/matches/m-2/events", json={"event": {**event, "at": "2026-11-29T15:00:02Z"}},
-                               headers=scorer)
+                               headers=key)
             assert sent.status_code == 201, sent.text
         view = client.get("/api/matches/m-2").json()
         assert view["officials"]["review"] == 3 and view["officials"]["challenges_left"] == {BLUE: 2, RED: 2}
