@@ -205,6 +205,14 @@ class Match:
         return officials.moment(sync, at) if sync is not None else None
 
     @property
+    def chukker_scores(self) -> dict[int, dict[str, float]]:
+        """The score right after each chukker's latest chukker.end, by chukker: what a confirmation logged now is
+        compared with."""
+        teams = list(self._play.score)
+        return {chukker: dict(zip(teams, score, strict=True))
+                for chukker, (_, score) in sorted(self._play.chukker_ends.items())}
+
+    @property
     def confirmed(self) -> list[int]:
         """The chukkers whose latest confirmation agrees with the log as it stands."""
         return officials.confirmations(self._play)[0]

@@ -86,10 +86,12 @@ class FrozenDict(dict[str, Any]):
 def officials_of(match: Match) -> FrozenDict:
     """The officials' record of log format 1.2 as a console or review reads it: the ``review`` open (its
     review.request's seq, or None), the ``reviews``, ``challenges_left``, ``clips``, ``confirmed`` and ``queried``
-    of ``replay --json``'s final object."""
+    of ``replay --json``'s final object, and ``chukker_scores``: the score right after each chukker's end, which a
+    confirmation logged now is compared with (by chukker, its number written as a JSON key)."""
     frozen: FrozenDict = _frozen({"review": match.review, "reviews": match.reviews,
                                   "challenges_left": match.challenges_left, "clips": match.clips,
-                                  "confirmed": match.confirmed, "queried": match.queried})
+                                  "confirmed": match.confirmed, "queried": match.queried,
+                                  "chukker_scores": {str(n): score for n, score in match.chukker_scores.items()}})
     return frozen
 
 

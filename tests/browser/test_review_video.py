@@ -245,6 +245,26 @@ def test_a_chukker_confirmed_with_a_wrong_score_is_queried_until_corrected(serve
     assert page.errors == []
 
 
+def test_a_chukkers_confirmation_offers_its_score_at_its_end_not_the_score_now(server: ServerProcess,
+                                                                                new_page: Any) -> None:
+    """Every chukker's row was filled with the score now: after a goal in chukker 2, one click on chukker 1's
+    "Confirm" recorded a wrong score, flagged as a query. It offers the score right after that chukker's end."""
+    later = [{"type": "chukker.start", "at": "2026-11-29T15:10:00Z", "chukker": 2},
+             {"type": "goal", "at": "2026-11-29T15:11:00Z", "team": "Red", "player": 3}]
+    keys, page = open_review(server, new_page, "confirm-2", [*CHUKKER, END, *later])
+    chukker = page.locator('#chukkers li[data-chukker="1"]')
+    assert [chukker.locator(f'input[data-team="{team}"]').input_value() for team in ("Blue", "Red")] == ["1", "2"]
+    seq = get(server, "/api/matches/confirm-2")["seq"]
+    send(server, "confirm-2", {"type": "goal", "team": "Blue", "player": 2}, keys["scorer_key"])  # live: 2-3 now
+    page.wait_for_selector(f'#timeline tr[data-seq="{seq + 1}"]')
+    chukker = page.locator('#chukkers li[data-chukker="1"]')
+    assert [chukker.locator(f'input[data-team="{team}"]').input_value() for team in ("Blue", "Red")] == ["1", "2"]
+    chukker.locator("button").click()
+    page.wait_for_selector('#chukkers li[data-chukker="1"][data-state="confirmed"]')
+    assert log(server, "confirm-2")[-1]["event"]["score"] == {"Blue": 1, "Red": 2}
+    assert page.errors == []
+
+
 def test_the_audit_window_counts_down_from_the_match_end_on_the_servers_time(server: ServerProcess,
                                                                             new_page: Any) -> None:
     keys, page = open_review(server, new_page, "window-1", [*CHUKKER, END],
