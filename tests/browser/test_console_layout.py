@@ -116,6 +116,37 @@ def test_a_second_tap_within_the_guard_is_ignored(server: ServerProcess, scorer:
     page.wait_for_selector("#recent >> text=#5")
 
 
+def test_taps_on_two_buttons_a_moment_apart_are_both_taken_even_on_a_clock_set_back(server: ServerProcess,
+                                                                                     scorer: Any) -> None:
+    """The guard took any tap within 0.6 s of the last as a repeat of it: a goal tapped just after the hit that
+    scored it was dropped, and said to be "the same tap". It guards the same button alone (and any button just
+    after a form opened or closed under the finger). It was timed by the device's clock: set back, as a clock
+    correction does, it dropped every tap until the clock caught up; it runs on the page's steady clock."""
+    console = scorer("guard-2")
+    page = console.page
+    console.click("chukker.start")
+    console.click("penalty.award", penalty="2", to="Blue")
+    page.wait_for_selector("#state >> text=awarded")
+    page.wait_for_selector("#quick:not(.guarded)")  # the form just closed under the finger: guarded a moment
+    page.click('#quick [data-quick="play"]')
+    page.wait_for_selector("#countdown:not(.idle)")
+    page.click('#quick [data-quick="hit"][data-player="3"]')
+    page.click('#quick [data-quick="goal"][data-team="Blue"]')  # at once, as a penalty goes straight in
+    page.wait_for_function("() => document.querySelectorAll('#recent li').length >= 5")
+    console.wait_until_sent()
+    assert [row["type"] for row in log(server, "guard-2")][-3:] == ["play", "hit", "goal"]
+    assert not page.locator("#ruling .notice").count() or "same tap" not in page.inner_text("#ruling .notice")
+    before = get(server, "/api/matches/guard-2")["score"]
+
+    page.evaluate("() => { const real = Date.now; Date.now = () => real() - 300_000; }")  # a clock set back 5 min
+    page.click('#quick [data-quick="goal"][data-team="Red"]')
+    page.click('#quick [data-quick="goal"][data-team="Red"]')  # and a double tap: taken once
+    page.wait_for_selector("#ruling .notice >> text=A second tap this soon was taken as the same tap")
+    console.wait_until_sent()
+    assert [row["type"] for row in log(server, "guard-2")][-4:] == ["play", "hit", "goal", "goal"]
+    assert get(server, "/api/matches/guard-2")["score"] == {**before, "Red": before["Red"] + 1}
+
+
 def test_every_forms_log_button_is_in_view_on_a_tablet_and_a_phone(server: ServerProcess, scorer: Any) -> None:
     one_tap = ("match.start", "decide", "chukker.start", "chukker.end")  # no form: a chukker's edge is one tap
     with_fields = [kind for kind, fields in get(server, "/api/event-types").items() if fields and kind not in one_tap]

@@ -41,7 +41,7 @@ import {answering, linkBanner} from "./banner.mjs";
 import {offlineCopy} from "./offlinecopy.mjs";
 import {attention} from "./attention.mjs";
 
-const GUARD_MS = 600;           // a second tap this soon after one is taken as the same tap, and ignored
+const GUARD_MS = 600;           // a second tap this soon on the same button is taken as the same tap, and ignored
 const CLOCK_EVERY_MS = 10 * 60 * 1000;
 const KEPT_ROWS = 60;           // recorded events kept on this device for a console opened offline
 const SCORE_SMALLEST_PX = 15;   // the score is made no smaller than this to fit its line; it wraps instead
@@ -68,7 +68,7 @@ export class ConsolePage {
     this.notice = null;             // what the scorer should know of the last thing done
     this.form = null;               // the quick form open: {type, values, at, ...}
     this.shownForm = null;          // the form as last built: rebuilt only when it changes
-    this.guardUntil = 0;
+    this.guarded = null;            // the last tap's guard: {until, button, wide} (see guard)
     this.guardTimer = null;
     this.tickedFor = null;          // the "Play" whose 20 seconds the console has expired itself
     this.catchingUp = false;
@@ -158,18 +158,18 @@ export class ConsolePage {
 
   // A tap, or a shortcut (``keyed``: a key held down repeats, and is ignored, so the guard is the pointer's).
   tap(type, keyed = false) {
-    if (!keyed && this.ignored(type)) return;
+    if (!keyed && this.ignored(type, type)) return;
     if (!this.enabled(type)) return;
-    this.guard();
     wake();
     this.open(type);
+    this.guard(type, Boolean(this.form));  // a form opened over the buttons: any tap under the finger is guarded
   }
 
   // A tap on the quick row: "Play", a clean hit by a player, a goal for a team, each one tap, logged with
   // what the match makes likely (asked first where a slip is likely, as any event).
   quickTap(type, fields) {
-    if (this.ignored(type) || !this.enabled(type)) return;
-    this.guard();
+    if (this.ignored(type, `${type} ${JSON.stringify(fields)}`) || !this.enabled(type)) return;
+    this.guard(`${type} ${JSON.stringify(fields)}`, false);  // the quick row's places are fixed: another is meant
     wake();
     this.notice = null;
     const at = this.clock.stamp(this.floor());
@@ -177,20 +177,25 @@ export class ConsolePage {
     this.log(type, fields, at);
   }
 
-  // A tap inside the guard is taken as the one before, and said, so that a dropped tap is never a mystery.
-  ignored(type) {
-    if (Date.now() >= this.guardUntil) return false;
-    this.notice = t("console", "tap-ignored", {event: label(type)});
+  // A tap inside the guard is taken as the one before, and said, so that a dropped tap is never a mystery: a
+  // second tap on the same button, or any tap just after a form opened or closed under the finger. A tap on
+  // another button is meant. Timed by the page's steady clock: a device clock set back stops no tap.
+  ignored(type, button) {
+    const guarded = this.guarded;
+    if (!guarded || performance.now() >= guarded.until || (!guarded.wide && guarded.button !== button)) return false;
+    this.notice = t("console", guarded.wide ? "tap-too-soon" : "tap-ignored", {event: label(type)});
     this.render();
     return true;
   }
 
-  // Ignore taps for a moment: a double tap, or a tap on "Log" landing again on the button under it.
-  guard() {
-    this.guardUntil = Date.now() + GUARD_MS;
+  // Guard taps for a moment after one on ``button``: its double tap, or (``wide``: a form opened or closed, so
+  // another button now lies under the finger) any tap.
+  guard(button, wide) {
+    this.guarded = {until: performance.now() + GUARD_MS, button, wide};
+    clearTimeout(this.guardTimer);
+    if (!wide) return;
     $("buttons").classList.add("guarded");
     $("quick").classList.add("guarded");
-    clearTimeout(this.guardTimer);
     this.guardTimer = setTimeout(() => ["buttons", "quick"].forEach((id) => $(id).classList.remove("guarded")), GUARD_MS);
   }
 
@@ -267,7 +272,7 @@ export class ConsolePage {
       return;
     }
     const {type, values, at} = form;
-    this.guard();
+    this.guard(type, true);  // the form closes: the buttons come back under the finger that tapped "Log"
     this.closeForm();
     if (!isAward(type)) {
       this.log(type, filled(fields, values), at);
