@@ -172,3 +172,25 @@ def test_with_no_key_held_the_key_box_is_open_at_the_top_and_has_the_focus(
     page.wait_for_selector("#keybox", state="hidden")
     assert page.locator(".settings #key").count() == 1  # back under "Key and name"
     assert [error for error in page.errors if "403 (Forbidden)" not in error] == []  # the wrong key's answer
+
+
+def test_events_logged_with_a_key_the_server_refuses_are_held_and_said_not_sending_forever(
+        server: ServerProcess, scorer: Callable[..., Console], new_page: Callable[..., Any]) -> None:
+    """A console opened with a key not this match's held what was tapped unsent, saying "Sending 2…" for good,
+    while its score counted them. They are sent, refused, held under "needs your attention" with the reason,
+    and sent once the right key is entered."""
+    keys = scorer("wrongkey-1").keys
+    page = new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{server.base}/matches/wrongkey-1/console#key=not-this-matchs-key")
+    page.wait_for_selector("#console.ready")
+    console = Console(page, "wrongkey-1")
+    console.tap("chukker.start")
+    page.wait_for_selector("#attention >> text=wrong key")
+    assert "needs your attention" in console.status() and "Sending" not in console.status()
+    assert len(log(server, "wrongkey-1")) == 1
+    page.fill("#key", keys["scorer_key"])
+    page.press("#key", "Tab")
+    console.wait_until_sent()
+    assert [row["type"] for row in log(server, "wrongkey-1")] == ["match.start", "chukker.start"]
+    assert [error for error in page.errors if "403 (Forbidden)" not in error] == []
+

@@ -34,6 +34,8 @@ def lose_the_seat_offline(server: ServerProcess, scorer: Any, new_page: Any, cod
     shown = tablet.page.locator("#attention ul.held li").all_inner_texts()
     assert len(shown) == 2 and "Penalty 3" in shown[0] and "Goal" in shown[1]  # in time order
     assert [row["type"] for row in log(server, code)] == ["match.start"]  # nothing sent blindly
+    tablet.page.wait_for_selector("#link .banner.warn")  # said as held, not "Sending 2…" (which it is not)
+    assert "needs your attention" in tablet.status() and "Sending" not in tablet.status()
     return tablet, held
 
 

@@ -166,5 +166,9 @@ describe("the link banner", () => {
     assert.match(stopped.text, /The disk is full\./);
     const refused = linkBanner(outbox({items: [{}], needsAttention: true}), {everUp: true, online: true});
     assert.deepEqual([refused.kind, refused.seeBelow], ["warn", true]);
+    // Held here while another console holds the scoring seat: not "Sending", which it is not.
+    const seatless = linkBanner(outbox({items: [{}], link: "up"}), {everUp: true, online: true, seatless: true});
+    assert.deepEqual([seatless.kind, seatless.seeBelow], ["warn", true]);
+    assert.match(seatless.text, /^Not recorded: needs your attention/);
   });
 });

@@ -17,11 +17,12 @@ export function answering(outbox, {onLine, streamUp}) {
  * The banner for ``outbox`` as {kind, text, seeBelow}: ``kind`` "warn" (something needs the scorer, shown
  * below), "offline", "ok", or "" (connecting, sending, or online but this page not kept for a reload yet).
  * ``everUp``: the live stream has been open since the page opened; ``online``: :func:`answering`;
- * ``keeping``: this device has no copy of this page yet (offlinecopy.mjs).
+ * ``keeping``: this device has no copy of this page yet (offlinecopy.mjs); ``seatless``: what waits is held here,
+ * unsent, since another console holds the scoring seat (the attention panel below asks the scorer).
  */
-export function linkBanner(outbox, {everUp, online, keeping = false}) {
+export function linkBanner(outbox, {everUp, online, keeping = false, seatless = false}) {
   const waiting = outbox.items.length;
-  if (outbox.needsAttention) {
+  if (outbox.needsAttention || (seatless && waiting)) {
     return {kind: "warn", seeBelow: true,
       text: t("console", outbox.conflict ? "banner-moved-on" : "banner-not-recorded", {events: events(waiting)})};
   }

@@ -84,7 +84,8 @@ export class ConsolePage {
       name: `matchstate:outbox:${code}`,
       send: (body, otherKey) => api(`${base}/events`, {method: "POST", body, key: otherKey || key(code),
         headers: this.seat.headers(body.event)}),
-      holding: () => this.seat.holds(this.outbox.items.length),
+      // A key the server refuses holds no seat: what waits is sent, so that its refusal is shown and held.
+      holding: () => !this.keyRefused && this.seat.holds(this.outbox.items.length),
       lastKnownAt: () => this.known.lastAt(),
       movedOn: (basis) => {
         const ours = new Set(this.outbox.events.map((event) => event.id));  // one of them recorded, its answer lost
@@ -417,7 +418,8 @@ export class ConsolePage {
 
   status() {
     const {kind, text, seeBelow} = linkBanner(this.outbox,
-      {everUp: this.everUp, online: this.online(), keeping: offlineCopy.state === "keeping"});
+      {everUp: this.everUp, online: this.online(), keeping: offlineCopy.state === "keeping",
+        seatless: this.seat.lacks(this.outbox.items.length)});
     return el("div", {class: kind ? `banner ${kind}` : "banner"}, text,
       ...(seeBelow ? [" ", el("a", {href: "#attention"}, t("console", "see-below"))] : []));
   }
