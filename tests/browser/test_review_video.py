@@ -175,16 +175,21 @@ def test_a_review_overturned_is_carried_out_by_its_void_and_award(server: Server
     if spanish:
         assert_no_english(page)
 
+    # A goal has no ruling: the panel said "null" where a ruling would be.
+    assert "null" not in page.inner_text("#review-open")
     page.click('#review-open [data-outcome="overturned"]')
-    page.wait_for_selector("#void[open]")  # straight to the void, filled in for the goal
-    assert page.input_value("#void input") == (
-        "Revocada: anule el #6 para cumplirla y luego registre la sanción que la reemplaza." if spanish
-        else "Overturned: void #6 to carry it out, then log the award that replaces it.")
+    page.wait_for_selector("#void[open]")  # straight to the void, its reason the review (stored with it)
+    assert page.input_value("#void input") == ("Revocada en la revisión #7" if spanish else "Overturned on review #7")
     page.click('#void button[value="void"]')
     page.wait_for_selector('#timeline tr.struck[data-seq="6"]')
     events = [row["event"] for row in log(server, code)]
     assert (events[7]["type"], events[7]["outcome"]) == ("review.outcome", "overturned")
-    assert (events[8]["type"], events[8]["seq"]) == ("void", 6)
+    assert (events[8]["type"], events[8]["seq"], events[8]["reason"]) == (
+        "void", 6, "Revocada en la revisión #7" if spanish else "Overturned on review #7")
+    assert page.inner_text("#review-open .carry-out") == (  # what to do next is said, not stored
+        "Revocada: anule el #6 para cumplirla y luego registre la sanción que la reemplaza." if spanish
+        else "Overturned: void #6 to carry it out, then log the award that replaces it.")
+    assert "null" not in page.inner_text("#review-open")
     assert page.inner_text("#score") == "Blue 0 – Red 2"
     # An overturned challenge keeps it.
     assert page.inner_text("#challenges").endswith("Blue 1, Red 1")

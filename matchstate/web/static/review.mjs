@@ -268,8 +268,15 @@ async function decideReview(outcome) {
     carryOut = open.about;
     render();
     const row = rowOf(open.about);
-    if (row) voidEvent(row, t("review-officials", "carry-out", {seq: row.seq}));  // straight to its void
+    if (row) voidEvent(row, overturnedReason(row.seq));  // straight to its void
   }
+}
+
+// The reason a void that carries out an overturned call is stored with: the review that overturned it, not
+// the instruction the panel shows.
+function overturnedReason(about) {
+  const review = (officialsNow().reviews || []).findLast((one) => one.about === about && one.outcome === "overturned");
+  return t("review-officials", "overturned-reason", {seq: review ? review.seq : about});
 }
 
 // The award that carries out an overturned call: the console's form for a penalty.award, in a dialog.
@@ -299,7 +306,7 @@ function reviewOpen() {
     const voided = known.view.void.includes(carryOut);
     return [el("p", {class: "carry-out"}, t("review-officials", "carry-out", {seq: carryOut})),
       voided || !row ? null : el("button", {type: "button", class: "small", dataset: {act: "carry-void"},
-        onclick: () => voidEvent(row, t("review-officials", "carry-out", {seq: carryOut}))}, t("review-officials", "void-it", {seq: carryOut})),
+        onclick: () => voidEvent(row, overturnedReason(carryOut))}, t("review-officials", "void-it", {seq: carryOut})),
       " ", el("button", {type: "button", class: "small", dataset: {act: "award"}, onclick: award}, t("review-officials", "award"))];
   }
   const about = rowOf(open.about);
@@ -373,7 +380,7 @@ function windowText() {
 }
 
 function renderOfficials() {
-  $("review-open").replaceChildren(...reviewOpen());
+  $("review-open").replaceChildren(...reviewOpen().filter((part) => part !== null));  // null: a part not shown
   $("review-ask").replaceChildren(...reviewAsk());
   $("challenges").textContent = challengesText();
   $("window").textContent = windowText();
