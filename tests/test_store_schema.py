@@ -6,6 +6,7 @@ import argparse
 import json
 import threading
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -15,10 +16,10 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.util import CommandError
 from conftest import known, match_log
-from sqlalchemy import inspect, text
+from sqlalchemy import insert, inspect, text
 
 from matchstate.errors import StoreError
-from matchstate.models import Base
+from matchstate.models import Base, HandedEventRow, TimerTickRow
 from matchstate.store import MIGRATIONS, Store, hash_key
 from matchstate.store.sql import CARDS
 
@@ -95,6 +96,26 @@ def test_a_downgrade_that_drops_records_asks_first(store: Store) -> None:
             migrate(store, command.downgrade, revision)
         assert store.schema_is_current()
         assert [summary.code for summary in store.summaries()] == ["m-1"]
+
+
+@pytest.mark.parametrize("table", ["handed_events", "timer_ticks"])
+def test_a_downgrade_past_0010_asks_before_dropping_an_event_handed_to_the_review_or_a_timers_mark(
+        store: Store, table: str) -> None:
+    """0010's downgrade dropped the events consoles handed to the review (stored nowhere else) and the timer's
+    marks without asking, though the store says a downgrade that drops what it recorded asks first."""
+    row = {"handed_events": {"code": "m-1", "event_id": "dev-9", "device": "tablet", "label": "Tablet",
+                             "event": {"type": "goal", "team": "Blue"}, "handed_at": datetime.now(UTC)},
+           "timer_ticks": {"code": "m-1", "event_id": "dev-9", "device": "tablet", "elapsed": 20.0}}[table]
+    model = HandedEventRow if table == "handed_events" else TimerTickRow
+    with store.engine.begin() as connection:
+        connection.execute(insert(model), [row])
+    with pytest.raises(CommandError, match="-x allow-drop=yes"):
+        migrate(store, command.downgrade, "0009")
+    assert store.schema_is_current()
+    with store.engine.connect() as connection:
+        assert connection.execute(text(f"SELECT count(*) FROM {table}")).scalar_one() == 1
+    migrate(store, command.downgrade, "0009", "allow-drop=yes")
+    assert table not in inspect(store.engine).get_table_names()
 
 
 def test_the_migrations_go_down_and_up_again(store: Store) -> None:

@@ -7,13 +7,17 @@ Create Date: 2026-12-05
 One row per match whose seat a console holds (its device id and label, when it took the seat and was last
 heard from), and one per clock check a seat's console logged by its timer (the event's id and the seconds
 since the window opened), and the events a console without the seat held offline and handed to the review
-as they were logged. None is part of a match's log: both are operational, so the downgrade drops them.
+as they were logged. None is part of a match's log. The seats are operational, and the downgrade drops them;
+the events handed to the review are stored nowhere else, and the timer's marks say which clock checks a timer
+logged, so the downgrade asks first (`-x allow-drop=yes`) where it would drop one.
 """
 
 from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
+
+from matchstate.store.database import require_drop_allowed
 
 revision: str = "0010"
 down_revision: str | None = "0009"
@@ -52,6 +56,11 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    held = [what for table, what in (("handed_events", "the events consoles handed to the review"),
+                                     ("timer_ticks", "the marks of the clock checks a seat's timer logged"))
+            if op.get_bind().execute(sa.text(f"SELECT count(*) FROM {table}")).scalar_one()]
+    if held:  # asked only where one is lost
+        require_drop_allowed(" and ".join(held))
     op.drop_table("handed_events")
     op.drop_table("timer_ticks")
     op.drop_table("seats")
