@@ -165,6 +165,7 @@ def test_an_event_only_an_official_may_log_waits_for_an_official_and_the_scorer_
     assert "decide" in get(server, f"/api/matches/{code}")["accepted"]
     assert page.locator('#buttons [data-type="decide"]').is_disabled()
     assert page.locator("#choosing").is_visible()
+    assert page.inner_text("#freehit") == "The Umpire must choose the penalty"  # not "No free hit in progress"
 
     # An event the scorer's key may never record (voiding the official's decision) waits first in the
     # outbox: refused with 403, it stays in front of the scorer, and the event behind it waits too.

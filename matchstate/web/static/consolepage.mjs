@@ -120,10 +120,11 @@ export class ConsolePage {
     const view = this.known.view;
     const waiting = this.outbox.events;
     const folded = fold(view, waiting);
+    const none = t("console", (folded.state ?? view.state) === "choosing" ? "umpire-chooses" : "no-free-hit");
     let text;
-    if (!folded.provisional) text = view.free_hit_text ? view.free_hit_text[lang()] : t("console", "no-free-hit");
+    if (!folded.provisional) text = view.free_hit_text ? view.free_hit_text[lang()] : none;
     else if (folded.free_hit) text = describeFreeHit(folded.free_hit);
-    else text = t("console", folded.sure ? "no-free-hit" : "free-hit-on-arrival");
+    else text = folded.sure ? none : t("console", "free-hit-on-arrival");
     return {...view, ...folded, text, timing: foldClock(view.clock, waiting)};
   }
 
