@@ -22,7 +22,10 @@ from a season's bundle proves nothing missing by itself, so only the list says t
 checkpoint, its cosignatures meet the policy's quorum, each chain recomputes from its lines, each event's leaf
 is proven in the checkpoint, and the engine, where it is the version that ruled, rules each event as recorded.
 A single changed byte of a line, a proof or the checkpoint fails one of these, and so does a bundle cut short of
-its signed head, and a folder that a signed list names and that is missing.
+its signed head, and a folder that a signed list names and that is missing. A season's ``DIR/log`` (the league
+log's tiles, :mod:`~matchstate.store.logtiles`) is checked against its checkpoint, and each match's events against
+the leaves it holds: a match cut at its end, or removed and stored again, is found there whatever its own files
+were made to say.
 """
 
 from __future__ import annotations
@@ -41,8 +44,10 @@ from . import jcs
 from .engine import Match
 from .errors import MatchstateError, NotProven
 from .models import EventRow, LogLeafRow, MatchRow
+from .store import acts
 from .store.chain import GENESIS, chain_hash, decode, instant, sealed
-from .store.leaguelog import event_leaf
+from .store.leaguelog import ACT, event_leaf
+from .store.logcheck import LeafRow, event_problem, first_logged, histories
 from .store.logkeys import LogKeys
 from .store.receipts import Receipt, fingerprint, read_receipt
 from .store.sql import CHECKED, LIVE
@@ -51,6 +56,7 @@ from .tlog.checkpoint import Checkpoint
 from .tlog.note import Note, Verifier
 from .tlog.policy import Policy
 from .tlog.proof import TlogProof
+from .tlog.tiles import TileTree
 
 if TYPE_CHECKING:
     from .store import Store
@@ -167,6 +173,7 @@ class BundleReport:
     headless: list[str] = field(default_factory=list)  # the bundles with no signed head: a cut end not found
     unlisted: bool = False  # a folder of bundles with no signed list: a match's folder removed would not be found
     chains: dict[str, tuple[str, list[str]]] = field(default_factory=dict)  # by folder: its code, each seq's hash
+    checkpoints: dict[str, Checkpoint] = field(default_factory=dict)  # by folder: the checkpoint its proofs lead to
 
 
 def verify_bundle(folder: Path, engine_version: str) -> BundleReport:
@@ -181,7 +188,65 @@ def verify_bundle(folder: Path, engine_version: str) -> BundleReport:
                                                                                         report)]
     if targets and targets[0] != folder:
         report.problems += [f"{LIST}: {problem}" for problem in _list_problems(folder, targets[0], report)]
+        if (folder / TILES).is_dir():
+            report.problems += [f"{TILES}: {problem}" for problem in _tile_problems(folder / TILES, targets[0],
+                                                                                     report)]
     return report
+
+
+def _tile_problems(tiles: Path, first: Path, report: BundleReport) -> Iterator[str]:
+    """Where the season's tiles of the league log do not hold, or hold what a bundle lacks or changed: their
+    checkpoint not signed by a key of the policy, an entry or a hash tile changed, a bundle's checkpoint not a prefix
+    of their log, or a match's events logged otherwise than its bundle holds them (its end cut, or the match removed
+    and stored again: the log keeps every leaf it was given, whatever a bundle's own files say)."""
+    try:
+        signed = Policy.parse((first / POLICY).read_bytes()).open((tiles / "checkpoint").read_bytes()).checkpoint
+        tree = TileTree(tiles, signed.size)
+        entries = list(tree.entries())
+        leaves = merkle.Leaves([merkle.leaf_hash(entry) for entry in entries])
+        if merkle.root(leaves, signed.size) != signed.root:
+            raise NotProven("their entries do not give their checkpoint's root: an entry was changed")
+        if merkle.root(tree, signed.size) != signed.root:
+            raise NotProven("their hash tiles do not give their checkpoint's root: a tile was changed")
+        rows: list[LeafRow] = []
+        for index, entry in enumerate(entries):
+            leaf = json.loads(entry)
+            rows.append((index, leaf["kind"], leaf.get("match"), leaf.get("seq"), entry.decode("utf-8")))
+    except FileNotFoundError as err:
+        yield f"the league log's tiles lack {Path(str(err.filename)).relative_to(tiles.parent)}: it was removed"
+        return
+    except (OSError, ValueError, KeyError, TypeError) as err:  # NotProven is a ValueError; so is bad JSON
+        yield f"the league log's tiles do not hold: {err}"
+        return
+    logged = histories(rows)
+    first_seqs = first_logged(logged)
+    removed = {code: index for index, kind, code, _, body in rows  # each match's last removal: its log before is
+               if kind == ACT and json.loads(body)["act"] == acts.REMOVE}  # another's, which a bundle never holds
+    last_seqs: dict[str | None, list[tuple[int, int]]] = {}  # by match: each leaf's (index, seq) since its removal
+    for (code, seq), history in logged.items():
+        if seq is not None:
+            last_seqs.setdefault(code, []).extend((index, seq) for index, _ in history
+                                                  if index > removed.get(code, -1))
+    for name, (code, hashes) in sorted(report.chains.items()):
+        checkpoint = report.checkpoints.get(name)
+        if checkpoint is None or not code:
+            continue
+        if checkpoint.size > signed.size:
+            report.notes.append(f"{name}: its checkpoint ({checkpoint.size} leaves) is newer than the tiles' "
+                                f"({signed.size}): not compared with them")
+            continue
+        if merkle.root(leaves, checkpoint.size) != checkpoint.root:
+            yield f"{name}: its checkpoint is not the tiles' log at {checkpoint.size} leaves: another log's"
+            continue
+        beyond = [seq for index, seq in last_seqs.get(code, []) if index < checkpoint.size and seq > len(hashes)]
+        if beyond:
+            yield (f"match {code}: the league log holds its seq {max(beyond)}, its bundle ({name}) ends at seq "
+                   f"{len(hashes)}: lines were cut from its end")
+        for seq, digest in enumerate(hashes, 1):
+            problem = event_problem(logged, first_seqs, code, seq, digest, below=checkpoint.size)
+            if problem is not None:
+                yield f"match {code}, seq {seq}: {problem}"
+                break
 
 
 def _list_problems(folder: Path, first: Path, report: BundleReport) -> Iterator[str]:
@@ -224,6 +289,7 @@ def _match_problems(target: Path, engine_version: str, report: BundleReport) -> 
         note = (target / CHECKPOINT).read_bytes()
         policy = Policy.parse((target / POLICY).read_bytes())
         signed = policy.open(note).checkpoint  # a key valid for its size signed it; the quorum cosigned it
+        report.checkpoints[target.name] = signed
         origin, keys = signed.origin, policy.log_keys(signed.origin, signed.size)
         checkpoint = note.decode("utf-8")
         lines = (target / EVENTS).read_bytes().decode("utf-8").splitlines(keepends=True)

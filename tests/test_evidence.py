@@ -264,3 +264,62 @@ def test_a_kept_receipt_verifies_against_a_bundle_alone(store: Store, tmp_path: 
     assert main(["verify", "--bundle", str(tmp_path / "rewritten"), "--receipts", str(receipts)]) == 1
     out = capsys.readouterr().out
     assert "receipts: 0 of those read hold" in out and "the event was logged again" in out
+
+
+def season_with_tiles(store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                      capsys: pytest.CaptureFixture[str]) -> Path:
+    """A season's archive from the command line: each match's bundle, the signed list, and the league log's tiles."""
+    season_of(store, tmp_path / "first")
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store.url.render_as_string(hide_password=False))
+    assert main(["archive", "--season", "2026", str(tmp_path / "season")]) == 0
+    capsys.readouterr()
+    return tmp_path / "season"
+
+
+@pytest.mark.parametrize("what", ["an entry changed", "a hash tile changed", "their checkpoint removed"])
+def test_the_seasons_tiles_of_the_league_log_are_checked(store: Store, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str], what: str) -> None:
+    """verify --bundle never read the tiles a season's archive writes: a byte changed in them, or their checkpoint
+    removed, verified as a whole bundle."""
+    folder = season_with_tiles(store, tmp_path, monkeypatch, capsys)
+    assert verify_bundle(folder, ENGINE_VERSION).problems == []
+    if what == "their checkpoint removed":
+        (folder / "log" / "checkpoint").unlink()
+    else:
+        path = next(path for path in (folder / "log" / "tile" / ("entries" if what == "an entry changed" else "0"))
+                    .rglob("*") if path.is_file())
+        data = bytearray(path.read_bytes())
+        data[len(data) // 2] ^= 1
+        path.write_bytes(bytes(data))
+    [problem] = verify_bundle(folder, ENGINE_VERSION).problems
+    assert problem == "log: the league log's tiles lack log/checkpoint: it was removed" if what.endswith("removed") \
+        else problem.startswith("log: the league log's tiles do not hold: ")
+    assert main(["verify", "--bundle", str(folder)]) == 1
+
+
+def test_a_match_cut_with_its_head_and_the_list_removed_is_found_by_the_tiles(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """With the signed list and a match's head deleted, its lines cut verified (two notes said a cut would not be
+    found). The league log's tiles keep every leaf the match was given."""
+    folder = season_with_tiles(store, tmp_path, monkeypatch, capsys)
+    (folder / LIST).unlink()
+    (folder / "m-2" / HEAD).unlink()
+    lines = (folder / "m-2" / EVENTS).read_text().splitlines(keepends=True)
+    (folder / "m-2" / EVENTS).write_text("".join(lines[:2]))
+    assert verify_bundle(folder, ENGINE_VERSION).problems == [
+        "log: match m-2: the league log holds its seq 4, its bundle (m-2) ends at seq 2: lines were cut from its end"]
+
+
+def test_a_match_removed_and_stored_again_is_found_by_the_tiles_without_a_kept_receipt(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The store's verify names a match removed and imported again under its code; its season's bundle verified
+    clean, since each bundle proves only its own lines. The tiles hold the first log's leaves too."""
+    season_of(store, tmp_path / "first")
+    store.remove_match("m-2", reason="re-entered", by="records")
+    store.import_log([json.dumps(event) for event in match_log("m-2", 4)])  # the same match, entered again
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store.url.render_as_string(hide_password=False))
+    assert main(["archive", "--season", "2026", str(tmp_path / "season")]) == 0
+    capsys.readouterr()
+    [problem] = verify_bundle(tmp_path / "season", ENGINE_VERSION).problems
+    assert problem.startswith("log: match m-2, seq 1: the league log recorded it before with another hash ")

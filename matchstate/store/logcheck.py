@@ -30,41 +30,54 @@ def problems(log: LeagueLog, connection: Connection, code: str | None, whole: se
         found += _tree_problems(log, connection)
     query = select(LogLeafRow.idx, LogLeafRow.kind, LogLeafRow.code, LogLeafRow.seq, LogLeafRow.body).where(
         LogLeafRow.code.is_not(None)).order_by(LogLeafRow.idx)
-    leaves = _histories(connection.execute(query if code is None else query.where(LogLeafRow.code == code)).all())
+    leaves = histories(connection.execute(query if code is None else query.where(LogLeafRow.code == code)).all())
     logged = {leaf_code for leaf_code, _ in leaves}
-    # The first seq of each match the log holds: a match stored before the log began (an upgraded store) has its
-    # earlier events in its chain alone, which verify checks; only those after it must each have a leaf.
-    first_logged: dict[str | None, int] = {}
-    for leaf_code, leaf_seq in leaves:
-        if leaf_seq is not None:
-            first_logged[leaf_code] = min(leaf_seq, first_logged.get(leaf_code, leaf_seq))
+    first = first_logged(leaves)
     events = select(MatchRow.code, EventRow.seq, EventRow.hash).join(EventRow, EventRow.match_id == MatchRow.id) \
         .where(MatchRow.importing.is_(None))
     for event_code, seq, digest in connection.execute(events if code is None else events.where(MatchRow.code == code)):
-        if event_code not in logged or event_code not in whole:
-            continue
-        history = sorted(leaves.get((event_code, seq), []))
-        if not history and seq < first_logged.get(event_code, seq):
-            continue
-        if not history:
-            found.append(Problem(event_code, seq, "the league log has no leaf for it: it was written behind the "
-                                                  "log's back"))
-        elif history[-1][1] != digest:
-            found.append(Problem(event_code, seq, f"its hash {digest} is not the one its league log leaf "
-                                                  f"{history[-1][0]} records ({history[-1][1]}): the row was changed"))
-        elif len({leaf_hash for _, leaf_hash in history}) > 1 and not _corrected_unstarted(leaves, event_code, seq,
-                                                                                         history[-1][0]):
-            earlier = next((index, leaf_hash) for index, leaf_hash in history if leaf_hash != digest)
-            found.append(Problem(event_code, seq, f"the league log recorded it before with another hash "
-                                                  f"({earlier[1]}, leaf {earlier[0]}): the match was removed and "
-                                                  "stored again under its code with another log"))
+        if event_code in logged and event_code in whole:
+            problem = event_problem(leaves, first, event_code, seq, digest)
+            if problem is not None:
+                found.append(Problem(event_code, seq, problem))
     return found
 
 
 Leaves = dict[tuple[str | None, int | None], list[tuple[int, str]]]
+LeafRow = tuple[int, str, str | None, int | None, str]  # a leaf's index, kind, match code, seq and body
 
 
-def _histories(rows: Sequence[Row[int, str, str | None, int | None, str]]) -> Leaves:
+def first_logged(leaves: Leaves) -> dict[str | None, int]:
+    """The first seq of each match the log holds: a match stored before the log began (an upgraded store) has its
+    earlier events in its chain alone, which verify checks; only those after it must each have a leaf."""
+    first: dict[str | None, int] = {}
+    for leaf_code, leaf_seq in leaves:
+        if leaf_seq is not None:
+            first[leaf_code] = min(leaf_seq, first.get(leaf_code, leaf_seq))
+    return first
+
+
+def event_problem(leaves: Leaves, first: dict[str | None, int], code: str, seq: int, digest: str,
+                  below: int | None = None) -> str | None:
+    """What is wrong with event ``seq`` of match ``code``, whose chain hash is ``digest``, against the league log's
+    ``leaves`` (those before index ``below``, where given): no leaf, a latest leaf of another hash, or an earlier
+    leaf of another hash (the match removed and stored again); None where nothing is."""
+    history = sorted(leaf for leaf in leaves.get((code, seq), []) if below is None or leaf[0] < below)
+    if not history:
+        return None if seq < first.get(code, seq) else "the league log has no leaf for it: it was written behind " \
+                                                       "the log's back"
+    if history[-1][1] != digest:
+        return (f"its hash {digest} is not the one its league log leaf {history[-1][0]} records ({history[-1][1]}): "
+                "the row was changed")
+    if len({leaf_hash for _, leaf_hash in history}) > 1 and not _corrected_unstarted(leaves, code, seq,
+                                                                                     history[-1][0]):
+        earlier = next((index, leaf_hash) for index, leaf_hash in history if leaf_hash != digest)
+        return (f"the league log recorded it before with another hash ({earlier[1]}, leaf {earlier[0]}): the "
+                "match was removed and stored again under its code with another log")
+    return None
+
+
+def histories(rows: Sequence[Row[int, str, str | None, int | None, str]] | Sequence[LeafRow]) -> Leaves:
     """Each event's leaves (index, hash), from the leaves of the matches in index order, but those of an import
     that never finished: a match's import adds its events' leaves in batches and its ``create`` act with the last
     (before this, all in one transaction, the act first), so an import's leaves with no ``create`` act of their

@@ -11,7 +11,7 @@ as one, so that any inclusion or consistency proof is made from the files alone 
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from ..errors import NotProven
@@ -115,7 +115,15 @@ class TileTree:
         width = dict(_tiles(self.size, 0)).get(index // WIDTH)
         if width is None or index >= self.size:
             raise NotProven(f"a tree of {self.size} leaves has no entry {index}")
-        path = tile_path("entries", index // WIDTH, width)
+        return self._bundle(index // WIDTH, width)[index % WIDTH]
+
+    def entries(self) -> Iterator[bytes]:
+        """Every entry's bytes, in order, each bundle read once."""
+        for index, width in _tiles(self.size, 0):
+            yield from self._bundle(index, width)
+
+    def _bundle(self, index: int, width: int) -> list[bytes]:
+        path = tile_path("entries", index, width)
         try:
             data = (self.folder / path).read_bytes()
         except OSError as err:
@@ -127,7 +135,7 @@ class TileTree:
             at += 2 + length
         if at != len(data) or len(entries) != width:
             raise NotProven(f"entry bundle {path} is not {width} length-prefixed entries")
-        return entries[index % WIDTH]
+        return entries
 
 
 def proven_entry(folder: Path, policy: Policy, index: int) -> tuple[bytes, SignedCheckpoint]:
