@@ -218,9 +218,14 @@ def test_a_team_with_no_challenge_left_is_refused_before_anything_is_sent(server
     assert page.inner_text("#message") == "Red has no challenge left: nothing was sent."
     assert sent == []
     assert len(log(server, "no-challenge")) == 6
-    page.click('#review-ask [data-asker="umpire"]')  # the umpire needs none
+    page.focus('#review-ask [data-asker="umpire"]')  # the umpire needs none; asked by keyboard
+    page.keyboard.press("Enter")
     page.wait_for_selector("#review-open .open-review")
     assert len(sent) == 1
+    # The button pressed is gone with the ask: the focus fell to the page's top, 28 Tabs from the outcomes.
+    page.wait_for_function("() => document.activeElement.id === 'review-note'")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.outcome") == "stands"
     assert page.errors == []
 
 

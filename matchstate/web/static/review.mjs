@@ -253,12 +253,13 @@ const askerName = (asker) => (known.view.teams.includes(asker) ? t("review-offic
   : t("officials", asker));
 
 // Ask for a review of the selected row; a team with no challenge left is refused here, before anything is sent.
-function askReview(row, who) {
+async function askReview(row, who) {
   if (who.refused) {
     say(t("review-officials", "no-challenge", {team: who.asker}));
     return;
   }
-  official("review.request", {about: row.seq, asked_by: who.asker});
+  // The button pressed is drawn away with the ask: the keyboard goes on at the review's note, then its outcomes.
+  if (await official("review.request", {about: row.seq, asked_by: who.asker}) && $("review-note")) $("review-note").focus();
 }
 
 async function decideReview(outcome) {
