@@ -152,6 +152,31 @@ def test_a_clip_that_cannot_be_played_says_so(server: ServerProcess, new_page: A
     page.errors.clear()  # the browser's own report of the unreadable file
 
 
+def test_a_row_outside_the_recording_is_said_and_a_recording_opened_twice_keeps_its_clip(
+        server: ServerProcess, new_page: Any, clip: Path) -> None:
+    """A row before the clip begins played the clip from its start, another row marked as playing; a row after it
+    ends left it at its end: neither said a word. Opening one recording twice left both clip boxes empty."""
+    pinned = {"type": "video.sync", "at": "2026-11-29T15:02:01Z", "clip": "umpire-1.webm", "clip_seconds": 63}
+    keys, page = open_review(server, new_page, "outside-1", CHUKKER)  # the whistle (#3) at 0:02 of the clip
+    log_at(server, "outside-1", keys["official_key"], pinned)
+    page.set_input_files("#clip-file", str(clip))
+    page.wait_for_function("() => document.querySelector('.player video').readyState >= 1")
+    page.wait_for_selector(".player .sync >> text=Pinned")
+    page.click('#timeline tr[data-seq="2"]')  # the chukker's start: 53 s before the recording begins
+    page.wait_for_selector(".player .status >> text=#2 is 0:53.00 before clip umpire-1.webm begins")
+    assert page.eval_on_selector(".player video", "v => v.paused && v.currentTime === 0")
+    page.click('#timeline tr[data-seq="6"]')  # Blue's goal: 62 s in, after the 14 s recording ends
+    page.wait_for_selector(".player .status >> text=#6 is 0:48.00 after clip umpire-1.webm ends")
+    page.click('#timeline tr[data-seq="4"]')  # Red's goal, at 0:07: played, and the status is the clip's moment
+    page.wait_for_function("() => !document.querySelector('.player video').paused")
+    page.wait_for_selector(".player .status >> text=speed 1×")
+    page.set_input_files("#clip-file", str(clip))  # the same recording again
+    page.wait_for_function("() => document.querySelectorAll('.player video').length === 2")
+    assert page.eval_on_selector_all(".player select.clip-name", "all => all.map((s) => s.value)") == [
+        "umpire-1.webm", "umpire-1.webm"]
+    assert page.errors == []
+
+
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_a_review_overturned_is_carried_out_by_its_void_and_award(server: ServerProcess, new_page: Any,
                                                                   language: str) -> None:

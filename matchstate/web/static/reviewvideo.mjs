@@ -31,7 +31,7 @@ export function videoPanel(page) {
   function open(url, name) {
     const video = el("video", {controls: true, preload: "auto", muted: true, playsinline: true, src: url});
     video.muted = true;  // a helmet camera's wind: the official turns it up
-    const player = {url, name, clip: name, video, box: null, trouble: null};
+    const player = {url, name, clip: name, video, box: null, trouble: null, outside: null};
     const choose = el("select", {class: "clip-name"});
     choose.addEventListener("change", () => { player.clip = choose.value; render(); });
     player.choose = choose;
@@ -43,7 +43,7 @@ export function videoPanel(page) {
         el("button", {type: "button", class: "small pin", onclick: () => pin(player)}),
         " ", el("button", {type: "button", class: "small close", onclick: () => close(player)})));
     video.addEventListener("error", () => { player.trouble = t("review-video", "unplayable-reason"); render(); });
-    video.addEventListener("play", () => activate(player));
+    video.addEventListener("play", () => { player.outside = null; activate(player); });
     video.addEventListener("focus", () => activate(player));
     video.addEventListener("timeupdate", () => { status(player); if (player === active) follow(player); });
     video.addEventListener("ratechange", () => status(player));
@@ -78,8 +78,8 @@ export function videoPanel(page) {
     const {video} = player;
     player.box.querySelector(".status").textContent = player.trouble
       ? t("review-video", "unplayable", {clip: player.clip, reason: player.trouble})
-      : t("review-video", "position", {moment: clipTime(video.currentTime), speed: video.playbackRate});
-    player.box.querySelector(".status").classList.toggle("trouble", Boolean(player.trouble));
+      : player.outside || t("review-video", "position", {moment: clipTime(video.currentTime), speed: video.playbackRate});
+    player.box.querySelector(".status").classList.toggle("trouble", Boolean(player.trouble || player.outside));
   }
 
   function render() {
@@ -91,7 +91,8 @@ export function videoPanel(page) {
     for (const player of players) {
       const names = [...new Set([player.name, ...inForce.map((sync) => sync.clip)])];
       const taken = new Set(players.filter((other) => other !== player).map((other) => other.clip));
-      player.choose.replaceChildren(...names.filter((name) => !taken.has(name)).map((name) => el("option", {value: name},
+      // Its own clip always (a recording opened twice has the same one), and those no other recording has.
+      player.choose.replaceChildren(...names.filter((name) => name === player.clip || !taken.has(name)).map((name) => el("option", {value: name},
         name === player.name && !inForce.some((sync) => sync.clip === name) ? t("review-video", "new-clip", {clip: name}) : name)));
       player.choose.value = player.clip;
       player.box.dataset.clip = player.clip;
@@ -108,13 +109,21 @@ export function videoPanel(page) {
     }
   }
 
-  /** Play every synced clip open here from a few seconds before ``row``'s moment. */
+  /** Play every synced clip open here from a few seconds before ``row``'s moment; where the recording does not
+   * hold that moment (before it begins, after it ends), say so, at its first or last frame, paused. */
   function seek(row) {
     for (const player of players) {
       const sync = syncOf(player);
       if (!sync || player.trouble) continue;
-      player.video.currentTime = startFor(sync, row.at);
-      player.video.play().catch(() => {});  // a refused play (no gesture): the official presses K
+      const at = moment(sync, row.at);
+      const {duration} = player.video;  // NaN until the recording's length is known: taken as holding it
+      const words = {seq: row.seq, clip: player.clip};
+      player.outside = at < 0 ? t("review-video", "before-clip", {...words, gap: clipTime(-at)})
+        : at > duration ? t("review-video", "after-clip", {...words, gap: clipTime(at - duration)}) : null;
+      player.video.currentTime = player.outside ? (at < 0 ? 0 : duration) : startFor(sync, row.at);
+      if (player.outside) player.video.pause();
+      else player.video.play().catch(() => {});  // a refused play (no gesture): the official presses K
+      status(player);
     }
   }
 
