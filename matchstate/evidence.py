@@ -276,7 +276,8 @@ def _list_problems(folder: Path, first: Path, report: BundleReport) -> Iterator[
         name = bundle_folder(folder, code).name
         names.add(name)
         if name not in report.chains:
-            yield f"match {code} is on the signed list, and its bundle ({name}) is missing: it was removed"
+            if not (folder / name / EVENTS).exists():  # lines there and unchecked: their bundle said why
+                yield f"match {code} is on the signed list, and its bundle ({name}) is missing: it was removed"
         elif (chain := report.chains[name])[0] != code or len(chain[1]) < seq or chain[1][seq - 1] != digest:
             yield (f"match {code}: its bundle ({name}) does not hold seq {seq} with hash {digest} as the signed "
                    "list names it: lines were cut from its end, or it is another match's")
@@ -293,6 +294,9 @@ def _match_problems(target: Path, engine_version: str, report: BundleReport) -> 
         origin, keys = signed.origin, policy.log_keys(signed.origin, signed.size)
         checkpoint = note.decode("utf-8")
         lines = (target / EVENTS).read_bytes().decode("utf-8").splitlines(keepends=True)
+    except FileNotFoundError as err:
+        yield f"cannot be checked: its {Path(str(err.filename)).name} is missing: it was removed"
+        return
     except (OSError, UnicodeDecodeError, NotProven) as err:
         yield f"cannot be checked: {err}"
         return

@@ -10,7 +10,7 @@ import pytest
 from conftest import match_log
 
 from matchstate.cli import main
-from matchstate.evidence import CHECKPOINT, EVENTS, HEAD, LIST, PROOFS, archive, verify_bundle
+from matchstate.evidence import CHECKPOINT, EVENTS, HEAD, LIST, POLICY, PROOFS, archive, verify_bundle
 from matchstate.store import Store, incoming
 from matchstate.store.receipts import sign
 from matchstate.version import ENGINE_VERSION
@@ -323,3 +323,15 @@ def test_a_match_removed_and_stored_again_is_found_by_the_tiles_without_a_kept_r
     capsys.readouterr()
     [problem] = verify_bundle(tmp_path / "season", ENGINE_VERSION).problems
     assert problem.startswith("log: match m-2, seq 1: the league log recorded it before with another hash ")
+
+
+@pytest.mark.parametrize("removed", [POLICY, CHECKPOINT])
+def test_a_bundles_file_removed_is_named_and_its_match_not_said_removed(store: Store, tmp_path: Path,
+                                                                        removed: str) -> None:
+    """A bundle's policy deleted gave the system's own error ("[Errno 2] No such file or directory: ...") and the
+    signed list said the match's bundle was missing, which it was not."""
+    folder = season_of(store, tmp_path / "season")
+    (folder / "m-2" / removed).unlink()
+    assert verify_bundle(folder, ENGINE_VERSION).problems == [
+        f"m-2: cannot be checked: its {removed} is missing: it was removed"]
+

@@ -537,9 +537,15 @@ class Store:
         reading = "its matches' rows"  # what is read when a row cannot be read back
         try:
             with self.database.transaction() as connection:
-                rows = connection.execute(MATCH_ROWS if code is None else MATCH_ROWS.where(MatchRow.code == code)).all()
-                if code is not None and not rows:
+                found = read_each(connection, MATCH_ROWS if code is None else MATCH_ROWS.where(MatchRow.code == code),
+                                  lambda row: row)
+                if code is not None and not found:
                     raise _unknown(code)
+                rows = [row for row in found if not isinstance(row, Unreadable)]
+                unreadable = [match.code for match in found if isinstance(match, Unreadable)]
+                problems += [Problem(match.code, None, f"its row cannot be read back ({match.why}): it was changed "
+                                                       "behind the store's back")
+                             for match in found if isinstance(match, Unreadable)]
                 reading = "its acts"
                 if code is None:
                     ledger, act_problems = checks.walk_acts(connection.execute(ACTS), secret)
@@ -552,7 +558,8 @@ class Store:
                     problems.append(Problem(None, None, "it has matches but no acts: it was never sealed (run "
                                                         "`matchstate db upgrade`), or its acts were all deleted"))
                     secret = None  # nothing to check the seals against
-                matches = []  # each row's code, its chain's code, and whether it checked out
+                # each row's code, its chain's code, and whether it checked out
+                matches: list[tuple[str, str | None, bool]] = [(unread, unread, False) for unread in unreadable]
                 for row in rows:
                     events = connection.execute(CHECKED.where(EventRow.match_id == row.id).order_by(EventRow.seq))
                     checked = checks.verify_match(row, events, self.engine_version)
