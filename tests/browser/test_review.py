@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from browser.browsing import create, get, log, post
+from browser.browsing import create, get, log, post, to_spanish
 from matchstate.web.process import ServerProcess
 
 WIDE = {"width": 1500, "height": 1000}
@@ -142,3 +142,35 @@ def test_an_official_selects_and_voids_a_row_with_the_keyboard_alone(server: Ser
     last = log(server, "rows-1")[-1]["event"]
     assert (last["type"], last["seq"], last["reason"]) == ("void", 4, "the whistle had not gone")
     assert page.errors == []
+
+
+def test_on_a_1024_screen_the_timeline_needs_no_sideways_scroll_to_reach_a_rows_void(server: ServerProcess,
+                                                                                   new_page: Any) -> None:
+    """At 1024 x 768 (a tablet on its side, a small laptop) the timeline shared the width with the side panels:
+    it scrolled sideways, the selected row's Void out of view, and words broke mid-word ("Chukke r"), in Spanish
+    more. It takes the whole width there."""
+    keys = create(server, "narrow-1")
+    for event in CHUKKER:
+        log_at(server, "narrow-1", keys["scorer_key"], event)
+    page = new_page(viewport={"width": 1024, "height": 768})
+    page.goto(f"{server.base}/matches/narrow-1/review#key={keys['official_key']}")
+    page.wait_for_selector("#review.ready")
+    to_spanish(page)  # the longer words
+    page.click('#timeline tr[data-seq="4"]')
+    page.wait_for_selector('#timeline tr[data-seq="4"] button')
+    # The pane that holds the timeline shows the row's Void without a sideways scroll.
+    assert page.evaluate("""() => {
+        const pane = document.querySelector('#timeline').closest('.pane');
+        const button = document.querySelector('#timeline tr[data-seq="4"] button').getBoundingClientRect();
+        return pane.scrollWidth <= pane.clientWidth + 1 && button.right <= pane.getBoundingClientRect().right;
+    }""")
+    # No word of an event's name is broken ("Chukke r"): each name cell is at least as wide as its longest word.
+    assert page.evaluate("""() => [...document.querySelectorAll('#timeline td')].every((cell) => {
+        const probe = document.createElement('span');
+        probe.style.whiteSpace = 'nowrap';
+        probe.textContent = cell.innerText.split(/\\s+/).reduce((a, b) => (b.length > a.length ? b : a), '');
+        cell.append(probe);
+        const fits = probe.getBoundingClientRect().width <= cell.clientWidth;
+        probe.remove();
+        return fits;
+    })""")
