@@ -193,12 +193,24 @@ def test_the_statistics_page_draws_each_chart_with_its_words(client: TestClient)
 
 
 def test_a_season_that_cannot_be_read_is_refused(client: TestClient) -> None:
-    for season in ("26", "2026-13-01..2026-12-31", "2026-09-01..2026-03-01", "last year", "0000", "２０２６",
+    for season in ("26", "2026-13-01..2026-12-31", "last year", "0000", "２０２６",
                    "0000-01-01..2026-12-31"):  # year 0 was a 500
         answer = client.get("/api/stats", params={"season": season})
         assert answer.status_code == 400 and "season must be a year" in answer.json()["detail"], season
         page = client.get("/stats", params={"season": season})
         assert page.status_code == 400 and 'role="alert"' in page.text and "season must be a year" in page.text
+
+
+def test_a_season_that_ends_before_it_starts_is_refused_saying_so(client: TestClient) -> None:
+    """It was refused as "season must be a year or a date range", which it is."""
+    answer = client.get("/api/stats", params={"season": "2026-09-01..2026-03-01"})
+    assert answer.status_code == 400 and answer.json()["words"] == {
+        "en": "season '2026-09-01..2026-03-01' ends (2026-03-01) before it starts (2026-09-01): write the earlier "
+              "date first",
+        "es": "la temporada '2026-09-01..2026-03-01' termina (2026-03-01) antes de empezar (2026-09-01): escriba "
+              "primero la fecha anterior"}
+    page = client.get("/stats", params={"season": "2026-09-01..2026-03-01"})
+    assert page.status_code == 400 and "ends (2026-03-01) before it starts" in page.text
 
 
 def test_a_private_server_closes_the_statistics(store: Store) -> None:

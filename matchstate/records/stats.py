@@ -51,8 +51,11 @@ class Scope:
                            (date.fromisoformat(ends[1]), date.fromisoformat(ends[2])) if ends else (None, None))
         except ValueError:
             first = last = None
-        if first is None or last is None or first > last:
+        if first is None or last is None:
             raise InvalidQuery.said("season", season=repr(season))
+        if first > last:
+            raise InvalidQuery.said("season-backwards", season=repr(season), first=first.isoformat(),
+                                    last=last.isoformat())
         return cls(event.strip(), season, first, last)
 
     def covers(self, start: Event) -> bool:
