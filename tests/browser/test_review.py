@@ -174,3 +174,24 @@ def test_on_a_1024_screen_the_timeline_needs_no_sideways_scroll_to_reach_a_rows_
         probe.remove();
         return fits;
     })""")
+
+
+def test_a_ruling_no_clause_of_rule_36_gives_says_so_in_the_console_and_the_review(server: ServerProcess,
+                                                                                  new_page: Any) -> None:
+    """A Penalty 1 (a goal) and a ball out over the back line (a knock-in) cite no clause: Rule 36 has none for
+    them. The console and the review showed the ruling with no rule under it, as if one were missing."""
+    keys = create(server, "p1-1")
+    for event in (CHUKKER[0], {"type": "penalty.award", "at": "2026-11-29T15:00:30Z", "penalty": "1", "to": "Red"}):
+        log_at(server, "p1-1", keys["scorer_key"], event)
+    console = new_page(viewport={"width": 1024, "height": 768})
+    console.goto(f"{server.base}/matches/p1-1/console#key={keys['scorer_key']}")
+    console.wait_for_selector("#ruling .no-clause >> text=No clause of Rule 36 gives this ruling")
+    page = new_page(viewport=WIDE)
+    page.goto(f"{server.base}/matches/p1-1/review#key={keys['official_key']}")
+    page.wait_for_selector("#review.ready")
+    page.click('#timeline tr[data-seq="3"]')
+    page.wait_for_selector("#detail .no-clause >> text=a Penalty 1 is a goal")
+    to_spanish(page)
+    page.click('#timeline tr[data-seq="3"]')
+    page.wait_for_selector("#detail .no-clause >> text=un Penal 1 es un gol")
+    assert page.errors == [] and console.errors == []

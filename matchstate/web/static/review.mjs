@@ -432,6 +432,7 @@ function detail() {
     el("h3", {}, t("review", "led-to")),
     el("ol", {class: "chain-of-events"}, ledTo.map((row) => eventItem(row))),
     el("h3", {}, t("review", "cited")),
+    ruling && !clauses.length ? el("p", {class: "quiet no-clause"}, t("review", "no-clause")) : null,
     ...clauses.map((c) => el("section", {class: "clause"}, el("h4", {}, el("code", {}, c.id)),
       el("div", {class: "both"},
         el("div", {lang: "en"}, el("strong", {}, c.heading.en), el("p", {}, c.text.en)),

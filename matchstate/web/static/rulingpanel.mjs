@@ -59,6 +59,7 @@ export function rulingPanel(view, log, rules, notice) {
     parts.push(el("p", {class: "what"}, `#${ruled.seq} ${label(ruled.type)} `,
       el("button", {type: "button", class: "link full", onclick: () => readInFull(ruled, rules)}, t("console", "ruling-full"))),
     el("p", {class: "text"}, ruled.ruling.text[lang()]), ...ruled.ruling.cite.map((id) => citation(rules, id)));
+    if (!ruled.ruling.cite.length) parts.push(el("p", {class: "quiet no-clause"}, t("review", "no-clause")));
   } else {
     parts.push(el("p", {class: "quiet"}, t("console", since === null ? "no-ruling" : "no-ruling-yet")));
   }
