@@ -27,6 +27,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import quote
@@ -1394,19 +1395,25 @@ def match_list(bench: Bench) -> None:
             print(f"  match_list: {kind}: {LIST_MATCHES:,} matches inserted in {time.perf_counter() - began:.1f} s",
                   file=sys.stderr)
             archive = Archive(store)
-            baseline = None
-            for name, read in pages.items():
-                seconds, latencies = [], []
-                for _ in range(bench.repeat):
-                    for _ in range(LIST_PAGES):
-                        begun = time.perf_counter()
-                        read(archive)
-                        latencies.append(time.perf_counter() - begun)
-                    seconds.append(sum(latencies[-LIST_PAGES:]))
-                row = bench.record(f"{kind}: {name}", LIST_PAGES, seconds, latencies, baseline)
-                baseline = baseline or row
-                _latency(f"{kind}, {name}", latencies)
+            _reads_against_the_first(bench, {name: partial(read, archive) for name, read in pages.items()},
+                                     LIST_PAGES, f"{kind}: ")
             store.close()
+
+
+def _reads_against_the_first(bench: Bench, reads: dict[str, Callable[[], object]], times: int, label: str) -> None:
+    """Time each of ``reads`` ``times`` a repetition, and record each (named after ``label``) against the first."""
+    baseline = None
+    for name, read in reads.items():
+        seconds, latencies = [], []
+        for _ in range(bench.repeat):
+            for _ in range(times):
+                begun = time.perf_counter()
+                read()
+                latencies.append(time.perf_counter() - begun)
+            seconds.append(sum(latencies[-times:]))
+        row = bench.record(f"{label}{name}", times, seconds, latencies, baseline)
+        baseline = baseline or row
+        _latency(f"{label}{name}", latencies)
 
 
 def _insert_matches(store: Any, count: int) -> None:
@@ -1762,18 +1769,7 @@ def discipline_ledger(bench: Bench) -> None:
                 lambda: [[event for event in store.events(code) if event.type == "card"] for code in codes],
             "the ledger, from the cards' index": lambda: league_ledger(desk),
         }
-        baseline = None
-        for name, read in reads.items():
-            seconds, latencies = [], []
-            for _ in range(bench.repeat):
-                for _ in range(LEDGER_READS):
-                    begun = time.perf_counter()
-                    read()
-                    latencies.append(time.perf_counter() - begun)
-                seconds.append(sum(latencies[-LEDGER_READS:]))
-            row = bench.record(f"{len(codes)} matches: {name}", LEDGER_READS, seconds, latencies, baseline)
-            baseline = baseline or row
-            _latency(name, latencies)
+        _reads_against_the_first(bench, reads, LEDGER_READS, f"{len(codes)} matches: ")
         store.close()
 
 
