@@ -191,11 +191,10 @@ export class ConsolePage {
   }
 
   // Guard taps for a moment after one on ``button``: its double tap, or (``wide``: a form opened or closed, so
-  // another button now lies under the finger) any tap.
+  // another button now lies under the finger) any tap. The rows are marked while it lasts (a test waits on it).
   guard(button, wide) {
     this.guarded = {until: performance.now() + GUARD_MS, button, wide};
     clearTimeout(this.guardTimer);
-    if (!wide) return;
     $("buttons").classList.add("guarded");
     $("quick").classList.add("guarded");
     this.guardTimer = setTimeout(() => ["buttons", "quick"].forEach((id) => $(id).classList.remove("guarded")), GUARD_MS);
