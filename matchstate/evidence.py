@@ -189,18 +189,21 @@ def verify_bundle(folder: Path, engine_version: str) -> BundleReport:
     if targets and targets[0] != folder:
         report.problems += [f"{LIST}: {problem}" for problem in _list_problems(folder, targets[0], report)]
         if (folder / TILES).is_dir():
-            report.problems += [f"{TILES}: {problem}" for problem in _tile_problems(folder / TILES, targets[0],
-                                                                                     report)]
+            report.problems += [f"{TILES}: {problem}" for problem in _tile_problems(folder / TILES, targets, report)]
     return report
 
 
-def _tile_problems(tiles: Path, first: Path, report: BundleReport) -> Iterator[str]:
+def _tile_problems(tiles: Path, targets: list[Path], report: BundleReport) -> Iterator[str]:
     """Where the season's tiles of the league log do not hold, or hold what a bundle lacks or changed: their
     checkpoint not signed by a key of the policy, an entry or a hash tile changed, a bundle's checkpoint not a prefix
     of their log, or a match's events logged otherwise than its bundle holds them (its end cut, or the match removed
-    and stored again: the log keeps every leaf it was given, whatever a bundle's own files say)."""
+    and stored again: the log keeps every leaf it was given, whatever a bundle's own files say). The policy is the
+    first bundle's that has one (a bundle without one has said so)."""
+    policy = next((target / POLICY for target in targets if (target / POLICY).exists()), None)
+    if policy is None:
+        return
     try:
-        signed = Policy.parse((first / POLICY).read_bytes()).open((tiles / "checkpoint").read_bytes()).checkpoint
+        signed = Policy.parse(policy.read_bytes()).open((tiles / "checkpoint").read_bytes()).checkpoint
         tree = TileTree(tiles, signed.size)
         entries = list(tree.entries())
         leaves = merkle.Leaves([merkle.leaf_hash(entry) for entry in entries])
@@ -220,16 +223,17 @@ def _tile_problems(tiles: Path, first: Path, report: BundleReport) -> Iterator[s
         return
     logged = histories(rows)
     first_seqs = first_logged(logged)
-    removed = {code: index for index, kind, code, _, body in rows  # each match's last removal: its log before is
-               if kind == ACT and json.loads(body)["act"] == acts.REMOVE}  # another's, which a bundle never holds
-    last_seqs: dict[str | None, list[tuple[int, int]]] = {}  # by match: each leaf's (index, seq) since its removal
+    removals: dict[str | None, list[int]] = {}  # by match, where each removal act of it is
+    for index, kind, code, _, body in rows:
+        if kind == ACT and json.loads(body)["act"] == acts.REMOVE:
+            removals.setdefault(code, []).append(index)
+    seqs: dict[str | None, list[tuple[int, int]]] = {}  # by match: each of its event leaves' (index, seq)
     for (code, seq), history in logged.items():
         if seq is not None:
-            last_seqs.setdefault(code, []).extend((index, seq) for index, _ in history
-                                                  if index > removed.get(code, -1))
+            seqs.setdefault(code, []).extend((index, seq) for index, _ in history)
     for name, (code, hashes) in sorted(report.chains.items()):
         checkpoint = report.checkpoints.get(name)
-        if checkpoint is None or not code:
+        if checkpoint is None or not code or code not in seqs:  # no leaf: stored before the log, which says nothing
             continue
         if checkpoint.size > signed.size:
             report.notes.append(f"{name}: its checkpoint ({checkpoint.size} leaves) is newer than the tiles' "
@@ -238,7 +242,9 @@ def _tile_problems(tiles: Path, first: Path, report: BundleReport) -> Iterator[s
         if merkle.root(leaves, checkpoint.size) != checkpoint.root:
             yield f"{name}: its checkpoint is not the tiles' log at {checkpoint.size} leaves: another log's"
             continue
-        beyond = [seq for index, seq in last_seqs.get(code, []) if index < checkpoint.size and seq > len(hashes)]
+        # Its leaves since its last removal before the bundle's checkpoint: the log before that is another match's.
+        since = max((index for index in removals.get(code, []) if index < checkpoint.size), default=-1)
+        beyond = [seq for index, seq in seqs[code] if since < index < checkpoint.size and seq > len(hashes)]
         if beyond:
             yield (f"match {code}: the league log holds its seq {max(beyond)}, its bundle ({name}) ends at seq "
                    f"{len(hashes)}: lines were cut from its end")

@@ -335,3 +335,22 @@ def test_a_bundles_file_removed_is_named_and_its_match_not_said_removed(store: S
     assert verify_bundle(folder, ENGINE_VERSION).problems == [
         f"m-2: cannot be checked: its {removed} is missing: it was removed"]
 
+
+
+def test_a_match_stored_before_the_league_log_is_no_problem_to_the_tiles(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A match stored before the league log began has no leaf in it (an upgraded store): the tiles, which hold
+    none of its events, called each one "written behind the log's back"."""
+    from matchstate.store import facade
+    from matchstate.store.leaguelog import Added, LeagueLog
+
+    with monkeypatch.context() as before_the_log:
+        before_the_log.setattr(LeagueLog, "add", lambda *_, **__: Added(0, 0, b"", None))
+        before_the_log.setattr(facade.Store, "_receipt", lambda *_: None)
+        log = match_log("m-0", 4)
+        store.create_match(log[0], role="official")
+        for event in log[1:]:
+            store.append("m-0", event, role="scorer")
+    folder = season_with_tiles(store, tmp_path, monkeypatch, capsys)
+    report = verify_bundle(folder, ENGINE_VERSION)
+    assert report.problems == [] and "m-0: seq 1 was stored before the league log: no proof" in report.notes

@@ -274,6 +274,7 @@ def test_verify_names_the_match_whose_row_cannot_be_read_back_and_checks_the_oth
     assert [(problem.match, problem.what.split(" (")[0]) for problem in problems] == [
         ("m-1", "its row cannot be read back")]
     assert problems[0].what.endswith("): it was changed behind the store's back")
+    assert played.verify("m-1") == problems and played.verify("m-2") == []  # one match asked: no IndexError
 
 
 UNREAD = r"match m-1 cannot be read back from the store \(.+\): `matchstate verify` says what was changed"

@@ -546,6 +546,8 @@ class Store:
                 problems += [Problem(match.code, None, f"its row cannot be read back ({match.why}): it was changed "
                                                        "behind the store's back")
                              for match in found if isinstance(match, Unreadable)]
+                if code is not None and not rows:
+                    return problems  # the match asked for is unreadable: said above, and nothing else is asked
                 reading = "its acts"
                 if code is None:
                     ledger, act_problems = checks.walk_acts(connection.execute(ACTS), secret)
