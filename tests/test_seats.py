@@ -131,6 +131,23 @@ def test_events_held_offline_are_handed_to_the_review_as_they_were_in_time_order
     assert {item["label"] for item in handed} == {"Tablet · Chrome"}
 
 
+def test_a_scorer_hands_the_review_only_what_a_scorer_could_log(api: Api) -> None:
+    """A scorer's key handed a review's outcome (or a confirmation, a video sync, an umpire's review) to the review,
+    where one click logs it with the official's key: the officials' work, done by a scorer's."""
+    sit(api, "phone", "open")
+    for held in ({"type": "review.outcome", "outcome": "overturned"},
+                 {"type": "review.request", "about": 1, "asked_by": "umpire"},
+                 {"type": "chukker.confirm", "chukker": 1, "score": {"Blue": 0, "Red": 0}}):
+        event = {**held, "at": "2026-11-29T15:00:04.000Z", "id": f"web-{held['type']}"}
+        answer = api.client.put(SEAT, json={"device": "tablet", "label": "Tablet", "handed": [event]},
+                                headers={"Authorization": f"Bearer {api.scorer}"})
+        assert answer.status_code == 403 and "only an official may" in answer.json()["detail"], held
+    assert api.client.get(SEAT).json()["handed"] == []
+    goal = {"type": "goal", "at": "2026-11-29T15:00:09.000Z", "id": "web-goal", "team": "Blue"}
+    assert api.client.put(SEAT, json={"device": "tablet", "label": "Tablet", "handed": [goal]},
+                          headers={"Authorization": f"Bearer {api.scorer}"}).status_code == 200
+
+
 @pytest.mark.parametrize(("value", "said"), [
     ("NaN", "the number nan is not a finite number"), ("1e400", "the number inf is not a finite number"),
     ("1" + "0" * 30, "is beyond ±2^53"), ('"a\\u0000b"', "holds a NUL character")])

@@ -533,6 +533,10 @@ def test_only_an_official_logs_the_officials_work_but_a_scorer_logs_a_teams_chal
     assert [(event["type"], event["role"]) for event in api.log()[3:]] == [
         ("review.request", "scorer"), ("review.outcome", "official"), ("chukker.end", "scorer"),
         ("chukker.confirm", "official"), ("video.sync", "official")]
+    # Voiding the team's request strikes the official's outcome with it: the scorer who logged it may not.
+    request = next(event["seq"] for event in api.log() if event["type"] == "review.request")
+    assert api.post(api.event({"type": "void", "seq": request, "reason": "asked in error"})).status_code == 403
+    api.send({"type": "void", "seq": request, "reason": "asked in error"}, key="official")
 
 
 def test_a_scorer_voids_its_own_event_but_only_an_official_voids_anothers(api: Api) -> None:

@@ -185,6 +185,11 @@ class Match:
         """The seq of the review.request open, if one is."""
         return self._play.review
 
+    def outcome_of(self, seq: int) -> int | None:
+        """The seq of the review.outcome that decided the review.request ``seq`` (None: no such request, or open)."""
+        review = self._play.reviews.get(seq)
+        return review[3] if review is not None else None
+
     @property
     def reviews(self) -> list[dict[str, Any]]:
         """Each review.request standing, in order: ``seq``, ``about``, ``asked_by``, ``outcome`` (None: open)."""

@@ -262,7 +262,10 @@ class Store:
         struck = authority.struck(incoming.event, head.match.seq)
         target_role: str | None = authority.SCORER
         if struck is not None:
-            target_role = connection.execute(RECORDED_BY, {"match_id": head.match_id, "seq": struck}).scalar()
+            # A review.request's void strikes its outcome with it: it is the outcome's recorder's to void too.
+            roles = {connection.execute(RECORDED_BY, {"match_id": head.match_id, "seq": seq}).scalar()
+                     for seq in (struck, head.match.outcome_of(struck)) if seq is not None}
+            target_role = authority.SCORER if roles == {authority.SCORER} else authority.OFFICIAL
         at = authority.admit(incoming.event, role, target_role, head.match.last_at)
         return (incoming.restamped(at) if at is not None else incoming).as_role(role)
 

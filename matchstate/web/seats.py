@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
+from ..authority import needed
 from ..errors import AccessDenied
 from ..store import OFFICIAL, SCORER
 from ..store.seats import Ask, Seats
@@ -90,5 +91,7 @@ def sit(service: ServiceDep, key: KeyDep, code: str, body: SeatRequest) -> dict[
     if body.handed:
         handed = [event.model_dump() for event in body.handed]
         plain_json(handed)  # kept for the review as JSON: what an append would refuse, the seat does too
+        if service.role(code, key) == SCORER and any(needed(event, SCORER) == OFFICIAL for event in handed):
+            raise AccessDenied.said("official-only")  # a scorer hands only what a scorer could log
         seats.hand(code, body.device, body.label, handed)
     return seats.answer(code, seats.sit(code, body.device, body.label, body.ask), body.device)
