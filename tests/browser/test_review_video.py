@@ -167,6 +167,8 @@ def test_a_row_outside_the_recording_is_said_and_a_recording_opened_twice_keeps_
     assert page.eval_on_selector(".player video", "v => v.paused && v.currentTime === 0")
     page.click('#timeline tr[data-seq="6"]')  # Blue's goal: 62 s in, after the 14 s recording ends
     page.wait_for_selector(".player .status >> text=#6 is 0:48.00 after clip umpire-1.webm ends")
+    page.eval_on_selector(".player video", "v => { v.currentTime = 5; }")  # moved on by hand: no longer said
+    page.wait_for_selector(".player .status >> text=0:05.00")
     page.click('#timeline tr[data-seq="4"]')  # Red's goal, at 0:07: played, and the status is the clip's moment
     page.wait_for_function("() => !document.querySelector('.player video').paused")
     page.wait_for_selector(".player .status >> text=speed 1×")

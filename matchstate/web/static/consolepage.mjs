@@ -171,7 +171,8 @@ export class ConsolePage {
   // what the match makes likely (asked first where a slip is likely, as any event).
   quickTap(type, fields) {
     if (this.ignored(type, `${type} ${JSON.stringify(fields)}`) || !this.enabled(type)) return;
-    this.guard(`${type} ${JSON.stringify(fields)}`, false);  // the quick row's places are fixed: another is meant
+    // The quick row's places are fixed, so another tap is meant; unless it closes a form under the finger.
+    this.guard(`${type} ${JSON.stringify(fields)}`, Boolean(this.form));
     wake();
     this.notice = null;
     const at = this.clock.stamp(this.floor());

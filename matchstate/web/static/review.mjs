@@ -276,7 +276,8 @@ async function decideReview(outcome) {
 // The reason a void that carries out an overturned call is stored with: the review that overturned it, not
 // the instruction the panel shows.
 function overturnedReason(about) {
-  const review = (officialsNow().reviews || []).findLast((one) => one.about === about && one.outcome === "overturned");
+  const review = [...(officialsNow().reviews || [])].reverse()  // findLast: not on an iPad before iOS 15.4
+    .find((one) => one.about === about && one.outcome === "overturned");
   return t("review-officials", "overturned-reason", {seq: review ? review.seq : about});
 }
 

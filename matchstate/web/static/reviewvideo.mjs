@@ -31,7 +31,7 @@ export function videoPanel(page) {
   function open(url, name) {
     const video = el("video", {controls: true, preload: "auto", muted: true, playsinline: true, src: url});
     video.muted = true;  // a helmet camera's wind: the official turns it up
-    const player = {url, name, clip: name, video, box: null, trouble: null, outside: null};
+    const player = {url, name, clip: name, video, box: null, trouble: null, outside: null, seekingOutside: false};
     const choose = el("select", {class: "clip-name"});
     choose.addEventListener("change", () => { player.clip = choose.value; render(); });
     player.choose = choose;
@@ -44,6 +44,8 @@ export function videoPanel(page) {
         " ", el("button", {type: "button", class: "small close", onclick: () => close(player)})));
     video.addEventListener("error", () => { player.trouble = t("review-video", "unplayable-reason"); render(); });
     video.addEventListener("play", () => { player.outside = null; activate(player); });
+    // The official moves the clip on: what was said of a row outside it no longer holds.
+    video.addEventListener("seeking", () => { if (!player.seekingOutside) player.outside = null; player.seekingOutside = false; });
     video.addEventListener("focus", () => activate(player));
     video.addEventListener("timeupdate", () => { status(player); if (player === active) follow(player); });
     video.addEventListener("ratechange", () => status(player));
@@ -120,7 +122,9 @@ export function videoPanel(page) {
       const words = {seq: row.seq, clip: player.clip};
       player.outside = at < 0 ? t("review-video", "before-clip", {...words, gap: clipTime(-at)})
         : at > duration ? t("review-video", "after-clip", {...words, gap: clipTime(at - duration)}) : null;
-      player.video.currentTime = player.outside ? (at < 0 ? 0 : duration) : startFor(sync, row.at);
+      const target = player.outside ? (at < 0 ? 0 : duration) : startFor(sync, row.at);
+      player.seekingOutside = Boolean(player.outside) && player.video.currentTime !== target;  // it keeps its words
+      player.video.currentTime = target;
       if (player.outside) player.video.pause();
       else player.video.play().catch(() => {});  // a refused play (no gesture): the official presses K
       status(player);
