@@ -214,8 +214,8 @@ class Match:
         """The score right after each chukker's latest chukker.end, by chukker: what a confirmation logged now is
         compared with."""
         teams = list(self._play.score)
-        return {chukker: dict(zip(teams, score, strict=True))
-                for chukker, (_, score) in sorted(self._play.chukker_ends.items())}
+        latest = dict(self._play.chukker_ends.values())  # in log order: each chukker's last end stays
+        return {chukker: dict(zip(teams, latest[chukker], strict=True)) for chukker in sorted(latest)}
 
     @property
     def confirmed(self) -> list[int]:

@@ -34,7 +34,7 @@ USES_A_CHALLENGE = "stands"  # a team's review that ends so uses its challenge; 
 
 # A review: the seq it is about, who asked, its outcome (None while open) and the seq of its outcome.
 Review = tuple[int, str, str | None, int | None]
-# A chukker's end: the chukker.end's seq and the score right after it, in match.start's team order.
+# A chukker's end: the number of the chukker it ended and the score right after it, in match.start's team order.
 ChukkerEnd = tuple[int, tuple[float, ...]]
 # A confirmation: its chukker, the score it confirms (team order) and the seq of the chukker.end it relies on.
 Confirmation = tuple[int, tuple[float, ...], int]
@@ -93,7 +93,7 @@ def apply(play: Play, event: Event, seq: int) -> None:
             play.challenges[asked_by] -= 1
         play.review = None
     elif event["type"] == "chukker.confirm":
-        ended = play.chukker_ends.get(event["chukker"])
+        ended = latest_end(play, event["chukker"])
         if ended is None:
             raise refused("unended", chukker=event["chukker"])
         play.confirmations[seq] = (event["chukker"], _in_order(play, event["score"]), ended[0])
@@ -105,15 +105,20 @@ def note(play: Play, event: Event, seq: int, chukker_in_play: int | None) -> Non
     if event["type"] == "match.end":
         play.ended_at = event["at"]
     elif chukker_in_play is not None:
-        play.chukker_ends[chukker_in_play] = (seq, tuple(play.score.values()))
-        play.end_scores[seq] = play.chukker_ends[chukker_in_play][1]
+        play.chukker_ends[seq] = (chukker_in_play, tuple(play.score.values()))
+
+
+def latest_end(play: Play, chukker: int) -> tuple[int, tuple[float, ...]] | None:
+    """The latest chukker.end of the play that ended chukker ``chukker``: its seq and the score right after it."""
+    return next(((seq, score) for seq, (number, score) in reversed(play.chukker_ends.items()) if number == chukker),
+                None)
 
 
 def flags(play: Play, event: Event) -> tuple[str, ...]:
     """The 1.2 flags of ``event`` (a type of :data:`FLAGGED`), judged before its own effect, in every log."""
     found: tuple[str, ...] = ()
     if event["type"] == "chukker.confirm":
-        ended = play.chukker_ends.get(event["chukker"])
+        ended = latest_end(play, event["chukker"])
         if ended is not None and ended[1] != _in_order(play, event["score"]):
             found = ("score-query",)
     if play.ended_at is not None and (event["at"] - play.ended_at).total_seconds() > AUDIT_WINDOW_SECONDS:
@@ -161,7 +166,8 @@ def confirmations(play: Play) -> tuple[list[int], list[int]]:
     confirmed: list[int] = []
     queried: list[int] = []
     for chukker, (_, score, end) in sorted(latest.items()):
-        (confirmed if play.end_scores.get(end) == score else queried).append(chukker)
+        ended = play.chukker_ends.get(end)
+        (confirmed if ended is not None and ended[1] == score else queried).append(chukker)
     return confirmed, queried
 
 

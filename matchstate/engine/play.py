@@ -43,8 +43,7 @@ class Play:
     review: int | None = None  # the seq of the review.request open
     reviews: dict[int, Review] = field(default_factory=dict)  # by review.request seq
     challenges: dict[str, int] = field(default_factory=dict)  # left, by team
-    chukker_ends: dict[int, ChukkerEnd] = field(default_factory=dict)  # the latest, by chukker
-    end_scores: dict[int, tuple[float, ...]] = field(default_factory=dict)  # right after each of them, by its seq
+    chukker_ends: dict[int, ChukkerEnd] = field(default_factory=dict)  # by the chukker.end's seq, in log order
     confirmations: dict[int, Confirmation] = field(default_factory=dict)  # by chukker.confirm seq
     clips: dict[str, Sync] = field(default_factory=dict)  # the sync in force, by clip, in the syncs' order
     ended_at: datetime | None = None  # the match.end's in force

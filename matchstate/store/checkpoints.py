@@ -34,7 +34,7 @@ from .dialects import Statements
 from .seals import holds, seal
 
 FORMAT = 4  # of the blob: a checkpoint of another format is ignored (2: the officials' fields of log format 1.2;
-# 3: a ruling keeps its reason, and is worded when read; 4: the score right after each chukker.end)
+# 3: a ruling keeps its reason, and is worded when read; 4: every chukker.end kept, by its seq)
 STORED_EVERY = 32  # events between a match's stored checkpoints (one costs about 0.1 ms to write)
 # The fields of Play that the match.start gives (Match.resume sets them): the rest is the blob's.
 FROM_THE_START = ("conditions", "wording")
