@@ -63,8 +63,6 @@ REQUIRED: Any = _Required()
 # Bounds that no real event comes near, so that a number or a seq always fits a column and a float.
 MAX_NUMBER = 1_000_000
 MAX_COUNT = 2**31 - 1
-# Log format 1.2's numbers have no bound in the spec: they are bound as JSON itself is read (RFC 8785, I-JSON), to
-# a double's finite range, and integers to the doubles' safe ones (jcs.SAFE_INTEGER), as the store's hash is.
 
 
 _QUOTE = reprlib.Repr()  # a refusal quotes a value short, however long or deep it is
@@ -158,6 +156,8 @@ def whole_number(value: object, _: Context) -> int:
     return value
 
 
+# Log format 1.2's numbers have no bound in the spec: they are bound as JSON itself is read (RFC 8785, I-JSON), to
+# a double's finite range, and integers to the doubles' safe ones (jcs.SAFE_INTEGER), as the store's hash is.
 def _double(value: object) -> float | None:
     """``value`` as the double a JSON reader holds it as, where it is a number one can hold; else None."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -209,15 +209,17 @@ def confirmed_score(value: object, context: Context) -> dict[str, float]:
     """A chukker's score: goals for both teams, each 0 or more and a multiple of 0.5."""
     if not isinstance(value, dict):
         _fail("goals-by-team", value)
+    read: dict[str, float] = {}
     for name, goals in value.items():
         team(name, context)
         count = _double(goals)
         if count is None or count < 0 or count % 0.5:
             _fail_officials("half-goals", _shown(goals))
+        read[name] = _as_read(goals, count)
     missing = [name for name in context.teams if name not in value]
     if missing:
         _fail_officials("both-teams", value, teams=joined(context.teams))
-    return {name: _as_read(value[name], cast(float, _double(value[name]))) for name in context.teams}
+    return {name: read[name] for name in context.teams}
 
 
 def player(value: object, _: Context) -> int:

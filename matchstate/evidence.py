@@ -212,9 +212,12 @@ def _tile_problems(tiles: Path, targets: list[Path], report: BundleReport) -> It
         if merkle.root(tree, signed.size) != signed.root:
             raise NotProven("their hash tiles do not give their checkpoint's root: a tile was changed")
         rows: list[LeafRow] = []
+        removals: dict[str | None, list[int]] = {}  # by match, where each removal act of it is
         for index, entry in enumerate(entries):
             leaf = json.loads(entry)
             rows.append((index, leaf["kind"], leaf.get("match"), leaf.get("seq"), entry.decode("utf-8")))
+            if leaf["kind"] == ACT and leaf["act"] == acts.REMOVE:
+                removals.setdefault(leaf.get("match"), []).append(index)
     except FileNotFoundError as err:
         yield f"the league log's tiles lack {Path(str(err.filename)).relative_to(tiles.parent)}: it was removed"
         return
@@ -223,10 +226,6 @@ def _tile_problems(tiles: Path, targets: list[Path], report: BundleReport) -> It
         return
     logged = histories(rows)
     first_seqs = first_logged(logged)
-    removals: dict[str | None, list[int]] = {}  # by match, where each removal act of it is
-    for index, kind, code, _, body in rows:
-        if kind == ACT and json.loads(body)["act"] == acts.REMOVE:
-            removals.setdefault(code, []).append(index)
     seqs: dict[str | None, list[tuple[int, int]]] = {}  # by match: each of its event leaves' (index, seq)
     for (code, seq), history in logged.items():
         if seq is not None:

@@ -545,10 +545,9 @@ class Store:
                 if code is not None and not found:
                     raise _unknown(code)
                 rows = [row for row in found if not isinstance(row, Unreadable)]
-                unreadable = [match.code for match in found if isinstance(match, Unreadable)]
+                unreadable = [match for match in found if isinstance(match, Unreadable)]
                 problems += [Problem(match.code, None, f"its row cannot be read back ({match.why}): it was changed "
-                                                       "behind the store's back")
-                             for match in found if isinstance(match, Unreadable)]
+                                                       "behind the store's back") for match in unreadable]
                 if code is not None and not rows:
                     return problems  # the match asked for is unreadable: said above, and nothing else is asked
                 reading = "its acts"
@@ -564,7 +563,7 @@ class Store:
                                                         "`matchstate db upgrade`), or its acts were all deleted"))
                     secret = None  # nothing to check the seals against
                 # each row's code, its chain's code, and whether it checked out
-                matches: list[tuple[str, str | None, bool]] = [(unread, unread, False) for unread in unreadable]
+                matches: list[tuple[str, str | None, bool]] = [(match.code, match.code, False) for match in unreadable]
                 for row in rows:
                     events = connection.execute(CHECKED.where(EventRow.match_id == row.id).order_by(EventRow.seq))
                     checked = checks.verify_match(row, events, self.engine_version)

@@ -85,13 +85,14 @@ def read_seat(service: ServiceDep, key: KeyDep, code: str, device: str | None = 
          responses={**answers(200, SeatAnswer, "The seat after the ask"), **READ_ERRORS})
 def sit(service: ServiceDep, key: KeyDep, code: str, body: SeatRequest) -> dict[str, Any]:
     """Open, keep or take the match's scoring seat, with the scorer or official key."""
-    if service.role(code, key) not in (SCORER, OFFICIAL):
+    role = service.role(code, key)
+    if role not in (SCORER, OFFICIAL):
         raise AccessDenied.said("match-key-wrong")
     seats = Seats(service.store)
     if body.handed:
         handed = [event.model_dump() for event in body.handed]
         plain_json(handed)  # kept for the review as JSON: what an append would refuse, the seat does too
-        if service.role(code, key) == SCORER and any(needed(event, SCORER) == OFFICIAL for event in handed):
+        if role == SCORER and any(needed(event, SCORER) == OFFICIAL for event in handed):
             raise AccessDenied.said("official-only")  # a scorer hands only what a scorer could log
         seats.hand(code, body.device, body.label, handed)
     return seats.answer(code, seats.sit(code, body.device, body.label, body.ask), body.device)

@@ -170,9 +170,10 @@ export class ConsolePage {
   // A tap on the quick row: "Play", a clean hit by a player, a goal for a team, each one tap, logged with
   // what the match makes likely (asked first where a slip is likely, as any event).
   quickTap(type, fields) {
-    if (this.ignored(type, `${type} ${JSON.stringify(fields)}`) || !this.enabled(type)) return;
+    const button = `${type} ${JSON.stringify(fields)}`;
+    if (this.ignored(type, button) || !this.enabled(type)) return;
     // The quick row's places are fixed, so another tap is meant; unless it closes a form under the finger.
-    this.guard(`${type} ${JSON.stringify(fields)}`, Boolean(this.form));
+    this.guard(button, Boolean(this.form));
     wake();
     this.notice = null;
     const at = this.clock.stamp(this.floor());
