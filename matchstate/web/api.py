@@ -11,6 +11,7 @@ import orjson
 from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse, StreamingResponse
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPBearer
 from pydantic import BaseModel, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
@@ -271,8 +272,9 @@ def read_events(service: ServiceDep, key: KeyDep, code: str, after_seq: AfterSeq
                                    _409="`expected_seq` is stale; `current_seq` is the match's last seq",
                                    _422="The body is not as described, or the engine refuses the event; "
                                         "`detail` says why")},
-             # The route reads its request itself (the API's hot path, with no dependencies or body model to
-             # solve): what it reads is described here as FastAPI would describe the parameters.
+             # The route reads its request itself (the API's hot path, served by web.lane ahead of the router, with
+             # no dependencies or body model to solve): what it reads is described here as FastAPI would describe
+             # the parameters.
              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
                                 "schema": AppendRequest.model_json_schema()}}},
                             "parameters": [{"name": "key", "in": "query", "required": False,
@@ -290,6 +292,12 @@ async def append_event(request: Request, code: str) -> Response:
     service = request.app.state.service
     return await timed(request, service, code, event,  # the seat's one hook: its timer's clock checks
                              lambda: append(service, code, event, expected_seq, presented_key(request.scope)))
+
+
+def lane_routes() -> list[APIRoute]:
+    """The routes the app serves ahead of FastAPI's router (:mod:`.lane`): the append's, which reads its request
+    itself."""
+    return [route for route in router.routes if isinstance(route, APIRoute) and route.endpoint is append_event]
 
 
 def read_append(body: bytes) -> tuple[dict[str, Any], int | None]:

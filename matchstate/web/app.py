@@ -36,6 +36,7 @@ from ..words import phrases
 from . import api, apidocs, assets, ops, pages, proofs, seats, stats, tournaments
 from .faults import RETRY_AFTER_SECONDS, DatabaseFaults
 from .headers import SecurityHeaders
+from .lane import Lane
 from .limits import Limits, RequestLimits
 from .service import CLOCK_TOLERANCE_SECONDS, Service
 from .watch import watch
@@ -96,6 +97,7 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.include_router(tournaments.api)
     app.include_router(tournaments.pages)
     app.include_router(assets.router)  # the static files, compressed ahead and versioned
+    app.add_middleware(Lane, routes=api.lane_routes(), handlers=app.exception_handlers)  # inside every middleware
     # Answers above a packet's size gzipped where the client takes it (never a live stream: Starlette's
     # GZipMiddleware leaves text/event-stream alone, and the static files come compressed already).
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
