@@ -3,7 +3,8 @@ frame counter on each frame) opened from the laptop and pinned to a row, each ro
 row playing the clip from three seconds before it and the row the clip shows marked as it plays, frame steps
 and slow motion by keyboard; a review asked, overturned and carried out by a void, in English and Spanish; a
 team with no challenge left refused before anything is sent; a chukker confirmed with a wrong score queried
-until corrected; the audit window counting down on a clock the test moves."""
+until corrected, and one whose end named another number confirmed as the chukker it ended; the audit window
+counting down on a clock the test moves."""
 
 from __future__ import annotations
 
@@ -299,6 +300,22 @@ def test_a_chukkers_confirmation_offers_its_score_at_its_end_not_the_score_now(s
     chukker.locator("button").click()
     page.wait_for_selector('#chukkers li[data-chukker="1"][data-state="confirmed"]')
     assert log(server, "confirm-2")[-1]["event"]["score"] == {"Blue": 1, "Red": 2}
+    assert page.errors == []
+
+
+def test_a_chukker_end_naming_another_number_is_confirmed_as_the_chukker_it_ended(server: ServerProcess,
+                                                                                 new_page: Any) -> None:
+    """A chukker.end that names chukker 2 while chukker 1 is in play ends chukker 1 (flagged chukker-order). The
+    review offered "Chukker 2", empty, whose confirmation the engine refuses; it offers chukker 1, filled."""
+    keys, page = open_review(server, new_page, "confirm-3", [*CHUKKER, {**END, "chukker": 2}])
+    assert page.locator("#chukkers li[data-chukker]").evaluate_all("rows => rows.map(r => r.dataset.chukker)") == ["1"]
+    chukker = page.locator('#chukkers li[data-chukker="1"]')
+    assert [chukker.locator(f'input[data-team="{team}"]').input_value() for team in ("Blue", "Red")] == ["1", "2"]
+    chukker.locator("button").click()
+    page.wait_for_selector('#chukkers li[data-chukker="1"][data-state="confirmed"]')
+    confirmation = log(server, "confirm-3")[-1]["event"]
+    assert (confirmation["type"], confirmation["chukker"], confirmation["score"]) == (
+        "chukker.confirm", 1, {"Blue": 1, "Red": 2})
     assert page.errors == []
 
 

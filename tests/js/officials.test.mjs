@@ -38,10 +38,13 @@ describe("the audit window", () => {
 });
 
 describe("the chukkers to confirm", () => {
-  it("are the chukkers ended, each confirmed, queried or not yet, as the engine judged it", () => {
-    const log = [row(2, "chukker.end", {chukker: 1}), row(3, "chukker.end", {chukker: 2}),
-      row(4, "chukker.end", {chukker: 3}), row(5, "chukker.end", {chukker: 4})];
-    const states = chukkerScores(log, [5], {confirmed: [2], queried: [1]}).map((c) => [c.chukker, c.state]);
-    assert.deepEqual(states, [[1, "queried"], [2, "confirmed"], [3, "unconfirmed"]]);
+  it("are the chukkers the engine counts ended, in order, each with its score at its end and its state", () => {
+    // Sorted as numbers (10 after 9), whatever order the object's keys came in.
+    const officials = {chukker_scores: {"10": {Blue: 5, Red: 4}, "2": {Blue: 1, Red: 1}, "1": {Blue: 1, Red: 0}},
+      confirmed: [2], queried: [1]};
+    assert.deepEqual(chukkerScores(officials).map((c) => [c.chukker, c.state, c.score]),
+      [[1, "queried", {Blue: 1, Red: 0}], [2, "confirmed", {Blue: 1, Red: 1}], [10, "unconfirmed", {Blue: 5, Red: 4}]]);
+    assert.deepEqual(chukkerScores({}), []);
+    assert.deepEqual(chukkerScores(undefined), []);
   });
 });

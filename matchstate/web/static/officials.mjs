@@ -39,17 +39,17 @@ export function countdownText(left) {
 }
 
 /**
- * Each chukker ended (its latest chukker.end not struck), in order, and whether its latest
- * confirmation (not struck) agrees, as the engine judged it: ``state`` "confirmed", "queried" or "unconfirmed".
+ * Each chukker ended, in order, as the engine folds the log (the view's ``officials.chukker_scores``): the chukker
+ * that was in play at its latest chukker.end, which is the one a confirmation names, whatever number the end
+ * itself gave; ``score``, the score right after that end (what a confirmation is compared with); and whether its
+ * latest confirmation agrees: ``state`` "confirmed", "queried" or "unconfirmed".
  */
-export function chukkerScores(log, struck, officials) {
-  const rows = standing(log, struck);
-  const ends = new Map();
-  for (const row of rows) if (row.type === "chukker.end" && row.clock) ends.set(row.event.chukker ?? row.clock.chukker, row);
+export function chukkerScores(officials) {
   const confirmed = new Set(officials?.confirmed || []);
   const queried = new Set(officials?.queried || []);
-  return [...ends.entries()].sort(([a], [b]) => a - b).map(([chukker, end]) => ({
-    chukker, end,
-    state: confirmed.has(chukker) ? "confirmed" : queried.has(chukker) ? "queried" : "unconfirmed",
-  }));
+  return Object.keys(officials?.chukker_scores || {}).map(Number)
+    .sort((a, b) => a - b).map((chukker) => ({
+      chukker, score: officials.chukker_scores[chukker],
+      state: confirmed.has(chukker) ? "confirmed" : queried.has(chukker) ? "queried" : "unconfirmed",
+    }));
 }

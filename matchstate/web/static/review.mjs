@@ -345,12 +345,11 @@ const typed = new Map();
 // Each chukker ended: its state, and its score to confirm or correct: the score right after its chukker.end, as
 // the server folds it (what a confirmation is compared with), never the score now.
 function chukkerRows() {
-  const ends = chukkerScores(known.log, known.view.void, officialsNow());
+  const ends = chukkerScores(officialsNow());
   if (!ends.length) return [el("li", {class: "quiet"}, t("review-officials", "none-ended"))];
-  const atEnd = officialsNow().chukker_scores || {};
-  return ends.map(({chukker, state}) => {
+  return ends.map(({chukker, score, state}) => {
     const inputs = known.view.teams.map((team) => el("input", {type: "number", min: "0", step: "0.5", required: true,
-      value: typed.get(`${chukker}/${team}`) ?? String(atEnd[chukker]?.[team] ?? ""), dataset: {team},
+      value: typed.get(`${chukker}/${team}`) ?? String(score[team] ?? ""), dataset: {team},
       oninput: (e) => typed.set(`${chukker}/${team}`, e.target.value),
       "aria-label": t("review-officials", "goals-of", {team, n: chukker})}));
     const confirm = (e) => {
