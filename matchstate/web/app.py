@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.telemetry import TelemetryConfig
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -49,6 +50,10 @@ GZIP_MINIMUM_BYTES = 1400  # an answer that fits one packet gains nothing from g
 # would go on to hundreds, and run out of stack somewhere past that.
 MAX_BODY_DEPTH = 32
 
+# FastAPI's own OpenTelemetry off: the server's metrics are its own (/metrics, web.metrics), and FastAPI's asks the
+# environment for OpenTelemetry's providers on every request, some 20 µs each, to find none.
+NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
+
 # The HTTP status of each of matchstate's errors, most specific first.
 STATUS: list[tuple[type[MatchstateError], int]] = [
     (DatabaseUnavailable, 503), (MissingKey, 401), (AccessDenied, 403), (UnknownMatch, 404), (NotFound, 404),
@@ -81,7 +86,7 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
 
     app = FastAPI(title="matchstate", version=__version__, docs_url=None, redoc_url=None,  # /docs is our own page
                   description="Live polo match state, exact to USPA Rule 36: append events, get rulings.",
-                  lifespan=lifespan)
+                  lifespan=lifespan, telemetry=NO_TELEMETRY)
     app.state.service = service
     app.state.archive = Archive(store)
     app.add_exception_handler(MatchstateError, _matchstate_error)
