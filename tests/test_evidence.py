@@ -325,6 +325,29 @@ def test_a_match_removed_and_stored_again_is_found_by_the_tiles_without_a_kept_r
     assert problem.startswith("log: match m-2, seq 1: the league log recorded it before with another hash ")
 
 
+@pytest.mark.parametrize("cut", [False, True])
+def test_a_bundle_older_than_its_tiles_is_judged_by_the_log_as_it_was_at_its_checkpoint(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        cut: bool) -> None:
+    """A later archive's tiles hold what was logged after a bundle was made: here its match removed and entered
+    again, longer. Intact, the older bundle is no cut (the later leaves are another match's); cut, with its head
+    and the signed list deleted, it is found (its own leaves, before its checkpoint, still count)."""
+    folder = season_with_tiles(store, tmp_path, monkeypatch, capsys)
+    store.remove_match("m-2", reason="re-entered", by="records")
+    store.import_log([json.dumps(event) for event in match_log("m-2", 6)])
+    assert main(["archive", "--season", "2026", str(tmp_path / "later")]) == 0
+    shutil.rmtree(folder / "log")
+    shutil.copytree(tmp_path / "later" / "log", folder / "log")
+    if cut:
+        (folder / LIST).unlink()
+        (folder / "m-2" / HEAD).unlink()
+        lines = (folder / "m-2" / EVENTS).read_text().splitlines(keepends=True)
+        (folder / "m-2" / EVENTS).write_text("".join(lines[:2]))
+    assert verify_bundle(folder, ENGINE_VERSION).problems == ([
+        "log: match m-2: the league log holds its seq 4, its bundle (m-2) ends at seq 2: lines were cut from its "
+        "end"] if cut else [])
+
+
 @pytest.mark.parametrize("removed", [POLICY, CHECKPOINT])
 def test_a_bundles_file_removed_is_named_and_its_match_not_said_removed(store: Store, tmp_path: Path,
                                                                         removed: str) -> None:
