@@ -106,6 +106,12 @@ def test_the_chain_indicator_checks_again_on_demand_and_as_the_page_opens_and_na
     assert page.inner_text("#chain .bad-row") == "row #6"
     page.click("#chain .bad-row")  # the link selects that row
     page.wait_for_selector('#timeline tr.selected[data-seq="6"]')
+    # In Spanish: the store's own words are said to be English, and marked so for a screen reader.
+    to_spanish(page)
+    page.wait_for_selector("#chain.bad >> text=La cadena no verifica")
+    said = page.inner_text("#chain-text")
+    assert said.startswith("La cadena no verifica en la fila #6: matchstate verify dice (en inglés): match chain-1, ")
+    assert page.get_attribute("#chain .chain-problems", "lang") == "en"
     assert page.errors == []
 
 

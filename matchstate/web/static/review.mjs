@@ -163,9 +163,12 @@ async function verify() {
   const badRow = bad === null ? null
     : el("a", {href: `#seq-${bad}`, class: "bad-row", onclick: (e) => { e.preventDefault(); show(bad); }},
       t("review", "bad-row", {seq: bad}));
+  // The problems are the store's own words (`matchstate verify`'s, in English): said so, and marked as English, so a
+  // screen reader reads them as English on the Spanish page.
   $("chain-text").replaceChildren(...(ok
     ? [t("review", "chain-verified", {events})]
-    : [t("review", "chain-bad"), badRow ? t("review", "chain-bad-at") : "", badRow || "", `: ${problems.join("; ")}`]));
+    : [t("review", "chain-bad"), badRow ? t("review", "chain-bad-at") : "", badRow || "", ": ",
+      t("review", "chain-problems"), " ", el("span", {class: "chain-problems", lang: "en"}, problems.join("; "))]));
   if (known.view) render();
 }
 
