@@ -307,7 +307,7 @@ def test_a_chukker_end_naming_another_number_is_confirmed_as_the_chukker_it_ende
                                                                                  new_page: Any) -> None:
     """A chukker.end that names chukker 2 while chukker 1 is in play ends chukker 1 (flagged chukker-order). The
     review offered "Chukker 2", empty, whose confirmation the engine refuses; it offers chukker 1, filled."""
-    keys, page = open_review(server, new_page, "confirm-3", [*CHUKKER, {**END, "chukker": 2}])
+    _, page = open_review(server, new_page, "confirm-3", [*CHUKKER, {**END, "chukker": 2}])
     assert page.locator("#chukkers li[data-chukker]").evaluate_all("rows => rows.map(r => r.dataset.chukker)") == ["1"]
     chukker = page.locator('#chukkers li[data-chukker="1"]')
     assert [chukker.locator(f'input[data-team="{team}"]').input_value() for team in ("Blue", "Red")] == ["1", "2"]
