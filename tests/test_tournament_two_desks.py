@@ -192,10 +192,9 @@ def test_a_result_kept_on_paper_entered_as_another_desk_changes_the_tournament_l
         return imported(*args, **kwargs)
 
     monkeypatch.setattr(store, "import_log", meanwhile)
-    fixture = desk.get("otono").fixture("Cup-R1-1")
-    teams = [fixture.home.ref, fixture.away.ref]
-    log = [{"type": "match.start", "at": "2026-12-05T15:00:00Z", "match": "paper-1", "teams": teams},
-           {"type": "chukker.start", "chukker": 1, "at": "2026-12-05T15:00:01Z"},
+    start = {**desk.paper_start("otono", "Cup-R1-1"), "at": "2026-12-05T15:00:00Z", "match": "paper-1"}
+    log = [start, {"type": "chukker.start", "chukker": 1, "at": "2026-12-05T15:00:01Z"},
+           {"type": "goal", "team": start["teams"][0], "at": "2026-12-05T15:01:00Z"},  # a knockout: never level
            {"type": "chukker.end", "chukker": 1, "at": "2026-12-05T15:07:00Z"},
            {"type": "match.end", "at": "2026-12-05T15:07:01Z"}]
     with TestClient(create_app(store)) as client:

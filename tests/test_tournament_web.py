@@ -40,6 +40,13 @@ def at(n: int) -> str:
     return (datetime.now(UTC) + timedelta(seconds=n)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def begun(client: TestClient, fixture: str, code: str, slug: str = "cup", **fields: Any) -> dict[str, Any]:
+    """The match.start of a result kept on paper for ``fixture``, as the desk gives it, coded ``code``."""
+    reply = client.get(f"/api/tournaments/{slug}/fixtures/{fixture}/start", headers=AUTH)
+    assert reply.status_code == 200, reply.text
+    return {**reply.json(), "at": at(0), "match": code, **fields}
+
+
 def made(client: TestClient, slug: str = "cup") -> dict[str, Any]:
     body = {"slug": slug, "name": "Copa Ñandú de Otoño, Pilar", "starts": "2026-12-05", "ends": "2026-12-12",
             "venue": "Pilar", "conditions": {"chukkers": 4, "handicap_max": 16},
@@ -127,9 +134,7 @@ def test_a_bracket_flows_from_its_matches_into_feeds_pages_and_the_packet(client
 
 def test_a_result_kept_on_paper_is_entered_as_a_whole_log_and_two_yellows_sit_a_player_out(client: TestClient) -> None:
     made(client)
-    log: list[dict[str, Any]] = [{"type": "match.start", "at": at(0), "match": "paper-1", "teams": ["Red", "Gold"],
-            "rosters": {"Red": [{"player": 1, "name": "Ana", "handicap": 2}],
-                        "Gold": [{"player": 1, "name": "Bea", "handicap": 2}]}},
+    log: list[dict[str, Any]] = [begun(client, "Cup-R1-2", "paper-1"),
            {"type": "chukker.start", "chukker": 1, "at": at(1)},
            {"type": "card", "team": "Red", "player": 1, "colour": "yellow", "at": at(2)},
            {"type": "card", "team": "Red", "player": 1, "colour": "yellow", "at": at(3)},
@@ -145,19 +150,19 @@ def test_a_result_kept_on_paper_is_entered_as_a_whole_log_and_two_yellows_sit_a_
     client.put("/api/tournaments/cup/fixtures/Cup-R2-1/schedule", json={"day": "2099-12-12", "time": "16:00"},
                headers=AUTH)
     ledger = client.get("/api/discipline", headers=AUTH).json()
-    assert ledger == [{"team": "Red", "name": "Ana", "cards": ledger[0]["cards"], "suspensions": [
+    assert ledger == [{"team": "Red", "name": "Red 1", "cards": ledger[0]["cards"], "suspensions": [
         {"seconds": 120, "earned_in": "paper-1", "served_in": "Cup-R2-1", "passed": []}]}]
     assert len(ledger[0]["cards"]) == 2
     refused = client.post("/api/tournaments/cup/fixtures/Cup-R2-1/match", headers=AUTH)
     assert refused.status_code == 400  # Blue v Green has no result yet
-    other = [{**event, "match": "paper-2", "teams": ["Blue", "Green"], "rosters": {}} if n == 0 else
+    other = [begun(client, "Cup-R1-1", "paper-2") if n == 0 else
              {**event, "team": "Blue"} if "team" in event and event["type"] == "goal" else event
              for n, event in enumerate(log) if event["type"] != "card"]
     lines = "\n".join(json.dumps(event) for event in other)
     assert client.post("/api/tournaments/cup/fixtures/Cup-R1-1/import", content=lines, headers=AUTH).status_code == 201
     final = client.post("/api/tournaments/cup/fixtures/Cup-R2-1/match", headers=AUTH).json()
     sit_outs = client.get(f"/api/matches/{final['code']}/sit-outs").json()
-    assert sit_outs == [{"team": "Red", "name": "Ana", "seconds": 120, "earned_in": "paper-1"}]
+    assert sit_outs == [{"team": "Red", "name": "Red 1", "seconds": 120, "earned_in": "paper-1"}]
     assert client.get("/api/matches/paper-1/sit-outs").json() == []
 
 
@@ -172,10 +177,7 @@ def test_the_packet_prints_every_sheet_and_the_discipline_page_shows_each_player
     """The federation's packet to print: results, rosters with handicaps, officials, cards and suspensions and
     each match's score sheet with its receipt; the record keeper's page per player (league key)."""
     made(client)
-    log = [{"type": "match.start", "at": at(0), "match": "paper-3", "teams": ["Red", "Gold"],
-            "officials": ["Umpire Uno"],
-            "rosters": {"Red": [{"player": 1, "name": "Ana", "handicap": 2}],
-                        "Gold": [{"player": 1, "name": "Bea", "handicap": 2}]}},
+    log = [begun(client, "Cup-R1-2", "paper-3", officials=["Umpire Uno"]),
            {"type": "chukker.start", "chukker": 1, "at": at(1)},
            {"type": "card", "team": "Red", "player": 1, "colour": "yellow", "at": at(2)},
            {"type": "card", "team": "Red", "player": 1, "colour": "yellow", "at": at(3)},
@@ -187,9 +189,9 @@ def test_the_packet_prints_every_sheet_and_the_discipline_page_shows_each_player
     assert page.status_code == 200 and "style=" not in page.text and "onclick" not in page.text
     html = page.text
     assert "Results packet: Copa Ñandú de Otoño, Pilar" in html
-    assert "Red 1 – 0 Gold" in html and "Red won" in html
+    assert "Red 1 – 0½ Gold · Red won" in html  # Gold half a goal up on handicap
     assert "Blue 1 (3)" in html  # a roster line with its handicap
-    assert "Ana (Red) sits out the first 120 s, for two yellow cards (the second in paper-3)" in html
+    assert "Red 1 (Red) sits out the first 120 s, for two yellow cards (the second in paper-3)" in html
     assert html.count('class="packet-sheet"') == 1 and 'class="sheet"' in html and "matchstate verify" in html
     client.cookies.set("matchstate_lang", "es")
     assert "Informe de resultados" in client.get("/tournaments/cup/packet").text
@@ -197,8 +199,8 @@ def test_the_packet_prints_every_sheet_and_the_discipline_page_shows_each_player
 
     assert client.get("/discipline").status_code == 401  # the league's own record
     ledger = client.get(f"/discipline?key={LEAGUE}").text
-    assert "Discipline ledger" in ledger and "Ana" in ledger and ledger.count("yellow card · paper-3") == 2
-    one = client.get(f"/discipline?key={LEAGUE}&team=Red&name=Ana").text
+    assert "Discipline ledger" in ledger and "Red 1" in ledger and ledger.count("yellow card · paper-3") == 2
+    one = client.get(f"/discipline?key={LEAGUE}&team=Red&name=Red 1").text
     assert "Every player" in one and "served in the team&#39;s next eligible game" in one.replace("'", "&#39;")
 
 
@@ -403,10 +405,11 @@ def test_a_group_game_ended_level_shows_in_the_standings_as_level(client: TestCl
             f'<thscope="row">{name}</th><td>1</td><td>0</td><td>1</td><td>0</td>')
 
 
-def paper(home: str, away: str, code: str, *, ended: bool = True, stops: int = 0) -> str:
-    """A result kept on paper: ``home`` scores once; ``stops`` clock stops and starts in the chukker."""
-    events: list[dict[str, Any]] = [{"type": "match.start", "match": code, "teams": [home, away]},
-                                    {"type": "chukker.start", "chukker": 1}, {"type": "goal", "team": home}]
+def paper(start: dict[str, Any], *, ended: bool = True, stops: int = 0) -> str:
+    """A result kept on paper, begun by ``start``: its home team scores once; ``stops`` clock stops and starts in
+    the chukker."""
+    events: list[dict[str, Any]] = [start, {"type": "chukker.start", "chukker": 1},
+                                    {"type": "goal", "team": start["teams"][0]}]
     events += [{"type": kind} for _ in range(stops) for kind in ("clock.stop", "clock.start")]
     events += [{"type": "chukker.end", "chukker": 1}, *([{"type": "match.end"}] if ended else [])]
     return "\n".join(json.dumps({**event, "at": at(-len(events) + n)}) for n, event in enumerate(events))
@@ -416,13 +419,14 @@ def test_a_result_kept_on_paper_that_is_refused_stores_nothing(client: TestClien
     """Each refusal comes before the log is stored: no stray match whose keys nobody was given, its code taken."""
     made(client)
     url = "/api/tournaments/cup/fixtures/Cup-R1-1/import"
-    assert client.post(url, content=paper("Blue", "Green", "paper-first"), headers=AUTH).status_code == 201
-    again = client.post(url, content=paper("Blue", "Green", "paper-again"), headers=AUTH)
+    start = begun(client, "Cup-R1-1", "paper-first")
+    assert client.post(url, content=paper(start), headers=AUTH).status_code == 201
+    again = client.post(url, content=paper({**start, "match": "paper-again"}), headers=AUTH)
     assert again.status_code == 409 and again.json()["words"] == {
         "en": "fixture Cup-R1-1 has its match already: paper-first",
         "es": "el partido Cup-R1-1 ya se abrió: paper-first"}
     unended = client.post("/api/tournaments/cup/fixtures/Cup-R1-2/import", headers=AUTH,
-                          content=paper("Red", "Gold", "paper-unended", ended=False))
+                          content=paper(begun(client, "Cup-R1-2", "paper-unended"), ended=False))
     refusal(unended, "a result kept on paper is a whole match: the log for fixture Cup-R1-2 must end it (match.end)",
             "un resultado llevado en papel es un partido entero: el registro del partido Cup-R1-2 debe terminarlo")
     for text in ("this is not json", ""):  # what the log is, not whose teams it must have
@@ -437,9 +441,76 @@ def test_a_result_kept_on_paper_that_is_refused_stores_nothing(client: TestClien
     assert 'value="Cup-R1-2"' in offered and 'value="Cup-R1-1"' not in offered  # the desk offers what it takes
 
 
+def test_the_desk_gives_the_first_line_of_a_result_kept_on_paper(client: TestClient) -> None:
+    """The match.start the fixture's match would be opened with at the desk: its teams, their rosters, the
+    tournament's conditions and name. The league's to ask; none for a fixture that has its match."""
+    made(client)
+    start = client.get("/api/tournaments/cup/fixtures/Cup-R1-2/start", headers=AUTH).json()
+    assert (start["type"], start["teams"], start["chukkers"], start["event"]) == (
+        "match.start", ["Red", "Gold"], 4, "Copa Ñandú de Otoño, Pilar")
+    assert [player["handicap"] for player in start["rosters"]["Red"]] == [3, 2, 2, 2]
+    assert client.get("/api/tournaments/cup/fixtures/Cup-R1-2/start").status_code == 401
+    assert client.post("/api/tournaments/cup/fixtures/Cup-R1-2/import", content=paper(begun(client, "Cup-R1-2", "p")),
+                       headers=AUTH).status_code == 201
+    assert client.get("/api/tournaments/cup/fixtures/Cup-R1-2/start", headers=AUTH).status_code == 409
+
+
+RINGER = [{"player": 1, "name": "Ringer", "handicap": 10}, {"player": 2, "name": "X", "handicap": 10}]
+
+
+@pytest.mark.parametrize(("fields", "said"), [
+    ({"rosters": {"Red": RINGER, "Gold": [{"player": 1, "name": "Y", "handicap": 0}]}},
+     'its match.start gives handicap_goals {"Gold":13.5,"Red":0}, the tournament\'s match gives {"Gold":0.5,"Red":0}'),
+    ({"chukkers": 6}, "its match.start gives chukkers 6, the tournament's match gives 4"),
+    ({"event": None}, 'its match.start gives event null, the tournament\'s match gives "Copa Ñandú de Otoño, Pilar"'),
+    ({"event": "Otra Copa"}, 'gives event "Otra Copa", the tournament\'s match gives "Copa Ñandú de Otoño, Pilar"'),
+])
+def test_a_result_kept_on_paper_is_refused_where_it_is_not_the_match_the_tournament_plays(
+        client: TestClient, fields: dict[str, Any], said: str) -> None:
+    """A paper log's match.start was taken as written: rosters of ringers made 20 goals by handicap and won the
+    fixture, another number of chukkers, another event (the tournament's statistics and search lost it)."""
+    made(client)
+    start = {key: value for key, value in {**begun(client, "Cup-R1-2", "paper-ringer"), **fields}.items()
+             if value is not None}
+    reply = client.post("/api/tournaments/cup/fixtures/Cup-R1-2/import", content=paper(start), headers=AUTH)
+    refusal(reply, "the log for fixture Cup-R1-2 is not the match the tournament plays: ",
+            "el registro del partido Cup-R1-2 no es el partido que juega el torneo: ")
+    assert said in reply.json()["detail"]
+    assert client.get("/api/matches/paper-ringer").status_code == 404
+    assert {f["id"]: f["match"] for f in client.get("/api/tournaments/cup").json()["fixtures"]}["Cup-R1-2"] is None
+
+
+def test_a_rosters_players_in_another_order_are_the_same_roster(client: TestClient) -> None:
+    made(client)
+    start = begun(client, "Cup-R1-2", "paper-order")
+    start["rosters"] = {team: list(reversed(players)) for team, players in reversed(start["rosters"].items())}
+    assert client.post("/api/tournaments/cup/fixtures/Cup-R1-2/import", content=paper(start),
+                       headers=AUTH).status_code == 201
+
+
+def test_a_knockout_kept_on_paper_that_ends_level_is_refused(client: TestClient) -> None:
+    """It was taken, and the bracket waited for a match that cannot be played on: a knockout is decided by play."""
+    body = {"slug": "ko", "name": "Copa KO", "starts": "2026-12-05", "ends": "2026-12-12",
+            "conditions": {"chukkers": 4}, "teams": [team("Ash"), team("Elm")]}  # even: no goal by handicap
+    assert client.post("/api/tournaments", json=body, headers=AUTH).status_code == 201
+    assert client.post("/api/tournaments/ko/draw", json={"format": "bracket", "seed": "s1"}, headers=AUTH).status_code \
+        == 200
+    [fixture] = client.get("/api/tournaments/ko").json()["fixtures"]
+    start = begun(client, fixture["id"], "paper-level", slug="ko")
+    home, away = start["teams"]
+    events = [start, {"type": "chukker.start", "chukker": 1}, {"type": "goal", "team": home},
+              {"type": "goal", "team": away}, {"type": "chukker.end", "chukker": 1}, {"type": "match.end"}]
+    level = "\n".join(json.dumps({**event, "at": at(n - len(events))}) for n, event in enumerate(events))
+    reply = client.post(f"/api/tournaments/ko/fixtures/{fixture['id']}/import", content=level, headers=AUTH)
+    refusal(reply, f"a knockout is decided by play: the log for fixture {fixture['id']} ends level "
+                   f"({home} 1 – {away} 1)",
+            f"una eliminatoria se decide jugando: el registro del partido {fixture['id']} termina empatado")
+    assert client.get("/api/matches/paper-level").status_code == 404
+
+
 def test_a_whole_match_kept_on_paper_is_taken_as_an_import_is_not_cut_at_an_appends_size(client: TestClient) -> None:
     made(client)
-    text = paper("Red", "Gold", "paper-long", stops=200)
+    text = paper(begun(client, "Cup-R1-2", "paper-long"), stops=200)
     assert len(text.encode()) > 20_000  # a whole six-chukker match's log (the example full-match is 20,606 bytes)
     entered = client.post("/api/tournaments/cup/fixtures/Cup-R1-2/import", content=text, headers=AUTH)
     assert entered.status_code == 201, entered.text
@@ -518,7 +589,7 @@ def test_what_was_stored_before_the_door_checked_it_reads_as_nothing_rather_than
     matches = len(store.summaries())
     for opened in (client.post("/api/tournaments/old/fixtures/f1/match", headers=AUTH),
                    client.post("/api/tournaments/old/fixtures/f1/import", headers=AUTH,
-                               content=paper("Blue", "Red", "paper-old"))):
+                               content=paper({"type": "match.start", "match": "paper-old", "teams": ["Blue", "Red"]}))):
         refusal(opened, "a match on 9999-12-31 at 23:00 would end past", "un partido el 9999-12-31")
     assert len(store.summaries()) == matches
 

@@ -12,10 +12,13 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any, NamedTuple, TypeVar
 
+import orjson
 from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from ..engine import Match
 from ..errors import DuplicateMatch, InvalidQuery, NotFound, TournamentChanged, UnknownMatch
+from ..log import replay
 from ..models import TournamentRow
 from ..store import Also, Store
 from ..store.facade import utc_now
@@ -29,6 +32,11 @@ ATTEMPTS = 5  # a change made again on top of other desks' changes, before it is
 T = TypeVar("T")
 # How a fixture's match is stored, given the tournament, the fixture, its two teams and the fixture's hold of it.
 StoreMatch = Callable[[Tournament, Fixture, tuple[str, str], Also], T]
+# What a result kept on paper must have as the fixture's match opened at the desk has it, as the engine reads each
+# match.start: what decides its result (its chukkers, the goals by handicap, the rules, the field) and what the
+# league's records find it by (the tournament's name as its event); and the rosters, where the tournament has them.
+PAPER_AS_PLAYED = ("event", "chukkers", "handicap_goals", "rules", "penalty3_defended", "field_length")
+SHOWN_CHARACTERS = 160  # of a value in a refusal
 
 
 class Kept(NamedTuple):
@@ -205,9 +213,12 @@ class Desk:
         conditions = tournament.conditions
         rosters = {name: [{"player": p.player, "name": p.name, "handicap": p.handicap}
                           for p in tournament.team(name).roster] for name in (home, away)}
+        code = match_code(tournament, fixture)
+        if fixture.match:  # stale: its teams no longer go on; a new match (a new code) for the right ones
+            code = f"{code}~{len([f for f in tournament.fixtures if f.match])}"
         start: dict[str, Any] = {
             "type": "match.start", "at": at.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-            "match": match_code(tournament, fixture), "teams": [home, away], "chukkers": conditions.chukkers,
+            "match": code, "teams": [home, away], "chukkers": conditions.chukkers,
             "penalty3_defended": conditions.penalty3_defended, "rules": conditions.rules,
             "event": tournament.name}
         if all(rosters.values()):
@@ -218,6 +229,35 @@ class Desk:
             start["officials"] = list(tournament.officials)
         return start
 
+    def paper_start(self, slug: str, fixture_id: str) -> dict[str, Any]:
+        """The match.start a result kept on paper for the fixture begins with, stamped now: the one its match opened
+        here would have (refused where the fixture cannot take a match, as opening it is)."""
+        tournament = self.get(slug)
+        fixture = tournament.fixture(fixture_id)
+        return self.match_start(tournament, fixture, *self._teams_for_a_match(tournament, fixture), utc_now())
+
+    def paper_result(self, tournament: Tournament, fixture: Fixture, teams: tuple[str, str], played: Match) -> None:
+        """Refuse a result kept on paper (``played``: its whole log, replayed) that the fixture's match opened here
+        would not be: one of other teams, one that does not end (a result is a whole match), one played otherwise
+        than the tournament plays (:data:`PAPER_AS_PLAYED`), or a knockout ended level (it is decided by play)."""
+        if set(played.teams) != set(teams):
+            raise refused(InvalidQuery, "import-teams", fixture=fixture.id, teams=" v ".join(teams))
+        if not played.ended:
+            raise refused(InvalidQuery, "paper-unended", fixture=fixture.id)
+        start = self.match_start(tournament, fixture, *teams, utc_now())
+        opened = Match()
+        for _ in replay([orjson.dumps(start).decode()], opened):
+            pass
+        assert played.info is not None and opened.info is not None  # each has its match.start
+        for field in [*PAPER_AS_PLAYED, *(["rosters"] if "rosters" in start else [])]:
+            given, expected = _compared(played.info.get(field)), _compared(opened.info.get(field))
+            if given != expected:
+                raise refused(InvalidQuery, "paper-conditions", fixture=fixture.id, field=field, given=_shown(given),
+                              expected=_shown(expected))
+        if fixture.kind == "knockout" and played.winner is None:
+            score = " – ".join(f"{team} {played.score[team]:g}" for team in played.teams)
+            raise refused(InvalidQuery, "paper-level", fixture=fixture.id, score=score)
+
     def open_match(self, slug: str, fixture_id: str, keys: Mapping[str, str],
                    expected: int | None = None) -> tuple[Kept, str]:
         """Create the fixture's match, once both its teams are known, with ``keys`` (role → the key's hash): the
@@ -225,8 +265,6 @@ class Desk:
 
         def create(tournament: Tournament, fixture: Fixture, teams: tuple[str, str], hold: Also) -> str:
             start = self.match_start(tournament, fixture, *teams, utc_now())
-            if fixture.match:  # stale: its teams no longer go on; a new match (a new code) for the right ones
-                start["match"] = f"{start['match']}~{len([f for f in tournament.fixtures if f.match])}"
             self.store.create_match(start, keys=keys, role="official", by="league", also=hold)
             return str(start["match"])
 
@@ -294,6 +332,19 @@ def undrawn(tournament: Tournament) -> None:
     """Refuse a draw made again once a match of the draw is created."""
     if any(fixture.match for fixture in tournament.fixtures):
         raise refused(InvalidQuery, "drawn")
+
+
+def _compared(value: Any) -> Any:
+    """A match.start's field as a result kept on paper is compared: a roster's players in any order."""
+    if isinstance(value, Mapping) and all(isinstance(players, list | tuple) for players in value.values()):
+        return {team: sorted(players, key=lambda player: orjson.dumps(player, option=orjson.OPT_SORT_KEYS))
+                for team, players in value.items()}
+    return value
+
+
+def _shown(value: Any) -> str:
+    text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    return text if len(text) <= SHOWN_CHARACTERS else text[:SHOWN_CHARACTERS - 1] + "…"
 
 
 def changed(slug: str, had: int, now: int) -> TournamentChanged:

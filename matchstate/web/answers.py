@@ -304,6 +304,15 @@ class OpenedMatch(BaseModel):
     version: int = Field(description="The tournament's version, its fixture holding the match")
 
 
+class MatchStart(Answer):
+    """A fixture's match.start, in the match log format: its teams, their rosters, the tournament's conditions."""
+
+    type: str
+    at: str
+    match: str
+    teams: list[str]
+
+
 class ImportedResult(BaseModel):
     code: str
     scorer_key: str

@@ -18,6 +18,7 @@ from ..errors import InvalidQuery, MatchstateError
 from ..log import replay
 from ..store import Also, hash_key, new_key
 from ..store.database import deadline
+from ..tournaments import model
 from ..tournaments.bracket import stage_pictures
 from ..tournaments.desk import Desk
 from ..tournaments.discipline import PlayerRecord, sit_outs
@@ -29,6 +30,7 @@ from . import live
 from .answers import (
     DisciplineRecord,
     ImportedResult,
+    MatchStart,
     OpenedMatch,
     Packet,
     Results,
@@ -195,6 +197,17 @@ def open_match(service: ServiceDep, key: KeyDep, slug: str, fixture: str,
             "console": f"/matches/{quote(code, safe='')}/console", "version": kept.version}
 
 
+@api.get("/tournaments/{slug}/fixtures/{fixture}/start", response_model=None,
+         responses={**answers(200, MatchStart, "The fixture's match.start, stamped now"), **CHANGE,
+                    **refusals(_409="The fixture has its match already")})
+def paper_start(service: ServiceDep, key: KeyDep, slug: str, fixture: str) -> dict[str, Any]:
+    """The first line of a result kept on paper for the fixture, with the league key: the match.start its match
+    opened at the desk would have (its teams, their rosters, the tournament's conditions and name), stamped now.
+    A result entered for the fixture must be played as it says (`POST .../import`)."""
+    service.check_league(key)
+    return desk_of(service).paper_start(slug, fixture)
+
+
 @api.post("/tournaments/{slug}/fixtures/{fixture}/import", status_code=201, response_model=None,
           responses={**answers(201, ImportedResult, "The fixture's match, stored; its keys are shown only this once",
                                413), **CHANGE,
@@ -211,19 +224,18 @@ async def import_result(service: ServiceDep, key: KeyDep, slug: str, fixture: st
     except UnicodeDecodeError as err:
         raise MatchstateError.said("log-not-utf8", error=err) from None
 
-    def enter(_: object, __: object, teams: tuple[str, str], hold: Also) -> Created:
-        """Refuse, before anything is stored, a log that does not replay, one of other teams than the fixture's
-        and one that does not end (a result is a whole match); store it, the fixture holding it."""
+    desk = desk_of(service)
+
+    def enter(tournament: model.Tournament, held: model.Fixture, teams: tuple[str, str], hold: Also) -> Created:
+        """Refuse, before anything is stored, a log that does not replay, and one the fixture's match opened at the
+        desk would not be (:meth:`Desk.paper_result`); store it, the fixture holding it."""
         played = Match()
         for _ in replay(text.splitlines(), played):
             pass
-        if set(played.teams) != set(teams):
-            raise refused(InvalidQuery, "import-teams", fixture=fixture, teams=" v ".join(teams))
-        if not played.ended:
-            raise refused(InvalidQuery, "paper-unended", fixture=fixture)
+        desk.paper_result(tournament, held, teams, played)
         return service.import_log(text, key, hold)
 
-    _, created = await run_in_threadpool(desk_of(service).hold_match, slug, fixture, enter, expected_version)
+    _, created = await run_in_threadpool(desk.hold_match, slug, fixture, enter, expected_version)
     return {"code": created.code, "scorer_key": created.scorer_key, "official_key": created.official_key}
 
 

@@ -35,14 +35,14 @@ def tournament(server: ServerProcess) -> None:
                                                 roster("Green", 0)]}, LEAGUE_KEY)
 
 
-def paper_log(home: str, away: str) -> str:
-    start = datetime.now(UTC) - timedelta(hours=2)
+def paper_rest(home: str) -> str:
+    """The lines of a result kept on paper after its match.start: ``home`` scores once in one chukker."""
+    start = datetime.now(UTC)
 
     def at(n: int) -> str:
         return (start + timedelta(seconds=n)).isoformat().replace("+00:00", "Z")
 
-    events = [{"type": "match.start", "at": at(0), "match": "paper-semi", "teams": [home, away]},
-              {"type": "chukker.start", "chukker": 1, "at": at(1)}, {"type": "goal", "team": home, "at": at(2)},
+    events = [{"type": "chukker.start", "chukker": 1, "at": at(1)}, {"type": "goal", "team": home, "at": at(2)},
               {"type": "chukker.end", "chukker": 1, "at": at(3)}, {"type": "match.end", "at": at(4)}]
     return "\n".join(json.dumps(event) for event in events)
 
@@ -73,15 +73,22 @@ def test_the_desk_draws_schedules_and_takes_a_result_kept_on_paper(server: Serve
         page.click("#schedule-form button")
     page.wait_for_selector(f"#desk-message >> text={scheduled}")
     assert "2026-12-05 15:00 · Cancha 1" in page.inner_text('.fixture-row[data-fixture="Cup-R1-1"]')
+    # The log's first line is the desk's: the match the tournament plays (its rosters, conditions and name).
     page.select_option("#import-form select[name=fixture]", "Cup-R1-1")
-    page.fill("#import-form textarea[name=log]", paper_log("Blue", "Green"))
+    log = page.locator("#import-form textarea[name=log]")
+    page.click("#paper-start")
+    page.wait_for_function("() => document.querySelector('#import-form textarea').value.includes('match.start')")
+    start = json.loads(log.input_value().splitlines()[0])
+    assert (start["teams"], start["event"], start["rosters"]["Blue"][0]) == (
+        ["Blue", "Green"], "Copa de Otoño", {"player": 1, "name": "Blue 1", "handicap": 3})
+    page.keyboard.insert_text(paper_rest("Blue"))  # typed on after it, where the cursor was left
     with page.expect_navigation():
-        page.click("#import-form button")
+        page.click("#import-form button:not(#paper-start)")
     page.wait_for_selector(f"#desk-message >> text={entered}")
-    # The winner has gone on into the final, drawn in the bracket.
+    # The winner has gone on into the final, drawn in the bracket: Green, 12 goals up on handicap to Blue's one.
     final = page.locator('svg.bracket [data-fixture="Cup-R2-1"] text.team').first
-    assert final.text_content() == "Blue"
-    assert page.locator('svg.bracket [data-fixture="Cup-R1-1"] text.won').text_content() == "Blue"
+    assert final.text_content() == "Green"
+    assert page.locator('svg.bracket [data-fixture="Cup-R1-1"] text.won').text_content() == "Green"
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= viewport["width"], "the page is wider than the screen"
     assert not page.errors
@@ -294,24 +301,27 @@ def test_the_next_match_console_and_review_say_who_sits_out_before_the_first_chu
     post(server, "/api/tournaments/otono/draw", {"format": "bracket", "seed": "s"}, LEAGUE_KEY)
     start = datetime.now(UTC) - timedelta(hours=3)
 
-    def paper(code: str, home: str, away: str, cards: bool) -> str:
+    def paper(fixture: str, code: str, cards: bool) -> str:
+        """The fixture's result: its home team scores once, its away team wins on handicap (and, with ``cards``,
+        its player 1 has two yellow cards)."""
         def at(n: int) -> str:
             return (start + timedelta(minutes=10 if cards else 0, seconds=n)).isoformat().replace("+00:00", "Z")
 
-        events = [{"type": "match.start", "at": at(0), "match": code, "teams": [home, away], "rosters": {
-            home: [{"player": 1, "name": f"{home} Uno", "handicap": 2}],
-            away: [{"player": 1, "name": f"{away} Uno", "handicap": 2}]}},
-            {"type": "chukker.start", "chukker": 1, "at": at(1)}]
+        request = urllib.request.Request(f"{server.base}/api/tournaments/otono/fixtures/{fixture}/start",
+                                         headers={"Authorization": f"Bearer {LEAGUE_KEY}"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            begun = {**json.load(answer), "at": at(0), "match": code}
+        home, away = begun["teams"]
+        events = [begun, {"type": "chukker.start", "chukker": 1, "at": at(1)}]
         if cards:
-            events += [{"type": "card", "team": home, "player": 1, "colour": "yellow", "at": at(n)} for n in (2, 3)]
+            events += [{"type": "card", "team": away, "player": 1, "colour": "yellow", "at": at(n)} for n in (2, 3)]
         events += [{"type": "goal", "team": home, "at": at(4)}, {"type": "chukker.end", "chukker": 1, "at": at(5)},
                    {"type": "match.end", "at": at(6)}]
         return "\n".join(json.dumps(event) for event in events)
 
-    for fixture, code, home, away, cards in (("Cup-R1-1", "semi-1", "Blue", "Green", True),
-                                             ("Cup-R1-2", "semi-2", "Red", "Gold", False)):
+    for fixture, code, cards in (("Cup-R1-1", "semi-1", True), ("Cup-R1-2", "semi-2", False)):
         request = urllib.request.Request(f"{server.base}/api/tournaments/otono/fixtures/{fixture}/import",
-                                         paper(code, home, away, cards).encode(), method="POST",
+                                         paper(fixture, code, cards).encode(), method="POST",
                                          headers={"Authorization": f"Bearer {LEAGUE_KEY}"})
         urllib.request.urlopen(request, timeout=10).close()
     final = post(server, "/api/tournaments/otono/fixtures/Cup-R2-1/match", {}, LEAGUE_KEY)
@@ -320,7 +330,7 @@ def test_the_next_match_console_and_review_say_who_sits_out_before_the_first_chu
                  f"/matches/{final['code']}/review#key={final['official_key']}"):
         page.goto(server.base + path)
         notice = page.wait_for_selector(".sit-outs li")
-        assert notice.inner_text() == ("Blue Uno (Blue): the first 2:00 of play, for two yellow cards "
+        assert notice.inner_text() == ("Green 1 (Green): the first 2:00 of play, for two yellow cards "
                                        "(the second in semi-1)")
     assert not page.errors
 

@@ -85,6 +85,26 @@ onSubmit("open-form", async (form) => {
   message.textContent = "";
 });
 
+// A result kept on paper must be the match the tournament plays (its teams' rosters, its conditions, its name):
+// its first line, the match.start, is the desk's to give. It takes the log's first line, or goes before the rest.
+const importForm = document.getElementById("import-form");
+document.getElementById("paper-start").addEventListener("click", async () => {
+  sessionStorage.setItem(KEY, keyInput.value);
+  const fixture = encodeURIComponent(new FormData(importForm).get("fixture"));
+  const reply = await api(`${base}/fixtures/${fixture}/start`, {key: keyInput.value});
+  if (reply.status !== 200) {
+    message.textContent = reason(reply.data);
+    return;
+  }
+  const log = importForm.elements.log;
+  const lines = log.value.split("\n");
+  const begun = /"match\.start"/.test(lines[0]) ? lines.slice(1) : lines.filter((line) => line.trim());
+  log.value = [JSON.stringify(reply.data), ...begun].join("\n") + (begun.length ? "" : "\n");
+  log.focus();
+  log.setSelectionRange(log.value.length, log.value.length);
+  message.textContent = "";
+});
+
 onSubmit("import-form", async (form) => {
   const fixture = encodeURIComponent(form.get("fixture"));
   const response = await fetch(at(`/fixtures/${fixture}/import`), {
