@@ -20,6 +20,7 @@ from sqlalchemy import create_engine, make_url, text
 
 from matchstate.cli import COULD_NOT_RUN, main
 from matchstate.store import Store
+from matchstate.store.logkeys import LogKeys
 from matchstate.store.secretfiles import secret_path
 
 EVENTS = 300
@@ -79,8 +80,8 @@ def _lose_the_store(url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
             path.unlink()
         return url, tmp_path / "store.db.secret"
     secret = Path(tmp_path / "store.secret")
-    secret.unlink()
-    secret.with_name("store.secret.ed25519").unlink()
+    for path in tmp_path.glob("store.secret*"):  # the secret, its signing key, a rotated league log's key and policy
+        path.unlink()
     schema = str(parsed.query["options"]).split("=", 1)[1]
     engine = create_engine(parsed.set(query={}))
     with engine.begin() as connection:
@@ -88,6 +89,52 @@ def _lose_the_store(url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     engine.dispose()
     monkeypatch.setenv("MATCHSTATE_SECRET_FILE", str(secret))
     return url, secret
+
+
+def test_a_store_whose_league_log_key_was_rotated_is_restored_with_that_key(
+        store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A backup held the store's two secret files, not the league log's rotated key nor its policy: restored, the
+    store signed its log with the key the policy had retired at the rotation, and verify said nothing of it."""
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store_url)
+    store = Store(store_url)
+    store.upgrade()
+    log = match_log("m-1", 8)
+    store.create_match(log[0])
+    for event in log[1:4]:
+        store.append("m-1", event)
+    store.close()
+    assert main(["keys", "rotate-log-key"]) == 0
+    rotated = Store(store_url)
+    signer, policy = rotated.log.signer.verifier, LogKeys(rotated.secrets).policy(rotated.log.signer)
+    rotated.close()
+    backup = tmp_path / "backup"
+    assert main(["backup", str(backup)]) == 0
+    assert {"secret.log.ed25519", "secret.log-policy"} <= {path.name for path in backup.iterdir()}
+    # A backup made before: restored, verify names the key the store lacks.
+    old = tmp_path / "old"
+    shutil.copytree(backup, old)
+    for name in ("secret.log.ed25519", "secret.log-policy"):
+        (old / name).unlink()
+    manifest = json.loads((old / "backup.json").read_text())
+    (old / "backup.json").write_text(json.dumps({key: value for key, value in manifest.items()
+                                                 if not key.startswith("log_")}))
+    restored_url, _ = _lose_the_store(store_url, tmp_path, monkeypatch)
+    assert main(["restore", str(old)]) == 0
+    back = Store(restored_url)
+    [problem] = back.verify()
+    assert "the league log was handed over to key matchstate.league/" in str(problem)
+    assert "the rotated key's file (SECRET.log.ed25519, beside the store's secret) is missing" in str(problem)
+    back.close()
+    # This release's backup: restored with the key that signs the log now, and its policy.
+    restored_url, _ = _lose_the_store(store_url, tmp_path, monkeypatch)
+    assert main(["restore", str(backup)]) == 0
+    back = Store(restored_url)
+    try:
+        assert back.log.signer.verifier == signer and LogKeys(back.secrets).policy(back.log.signer) == policy
+        back.append("m-1", log[4])
+        assert back.verify() == []
+    finally:
+        back.close()
 
 
 def test_a_backup_needs_the_secret_and_an_empty_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -5,9 +5,11 @@
 - PostgreSQL: ``pg_dump --format=custom`` (PostgreSQL's own client, which must be on the PATH; a test's
   ``search_path`` schema is dumped alone), restored by ``pg_restore``.
 
-The folder holds ``store.db`` or ``store.pgdump``, ``secret`` and ``secret.ed25519`` (mode 0600) and
+The folder holds ``store.db`` or ``store.pgdump``, ``secret`` and ``secret.ed25519`` (mode 0600), where the
+league log's key was rotated its key and policy (``secret.log.ed25519``, ``secret.log-policy``), and
 ``backup.json`` (what it is and when it was made). Without the secret a restored store cannot be
-written to and ``verify`` cannot check its seals: the two belong together.
+written to and ``verify`` cannot check its seals; without a rotated key, it would sign the league log with the
+key the policy retired: they all belong together.
 
 A restore checks the whole backup before it writes anything, and puts all of it back or nothing; it only
 reads the backup (an SQLite database is opened immutable, so not even a ``-shm`` is made beside it).
@@ -28,7 +30,9 @@ from pathlib import Path
 from sqlalchemy import URL
 
 from ..errors import StoreError
+from ..tlog.policy import Policy
 from ..version import PACKAGE_VERSION
+from .logkeys import LogKeys
 from .secretfiles import SECRET_BYTES, SecretFiles, _create, secret_in, signing_key_in
 
 MANIFEST = "backup.json"
@@ -36,6 +40,7 @@ SQLITE_FILE = "store.db"
 POSTGRES_FILE = "store.pgdump"
 SECRET = "secret"
 SIGNING_KEY = SECRET + ".ed25519"
+LOG_KEY, LOG_POLICY = SECRET + ".log.ed25519", SECRET + ".log-policy"  # where the league log's key was rotated
 KINDS = {"sqlite": SQLITE_FILE, "postgresql": POSTGRES_FILE}  # the database's file in a backup of each kind
 
 
@@ -61,11 +66,16 @@ def backup(url: URL, secrets: SecretFiles, destination: Path) -> dict[str, objec
         _run(["pg_dump", "--format=custom", "--no-owner", *_schema(url), f"--file={destination / POSTGRES_FILE}",
               _libpq(url)])
         kind, file = "postgresql", POSTGRES_FILE
-    for source_path, name in ((secrets.path, SECRET), (secrets.signing_path, SIGNING_KEY)):
+    log_keys = LogKeys(secrets)
+    rotated = log_keys.key_path.exists()
+    for source_path, name in ((secrets.path, SECRET), (secrets.signing_path, SIGNING_KEY),
+                              *(((log_keys.key_path, LOG_KEY), (log_keys.policy_path, LOG_POLICY)) if rotated else ())):
         _copy_private(source_path, destination / name)
     manifest: dict[str, object] = {"kind": kind, "database": file, "secret": SECRET,
                                    "signing_key": SIGNING_KEY, "made": datetime.now(UTC).isoformat(),
                                    "matchstate": PACKAGE_VERSION}
+    if rotated:
+        manifest |= {"log_key": LOG_KEY, "log_policy": LOG_POLICY}
     (destination / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
     return manifest
 
@@ -81,7 +91,8 @@ def restore(source: Path, url: URL, secrets: SecretFiles) -> dict[str, object]:
     kind = str(manifest["kind"])
     if kind != url.get_backend_name():
         raise StoreError(f"the backup is of {kind}, the database {url} is not")
-    for name in (KINDS[kind], SECRET, SIGNING_KEY):
+    rotated = "log_key" in manifest
+    for name in (KINDS[kind], SECRET, SIGNING_KEY, *((LOG_KEY, LOG_POLICY) if rotated else ())):
         if not (source / name).is_file():
             raise _unusable(source, f"{name} is missing")
     log = source / f"{SQLITE_FILE}-wal"
@@ -93,8 +104,19 @@ def restore(source: Path, url: URL, secrets: SecretFiles) -> dict[str, object]:
         raise _unusable(source, f"{SECRET} is not a matchstate secret ({SECRET_BYTES * 2} hex digits)")
     if signing_key_in(signing_key) is None:
         raise _unusable(source, f"{SIGNING_KEY} is not an Ed25519 private key in PEM")
+    files = [(secret, secrets.path), (signing_key, secrets.signing_path)]  # each file's content, and where it goes
+    if rotated:
+        log_keys = LogKeys(secrets)
+        log_key, log_policy = (source / LOG_KEY).read_bytes(), (source / LOG_POLICY).read_bytes()
+        if signing_key_in(log_key) is None:
+            raise _unusable(source, f"{LOG_KEY} is not an Ed25519 private key in PEM")
+        try:
+            Policy.parse(log_policy)
+        except ValueError as err:
+            raise _unusable(source, f"{LOG_POLICY} is not a log policy: {err}") from None
+        files += [(log_key, log_keys.key_path), (log_policy, log_keys.policy_path)]
     _check_schema(source, KINDS[kind], _sqlite_revisions(source) if kind == "sqlite" else _dump_revisions(source))
-    for kept, there in ((secret, secrets.path), (signing_key, secrets.signing_path)):
+    for kept, there in files:
         if there.exists() and there.read_bytes() != kept:
             raise StoreError(f"{there} holds another store's secret: move it away first")
     target_path = Path(url.database or "")
@@ -104,7 +126,7 @@ def restore(source: Path, url: URL, secrets: SecretFiles) -> dict[str, object]:
                 raise StoreError(f"{there.resolve()} is there already: restore into a new file")
     made: list[Path] = []  # what this restore wrote, taken away again if the rest fails
     try:
-        for kept, there in ((secret, secrets.path), (signing_key, secrets.signing_path)):
+        for kept, there in files:
             if _create(there, kept):
                 made.append(there)
         if kind == "sqlite":
@@ -134,7 +156,9 @@ def _manifest(source: Path) -> dict[str, object]:
     kind = manifest.get("kind")
     if kind not in KINDS:
         raise _unusable(source, f"{MANIFEST} gives its kind as {json.dumps(kind)}, neither sqlite nor postgresql")
-    for field, written in (("database", KINDS[kind]), ("secret", SECRET), ("signing_key", SIGNING_KEY)):
+    rotated = (("log_key", LOG_KEY), ("log_policy", LOG_POLICY)) if "log_key" in manifest or "log_policy" in manifest \
+        else ()
+    for field, written in (("database", KINDS[kind]), ("secret", SECRET), ("signing_key", SIGNING_KEY), *rotated):
         if manifest.get(field) != written:
             raise _unusable(source, f"{MANIFEST} names its {field} {json.dumps(manifest.get(field))}, where a "
                                     f"backup of {kind} has {json.dumps(written)}")

@@ -15,6 +15,7 @@ from ..tlog import merkle
 from ..tlog.checkpoint import SignedCheckpoint
 from . import acts
 from .leaguelog import ACT, APPEND, IMPORT, LeagueLog, encoded
+from .logkeys import LOG_KEY
 from .verify import Problem
 
 
@@ -138,17 +139,28 @@ def _read_frontier(text: str) -> object:
 def _tree_problems(log: LeagueLog, connection: Connection) -> list[Problem]:
     found: list[Problem] = []
     tree = merkle.Leaves()
+    handed: tuple[int, str] | None = None  # the leaf of the log's last rotation, and the key it handed over to
     for index, body in connection.execute(select(LogLeafRow.idx, LogLeafRow.body).order_by(LogLeafRow.idx)):
         if index != len(tree):
             found.append(Problem(None, None, f"the league log's leaf {len(tree)} is missing: the next is {index}"))
             return found
         try:
-            canonical = jcs.canonical(json.loads(body)).decode("utf-8") == body
+            leaf = json.loads(body)
+            canonical = jcs.canonical(leaf).decode("utf-8") == body
         except (ValueError, jcs.NotCanonical):
-            canonical = False
+            leaf, canonical = None, False
         if not canonical:
             found.append(Problem(None, None, f"the league log's leaf {index} is not RFC 8785 JSON: it was changed"))
+        elif leaf.get("kind") == ACT and leaf.get("act") == LOG_KEY:
+            handed = index, str(leaf.get("vkey"))
         tree.append(merkle.leaf_hash(body.encode("utf-8")))
+    if handed is not None and handed[1] != log.signer.verifier.vkey():
+        handle = "+".join(handed[1].split("+")[:2])  # the key's name and ID, as the policy names it
+        found.append(Problem(None, None, f"the league log was handed over to key {handle} at leaf {handed[0]}, "
+                                         "but the store signs it "
+                                         "with another: the rotated key's file (SECRET.log.ed25519, beside the "
+                                         "store's secret) is missing, so it signs with a retired key; put it back "
+                                         "(with SECRET.log-policy) from where it was kept"))
     for level, index, digest in connection.execute(select(LogNodeRow.level, LogNodeRow.idx, LogNodeRow.hash)):
         start, end = index << level, (index + 1) << level
         if end > len(tree) or tree.range_hash(start, end).hex() != digest:

@@ -34,6 +34,8 @@ from .secretfiles import SecretFiles, _create
 if TYPE_CHECKING:
     from .facade import Store
 
+LOG_KEY = "log-key"  # the act of a rotation: the leaf that names the key the log is handed over to
+
 
 class LogKeys:
     """The league log's key files beside the store's ``secrets``."""
@@ -69,7 +71,7 @@ class LogKeys:
             raise StoreError(f"{staged} exists: another rotation is under way, or one stopped half-way")
         try:
             with store.database.transaction(write=True) as connection:
-                added = store.log.add(connection, [{"kind": ACT, "act": "log-key", "vkey": new.verifier.vkey()}],
+                added = store.log.add(connection, [{"kind": ACT, "act": LOG_KEY, "vkey": new.verifier.vkey()}],
                                       sign=False)
                 tree = Checkpoint(old.name, added.size, added.root)
                 connection.execute(update(LogHeadRow).where(LogHeadRow.id == 1).values(
