@@ -164,6 +164,32 @@ async def _silence_and_recover(proxy: SilentProxy, proxied: Store, healthy: Stor
         assert set(written.acknowledged) <= stored  # 0 acknowledged events lost
 
 
+def test_readiness_of_a_silent_postgresql_is_503_in_time_not_a_wait_as_long_as_the_silence(
+        silenceable: tuple[SilentProxy, Store]) -> None:
+    """/readyz read the schema's version on a connection of the pool that no deadline watched: with the database
+    silent, a monitor's probe waited 40 s and more, and one answered "ready" once the database came back."""
+    asyncio.run(_ready_or_not(*silenceable))
+
+
+async def _ready_or_not(proxy: SilentProxy, proxied: Store) -> None:
+    async with client_of(create_app(proxied, limits=GENEROUS)) as client:
+        assert (await client.get("/readyz")).status_code == 200
+        proxy.silence()
+        try:
+            for _ in range(2):  # the pool's connection gone silent; then a new one that cannot be made
+                try:  # the in-process transport has no timeout of its own: a probe that waits is failed here
+                    answer = await asyncio.wait_for(client.get("/readyz"), WITHIN)
+                except TimeoutError:
+                    pytest.fail(f"no answer to /readyz within {WITHIN} s, the timeout being {TIMEOUT} s")
+                assert answer.status_code == 503 and answer.json()["problems"][0].startswith("database: "), \
+                    answer.text
+        finally:
+            proxy.resume()  # the probe's thread, where it still waits, is answered and ends
+        deadline = time.monotonic() + 60  # only a guard against hanging: it recovers by itself
+        while (answer := await client.get("/readyz")).status_code != 200:
+            assert answer.status_code == 503 and time.monotonic() < deadline, answer.text
+
+
 def test_a_live_streams_read_of_a_silent_postgresql_ends_within_the_timeout(
         silenceable: tuple[SilentProxy, Store]) -> None:
     """A live stream's read of the log (as it starts, at a gap or a keepalive) holds its match's lock, which every

@@ -366,16 +366,16 @@ class Database:
         return before
 
     def revisions(self) -> tuple[list[str], list[str]]:
-        """The migrations the database has had (its heads), and the latest that ship with matchstate."""
-        with self.engine.connect() as connection:
+        """The migrations the database has had (its heads), and the latest that ship with matchstate: read in a
+        transaction, so that a request's deadline bounds it (a monitor's ``/readyz`` of a silent server)."""
+        with self.transaction() as connection:
             current = sorted(MigrationContext.configure(connection).get_current_heads())
         return current, sorted(ScriptDirectory.from_config(self.alembic()).get_heads())
 
     def schema_is_current(self) -> bool:
         """Whether the database has had every migration."""
-        with self.engine.connect() as connection:
-            current = set(MigrationContext.configure(connection).get_current_heads())
-        return current == set(ScriptDirectory.from_config(self.alembic()).get_heads())
+        current, latest = self.revisions()
+        return current == latest
 
 
 def require_drop_allowed(what: str) -> None:
