@@ -15,6 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import yaml  # type: ignore[import-untyped]  # PyYAML ships no types; the test reads one file
 
 from matchstate.web.process import START_TIMEOUT, ServerProcess, free_port
 
@@ -125,11 +126,19 @@ def containerfile() -> tuple[dict[str, str], list[str], list[str], str]:
     return environment, json.loads(found["CMD"]), health, found["USER"]
 
 
+@pytest.mark.parametrize("compose", [False, True], ids=["image", "compose"])
 def test_the_containerfile_cmd_upgrades_a_new_store_and_serves_until_its_healthcheck_passes(
-        installed: Path, tmp_path: Path) -> None:
+        installed: Path, tmp_path: Path, compose: bool) -> None:
     """The image's CMD and HEALTHCHECK run as the Containerfile says, with its environment, over the installed wheel
-    (no container engine here): the store is made, the server answers /healthz, a non-root user runs it."""
+    (no container engine here): the store is made, the server answers /healthz, a non-root user runs it. With
+    compose's environment too: its allowed hosts refused the health check's 127.0.0.1, so the container never
+    became healthy."""
     environment, command, health, user = containerfile()
+    if compose:
+        service = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())["services"]["matchstate"]
+        environment |= {name: str(value) for name, value in service["environment"].items()
+                        if name == "MATCHSTATE_ALLOWED_HOSTS"}
+        assert environment["MATCHSTATE_ALLOWED_HOSTS"]
     assert user not in ("root", "0")
     assert command[:2] == ["sh", "-c"]
     assert "matchstate db upgrade" in command[2] and "exec matchstate serve" in command[2]

@@ -3,7 +3,7 @@
 The pages load their scripts, styles and data from the server itself and run nothing inline, so the
 Content-Security-Policy allows 'self' alone, but for the review's video; no page may be framed; no answer's
 type is sniffed; a link followed carries no path. A request whose ``Host`` names anything but
-``--allowed-hosts`` (default: the address the server is bound to, and localhost) is refused with 400: a page
+``--allowed-hosts`` (default: the address the server is bound to) and localhost is refused with 400: a page
 on another site that rebinds its own name to this server's address (DNS rebinding) cannot read it.
 """
 
@@ -32,12 +32,13 @@ ANY_ADDRESS = "*address"  # among the allowed hosts: any host written as an IP a
 
 def allowed_hosts(bound: str, given: str | None = None) -> frozenset[str] | None:
     """The host names the server answers to: ``given`` (comma-separated; ``*`` for any, None), else
-    ``MATCHSTATE_ALLOWED_HOSTS``, else the ``bound`` address and localhost; bound to every address (0.0.0.0,
-    ::), any address written as an IP too (a rebinding page names its own site, never an address)."""
+    ``MATCHSTATE_ALLOWED_HOSTS``, else the ``bound`` address; and localhost always (a health check on the machine
+    itself, a container's, asks ``127.0.0.1``: no page on another site can name it); bound to every address
+    (0.0.0.0, ::), any address written as an IP too (a rebinding page names its own site, never an address)."""
     chosen = given if given is not None else os.environ.get("MATCHSTATE_ALLOWED_HOSTS")
     if chosen:
         names = {name.strip().lower().strip("[]") for name in chosen.split(",") if name.strip()}
-        return None if "*" in names else frozenset(names)
+        return None if "*" in names else frozenset({*names, *LOCAL_NAMES})
     bound = bound.lower().strip("[]")
     return frozenset({ANY_ADDRESS if bound in WILDCARDS else bound, *LOCAL_NAMES} - {""})
 
