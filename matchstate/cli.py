@@ -516,6 +516,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if hosts is not None and "allowed_hosts" not in given and not os.environ.get("MATCHSTATE_ALLOWED_HOSTS"):
         # The laptop's own names (a tablet reaches it by them) and its certificate's are its own, not a rebinding.
         hosts |= {name.lower() for name in (*laptop_names(tuple(args.tls_name)), *served.names)}
+    if served.ca is not None:  # the laptop's own CA: the setup page's address, by a name the server answers to
+        shown = next((name for name in (*args.tls_name, *served.names) if hosts is None or name.lower() in hosts),
+                     served.names[0])
+        print(f"each tablet installs it once: open https://{shown}:{args.port}/setup/tablet", flush=True)
 
     if args.witness_policy:
         from .web.witnessing import from_file
@@ -539,6 +543,7 @@ def _serving_tls(args: argparse.Namespace) -> tuple[Certificate | None, ServedTl
     """The certificate ``serve`` answers HTTPS with: a league's own (``--ssl-certfile``/``--ssl-keyfile``),
     or with ``--tls`` one the laptop's own CA signs (both made once, beside the store's secret); and what
     the tablet setup page says of it."""
+    from .web.headers import WILDCARDS, is_address
     from .web.server import Certificate
     from .web.tls import ServedTls, TlsFiles, laptop_names
 
@@ -557,10 +562,10 @@ def _serving_tls(args: argparse.Namespace) -> tuple[Certificate | None, ServedTl
     from .store.secretfiles import secret_path
 
     files = TlsFiles(secret_path(database_url()))
-    names = laptop_names(tuple(args.tls_name))
+    bound = [args.host] if is_address(args.host.strip("[]")) and args.host not in WILDCARDS else []
+    names = laptop_names((*args.tls_name, *bound))  # the address it is bound to too: a tablet may use it
     files.ensure(names)
-    print(f"HTTPS with this laptop's certificate authority ({files.ca_cert}) for {', '.join(names)}; "
-          f"each tablet installs it once: open https://{names[0]}:{args.port}/setup/tablet", flush=True)
+    print(f"HTTPS with this laptop's certificate authority ({files.ca_cert}) for {', '.join(names)}", flush=True)
     return (Certificate(str(files.server_cert), str(files.server_key)),
             ServedTls(https=True, ca=files.ca_cert.read_bytes(), names=tuple(names)))
 

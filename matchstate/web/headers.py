@@ -43,7 +43,8 @@ def allowed_hosts(bound: str, given: str | None = None) -> frozenset[str] | None
     return frozenset({ANY_ADDRESS if bound in WILDCARDS else bound, *LOCAL_NAMES} - {""})
 
 
-def _is_address(name: str) -> bool:
+def is_address(name: str) -> bool:
+    """Whether ``name`` is an IP address written out, not a name."""
     try:
         ipaddress.ip_address(name)
     except ValueError:
@@ -81,7 +82,7 @@ class SecurityHeaders:
         if self.hosts is not None:
             host = next((value for name, value in scope["headers"] if name == b"host"), b"")
             name = host_name(host)
-            if name not in self.hosts and not (self.any_address and _is_address(name)):
+            if name not in self.hosts and not (self.any_address and is_address(name)):
                 words = phrases("faults", "host-refused", host=name or "-")
                 body = orjson.dumps({"detail": words["en"], "words": words})
                 await guarded({"type": "http.response.start", "status": 400,
