@@ -171,9 +171,25 @@ class BundleReport:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     headless: list[str] = field(default_factory=list)  # the bundles with no signed head: a cut end not found
+    before_log: dict[str, list[int]] = field(default_factory=dict)  # by folder: its seqs stored before the league log
+    uncompared: list[str] = field(default_factory=list)  # the bundles ruled by another engine: rulings not compared
     unlisted: bool = False  # a folder of bundles with no signed list: a match's folder removed would not be found
     chains: dict[str, tuple[str, list[str]]] = field(default_factory=dict)  # by folder: its code, each seq's hash
     checkpoints: dict[str, Checkpoint] = field(default_factory=dict)  # by folder: the checkpoint its proofs lead to
+
+    def proven(self) -> str:
+        """What the bundle proves, where it has no problem: its chains whole, its events in the signed checkpoint
+        and its rulings the engine's, each counted where some are not (an upgraded store's)."""
+        unproven = sum(len(seqs) for seqs in self.before_log.values())
+        said = [f"verified: {self.matches} matches, {self.events} events: every chain is whole",
+                "every event is in the signed checkpoint" if not unproven else
+                f"{self.events - unproven} of the events are in the signed checkpoint ({unproven} were stored "
+                "before the league log)",
+                "every ruling replayed is the engine's" if not self.uncompared else
+                f"every ruling replayed is the engine's but those of {len(self.uncompared)} "
+                f"{'match' if len(self.uncompared) == 1 else 'matches'} ruled by another engine, which are not "
+                "compared"]
+        return ", ".join(said)
 
 
 def verify_bundle(folder: Path, engine_version: str) -> BundleReport:
@@ -186,6 +202,9 @@ def verify_bundle(folder: Path, engine_version: str) -> BundleReport:
         report.matches += 1
         report.problems += [f"{target.name}: {problem}" for problem in _match_problems(target, engine_version,
                                                                                         report)]
+        if seqs := report.before_log.get(target.name):  # an upgraded store's earliest events: said once a match
+            span = f"seq {seqs[0]}" if len(seqs) == 1 else f"{len(seqs)} events, seqs {seqs[0]} to {seqs[-1]},"
+            report.notes.append(f"{target.name}: {span} stored before the league log: no proof")
     if targets and targets[0] != folder:
         report.problems += [f"{LIST}: {problem}" for problem in _list_problems(folder, targets[0], report)]
         if (folder / TILES).is_dir():
@@ -346,6 +365,7 @@ def _match_problems(target: Path, engine_version: str, report: BundleReport) -> 
             if (given, match.state) != (fact["ruling"], fact["state"]):
                 yield f"seq {seq}: the engine rules it otherwise than recorded"
         elif number == 1:
+            report.uncompared.append(target.name)
             report.notes.append(f"{target.name}: ruled by engine {fact['engine_version']}, this is {engine_version}: "
                                 "its rulings are not compared")
     yield from _head_problems(target, policy, signed, code, len(lines), digest, report)
@@ -389,7 +409,7 @@ def _proof_problems(target: Path, fact: dict[str, Any], code: str, origin: str, 
         if path.exists():
             yield f"seq {seq}: a proof for an event its line says has no leaf"
         else:
-            report.notes.append(f"{target.name}: seq {seq} was stored before the league log: no proof")
+            report.before_log.setdefault(target.name, []).append(seq)
         return
     leaf = merkle.leaf_hash(jcs.canonical(event_leaf(fact["leaf"], code, seq, fact["hash"])))
     try:

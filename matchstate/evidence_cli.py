@@ -76,8 +76,7 @@ def _verify_or_bundle(verify: Callable[[argparse.Namespace], int]) -> Callable[[
             print(line)
         if report.problems:
             return 1
-        print(f"verified: {report.matches} matches, {report.events} events: every chain is whole, every event is in "
-              "the signed checkpoint, every ruling replayed is the engine's")
+        print(report.proven())
         if report.headless:  # archived before heads were, or its head removed: the bundle cannot say which
             print(f"but {len(report.headless)} of them have no signed head, so lines cut from their end would not be "
                   f"found: {', '.join(report.headless)}")

@@ -10,7 +10,17 @@ import pytest
 from conftest import match_log
 
 from matchstate.cli import main
-from matchstate.evidence import CHECKPOINT, EVENTS, HEAD, LIST, POLICY, PROOFS, archive, verify_bundle
+from matchstate.evidence import (
+    CHECKPOINT,
+    EVENTS,
+    HEAD,
+    LIST,
+    POLICY,
+    PROOFS,
+    BundleReport,
+    archive,
+    verify_bundle,
+)
 from matchstate.store import Store, incoming
 from matchstate.store.receipts import sign
 from matchstate.version import ENGINE_VERSION
@@ -360,6 +370,15 @@ def test_a_bundles_file_removed_is_named_and_its_match_not_said_removed(store: S
 
 
 
+def test_the_last_line_of_a_bundles_check_says_what_it_proved() -> None:
+    report = BundleReport(matches=2, events=10)
+    assert report.proven() == ("verified: 2 matches, 10 events: every chain is whole, every event is in the signed "
+                               "checkpoint, every ruling replayed is the engine's")
+    report.uncompared.append("m-1")
+    assert report.proven().endswith("every ruling replayed is the engine's but those of 1 match ruled by another "
+                                    "engine, which are not compared")
+
+
 def test_a_match_stored_before_the_league_log_is_no_problem_to_the_tiles(
         store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """A match stored before the league log began has no leaf in it (an upgraded store): the tiles, which hold
@@ -376,4 +395,12 @@ def test_a_match_stored_before_the_league_log_is_no_problem_to_the_tiles(
             store.append("m-0", event, role="scorer")
     folder = season_with_tiles(store, tmp_path, monkeypatch, capsys)
     report = verify_bundle(folder, ENGINE_VERSION)
-    assert report.problems == [] and "m-0: seq 1 was stored before the league log: no proof" in report.notes
+    # Said once for the match, where it was said for each of its events; and the last line says what is proven: it
+    # said every event was in the signed checkpoint.
+    assert report.problems == [] and [note for note in report.notes if "before the league log" in note] == [
+        "m-0: 4 events, seqs 1 to 4, stored before the league log: no proof"]
+    assert main(["verify", "--bundle", str(folder)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "m-0: 4 events, seqs 1 to 4, stored before the league log: no proof",
+        "verified: 4 matches, 16 events: every chain is whole, 12 of the events are in the signed checkpoint (4 "
+        "were stored before the league log), every ruling replayed is the engine's"]
