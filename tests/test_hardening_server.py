@@ -4,8 +4,11 @@ connections and streams. Each attack is bounded in count and time and ends by it
 from __future__ import annotations
 
 import http.client
+import os
 import resource
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -184,3 +187,19 @@ def test_the_clock_tolerance_is_set_by_the_environment_or_by_serve(tmp_path: Pat
             assert answer.status_code == status, answer.text
             if status == 422:
                 assert "more than the 5 s allowed" in answer.json()["detail"]
+
+
+def test_a_port_in_use_or_an_address_not_this_machines_is_refused_in_words_with_exit_2(tmp_path: Path) -> None:
+    """uvicorn started the app, then said "address already in use" and exited 3 (the README: a command that could not
+    run exits 2)."""
+    url = f"sqlite:///{tmp_path / 'busy.db'}"
+    store = Store(url)
+    store.upgrade()
+    store.close()
+    with ServerProcess(url) as server:
+        for host, why in (("127.0.0.1", "Address already in use"), ("198.51.100.77", "Cannot assign requested address")):
+            refused = subprocess.run([sys.executable, "-m", "matchstate.cli", "serve", "--host", host, "--port",
+                                      str(server.port)], env={**os.environ, "MATCHSTATE_DATABASE_URL": url},
+                                     capture_output=True, text=True, timeout=60)
+            assert (refused.returncode, refused.stderr) == (
+                2, f"matchstate: cannot listen on {host}:{server.port}: {why}\n"), refused.stderr

@@ -320,10 +320,10 @@ def serve(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadline
     a container runtime) to start it again whole. With ``tls``, it answers HTTPS only.
     """
     logs = logging_ or Logging()
+    listening = _listening(host, port)
     if workers == 1:
-        _run(make_app, host, port, deadlines, tls, logs)
+        _run(make_app, host, port, deadlines, tls, logs, [listening])
         return
-    listening = _config(None, host, port, deadlines, tls, logs).bind_socket()
     children: set[int] = set()
     stopping = False
 
@@ -356,6 +356,18 @@ def serve(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadline
     listening.close()
     if status:
         raise SystemExit(status)
+
+
+def _listening(host: str, port: int) -> socket.socket:
+    """The server's listening socket, opened before anything else: an address in use, or not this machine's, is
+    refused in words (the command's exit status 2), where uvicorn said so only after the app had started, and
+    exited 3."""
+    try:
+        return socket.create_server((host.strip("[]"), port), family=socket.AF_INET6 if ":" in host else socket.AF_INET,
+                                    backlog=BACKLOG)
+    except OSError as err:
+        why = (err.strerror or str(err)).split(" (while attempting", 1)[0]  # create_server names the address again
+        raise MatchstateError(f"cannot listen on {host}:{port}: {why}") from None
 
 
 def _worker(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadlines, listening: socket.socket,
