@@ -182,13 +182,17 @@ def open_store(upgrading: bool = False, cache_mb: float | None = None, create: b
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
     store = open_store(upgrading=True, create=args.create)
     had_secret = store.secrets.exist()
+    before = store.database.revisions()[0]
     league_key = store.upgrade()
     made = None if had_secret else {"secret": str(store.secrets.path), "signing_key": str(store.secrets.signing_path)}
+    now = store.database.revisions()[0]
     if args.json:
-        print_json({"database": str(store.url), "current": store.database.revisions()[0], "made": made,
-                    "league_key": league_key})
+        print_json({"database": str(store.url), "current": now, "made": made, "league_key": league_key})
         return 0
-    print(f"database {store.url}: up to date")
+    if before == now:
+        print(f"database {store.url}: up to date")
+    else:  # what it was (nothing: made now) and what it is
+        print(f"database {store.url}: upgraded from {', '.join(before) or 'nothing'} to {', '.join(now)}: up to date")
     if made is not None:
         print(f"the store's secret: {store.secrets.path}\nits receipt signing key: {store.secrets.signing_path}\n"
               "(both made now, mode 0600: keep them safe, back them up, and give every server the same two)")
@@ -553,6 +557,13 @@ def _serving_tls(args: argparse.Namespace) -> tuple[Certificate | None, ServedTl
         for path in (args.ssl_certfile, args.ssl_keyfile):
             if not os.path.isfile(path):
                 raise MatchstateError(f"no such file: {os.path.abspath(path)}")
+        import ssl
+
+        try:  # read here, where a file that is not what it must be can be named (uvicorn said "[SSL] PEM lib")
+            ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(args.ssl_certfile, args.ssl_keyfile)
+        except ssl.SSLError as err:
+            raise MatchstateError(f"--ssl-certfile {args.ssl_certfile} and --ssl-keyfile {args.ssl_keyfile} are not a "
+                                  f"certificate in PEM and its private key ({err.reason or err})") from None
         return Certificate(args.ssl_certfile, args.ssl_keyfile), ServedTls(https=True)
     if not args.tls:
         if args.tls_name:

@@ -71,6 +71,8 @@ def _verify_or_bundle(verify: Callable[[argparse.Namespace], int]) -> Callable[[
 
         if args.match is not None:
             raise MatchstateError("verify --bundle DIR checks the bundle alone: no MATCH")
+        if not Path(args.bundle).is_dir():  # nothing to check is a command that could not run, not a problem found
+            raise MatchstateError(f"no such folder: {Path(args.bundle).resolve()}")
         report = verify_bundle(Path(args.bundle), ENGINE_VERSION)
         for line in [*report.problems, *report.notes]:
             print(line)

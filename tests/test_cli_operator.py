@@ -50,6 +50,23 @@ def test_a_port_outside_1_to_65535_is_refused(port: str, capsys: pytest.CaptureF
     assert "must be a port number from 1 to 65535" in capsys.readouterr().err
 
 
+def test_a_bundle_folder_that_is_not_there_and_a_tls_key_that_is_not_one_are_refused_in_words(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`verify --bundle` of no folder exited 1 (a problem found) where nothing could be checked; a key file that is
+    not one gave uvicorn's "[SSL] PEM lib", naming no file."""
+    assert main(["verify", "--bundle", str(tmp_path / "none")]) == COULD_NOT_RUN
+    assert capsys.readouterr().err == f"matchstate: no such folder: {tmp_path / 'none'}\n"
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", f"sqlite:///{tmp_path / 'store.db'}")
+    assert main(["db", "upgrade", "--create"]) == 0
+    (tmp_path / "cert.pem").write_text("not a certificate\n")
+    (tmp_path / "key.pem").write_text("not a key\n")
+    assert main(["serve", "--ssl-certfile", str(tmp_path / "cert.pem"), "--ssl-keyfile",
+                 str(tmp_path / "key.pem")]) == COULD_NOT_RUN
+    assert capsys.readouterr().err.startswith(
+        f"matchstate: --ssl-certfile {tmp_path / 'cert.pem'} and --ssl-keyfile {tmp_path / 'key.pem'} are not a "
+        "certificate in PEM and its private key")
+
+
 def test_every_serve_option_is_also_an_environment_variable(monkeypatch: pytest.MonkeyPatch,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):

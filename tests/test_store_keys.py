@@ -137,6 +137,9 @@ def test_db_upgrade_makes_the_secret_and_a_league_key_once(store_url: str, monke
     assert f"the store's secret: {store.secrets.path}" in first and "mode 0600" in first
     assert {oct(path.stat().st_mode & 0o777) for path in (store.secrets.path, store.secrets.signing_path)} == {"0o600"}
     assert "keys table" in first and store.role_of_key(None, hash_key(league_key)) == "league"
+    # It said "up to date" of a database it had just made (or brought from its schema of an older release).
+    [head] = store.database.revisions()[1]
+    assert first.startswith(f"database {store.url}: upgraded from nothing to {head}: up to date\n")
     assert main(["db", "upgrade"]) == 0
     assert capsys.readouterr().out == f"database {store.url}: up to date\n"  # nothing made twice
     store.close()
