@@ -197,7 +197,8 @@ def test_a_port_in_use_or_an_address_not_this_machines_is_refused_in_words_with_
     store.upgrade()
     store.close()
     with ServerProcess(url) as server:
-        for host, why in (("127.0.0.1", "Address already in use"), ("198.51.100.77", "Cannot assign requested address")):
+        for host, why in (("127.0.0.1", "Address already in use"),
+                          ("198.51.100.77", "Cannot assign requested address")):  # an address no machine here has
             refused = subprocess.run([sys.executable, "-m", "matchstate.cli", "serve", "--host", host, "--port",
                                       str(server.port)], env={**os.environ, "MATCHSTATE_DATABASE_URL": url},
                                      capture_output=True, text=True, timeout=60)
