@@ -383,6 +383,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     """Exit 0 where all holds, 1 where a problem was found, 2 where the seals could not be checked (no secret):
     a store restored without its secret must not pass for one verified."""
+    if args.public_key and not args.receipts:  # given for nothing: a mistyped command line would pass unseen
+        raise MatchstateError("--public-key checks receipts: give them with --receipts FILE")
     store = open_store()
     problems = store.verify(args.match)
     notes = [f"removed: {removal}" for removal in store.removals()] if args.match is None else []

@@ -52,10 +52,13 @@ def test_a_port_outside_1_to_65535_is_refused(port: str, capsys: pytest.CaptureF
 
 def test_a_bundle_folder_that_is_not_there_and_a_tls_key_that_is_not_one_are_refused_in_words(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    """`verify --bundle` of no folder exited 1 (a problem found) where nothing could be checked; a key file that is
-    not one gave uvicorn's "[SSL] PEM lib", naming no file."""
+    """`verify --bundle` of no folder exited 1 (a problem found) where nothing could be checked; `--public-key`
+    without receipts was ignored, whatever it named; a key file that is not one gave uvicorn's "[SSL] PEM lib",
+    naming no file."""
     assert main(["verify", "--bundle", str(tmp_path / "none")]) == COULD_NOT_RUN
     assert capsys.readouterr().err == f"matchstate: no such folder: {tmp_path / 'none'}\n"
+    assert main(["verify", "--public-key", str(tmp_path / "none.pem")]) == COULD_NOT_RUN  # for no receipts
+    assert capsys.readouterr().err == "matchstate: --public-key checks receipts: give them with --receipts FILE\n"
     monkeypatch.setenv("MATCHSTATE_DATABASE_URL", f"sqlite:///{tmp_path / 'store.db'}")
     assert main(["db", "upgrade", "--create"]) == 0
     (tmp_path / "cert.pem").write_text("not a certificate\n")

@@ -27,6 +27,7 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
+import psycopg
 from sqlalchemy import URL
 
 from ..errors import StoreError
@@ -124,6 +125,10 @@ def restore(source: Path, url: URL, secrets: SecretFiles) -> dict[str, object]:
         for there in (target_path, Path(f"{target_path}-wal")):  # a log left beside the file is part of its database
             if there.exists() and there.stat().st_size:
                 raise StoreError(f"{there.resolve()} is there already: restore into a new file")
+    elif tables := _postgresql_tables(url):  # pg_restore would say only that the first of them exists already
+        raise StoreError(f"the database {url.render_as_string(hide_password=True)} is not empty (it has "
+                         f"{len(tables)} tables, {', '.join(tables[:3])}{', ...' if len(tables) > 3 else ''}): "
+                         "restore into an empty database")
     made: list[Path] = []  # what this restore wrote, taken away again if the rest fails
     try:
         for kept, there in files:
@@ -259,6 +264,20 @@ def _libpq(url: URL) -> str:
     """The database's URL as PostgreSQL's own clients take it (no driver, no options but the connection's)."""
     plain = url.set(drivername="postgresql", query={})
     return plain.render_as_string(hide_password=False)
+
+
+def _postgresql_tables(url: URL) -> list[str]:
+    """The tables in the schema a restore at ``url`` writes into (the URL's search_path's, else ``public``)."""
+    named = _schema(url)
+    schema = named[0].split("=", 1)[1] if named else "public"
+    try:
+        with psycopg.connect(_libpq(url), connect_timeout=10) as connection:
+            found = connection.execute("SELECT tablename FROM pg_tables WHERE schemaname = %s ORDER BY tablename",
+                                       (schema,))
+            return [str(name) for (name,) in found.fetchall()]
+    except psycopg.Error as err:
+        raise StoreError(f"the database {url.render_as_string(hide_password=True)} cannot be reached: "
+                         f"{str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__}") from None
 
 
 def _schema(url: URL) -> list[str]:
