@@ -61,12 +61,19 @@ def test_the_bound_address_and_localhost_are_answered(local: TestClient, host: s
 
 def test_allowed_hosts_are_given_by_option_or_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     assert allowed_hosts("127.0.0.1") == frozenset({"127.0.0.1", "localhost", "::1"})
-    # localhost always: a health check on the machine itself asks 127.0.0.1 (a container's, compose's list given)
-    assert allowed_hosts("127.0.0.1", "scores.example, Other.Example") == frozenset(
-        {"scores.example", "other.example", "127.0.0.1", "localhost", "::1"})
+    assert allowed_hosts("127.0.0.1", "scores.example, Other.Example") == frozenset({"scores.example", "other.example"})
     assert allowed_hosts("127.0.0.1", "*") is None  # any: a proxy in front checks it
     monkeypatch.setenv("MATCHSTATE_ALLOWED_HOSTS", "field.example")
-    assert allowed_hosts("127.0.0.1") == frozenset({"field.example", "127.0.0.1", "localhost", "::1"})
+    assert allowed_hosts("127.0.0.1") == frozenset({"field.example"})
+
+
+def test_the_process_health_alone_is_answered_whatever_the_host(store: Store) -> None:
+    """A container's health check asks 127.0.0.1: compose's list of allowed hosts refused it, and the container never
+    became healthy. The health of the process says nothing a rebinding page could use; nothing else is answered."""
+    with TestClient(create_app(store, hosts=allowed_hosts("0.0.0.0", "pitch.lan,localhost"))) as client:
+        assert client.get("/healthz", headers={"Host": "127.0.0.1:8000"}).status_code == 200
+        for path in ("/readyz", "/api/time", "/"):
+            assert client.get(path, headers={"Host": "127.0.0.1:8000"}).status_code == 400
 
 
 def test_bound_to_every_address_any_ip_is_answered_but_no_other_name(store: Store, monkeypatch:

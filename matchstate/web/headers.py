@@ -3,8 +3,9 @@
 The pages load their scripts, styles and data from the server itself and run nothing inline, so the
 Content-Security-Policy allows 'self' alone, but for the review's video; no page may be framed; no answer's
 type is sniffed; a link followed carries no path. A request whose ``Host`` names anything but
-``--allowed-hosts`` (default: the address the server is bound to) and localhost is refused with 400: a page
-on another site that rebinds its own name to this server's address (DNS rebinding) cannot read it.
+``--allowed-hosts`` (default: the address the server is bound to, and localhost) is refused with 400: a page
+on another site that rebinds its own name to this server's address (DNS rebinding) cannot read it. ``/healthz``,
+which says only that the process runs, is answered whatever the ``Host``.
 """
 
 from __future__ import annotations
@@ -28,17 +29,19 @@ HEADERS = [(b"content-security-policy", CONTENT_SECURITY_POLICY.encode()), (b"x-
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
 WILDCARDS = ("0.0.0.0", "::")
 ANY_ADDRESS = "*address"  # among the allowed hosts: any host written as an IP address
+# Answered whatever the Host: it says only that the process runs, and a container's health check asks it at
+# 127.0.0.1 whatever names the server answers to (compose's, say).
+HEALTH_PATH = "/healthz"
 
 
 def allowed_hosts(bound: str, given: str | None = None) -> frozenset[str] | None:
     """The host names the server answers to: ``given`` (comma-separated; ``*`` for any, None), else
-    ``MATCHSTATE_ALLOWED_HOSTS``, else the ``bound`` address; and localhost always (a health check on the machine
-    itself, a container's, asks ``127.0.0.1``: no page on another site can name it); bound to every address
-    (0.0.0.0, ::), any address written as an IP too (a rebinding page names its own site, never an address)."""
+    ``MATCHSTATE_ALLOWED_HOSTS``, else the ``bound`` address and localhost; bound to every address (0.0.0.0,
+    ::), any address written as an IP too (a rebinding page names its own site, never an address)."""
     chosen = given if given is not None else os.environ.get("MATCHSTATE_ALLOWED_HOSTS")
     if chosen:
         names = {name.strip().lower().strip("[]") for name in chosen.split(",") if name.strip()}
-        return None if "*" in names else frozenset({*names, *LOCAL_NAMES})
+        return None if "*" in names else frozenset(names)
     bound = bound.lower().strip("[]")
     return frozenset({ANY_ADDRESS if bound in WILDCARDS else bound, *LOCAL_NAMES} - {""})
 
@@ -79,7 +82,7 @@ class SecurityHeaders:
                 message["headers"] = [*message.get("headers", ()), *HEADERS]
             await send(message)
 
-        if self.hosts is not None:
+        if self.hosts is not None and scope["path"] != HEALTH_PATH:
             host = next((value for name, value in scope["headers"] if name == b"host"), b"")
             name = host_name(host)
             if name not in self.hosts and not (self.any_address and is_address(name)):
