@@ -320,10 +320,11 @@ def serve(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadline
     a container runtime) to start it again whole. With ``tls``, it answers HTTPS only.
     """
     logs = logging_ or Logging()
-    listening = _listening(host, port)
+    _can_listen(host, port)
     if workers == 1:
-        _run(make_app, host, port, deadlines, tls, logs, [listening])
+        _run(make_app, host, port, deadlines, tls, logs)
         return
+    listening = _config(None, host, port, deadlines, tls, logs).bind_socket()
     children: set[int] = set()
     stopping = False
 
@@ -358,16 +359,19 @@ def serve(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadline
         raise SystemExit(status)
 
 
-def _listening(host: str, port: int) -> socket.socket:
-    """The server's listening socket, opened before anything else: an address in use, or not this machine's, is
-    refused in words (the command's exit status 2), where uvicorn said so only after the app had started, and
-    exited 3."""
+def _can_listen(host: str, port: int) -> None:
+    """Refuse in words (the command's exit status 2) an address in use, or not this machine's, before anything
+    starts: uvicorn says so only after the app has started, and exits 3. Each of the host's addresses is bound and
+    let go here; uvicorn then binds them as it always has (every address of a name, both stacks of ``::``). One
+    taken in between fails as uvicorn fails."""
     try:
-        return socket.create_server((host.strip("[]"), port), family=socket.AF_INET6 if ":" in host else socket.AF_INET,
-                                    backlog=BACKLOG)
+        for family, kind, protocol, _, address in socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM,
+                                                                     flags=socket.AI_PASSIVE):
+            with socket.socket(family, kind, protocol) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn's: a port in TIME_WAIT is free
+                probe.bind(address)
     except OSError as err:
-        why = (err.strerror or str(err)).split(" (while attempting", 1)[0]  # create_server names the address again
-        raise MatchstateError(f"cannot listen on {host}:{port}: {why}") from None
+        raise MatchstateError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
 
 
 def _worker(make_app: Callable[[], Any], host: str, port: int, deadlines: Deadlines, listening: socket.socket,
