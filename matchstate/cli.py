@@ -485,7 +485,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
     from .web import create_app
-    from .web.headers import allowed_hosts
+    from .web.headers import LOCAL_NAMES, allowed_hosts
     from .web.limits import Limits, proxy_networks
     from .web.server import Deadlines, Logging, serve
     from .web.tls import laptop_names
@@ -523,8 +523,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # The laptop's own names (a tablet reaches it by them) and its certificate's are its own, not a rebinding.
         hosts |= {name.lower() for name in (*laptop_names(tuple(args.tls_name)), *served.names)}
     if served.ca is not None:  # the laptop's own CA: the setup page's address, by a name the server answers to
-        shown = next((name for name in (*args.tls_name, *served.names) if hosts is None or name.lower() in hosts),
-                     served.names[0])
+        bound = args.host.strip("[]")
+        # A tablet's own localhost is not this laptop: the names given first, then the address bound, then the rest.
+        reached = [name for name in dict.fromkeys((*args.tls_name, bound, *served.names))
+                   if name in served.names and name not in LOCAL_NAMES]
+        shown = next((name for name in reached if hosts is None or name.lower() in hosts), (reached or served.names)[0])
         print(f"each tablet installs it once: open https://{shown}:{args.port}/setup/tablet", flush=True)
 
     if args.witness_policy:
@@ -575,7 +578,8 @@ def _serving_tls(args: argparse.Namespace) -> tuple[Certificate | None, ServedTl
     from .store.secretfiles import secret_path
 
     files = TlsFiles(secret_path(database_url()))
-    bound = [args.host] if is_address(args.host.strip("[]")) and args.host not in WILDCARDS else []
+    host = args.host.strip("[]")
+    bound = [host] if is_address(host) and host not in WILDCARDS else []
     names = laptop_names((*args.tls_name, *bound))  # the address it is bound to too: a tablet may use it
     files.ensure(names)
     print(f"HTTPS with this laptop's certificate authority ({files.ca_cert}) for {', '.join(names)}", flush=True)
