@@ -480,11 +480,24 @@ def test_a_result_kept_on_paper_is_refused_where_it_is_not_the_match_the_tournam
     assert {f["id"]: f["match"] for f in client.get("/api/tournaments/cup").json()["fixtures"]}["Cup-R1-2"] is None
 
 
-def test_a_rosters_players_in_another_order_are_the_same_roster(client: TestClient) -> None:
+def test_a_paper_result_written_otherwise_but_played_alike_is_taken(client: TestClient) -> None:
+    """What reads the same to the engine is the same match: a roster's players in another order, the default rule
+    set named or not, a team with no goals by handicap left out of them."""
     made(client)
     start = begun(client, "Cup-R1-2", "paper-order")
     start["rosters"] = {team: list(reversed(players)) for team, players in reversed(start["rosters"].items())}
+    del start["rules"]
     assert client.post("/api/tournaments/cup/fixtures/Cup-R1-2/import", content=paper(start),
+                       headers=AUTH).status_code == 201
+    body = {"slug": "even", "name": "Copa Pareja", "starts": "2026-12-05", "ends": "2026-12-12",
+            "conditions": {"chukkers": 6}, "teams": [{"name": "Ash"}, {"name": "Elm"}]}  # no rosters
+    assert client.post("/api/tournaments", json=body, headers=AUTH).status_code == 201
+    assert client.post("/api/tournaments/even/draw", json={"format": "bracket", "seed": "s1"}, headers=AUTH) \
+        .status_code == 200
+    [fixture] = client.get("/api/tournaments/even").json()["fixtures"]
+    start = {**begun(client, fixture["id"], "paper-even", slug="even"), "handicap_goals": {"Ash": 0}}
+    del start["chukkers"]  # 6, the log format's default
+    assert client.post(f"/api/tournaments/even/fixtures/{fixture['id']}/import", content=paper(start),
                        headers=AUTH).status_code == 201
 
 

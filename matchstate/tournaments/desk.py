@@ -248,9 +248,8 @@ class Desk:
         opened = Match()
         for _ in replay([orjson.dumps(start).decode()], opened):
             pass
-        assert played.info is not None and opened.info is not None  # each has its match.start
         for field in [*PAPER_AS_PLAYED, *(["rosters"] if "rosters" in start else [])]:
-            given, expected = _compared(played.info.get(field)), _compared(opened.info.get(field))
+            given, expected = _as_played(played, field), _as_played(opened, field)
             if given != expected:
                 raise refused(InvalidQuery, "paper-conditions", fixture=fixture.id, field=field, given=_shown(given),
                               expected=_shown(expected))
@@ -334,9 +333,18 @@ def undrawn(tournament: Tournament) -> None:
         raise refused(InvalidQuery, "drawn")
 
 
-def _compared(value: Any) -> Any:
-    """A match.start's field as a result kept on paper is compared: a roster's players in any order."""
-    if isinstance(value, Mapping) and all(isinstance(players, list | tuple) for players in value.values()):
+def _as_played(match: Match, field: str) -> Any:
+    """A match.start's field as its match is played by it: the rule set's name (none named is the default set's),
+    each team's goals by handicap (a team not named has none), a roster's players in any order; else as the engine
+    reads it (which gives the defaults: 6 chukkers, a field of 300 yards)."""
+    assert match.info is not None  # it has its match.start
+    value = match.info.get(field)
+    if field == "rules":
+        return match.rules.name
+    if field == "handicap_goals":
+        given = value if isinstance(value, Mapping) else {}
+        return {team: given.get(team, 0) for team in match.teams}
+    if field == "rosters" and isinstance(value, Mapping):
         return {team: sorted(players, key=lambda player: orjson.dumps(player, option=orjson.OPT_SORT_KEYS))
                 for team, players in value.items()}
     return value
