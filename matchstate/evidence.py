@@ -186,9 +186,8 @@ class BundleReport:
                 f"{self.events - unproven} of the events are in the signed checkpoint ({unproven} were stored "
                 "before the league log)",
                 "every ruling replayed is the engine's" if not self.uncompared else
-                f"every ruling replayed is the engine's but those of {len(self.uncompared)} "
-                f"{'match' if len(self.uncompared) == 1 else 'matches'} ruled by another engine, which are not "
-                "compared"]
+                f"every ruling replayed is the engine's but those of {', '.join(self.uncompared)}, ruled by another "
+                "engine, which are not compared"]
         return ", ".join(said)
 
 
@@ -203,7 +202,9 @@ def verify_bundle(folder: Path, engine_version: str) -> BundleReport:
         report.problems += [f"{target.name}: {problem}" for problem in _match_problems(target, engine_version,
                                                                                         report)]
         if seqs := report.before_log.get(target.name):  # an upgraded store's earliest events: said once a match
-            span = f"seq {seqs[0]}" if len(seqs) == 1 else f"{len(seqs)} events, seqs {seqs[0]} to {seqs[-1]},"
+            run = seqs == list(range(seqs[0], seqs[-1] + 1))  # its first events, as an upgraded store's are
+            span = f"seq {seqs[0]}" if len(seqs) == 1 else \
+                f"{len(seqs)} events, seqs {seqs[0]} to {seqs[-1]}," if run else f"{len(seqs)} events,"
             report.notes.append(f"{target.name}: {span} stored before the league log: no proof")
     if targets and targets[0] != folder:
         report.problems += [f"{LIST}: {problem}" for problem in _list_problems(folder, targets[0], report)]

@@ -375,7 +375,7 @@ def test_the_last_line_of_a_bundles_check_says_what_it_proved() -> None:
     assert report.proven() == ("verified: 2 matches, 10 events: every chain is whole, every event is in the signed "
                                "checkpoint, every ruling replayed is the engine's")
     report.uncompared.append("m-1")
-    assert report.proven().endswith("every ruling replayed is the engine's but those of 1 match ruled by another "
+    assert report.proven().endswith("every ruling replayed is the engine's but those of m-1, ruled by another "
                                     "engine, which are not compared")
 
 

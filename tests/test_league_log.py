@@ -131,6 +131,19 @@ def test_verify_names_a_leaf_or_head_changed(store: Store) -> None:
     assert any("its leaves give" in what for what in whats)
 
 
+
+def test_verify_names_a_leaf_changed_to_json_that_is_no_object(store: Store) -> None:
+    """A leaf's body made `[]` (canonical JSON, but no leaf) stopped verify with an AttributeError."""
+    log = match_log("m-1", 3)
+    store.create_match(log[0])
+    for event in log[1:]:
+        store.append("m-1", event)
+    with store.engine.begin() as connection:
+        connection.exec_driver_sql("UPDATE log_leaves SET body = '[]' WHERE kind = 'append' AND seq = 2")
+    [problem] = store.verify()
+    assert problem.what.startswith("its league log cannot be read back (")
+
+
 @pytest.mark.parametrize("changed", ["unreadable", "another digest"])
 def test_a_frontier_changed_is_named_by_verify_and_an_unreadable_one_stops_appends_in_words(store: Store,
                                                                                           changed: str) -> None:

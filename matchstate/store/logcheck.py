@@ -151,7 +151,7 @@ def _tree_problems(log: LeagueLog, connection: Connection) -> list[Problem]:
             leaf, canonical = None, False
         if not canonical:
             found.append(Problem(None, None, f"the league log's leaf {index} is not RFC 8785 JSON: it was changed"))
-        elif leaf.get("kind") == ACT and leaf.get("act") == LOG_KEY:
+        elif isinstance(leaf, dict) and leaf.get("kind") == ACT and leaf.get("act") == LOG_KEY:
             handed = index, str(leaf.get("vkey"))
         tree.append(merkle.leaf_hash(body.encode("utf-8")))
     if handed is not None and handed[1] != log.signer.verifier.vkey():

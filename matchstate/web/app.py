@@ -51,7 +51,7 @@ GZIP_MINIMUM_BYTES = 1400  # an answer that fits one packet gains nothing from g
 MAX_BODY_DEPTH = 32
 
 # FastAPI's own OpenTelemetry off: the server's metrics are its own (/metrics, web.metrics), and FastAPI's asks the
-# environment for OpenTelemetry's providers on every request, some 20 µs each, to find none.
+# environment for OpenTelemetry's providers on every request, some 0.1 ms of CPU, to find none.
 NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
 
 # The HTTP status of each of matchstate's errors, most specific first.

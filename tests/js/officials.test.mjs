@@ -39,7 +39,7 @@ describe("the audit window", () => {
 
 describe("the chukkers to confirm", () => {
   it("are the chukkers the engine counts ended, in order, each with its score at its end and its state", () => {
-    // Sorted as numbers (10 after 9), whatever order the object's keys came in.
+    // In order as numbers (10 after 2), whatever order the server's JSON gave them in.
     const officials = {chukker_scores: {"10": {Blue: 5, Red: 4}, "2": {Blue: 1, Red: 1}, "1": {Blue: 1, Red: 0}},
       confirmed: [2], queried: [1]};
     assert.deepEqual(chukkerScores(officials).map((c) => [c.chukker, c.state, c.score]),

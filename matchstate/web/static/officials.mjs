@@ -47,8 +47,8 @@ export function countdownText(left) {
 export function chukkerScores(officials) {
   const confirmed = new Set(officials?.confirmed || []);
   const queried = new Set(officials?.queried || []);
-  return Object.keys(officials?.chukker_scores || {}).map(Number)
-    .sort((a, b) => a - b).map((chukker) => ({
+  // A chukker's number is an integer key: JavaScript lists such keys in ascending order.
+  return Object.keys(officials?.chukker_scores || {}).map(Number).map((chukker) => ({
       chukker, score: officials.chukker_scores[chukker],
       state: confirmed.has(chukker) ? "confirmed" : queried.has(chukker) ? "queried" : "unconfirmed",
     }));

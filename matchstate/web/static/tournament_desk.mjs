@@ -90,15 +90,16 @@ onSubmit("open-form", async (form) => {
 const importForm = document.getElementById("import-form");
 document.getElementById("paper-start").addEventListener("click", async () => {
   sessionStorage.setItem(KEY, keyInput.value);
-  const fixture = encodeURIComponent(new FormData(importForm).get("fixture"));
-  const reply = await api(`${base}/fixtures/${fixture}/start`, {key: keyInput.value});
+  const fixture = new FormData(importForm).get("fixture");
+  if (!fixture) return;  // no fixture can take a result: the form offers none
+  const reply = await api(`${base}/fixtures/${encodeURIComponent(fixture)}/start`, {key: keyInput.value});
   if (reply.status !== 200) {
     message.textContent = reason(reply.data);
     return;
   }
   const log = importForm.elements.log;
-  const lines = log.value.split("\n");
-  const begun = /"match\.start"/.test(lines[0]) ? lines.slice(1) : lines.filter((line) => line.trim());
+  const lines = log.value.split("\n").filter((line) => line.trim());
+  const begun = /"match\.start"/.test(lines[0] ?? "") ? lines.slice(1) : lines;
   log.value = [JSON.stringify(reply.data), ...begun].join("\n") + (begun.length ? "" : "\n");
   log.focus();
   log.setSelectionRange(log.value.length, log.value.length);
