@@ -153,6 +153,16 @@ def match_log(code: str, events: int) -> list[dict[str, Any]]:
                       for seq in range(2, events + 1)]
 
 
+def live_match(store: Store, code: str, events: int, appended: int) -> list[dict[str, Any]]:
+    """Match ``code`` created in ``store`` from :func:`match_log`'s log of ``events`` events, and its events up to seq
+    ``appended`` appended one by one, as a console logs them; the whole log."""
+    log = match_log(code, events)
+    store.create_match(log[0])
+    for event in log[1:appended]:
+        store.append(code, event)
+    return log
+
+
 def league_store(url: str, league_key: str) -> None:
     """An empty store at ``url``, at the latest schema, whose league key is ``league_key``: what a server a test
     starts is given."""

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import match_log
+from conftest import live_match, match_log
 from sqlalchemy import create_engine, make_url, text
 
 from matchstate.cli import COULD_NOT_RUN, main
@@ -98,10 +98,7 @@ def test_a_store_whose_league_log_key_was_rotated_is_restored_with_that_key(
     monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store_url)
     store = Store(store_url)
     store.upgrade()
-    log = match_log("m-1", 8)
-    store.create_match(log[0])
-    for event in log[1:4]:
-        store.append("m-1", event)
+    log = live_match(store, "m-1", 8, appended=4)
     store.close()
     assert main(["keys", "rotate-log-key"]) == 0
     rotated = Store(store_url)

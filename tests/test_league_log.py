@@ -8,7 +8,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from conftest import known, match_log
+from conftest import known, live_match, match_log
 from sqlalchemy.exc import OperationalError
 
 from matchstate import jcs
@@ -131,13 +131,9 @@ def test_verify_names_a_leaf_or_head_changed(store: Store) -> None:
     assert any("its leaves give" in what for what in whats)
 
 
-
 def test_verify_names_a_leaf_changed_to_json_that_is_no_object(store: Store) -> None:
     """A leaf's body made `[]` (canonical JSON, but no leaf) stopped verify with an AttributeError."""
-    log = match_log("m-1", 3)
-    store.create_match(log[0])
-    for event in log[1:]:
-        store.append("m-1", event)
+    live_match(store, "m-1", 3, appended=3)
     with store.engine.begin() as connection:
         connection.exec_driver_sql("UPDATE log_leaves SET body = '[]' WHERE kind = 'append' AND seq = 2")
     [problem] = store.verify()
