@@ -20,8 +20,10 @@ from sqlalchemy import create_engine, make_url, text
 
 from matchstate.cli import COULD_NOT_RUN, main
 from matchstate.store import Store
+from matchstate.store.backup import COMPANIONS
 from matchstate.store.logkeys import LogKeys
-from matchstate.store.secretfiles import secret_path
+from matchstate.store.secretfiles import SecretFiles, secret_path
+from matchstate.web.tls import TlsFiles
 
 EVENTS = 300
 
@@ -132,6 +134,38 @@ def test_a_store_whose_league_log_key_was_rotated_is_restored_with_that_key(
         assert back.verify() == []
     finally:
         back.close()
+
+
+def test_the_laptops_certificate_authority_is_backed_up_so_no_tablet_installs_a_new_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A backup left out the CA that `serve --tls` makes: restored on a new laptop, a new CA was made, and every
+    tablet had to install it again. A CA file that is not one is refused before anything is restored."""
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", url)
+    store = Store(url)
+    store.upgrade()
+    tls = TlsFiles(store.secrets.path)
+    store.close()
+    tls.ensure(["pitch.lan"])
+    ca = tls.ca_cert.read_bytes(), tls.ca_key.read_bytes()
+    assert main(["backup", str(tmp_path / "backup")]) == 0
+    broken = tmp_path / "broken"
+    shutil.copytree(tmp_path / "backup", broken)
+    (broken / "secret.tls-ca.pem").write_text("not a certificate\n")
+    _lose_the_store(url, tmp_path, monkeypatch)
+    assert main(["restore", str(broken)]) == COULD_NOT_RUN
+    assert not tls.ca_cert.exists() and not (tmp_path / "store.db").exists()
+    assert main(["restore", str(tmp_path / "backup")]) == 0
+    assert (tls.ca_cert.read_bytes(), tls.ca_key.read_bytes()) == ca
+    tls.ensure(["pitch.lan"])  # the server's certificate, made again where it is missing, from the same CA
+    assert tls.ca_cert.read_bytes() == ca[0]
+
+
+def test_the_files_a_backup_keeps_beside_the_secret_are_where_the_store_keeps_them(tmp_path: Path) -> None:
+    secrets = SecretFiles(tmp_path / "store.secret")
+    kept = {secrets.path.with_name(secrets.path.name + suffix) for suffix, _, _ in COMPANIONS.values()}
+    tls = TlsFiles(secrets.path)
+    assert kept == {LogKeys(secrets).key_path, LogKeys(secrets).policy_path, tls.ca_cert, tls.ca_key}
 
 
 def test_a_backup_needs_the_secret_and_an_empty_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -5,11 +5,10 @@
 - PostgreSQL: ``pg_dump --format=custom`` (PostgreSQL's own client, which must be on the PATH; a test's
   ``search_path`` schema is dumped alone), restored by ``pg_restore``.
 
-The folder holds ``store.db`` or ``store.pgdump``, ``secret`` and ``secret.ed25519`` (mode 0600), where the
-league log's key was rotated its key and policy (``secret.log.ed25519``, ``secret.log-policy``), and
-``backup.json`` (what it is and when it was made). Without the secret a restored store cannot be
-written to and ``verify`` cannot check its seals; without a rotated key, it would sign the league log with the
-key the policy retired: they all belong together.
+The folder holds ``store.db`` or ``store.pgdump``, ``secret`` and ``secret.ed25519`` (mode 0600), the files
+beside the secret that go with it where the store has them (:data:`COMPANIONS`), and ``backup.json`` (what it is
+and when it was made). Without the secret a restored store cannot be written to and ``verify`` cannot check its
+seals: they all belong together.
 
 A restore checks the whole backup before it writes anything, and puts all of it back or nothing; it only
 reads the backup (an SQLite database is opened immutable, so not even a ``-shm`` is made beside it).
@@ -24,16 +23,18 @@ import shutil
 import sqlite3
 import subprocess
 import tempfile
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 import psycopg
+from cryptography import x509
+from cryptography.hazmat.primitives.serialization import load_pem_private_key
 from sqlalchemy import URL
 
 from ..errors import StoreError
 from ..tlog.policy import Policy
 from ..version import PACKAGE_VERSION
-from .logkeys import LogKeys
 from .secretfiles import SECRET_BYTES, SecretFiles, _create, secret_in, signing_key_in
 
 MANIFEST = "backup.json"
@@ -41,7 +42,31 @@ SQLITE_FILE = "store.db"
 POSTGRES_FILE = "store.pgdump"
 SECRET = "secret"
 SIGNING_KEY = SECRET + ".ed25519"
-LOG_KEY, LOG_POLICY = SECRET + ".log.ed25519", SECRET + ".log-policy"  # where the league log's key was rotated
+
+
+def _read_by(load: Callable[[bytes], object]) -> Callable[[bytes], bool]:
+    """The check that ``load`` reads a file's content."""
+    def holds(content: bytes) -> bool:
+        try:
+            load(content)
+        except (ValueError, TypeError):
+            return False
+        return True
+    return holds
+
+
+# The files beside the store's secret that go with it where the store has them, by their field in backup.json: each
+# its suffix to the secret's name (as store.logkeys and web.tls name them), what it is, and the check that it is.
+# Restored without the league log's rotated key and policy, a store signs its log with the key its policy retired;
+# without the laptop's own certificate authority, every tablet installs a new one (the server's certificate is made
+# again from it).
+COMPANIONS: dict[str, tuple[str, str, Callable[[bytes], bool]]] = {
+    "log_key": (".log.ed25519", "an Ed25519 private key in PEM", lambda content: signing_key_in(content) is not None),
+    "log_policy": (".log-policy", "a log policy", _read_by(Policy.parse)),
+    "tls_ca": (".tls-ca.pem", "a certificate in PEM", _read_by(x509.load_pem_x509_certificate)),
+    "tls_ca_key": (".tls-ca.key", "a private key in PEM",
+                   _read_by(lambda content: load_pem_private_key(content, password=None))),
+}
 KINDS = {"sqlite": SQLITE_FILE, "postgresql": POSTGRES_FILE}  # the database's file in a backup of each kind
 
 
@@ -67,16 +92,14 @@ def backup(url: URL, secrets: SecretFiles, destination: Path) -> dict[str, objec
         _run(["pg_dump", "--format=custom", "--no-owner", *_schema(url), f"--file={destination / POSTGRES_FILE}",
               _libpq(url)])
         kind, file = "postgresql", POSTGRES_FILE
-    log_keys = LogKeys(secrets)
-    rotated = log_keys.key_path.exists()
+    companions = {field: SECRET + suffix for field, (suffix, _, _) in COMPANIONS.items()
+                  if _beside(secrets, suffix).exists()}
     for source_path, name in ((secrets.path, SECRET), (secrets.signing_path, SIGNING_KEY),
-                              *(((log_keys.key_path, LOG_KEY), (log_keys.policy_path, LOG_POLICY)) if rotated else ())):
+                              *((_beside(secrets, COMPANIONS[field][0]), name) for field, name in companions.items())):
         _copy_private(source_path, destination / name)
     manifest: dict[str, object] = {"kind": kind, "database": file, "secret": SECRET,
                                    "signing_key": SIGNING_KEY, "made": datetime.now(UTC).isoformat(),
-                                   "matchstate": PACKAGE_VERSION}
-    if rotated:
-        manifest |= {"log_key": LOG_KEY, "log_policy": LOG_POLICY}
+                                   "matchstate": PACKAGE_VERSION, **companions}
     (destination / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
     return manifest
 
@@ -92,8 +115,8 @@ def restore(source: Path, url: URL, secrets: SecretFiles) -> dict[str, object]:
     kind = str(manifest["kind"])
     if kind != url.get_backend_name():
         raise StoreError(f"the backup is of {kind}, the database {url} is not")
-    rotated = "log_key" in manifest
-    for name in (KINDS[kind], SECRET, SIGNING_KEY, *((LOG_KEY, LOG_POLICY) if rotated else ())):
+    companions = [field for field in COMPANIONS if field in manifest]
+    for name in (KINDS[kind], SECRET, SIGNING_KEY, *(str(manifest[field]) for field in companions)):
         if not (source / name).is_file():
             raise _unusable(source, f"{name} is missing")
     log = source / f"{SQLITE_FILE}-wal"
@@ -106,16 +129,12 @@ def restore(source: Path, url: URL, secrets: SecretFiles) -> dict[str, object]:
     if signing_key_in(signing_key) is None:
         raise _unusable(source, f"{SIGNING_KEY} is not an Ed25519 private key in PEM")
     files = [(secret, secrets.path), (signing_key, secrets.signing_path)]  # each file's content, and where it goes
-    if rotated:
-        log_keys = LogKeys(secrets)
-        log_key, log_policy = (source / LOG_KEY).read_bytes(), (source / LOG_POLICY).read_bytes()
-        if signing_key_in(log_key) is None:
-            raise _unusable(source, f"{LOG_KEY} is not an Ed25519 private key in PEM")
-        try:
-            Policy.parse(log_policy)
-        except ValueError as err:
-            raise _unusable(source, f"{LOG_POLICY} is not a log policy: {err}") from None
-        files += [(log_key, log_keys.key_path), (log_policy, log_keys.policy_path)]
+    for field in companions:
+        suffix, what, holds = COMPANIONS[field]
+        content = (source / (SECRET + suffix)).read_bytes()
+        if not holds(content):
+            raise _unusable(source, f"{SECRET + suffix} is not {what}")
+        files.append((content, _beside(secrets, suffix)))
     _check_schema(source, KINDS[kind], _sqlite_revisions(source) if kind == "sqlite" else _dump_revisions(source))
     for kept, there in files:
         if there.exists() and there.read_bytes() != kept:
@@ -146,6 +165,11 @@ def restore(source: Path, url: URL, secrets: SecretFiles) -> dict[str, object]:
     return dict(manifest)
 
 
+def _beside(secrets: SecretFiles, suffix: str) -> Path:
+    """Where the store keeps the file of ``suffix`` beside its secret."""
+    return secrets.path.with_name(secrets.path.name + suffix)
+
+
 def _unusable(source: Path, what: str) -> StoreError:
     return StoreError(f"nothing restored from {source.resolve()}: {what}")
 
@@ -161,9 +185,8 @@ def _manifest(source: Path) -> dict[str, object]:
     kind = manifest.get("kind")
     if kind not in KINDS:
         raise _unusable(source, f"{MANIFEST} gives its kind as {json.dumps(kind)}, neither sqlite nor postgresql")
-    rotated = (("log_key", LOG_KEY), ("log_policy", LOG_POLICY)) if "log_key" in manifest or "log_policy" in manifest \
-        else ()
-    for field, written in (("database", KINDS[kind]), ("secret", SECRET), ("signing_key", SIGNING_KEY), *rotated):
+    companions = [(field, SECRET + suffix) for field, (suffix, _, _) in COMPANIONS.items() if field in manifest]
+    for field, written in (("database", KINDS[kind]), ("secret", SECRET), ("signing_key", SIGNING_KEY), *companions):
         if manifest.get(field) != written:
             raise _unusable(source, f"{MANIFEST} names its {field} {json.dumps(manifest.get(field))}, where a "
                                     f"backup of {kind} has {json.dumps(written)}")
