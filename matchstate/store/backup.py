@@ -35,6 +35,7 @@ from sqlalchemy import URL
 from ..errors import StoreError
 from ..tlog.policy import Policy
 from ..version import PACKAGE_VERSION
+from .database import driver_said
 from .secretfiles import SECRET_BYTES, SecretFiles, _create, secret_in, signing_key_in
 
 MANIFEST = "backup.json"
@@ -93,9 +94,9 @@ def backup(url: URL, secrets: SecretFiles, destination: Path) -> dict[str, objec
               _libpq(url)])
         kind, file = "postgresql", POSTGRES_FILE
     companions = {field: SECRET + suffix for field, (suffix, _, _) in COMPANIONS.items()
-                  if _beside(secrets, suffix).exists()}
+                  if secrets.beside(suffix).exists()}
     for source_path, name in ((secrets.path, SECRET), (secrets.signing_path, SIGNING_KEY),
-                              *((_beside(secrets, COMPANIONS[field][0]), name) for field, name in companions.items())):
+                              *((secrets.beside(COMPANIONS[field][0]), name) for field, name in companions.items())):
         _copy_private(source_path, destination / name)
     manifest: dict[str, object] = {"kind": kind, "database": file, "secret": SECRET,
                                    "signing_key": SIGNING_KEY, "made": datetime.now(UTC).isoformat(),
@@ -134,7 +135,7 @@ def restore(source: Path, url: URL, secrets: SecretFiles) -> dict[str, object]:
         content = (source / (SECRET + suffix)).read_bytes()
         if not holds(content):
             raise _unusable(source, f"{SECRET + suffix} is not {what}")
-        files.append((content, _beside(secrets, suffix)))
+        files.append((content, secrets.beside(suffix)))
     _check_schema(source, KINDS[kind], _sqlite_revisions(source) if kind == "sqlite" else _dump_revisions(source))
     for kept, there in files:
         if there.exists() and there.read_bytes() != kept:
@@ -163,11 +164,6 @@ def restore(source: Path, url: URL, secrets: SecretFiles) -> dict[str, object]:
             path.unlink(missing_ok=True)
         raise
     return dict(manifest)
-
-
-def _beside(secrets: SecretFiles, suffix: str) -> Path:
-    """Where the store keeps the file of ``suffix`` beside its secret."""
-    return secrets.path.with_name(secrets.path.name + suffix)
 
 
 def _unusable(source: Path, what: str) -> StoreError:
@@ -300,7 +296,7 @@ def _postgresql_tables(url: URL) -> list[str]:
             return [str(name) for (name,) in found.fetchall()]
     except psycopg.Error as err:
         raise StoreError(f"the database {url.render_as_string(hide_password=True)} cannot be reached: "
-                         f"{str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__}") from None
+                         f"{driver_said(err)}") from None
 
 
 def _schema(url: URL) -> list[str]:

@@ -75,6 +75,12 @@ def deadline(seconds: float) -> Iterator[None]:
         DEADLINE.reset(token)
 
 
+def driver_said(err: Exception) -> str:
+    """The first line of what the driver said of a database it could not use: what a log line or a refusal gives."""
+    reason = str(getattr(err, "orig", None) or err).strip().splitlines()
+    return reason[0] if reason else type(err).__name__
+
+
 def database_timeout() -> float:
     """The longest a request waits on the database: ``MATCHSTATE_DATABASE_TIMEOUT`` seconds, else 10."""
     given = os.environ.get("MATCHSTATE_DATABASE_TIMEOUT", "")

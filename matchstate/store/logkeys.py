@@ -41,8 +41,8 @@ class LogKeys:
     """The league log's key files beside the store's ``secrets``."""
 
     def __init__(self, secrets: SecretFiles) -> None:
-        self.key_path = secrets.path.with_name(secrets.path.name + ".log.ed25519")
-        self.policy_path = secrets.path.with_name(secrets.path.name + ".log-policy")
+        self.key_path = secrets.beside(".log.ed25519")
+        self.policy_path = secrets.beside(".log-policy")
 
     def signer(self, first: Signer) -> Signer:
         """The key that signs the log now: the rotated one where there is one, else ``first`` (the receipts')."""

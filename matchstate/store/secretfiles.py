@@ -54,9 +54,13 @@ class SecretFiles:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.signing_path = path.with_name(path.name + ".ed25519")
+        self.signing_path = self.beside(".ed25519")
         self._secret: bytes | None = None
         self._signing_key: Ed25519PrivateKey | None = None
+
+    def beside(self, suffix: str) -> Path:
+        """A file kept beside the secret, its name the secret's with ``suffix`` added (``.ed25519``, ...)."""
+        return self.path.with_name(self.path.name + suffix)
 
     def exist(self) -> bool:
         return self.path.exists() and self.signing_path.exists()

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..store.database import deadline, unavailable
+from ..store.database import deadline, driver_said, unavailable
 from ..words import phrases
 
 IMPORT_PATH = "/api/matches/import"
@@ -57,7 +57,7 @@ class DatabaseFaults:
         except Exception as err:
             if started or not unavailable(err):
                 raise
-            log.warning("%s %s: 503, the database is unavailable: %s", scope["method"], path, why(err))
+            log.warning("%s %s: 503, the database is unavailable: %s", scope["method"], path, driver_said(err))
             await send_unavailable(send)
 
 
@@ -71,13 +71,9 @@ def said_if_unavailable(what: str) -> Iterator[None]:
     except Exception as err:
         if not unavailable(err):
             raise
-        log.warning("%s: the database is unavailable: %s", what, why(err))
+        log.warning("%s: the database is unavailable: %s", what, driver_said(err))
 
 
-def why(err: Exception) -> str:
-    """The first line of what the driver said of an unavailable database: what a log line gives."""
-    reason = str(getattr(err, "orig", None) or err).strip().splitlines()
-    return reason[0] if reason else type(err).__name__
 
 
 async def send_unavailable(send: Send) -> None:
