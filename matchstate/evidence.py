@@ -202,15 +202,21 @@ def verify_bundle(folder: Path, engine_version: str) -> BundleReport:
         report.problems += [f"{target.name}: {problem}" for problem in _match_problems(target, engine_version,
                                                                                         report)]
         if seqs := report.before_log.get(target.name):  # an upgraded store's earliest events: said once a match
-            run = seqs == list(range(seqs[0], seqs[-1] + 1))  # its first events, as an upgraded store's are
-            span = f"seq {seqs[0]}" if len(seqs) == 1 else \
-                f"{len(seqs)} events, seqs {seqs[0]} to {seqs[-1]}," if run else f"{len(seqs)} events,"
-            report.notes.append(f"{target.name}: {span} stored before the league log: no proof")
+            report.notes.append(f"{target.name}: {_span(seqs)} stored before the league log: no proof")
     if targets and targets[0] != folder:
         report.problems += [f"{LIST}: {problem}" for problem in _list_problems(folder, targets[0], report)]
         if (folder / TILES).is_dir():
             report.problems += [f"{TILES}: {problem}" for problem in _tile_problems(folder / TILES, targets, report)]
     return report
+
+
+def _span(seqs: list[int]) -> str:
+    """Seqs in a note: one; a run (an upgraded store's first events are); or only how many."""
+    if len(seqs) == 1:
+        return f"seq {seqs[0]}"
+    if seqs == list(range(seqs[0], seqs[-1] + 1)):
+        return f"{len(seqs)} events, seqs {seqs[0]} to {seqs[-1]},"
+    return f"{len(seqs)} events,"
 
 
 def _tile_problems(tiles: Path, targets: list[Path], report: BundleReport) -> Iterator[str]:

@@ -48,8 +48,9 @@ export function chukkerScores(officials) {
   const confirmed = new Set(officials?.confirmed || []);
   const queried = new Set(officials?.queried || []);
   // A chukker's number is an integer key: JavaScript lists such keys in ascending order.
-  return Object.keys(officials?.chukker_scores || {}).map(Number).map((chukker) => ({
-      chukker, score: officials.chukker_scores[chukker],
-      state: confirmed.has(chukker) ? "confirmed" : queried.has(chukker) ? "queried" : "unconfirmed",
-    }));
+  return Object.entries(officials?.chukker_scores || {}).map(([number, score]) => {
+    const chukker = Number(number);
+    const state = confirmed.has(chukker) ? "confirmed" : queried.has(chukker) ? "queried" : "unconfirmed";
+    return {chukker, score, state};
+  });
 }
