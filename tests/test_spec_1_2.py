@@ -426,6 +426,23 @@ def test_voiding_a_review_request_withdraws_it_strikes_its_outcome_and_gives_bac
     scorer.log("void", seq=6, reason="it was asked after all")  # a void of the void restores both
     assert scorer.match.reviews == [{"seq": 4, "about": 3, "asked_by": RED, "outcome": "stands"}]
     assert scorer.match.challenges_left[RED] == 0
+    scorer.log("void", seq=7, reason="withdrawn again")  # the void restored strikes the request, and its outcome
+    assert scorer.match.reviews == [] and scorer.match.challenges_left[RED] == 1
+    assert {4, 5, 7} <= scorer.match.void
+
+
+def test_a_request_struck_again_by_a_chain_of_voids_strikes_its_outcome_however_the_outcome_was_voided_first(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    scorer = in_play(challenges=1)
+    scorer.log("goal", team=BLUE)
+    scorer.log("review.request", about=3, asked_by=RED)
+    scorer.log("review.outcome", outcome="stands")
+    scorer.log("void", seq=5, reason="wrong outcome")  # the review is open again
+    scorer.log("void", seq=4, reason="asked by mistake")  # and withdrawn
+    scorer.log("void", seq=6, reason="the outcome was right")  # the request is still struck: so is its outcome
+    assert scorer.match.reviews == [] and {4, 5} <= scorer.match.void
+    final = replay_json(tmp_path, capsys, scorer.events)[-1]["final"]
+    assert (final["reviews"], final["challenges_left"]) == ([], {BLUE: 1, RED: 1})
 
 
 def test_voiding_a_review_outcome_reopens_its_review_and_is_refused_when_a_later_event_would_not_be_accepted() -> None:

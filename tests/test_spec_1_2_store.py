@@ -183,20 +183,30 @@ def test_a_checkpoint_round_trips_the_reviews_challenges_confirmations_clips_and
         ) -> None:
     log = whole_log()
     log.append({"type": "void", "at": stamp(2_000_000), "seq": 5, "reason": "withdrawn"})  # strikes seq 6 too
-    match = Match()
-    for event in log:
-        match.feed(event)
+    match = replayed(log)
     resumed = Match.resume(log[0], decode(encode(match.checkpoint())))
     for name in ("reviews", "challenges_left", "confirmed", "queried", "clips", "void", "review"):
         assert getattr(resumed, name) == getattr(match, name), name
     assert {5, 6} <= resumed.void
     restore = {"type": "void", "at": stamp(2_000_001), "seq": len(log), "reason": "not withdrawn after all"}
     resumed.earlier = lambda: match  # the restored request is before the checkpoint: the whole match, replayed
-    whole = Match()
-    for event in [*log, restore]:
-        whole.feed(event)
+    whole = replayed([*log, restore])
     resumed.feed(restore)
     assert resumed.reviews == whole.reviews and resumed.challenges_left == whole.challenges_left == {BLUE: 1, RED: 0}
+    again = {"type": "void", "at": stamp(2_000_002), "seq": len(log) + 1, "reason": "withdrawn after all"}
+    resumed = Match.resume(log[0], decode(encode(whole.checkpoint())))  # the outcome's request kept in the blob
+    resumed.earlier = lambda: replayed([*log, restore])
+    resumed.feed(again)  # the request struck again strikes its outcome again
+    whole.feed(again)
+    assert resumed.void == whole.void and {5, 6} <= resumed.void
+    assert resumed.challenges_left == whole.challenges_left == {BLUE: 1, RED: 1}
+
+
+def replayed(events: list[dict[str, Any]]) -> Match:
+    match = Match()
+    for event in events:
+        match.feed(event)
+    return match
 
 
 def test_verify_passes_on_a_store_written_by_engine_1_1_0(store_url: str) -> None:

@@ -33,14 +33,14 @@ _NOT_STARTED = Conditions(DEFAULT, (), 300, True, DEFAULT.clock, 6)
 @dataclass(frozen=True, slots=True)
 class Checkpoint:
     """A match as its events up to ``seq`` leave it, to resume from (:meth:`Match.resume`): the ``play``, the
-    last event's ``at``, every ``void`` so far (its seq → the seq it strikes), and every review outcome struck
-    out with its request (its seq → the request's)."""
+    last event's ``at``, every ``void`` so far (its seq → the seq it strikes), and every review outcome so far
+    (its seq → the seq of the request it answers)."""
 
     seq: int
     last_at: datetime
     play: Play
     voids: Mapping[int, int]
-    withdrawn: Mapping[int, int] = field(default_factory=dict)
+    answers: Mapping[int, int] = field(default_factory=dict)
 
 
 class Match:
@@ -70,7 +70,7 @@ class Match:
         self.first = 1  # the seq of events[0]
         self._last_at = datetime.min  # the `at` of the event before `first` (none: unstarted)
         self._voids: dict[int, int] = {}  # every void: its seq -> the seq it strikes
-        self._withdrawn: dict[int, int] = {}  # every review outcome struck out with its request -> the request
+        self._answers: dict[int, int] = {}  # every review outcome: its seq -> the seq of the request it answers
         self.earlier: Callable[[], Match] | None = None  # the whole match replayed, where it holds only the last events
 
     @classmethod
@@ -81,13 +81,13 @@ class Match:
         play = checkpoint.play.copy()
         play.conditions, play.wording = match._play.conditions, match._play.wording  # the match.start's, shared
         match._resumed(checkpoint.seq, checkpoint.last_at, play)
-        match._voids, match._withdrawn = dict(checkpoint.voids), dict(checkpoint.withdrawn)
-        match.void = struck_by(match._voids) | set(match._withdrawn)
+        match._voids, match._answers = dict(checkpoint.voids), dict(checkpoint.answers)
+        match.void = _struck_out(match._voids, match._answers)
         return match
 
     def checkpoint(self) -> Checkpoint:
         """The match as it stands, to resume from."""
-        return Checkpoint(self.seq, self.last_at, self._play.copy(), dict(self._voids), dict(self._withdrawn))
+        return Checkpoint(self.seq, self.last_at, self._play.copy(), dict(self._voids), dict(self._answers))
 
     def keep_last(self, events: int) -> None:
         """Drop the events before the last checkpoint that leaves at least ``events`` of them held."""
@@ -287,7 +287,10 @@ class Match:
         else:
             if event["type"] == "review.request" and (refusal := officials.about_refusal(event, seq, self.void)):
                 raise refusal  # judged when it is logged: a later void of the event under review leaves it
+            request = self._play.review  # the review an outcome answers, open until it is applied
             ruling = self._apply(self._play, event, seq)
+            if event["type"] == "review.outcome" and request is not None:
+                self._answers[seq] = request
             if event["type"] == "match.start":
                 event = self.start  # its defaults resolved
         self.events.append(event)
@@ -360,13 +363,7 @@ class Match:
             raise IllegalEvent.said("void-twice", seq=target)
         if (confirmation := officials.relied_on(self._play, target)) is not None:
             raise officials.refused("void-confirmed", seq=confirmation, target=target)
-        struck_out = struck_by({**self._voids, self.seq + 1: target})
-        # A review.request struck out strikes its outcome with it; restored, it restores it.
-        withdrawn = {outcome: request for outcome, request in self._withdrawn.items() if request in struck_out}
-        review = self._play.reviews.get(target)
-        if review is not None and review[3] is not None:
-            withdrawn[review[3]] = target
-        struck_out |= set(withdrawn)
+        struck_out = _struck_out({**self._voids, self.seq + 1: target}, self._answers)
         first = min(struck_out ^ self.void)  # the first event whose standing changes
         if first < self.first:
             self._replayed_whole()
@@ -382,7 +379,7 @@ class Match:
                     raise IllegalEvent.said("void-breaks", target=target, seq=seq, reason=err.reason_words) from None
             if seq % CHECKPOINT_EVERY == 0:
                 checkpoints[seq] = play.copy()
-        self._play, self.void, self._checkpoints, self._withdrawn = play, struck_out, checkpoints, withdrawn
+        self._play, self.void, self._checkpoints = play, struck_out, checkpoints
 
     def _replayed_whole(self) -> None:
         """Become the whole match, replayed (:attr:`earlier`), where only its last events are held."""
@@ -402,6 +399,14 @@ class Match:
 
 def _settings(settings: ClockSettings) -> dict[str, float]:
     return {"chukker_seconds": settings.chukker_seconds, "extra_seconds": settings.extra_seconds}
+
+
+def _struck_out(voids: Mapping[int, int], answers: Mapping[int, int]) -> set[int]:
+    """The seqs struck out by ``voids`` (each void's seq -> the seq it strikes) where a review.request struck out
+    strikes its outcome with it (``answers``: each outcome's seq -> its request's), however a chain of voids
+    strikes or restores the request."""
+    by_void = struck_by(voids)
+    return by_void | {outcome for outcome, request in answers.items() if request in by_void}
 
 
 def struck(events: Sequence[Mapping[str, Any]]) -> set[int]:

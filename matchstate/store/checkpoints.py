@@ -33,8 +33,9 @@ from ..rulings import FreeHit, Ruling, Why
 from .dialects import Statements
 from .seals import holds, seal
 
-FORMAT = 4  # of the blob: a checkpoint of another format is ignored (2: the officials' fields of log format 1.2;
-# 3: a ruling keeps its reason, and is worded when read; 4: every chukker.end kept, by its seq)
+FORMAT = 5  # of the blob: a checkpoint of another format is ignored (2: the officials' fields of log format 1.2;
+# 3: a ruling keeps its reason, and is worded when read; 4: every chukker.end kept, by its seq; 5: every review
+# outcome kept with its request, struck out or not)
 STORED_EVERY = 32  # events between a match's stored checkpoints (one costs about 0.1 ms to write)
 # The fields of Play that the match.start gives (Match.resume sets them): the rest is the blob's.
 FROM_THE_START = ("conditions", "wording")
@@ -103,7 +104,7 @@ def encode(checkpoint: Checkpoint) -> bytes:
     play = checkpoint.play
     return json.dumps({
         "format": FORMAT, "seq": checkpoint.seq, "last_at": writer.value(checkpoint.last_at),
-        "voids": writer.value(dict(checkpoint.voids)), "withdrawn": writer.value(dict(checkpoint.withdrawn)),
+        "voids": writer.value(dict(checkpoint.voids)), "answers": writer.value(dict(checkpoint.answers)),
         "play": {name: writer.value(getattr(play, name)) for name in PLAY_FIELDS},
     }, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
 
@@ -118,7 +119,7 @@ def decode(blob: bytes) -> Checkpoint:
     # The match.start's conditions and wording replace these in Match.resume.
     play = Play(None, None, **values)  # type: ignore[arg-type]
     return Checkpoint(found["seq"], reader.value(found["last_at"]), play, reader.value(found["voids"]),
-                      reader.value(found["withdrawn"]))
+                      reader.value(found["answers"]))
 
 
 def _names(kind: type) -> tuple[str, ...]:
