@@ -90,6 +90,27 @@ def test_a_person_creates_a_match_on_the_records_page_and_receives_its_keys(serv
     assert page.errors == []
 
 
+def test_a_second_tap_on_create_while_the_answer_is_on_its_way_sends_nothing_and_the_keys_stay_shown(
+        server: ServerProcess, new_page: Any) -> None:
+    page = new_page(viewport=TABLET)
+    page.goto(server.base + "/")
+    held: list[Any] = []
+    page.route("**/api/matches", lambda route: held.append(route) if route.request.method == "POST"
+               else route.continue_())
+    fill_new_match(page, LEAGUE_KEY, "double-tap")
+    page.wait_for_function("() => document.querySelector('#new').getAttribute('aria-busy') === 'true'")
+    assert page.is_disabled("#new button.primary")
+    page.press('#new [name="match"]', "Enter")  # a second submit, by the keyboard: the button is disabled
+    page.evaluate("document.querySelector('#new').requestSubmit()")
+    assert len(held) == 1
+    held[0].continue_()
+    page.wait_for_selector("#created >> text=Match double-tap created")
+    assert page.is_enabled("#new button.primary")
+    page.wait_for_selector("#matches >> text=double-tap")
+    assert len(held) == 1 and page.inner_text("#created .scorer-key")
+    assert page.errors == []
+
+
 def test_a_code_already_taken_is_refused_on_the_records_page_with_the_reason(server: ServerProcess,
                                                                               new_page: Any) -> None:
     create(server, "taken")

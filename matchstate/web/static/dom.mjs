@@ -16,3 +16,22 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 export const $ = (id) => document.getElementById(id);
+
+/** Answer a form's submit with ``act``, one at a time: its buttons are disabled and the form marked busy until
+ * ``act`` is done, so a second tap while a slow answer is on its way sends nothing twice (a match created
+ * twice is refused the second time, and the first one's keys, shown once, would be replaced by the refusal). */
+export function submitOnce(form, act) {
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (form.getAttribute("aria-busy") === "true") return;
+    const buttons = [...form.querySelectorAll("button")].filter((button) => !button.disabled);
+    form.setAttribute("aria-busy", "true");
+    buttons.forEach((button) => { button.disabled = true; });
+    try {
+      await act(e);
+    } finally {
+      form.removeAttribute("aria-busy");
+      buttons.forEach((button) => { button.disabled = false; });
+    }
+  });
+}

@@ -1,7 +1,7 @@
 // The records page: find matches by team, event, venue, player, date and standing; create a match and show its
 // keys, once.
 
-import {$, el} from "./dom.mjs";
+import {$, el, submitOnce} from "./dom.mjs";
 import {t} from "./catalog.mjs";
 import {api, reason} from "./http.mjs";
 import {onLang} from "./lang.mjs";
@@ -198,7 +198,6 @@ function leagueKey(form) {
 }
 
 async function create(e) {
-  e.preventDefault();
   if (e.target.dataset.correcting) return saveCorrection(e.target);
   const out = $("created");
   let reply;
@@ -242,7 +241,7 @@ for (const name of ["team", "event", "venue", "player", "date", "status", "state
 }
 form.addEventListener("submit", (e) => { e.preventDefault(); search(); });
 form.addEventListener("change", search);
-$("new").addEventListener("submit", create);
+submitOnce($("new"), create);
 // The club's own clock asks for its two settings; a preset needs none.
 $("new").elements.clock.addEventListener("change", (e) => {
   document.querySelector("#new .own-clock").hidden = e.target.value !== "own";

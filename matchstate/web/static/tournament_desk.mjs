@@ -3,7 +3,7 @@
 
 import {api, reason} from "./http.mjs";
 import {t} from "./catalog.mjs";
-import {el} from "./dom.mjs";
+import {el, submitOnce} from "./dom.mjs";
 
 const root = document.getElementById("tournament");
 const base = `/api/tournaments/${encodeURIComponent(root.dataset.slug)}`;
@@ -34,8 +34,7 @@ function done(reply, ok) {
 }
 
 function onSubmit(id, act) {
-  document.getElementById(id).addEventListener("submit", async (e) => {
-    e.preventDefault();
+  submitOnce(document.getElementById(id), async (e) => {
     sessionStorage.setItem(KEY, keyInput.value);
     await act(new FormData(e.target));
   });
