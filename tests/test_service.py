@@ -329,8 +329,9 @@ def test_the_role_tells_a_page_what_its_key_may_do(api: Api) -> None:
         headers = {"Authorization": f"Bearer {key}"} if key else {}
         return api.client.get(f"/api/matches/{CODE}/role", headers=headers)
 
-    assert role(api.scorer).json() == {"role": "scorer"}
-    assert role(api.official).json() == {"role": "official"}
+    official_only = ["chukker.confirm", "decide", "review.outcome", "video.sync"]  # a page offers them to no other
+    assert role(api.scorer).json() == {"role": "scorer", "official_only": official_only}
+    assert role(api.official).json() == {"role": "official", "official_only": official_only}
     assert (role(None).status_code, role("wrong").status_code) == (401, 403)
     assert api.client.get("/api/matches/nope/role", headers={"Authorization": "Bearer x"}).status_code == 404
 

@@ -248,6 +248,8 @@ class ListedMatch(RootModel[MatchRow | UnreadableRow]):
 
 class Role(BaseModel):
     role: str = Field(description="`scorer`, `official` or `league`")
+    official_only: list[str] = Field(description="The event types only an official logs: a page offers them to "
+                                                 "no other role")
 
 
 class Explained(Answer):

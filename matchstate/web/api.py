@@ -16,6 +16,7 @@ from fastapi.security import HTTPBearer
 from pydantic import BaseModel, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
+from ..authority import OFFICIALS_ONLY
 from ..errors import MatchstateError, NotFound
 from ..log import refuse_repeated_keys
 from ..records import EXPORTERS
@@ -249,9 +250,9 @@ def read_match(service: ServiceDep, key: KeyDep, code: str) -> dict[str, Any]:
 
 @router.get("/matches/{code}/role", tags=["matches"], response_model=None,
             responses={**answers(200, Role, "The key's role"), **READ_ERRORS})
-def read_role(service: ServiceDep, key: KeyDep, code: str) -> dict[str, str]:
+def read_role(service: ServiceDep, key: KeyDep, code: str) -> dict[str, Any]:
     """The role the key holds on the match, `scorer`, `official` or `league`: what a page may offer its holder."""
-    return {"role": service.role(code, key)}
+    return {"role": service.role(code, key), "official_only": sorted(OFFICIALS_ONLY)}
 
 
 @router.get("/matches/{code}/events", tags=["events"], response_model=None,

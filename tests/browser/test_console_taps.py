@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser.browsing import Console, Taps, checked, get, grid_choice, log, to_spanish
+from browser.browsing import TABLET, Console, Taps, checked, get, grid_choice, log, to_spanish
 from matchstate.web.process import ServerProcess
 
 
@@ -181,3 +181,21 @@ def test_any_past_event_of_the_scorers_is_undone_with_one_question(server: Serve
 def get_score(server: ServerProcess, code: str) -> dict[str, int]:
     score: dict[str, int] = get(server, f"/api/matches/{code}")["score"]
     return score
+
+
+def test_what_only_an_official_logs_is_offered_to_the_official_alone_so_a_scorers_tap_never_holds_the_queue(
+        server: ServerProcess, scorer: Any, new_page: Any) -> None:
+    console: Console = scorer("officials-only")
+    page = console.page
+    console.click("chukker.start")
+    console.click("chukker.end")
+    console.wait_until_sent()
+    confirm, sync = '#buttons [data-type="chukker.confirm"]', '#buttons [data-type="video.sync"]'
+    page.wait_for_selector(f"{confirm}:disabled")  # the engine accepts a confirmation now: not from a scorer
+    assert page.is_disabled(sync) and page.is_enabled('#buttons [data-type="chukker.start"]')
+    page.click(confirm, force=True)  # a tap on it does nothing
+    assert page.locator("#form").is_hidden() and console.outbox() == []
+    official = Console(new_page(viewport=TABLET), "officials-only").open(server, console.keys["official_key"])
+    official.page.wait_for_selector(f"{confirm}:enabled")
+    assert official.page.is_enabled(sync)
+    assert page.errors == [] and official.page.errors == []

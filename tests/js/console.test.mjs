@@ -40,7 +40,7 @@ describe("the buttons", () => {
   });
 
   it("are enabled as the engine accepts, or every one while events wait or the server is away", () => {
-    const now = {role: "scorer", waiting: false, online: true, accepted: ["goal"]};
+    const now = {role: "scorer", officialOnly: [], waiting: false, online: true, accepted: ["goal"]};
     assert.equal(enabledType("goal", now), true);
     assert.equal(enabledType("hit", now), false);
     assert.equal(enabledType("hit", {...now, waiting: true}), true);
@@ -48,10 +48,14 @@ describe("the buttons", () => {
     assert.equal(enabledType("void", {...now, accepted: []}), true);
   });
 
-  it("let only an official decide, whatever the engine accepts", () => {
-    const choosing = {waiting: false, online: true, accepted: ["decide"]};
-    assert.equal(enabledType("decide", {...choosing, role: "scorer"}), false);
-    assert.equal(enabledType("decide", {...choosing, role: "official", waiting: true}), true);
+  it("offer what only an official logs to an official alone, whatever the engine accepts", () => {
+    const officialOnly = ["chukker.confirm", "decide", "review.outcome", "video.sync"];
+    for (const type of officialOnly) {
+      const now = {officialOnly, waiting: false, online: true, accepted: [type]};
+      assert.equal(enabledType(type, {...now, role: "scorer"}), false, type);
+      assert.equal(enabledType(type, {...now, role: "scorer", waiting: true, online: false}), false, type);
+      assert.equal(enabledType(type, {...now, role: "official", waiting: true}), true, type);
+    }
   });
 
   it("log a chukker's edge with the number the button names", () => {

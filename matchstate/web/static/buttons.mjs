@@ -35,11 +35,13 @@ export function shortcutType(key, forms) {
 
 /**
  * Whether a type's button is enabled: the types the engine accepts now (``accepted``); while events wait
- * here (``waiting``) or the server is away every type, as the server rules on arrival. Only an official
- * decides; "Undo" always is.
+ * here (``waiting``) or the server is away every type, as the server rules on arrival. A type only an official
+ * logs (``officialOnly``, as the server says: a decision, a review's outcome, a chukker's confirmation, a video
+ * sync) is enabled for an official alone, so a scorer's mis-tap is never refused and left holding the queue;
+ * "Undo" always is.
  */
-export function enabledType(type, {role, waiting, online, accepted}) {
-  if (type === "decide" && role !== "official") return false;
+export function enabledType(type, {role, officialOnly, waiting, online, accepted}) {
+  if (officialOnly.includes(type) && role !== "official") return false;
   if (type === "void") return true;
   return waiting || !online ? true : accepted.includes(type);
 }

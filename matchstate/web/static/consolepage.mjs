@@ -63,6 +63,7 @@ export class ConsolePage {
     this.forms = null;              // each event type's fields, from the API
     this.rules = {};                // Rule 36's clauses by id, for the cites
     this.role = null;               // the role the key holds, "scorer" or "official", as the server says
+    this.officialOnly = ["decide"]; // the event types only an official logs, as the server says (until it has)
     this.streamUp = false;          // the live stream is open
     this.everUp = false;            // it has been, since the page opened
     this.notice = null;             // what the scorer should know of the last thing done
@@ -142,7 +143,7 @@ export class ConsolePage {
   }
 
   enabled(type) {
-    return enabledType(type, {role: this.role, waiting: this.outbox.items.length > 0, online: this.online(),
+    return enabledType(type, {role: this.role, officialOnly: this.officialOnly, waiting: this.outbox.items.length > 0, online: this.online(),
       accepted: this.known.view.accepted});
   }
 
@@ -605,6 +606,7 @@ export class ConsolePage {
     } else {
       const reply = await api(`${this.base}/role`, {key: key(this.code)}).catch(() => null);
       if (reply) this.role = reply.status === 200 ? reply.data.role : null;
+      if (reply && reply.status === 200) this.officialOnly = reply.data.official_only;
       this.keyRefused = Boolean(reply && denied(reply));
     }
     this.save();
@@ -639,7 +641,8 @@ export class ConsolePage {
     const {known} = this;
     if (!known.view) return;
     localStorage.setItem(this.snapshotName,
-      JSON.stringify({view: known.view, log: known.log.slice(-KEPT_ROWS), role: this.role, forms: this.forms}));
+      JSON.stringify({view: known.view, log: known.log.slice(-KEPT_ROWS), role: this.role,
+        officialOnly: this.officialOnly, forms: this.forms}));
   }
 
   restore() {
@@ -648,6 +651,7 @@ export class ConsolePage {
     this.known.view = saved.view;
     this.known.log = saved.log;
     this.role = saved.role;
+    this.officialOnly = saved.officialOnly || this.officialOnly;
     this.forms = saved.forms;
     return true;
   }
