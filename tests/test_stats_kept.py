@@ -11,11 +11,12 @@ import warnings
 from datetime import datetime, timedelta
 from typing import Any
 
+import pytest
 from conftest import BLUE, RED, stored
-from sqlalchemy import update
+from sqlalchemy import select, update
 from test_stats import AGUILAS, CUP, MATCH_A, SEASON, by_player, by_team, goal
 
-from matchstate.models import STAT_LINES
+from matchstate.models import STAT_LINES, EventRow, MatchRow
 from matchstate.records.archive import Archive
 from matchstate.records.stats import Scope
 from matchstate.store import Store
@@ -102,6 +103,25 @@ def test_verify_finds_kept_statistics_that_are_not_a_recount_and_rebuild_mends_t
     assert rebuilt.returncode == 0 and b"5 matches counted" in rebuilt.stdout
     assert store.verify() == []
     same_as_recount(store)
+
+
+@pytest.mark.parametrize("changed", ['{"not json', '{"type": "goal", "team": "Nobody", "at": "2026-03-14T18:00:02Z"}'],
+                         ids=["not-json", "a-goal-the-engine-refuses"])
+def test_verify_names_a_changed_event_whose_log_does_not_replay_and_still_checks_the_rest(store: Store,
+                                                                                          changed: str) -> None:
+    stored(store, *SEASON)
+    KeptStatistics(store.database).catch_up()
+    first, second = MATCH_A[0]["match"], SEASON[1][0]["match"]
+    with store.database.transaction(write=True) as connection:
+        ids = dict(connection.execute(select(MatchRow.code, MatchRow.id)).all())
+        connection.execute(update(EventRow).where(EventRow.match_id == ids[first], EventRow.seq == 3)
+                           .values(raw=changed))
+        connection.execute(update(STAT_LINES).where(STAT_LINES.c.match_id == ids[second])
+                           .values(field_goals=STAT_LINES.c.field_goals + 7))
+    found = [(problem.match, problem.seq, problem.what) for problem in store.verify()]
+    assert (first, 3) in [(match, seq) for match, seq, _ in found]  # named, not a failure to check
+    later = [what for match, _, what in found if match == second]  # checked after it
+    assert len(later) == 1 and later[0].startswith("its kept statistics are not its log's recount")
 
 
 def test_the_players_come_in_pages_and_by_team(store: Store) -> None:

@@ -564,6 +564,7 @@ class Store:
                     secret = None  # nothing to check the seals against
                 # each row's code, its chain's code, and whether it checked out
                 matches: list[tuple[str, str | None, bool]] = [(match.code, match.code, False) for match in unreadable]
+                whole: list[Any] = []  # the rows whose chain holds: only their logs are recounted
                 for row in rows:
                     events = connection.execute(CHECKED.where(EventRow.match_id == row.id).order_by(EventRow.seq))
                     checked = checks.verify_match(row, events, self.engine_version)
@@ -574,13 +575,16 @@ class Store:
                         problems.extend(seal)
                         checked = checks.Checked(seal, checked.code)
                     matches.append((row.code, checked.code, not checked.problems))
+                    if not checked.problems:
+                        whole.append(row)
+                # A changed log has its problem said above: its recount would only count the change, or fail.
                 reading = "its kept statistics"
-                problems.extend(kept_problems(connection, [(row.id, row.code, row.last_seq) for row in rows]))
+                problems.extend(kept_problems(connection, [(row.id, row.code, row.last_seq) for row in whole]))
                 reading = "its keys"
                 if secret is not None:
-                    whole = {row_code for row_code, _, ok in matches if ok}
                     key_rows = connection.execute(KEYS if code is None else KEYS.where(MatchRow.code == code)).all()
-                    problems.extend(checks.verify_keys(key_rows, secret, ledger, whole, league=code is None))
+                    problems.extend(checks.verify_keys(key_rows, secret, ledger, {row.code for row in whole},
+                                                       league=code is None))
                 if code is None:
                     if secret is not None:
                         problems.extend(act_problems)
