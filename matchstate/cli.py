@@ -417,20 +417,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def _public_key(path: str | None) -> Ed25519PublicKey | None:
     """The public key in the PEM file at ``path`` (None: the store's own)."""
-    if path is None:
-        return None
-    from cryptography.exceptions import UnsupportedAlgorithm
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-    from cryptography.hazmat.primitives.serialization import load_pem_public_key
+    from .store.receipts import read_public_key
 
-    with open(path, "rb") as file:
-        try:
-            key = load_pem_public_key(file.read())
-        except (ValueError, UnsupportedAlgorithm):  # not PEM, a private key's PEM, a kind cryptography cannot read
-            raise MatchstateError(f"{path} holds no public key in PEM (-----BEGIN PUBLIC KEY-----)") from None
-    if not isinstance(key, Ed25519PublicKey):
-        raise MatchstateError(f"{path} is not an Ed25519 public key")
-    return key
+    return None if path is None else read_public_key(path)
 
 
 def cmd_rotate_log_key(_: argparse.Namespace) -> int:
@@ -831,7 +820,7 @@ def _verify(command: argparse.ArgumentParser) -> None:
     command.add_argument("--receipts", metavar="FILE",
                          help="receipts kept by devices (JSON Lines): each must be signed and agree with the log")
     command.add_argument("--public-key", metavar="PEM", help="check the receipts with this public key (default: "
-                         "the store's own)")
+                         "the store's own); with --bundle, the league's key, which must have signed the bundle")
     _json_option(command)
     evidence_cli.verify_options(command)  # --bundle, --report
 

@@ -176,6 +176,15 @@ class BundleReport:
     unlisted: bool = False  # a folder of bundles with no signed list: a match's folder removed would not be found
     chains: dict[str, tuple[str, list[str]]] = field(default_factory=dict)  # by folder: its code, each seq's hash
     checkpoints: dict[str, Checkpoint] = field(default_factory=dict)  # by folder: the checkpoint its proofs lead to
+    league: Ed25519PublicKey | None = None  # the league's public key, given: every checkpoint must be its
+    signers: set[str] = field(default_factory=set)  # the keys that signed the checkpoints (name+ID)
+
+    def signed_by(self, keys: list[Verifier]) -> None:
+        """Take the keys that signed a checkpoint; NotProven where the league's key was given and is not one."""
+        self.signers.update(f"{key.name}+{key.id.hex()}" for key in keys)
+        if self.league is not None and self.league.public_bytes_raw() not in [key.public for key in keys]:
+            raise NotProven(f"its checkpoint is signed by {', '.join(f'{k.name}+{k.id.hex()}' for k in keys)}, "
+                            "not by the league's public key given: the league did not sign it")
 
     def proven(self) -> str:
         """What the bundle proves, where it has no problem: its chains whole, its events in the signed checkpoint
@@ -190,10 +199,20 @@ class BundleReport:
                 "engine, which are not compared"]
         return ", ".join(said)
 
+    def trusted(self) -> str:
+        """Whose signature the checkpoints carry, and whether it was checked against the league's key."""
+        signers = ", ".join(sorted(self.signers)) or "no key"
+        if self.league is not None:
+            return f"signed by the league's public key given: {signers}"
+        return (f"signed by {signers}, as the bundle's own policy names: give the league's public key (--public-key "
+                "PEM, as `matchstate keys public` prints it) to know that the league signed it")
 
-def verify_bundle(folder: Path, engine_version: str) -> BundleReport:
-    """Check every match bundle in ``folder`` (or ``folder`` itself, if it is one); see the module's docstring."""
-    report = BundleReport()
+
+def verify_bundle(folder: Path, engine_version: str, league: Ed25519PublicKey | None = None) -> BundleReport:
+    """Check every match bundle in ``folder`` (or ``folder`` itself, if it is one); see the module's docstring.
+    With ``league``, the league's own public key, each checkpoint must be that key's: a bundle's policy names the
+    keys it is checked with, so a bundle another store made holds its own, and only the key kept apart tells."""
+    report = BundleReport(league=league)
     targets = [folder] if (folder / EVENTS).exists() else sorted(path.parent for path in folder.glob(f"*/{EVENTS}"))
     if not targets:
         report.problems.append(f"{folder}: no match bundle in it (no {EVENTS})")
@@ -229,7 +248,9 @@ def _tile_problems(tiles: Path, targets: list[Path], report: BundleReport) -> It
     if policy is None:
         return
     try:
-        signed = Policy.parse(policy.read_bytes()).open((tiles / "checkpoint").read_bytes()).checkpoint
+        read = Policy.parse(policy.read_bytes())
+        signed = read.open((tiles / "checkpoint").read_bytes()).checkpoint
+        report.signed_by(read.log_keys(signed.origin, signed.size))
         tree = TileTree(tiles, signed.size)
         entries = list(tree.entries())
         leaves = merkle.Leaves([merkle.leaf_hash(entry) for entry in entries])
@@ -323,6 +344,7 @@ def _match_problems(target: Path, engine_version: str, report: BundleReport) -> 
         signed = policy.open(note).checkpoint  # a key valid for its size signed it; the quorum cosigned it
         report.checkpoints[target.name] = signed
         origin, keys = signed.origin, policy.log_keys(signed.origin, signed.size)
+        report.signed_by(keys)
         checkpoint = note.decode("utf-8")
         lines = (target / EVENTS).read_bytes().decode("utf-8").splitlines(keepends=True)
     except FileNotFoundError as err:

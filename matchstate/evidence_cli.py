@@ -68,17 +68,20 @@ def _verify_or_bundle(verify: Callable[[argparse.Namespace], int]) -> Callable[[
             return verify(args)
         from .evidence import LIST, bundle_receipts, verify_bundle  # only when a bundle is checked
         from .log import read_lines
+        from .store.receipts import read_public_key
 
         if args.match is not None:
             raise MatchstateError("verify --bundle DIR checks the bundle alone: no MATCH")
         if not Path(args.bundle).is_dir():  # nothing to check is a command that could not run, not a problem found
             raise MatchstateError(f"no such folder: {Path(args.bundle).resolve()}")
-        report = verify_bundle(Path(args.bundle), ENGINE_VERSION)
+        league = read_public_key(args.public_key) if args.public_key else None
+        report = verify_bundle(Path(args.bundle), ENGINE_VERSION, league)
         for line in [*report.problems, *report.notes]:
             print(line)
         if report.problems:
             return 1
         print(report.proven())
+        print(report.trusted())
         if report.headless:  # archived before heads were, or its head removed: the bundle cannot say which
             print(f"but {len(report.headless)} of them have no signed head, so lines cut from their end would not be "
                   f"found: {', '.join(report.headless)}")

@@ -399,8 +399,29 @@ def test_a_match_stored_before_the_league_log_is_no_problem_to_the_tiles(
     # said every event was in the signed checkpoint.
     assert report.problems == [] and [note for note in report.notes if "before the league log" in note] == [
         "m-0: 4 events, seqs 1 to 4, stored before the league log: no proof"]
-    assert main(["verify", "--bundle", str(folder)]) == 0
-    assert capsys.readouterr().out.splitlines() == [
+    (tmp_path / "league.pem").write_text(store.public_key_pem())
+    assert main(["verify", "--bundle", str(folder), "--public-key", str(tmp_path / "league.pem")]) == 0
+    assert capsys.readouterr().out.splitlines()[:-1] == [
         "m-0: 4 events, seqs 1 to 4, stored before the league log: no proof",
         "verified: 4 matches, 16 events: every chain is whole, 12 of the events are in the signed checkpoint (4 "
         "were stored before the league log), every ruling replayed is the engine's"]
+
+
+def test_a_bundle_another_store_made_is_refused_against_the_leagues_public_key_and_an_unpinned_check_says_whose(
+        store: Store, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    forger = Store(f"sqlite:///{tmp_path}/forger.db", secret_file=tmp_path / "forger.secret")  # keys of its own
+    forger.upgrade()
+    bundle_of(forger, tmp_path / "forged")
+    bundle_of(store, tmp_path / "league")
+    for name, keeper in (("league.pem", store), ("forger.pem", forger)):
+        (tmp_path / name).write_text(keeper.public_key_pem())
+    capsys.readouterr()
+    assert main(["verify", "--bundle", str(tmp_path / "forged"), "--public-key", str(tmp_path / "league.pem")]) == 1
+    out = capsys.readouterr().out
+    assert "m-1: cannot be checked: its checkpoint is signed by matchstate.league/" in out
+    assert "not by the league's public key given: the league did not sign it" in out and "verified" not in out
+    assert main(["verify", "--bundle", str(tmp_path / "league"), "--public-key", str(tmp_path / "league.pem")]) == 0
+    assert "signed by the league's public key given: matchstate.league/" in capsys.readouterr().out
+    assert main(["verify", "--bundle", str(tmp_path / "forged")]) == 0  # nothing to check it against: said so
+    assert "give the league's public key (--public-key PEM" in capsys.readouterr().out.splitlines()[-1]
+    forger.close()

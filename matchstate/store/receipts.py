@@ -164,6 +164,23 @@ def fingerprint(public_key: Ed25519PublicKey) -> str:
     return hashlib.sha256(raw).hexdigest()[:16]
 
 
+def read_public_key(path: str) -> Ed25519PublicKey:
+    """The Ed25519 public key in the PEM file at ``path``, as ``matchstate keys public`` prints it; refused in
+    words where the file holds none."""
+    from cryptography.exceptions import UnsupportedAlgorithm
+
+    from ..errors import MatchstateError
+
+    with open(path, "rb") as file:
+        try:
+            key = serialization.load_pem_public_key(file.read())
+        except (ValueError, UnsupportedAlgorithm):  # not PEM, a private key's PEM, a kind cryptography cannot read
+            raise MatchstateError(f"{path} holds no public key in PEM (-----BEGIN PUBLIC KEY-----)") from None
+    if not isinstance(key, Ed25519PublicKey):
+        raise MatchstateError(f"{path} is not an Ed25519 public key")
+    return key
+
+
 def public_pem(public_key: Ed25519PublicKey) -> str:
     """The public key as PEM (SubjectPublicKeyInfo), as ``matchstate keys public`` prints it."""
     return public_key.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
