@@ -146,6 +146,13 @@ def test_a_penalty_5a_says_it_needs_its_yards_and_keeps_what_was_entered(
     assert focused(page)["field"] == "yards_to_goal"
     assert page.get_attribute(grid_choice("5a", "Red"), "aria-pressed") == "true"
     assert console.outbox() == []
+    page.keyboard.type("400")  # a slip: the field is 300 yards long
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#form .missing >> text=Yards to goal: must be a number of yards greater than 0 and "
+                           "less than the field length, 300, not 400")
+    assert yards.get_attribute("aria-invalid") == "true" and focused(page)["field"] == "yards_to_goal"
+    assert console.outbox() == []  # nothing sent, the whistle neither: the form is as it was
+    yards.fill("")
     page.keyboard.type("40")
     page.keyboard.press("Enter")  # the penalty and team tapped are kept
     rows = wait_logged(server, console, 4)  # with the whistle: the clock ran

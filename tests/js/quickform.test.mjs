@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import {describe, it} from "node:test";
 
 import "./catalog.mjs";
-import {applies, defaults, filled, missing, needed} from "../../matchstate/web/static/quickform.mjs";
+import {applies, defaults, filled, missing, needed, unfit} from "../../matchstate/web/static/quickform.mjs";
 
 // penalty.award's fields as GET /api/event-types gives them.
 const AWARD = [
@@ -30,6 +30,17 @@ describe("the quick form", () => {
     assert.deepEqual(missing(AWARD, values).map((f) => f.name), ["yards_to_goal"]);
     assert.deepEqual(missing(AWARD, {...values, yards_to_goal: 40}), []);
     assert.deepEqual(filled(AWARD, {...values, yards_to_goal: ""}), {penalty: "5a", to: "Red"});
+  });
+
+  it("refuses the yards the server would, greater than 0 and less than the field's length, as it words them", () => {
+    const values = {...defaults(AWARD), penalty: "5a", to: "Red"};
+    for (const wrong of [0, -5, 300, 400]) {
+      const [found, ...more] = unfit(AWARD, {...values, yards_to_goal: wrong}, {fieldLength: 300});
+      assert.equal(found.field.name, "yards_to_goal");
+      assert.equal(found.must, "a number of yards greater than 0 and less than the field length, 300");
+      assert.deepEqual(more, []);
+    }
+    assert.deepEqual(unfit(AWARD, {...values, yards_to_goal: 299.5}, {fieldLength: 300}), []);
   });
 
   it("logs a place (from) with a Penalty 2 only, the one penalty the log gives one", () => {

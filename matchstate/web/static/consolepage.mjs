@@ -18,7 +18,7 @@ import {score} from "./show.mjs";
 import {describeEvent, describeFreeHit, label, stateName} from "./words.mjs";
 import {discardQuestion, question, relogQuestion} from "./asks.mjs";
 import {OwnEvents, secondsLeft, tickDue, windowPlay} from "./countdown.mjs";
-import {defaults, filled, focusFirst, formContent, formKeys, missing, showMissing} from "./quickform.mjs";
+import {defaults, filled, focusFirst, formContent, formKeys, missing, showMissing, showUnfit, unfit} from "./quickform.mjs";
 import {earlier, notBefore, pageClock} from "./clock.mjs";
 import {Outbox} from "./outbox.mjs";
 import {beep, wake} from "./cue.mjs";
@@ -273,6 +273,11 @@ export class ConsolePage {
     const lacking = missing(fields, form.values);
     if (lacking.length) {
       showMissing($("form"), lacking);  // nothing is lost: the form stays as it was, with what is missing
+      return;
+    }
+    const wrong = unfit(fields, form.values, {fieldLength: this.known.view.start.field_length});
+    if (wrong.length) {
+      showUnfit($("form"), wrong);  // as a missing field: the form stays, and nothing is logged, the whistle neither
       return;
     }
     const {type, values, at} = form;

@@ -34,6 +34,21 @@ export function missing(fields, values) {
   return fields.filter((f) => needed(f, values) && (values[f.name] ?? "") === "");
 }
 
+// A typed number the server would refuse, worded as its refusal is (events.py's checks): refused here, the scorer
+// fixes it in the form, where sent it would be refused and hold every event after it.
+const BOUNDS = {
+  yards_to_goal: (yards, {fieldLength}) => (yards > 0 && yards < fieldLength ? null
+    : t("must", "yards-to-goal", {length: fieldLength})),
+  distance: (yards) => (yards >= 0 ? null : t("must", "distance")),
+};
+
+/** The fields given a number the server would refuse, each with what it must be (``fieldLength``: the match's). */
+export function unfit(fields, values, {fieldLength}) {
+  return fields.filter((field) => applies(field, values) && BOUNDS[field.name] && typeof values[field.name] === "number")
+    .map((field) => ({field, must: BOUNDS[field.name](values[field.name], {fieldLength})}))
+    .filter(({must}) => must !== null);
+}
+
 /** Whether a field has a meaning with the values chosen so far (a Penalty 2's ``from``, say): its
  * ``applies_when`` is null, or one of them holds. */
 export function applies(field, values) {
@@ -149,13 +164,23 @@ export function focusFirst(box) {
 
 /** Say which needed fields are still empty, mark them, and go to the first; what was entered stays. */
 export function showMissing(box, lacking) {
+  showWrong(box, lacking, t("form", "still-needed", {fields: lacking.map((field) => fieldName(field.name)).join(", ")}));
+}
+
+/** Say what the fields given a number the server would refuse must be (:func:`unfit`), as showMissing does. */
+export function showUnfit(box, wrong) {
+  showWrong(box, wrong.map(({field}) => field), wrong.map(({field, must}) => `${fieldName(field.name)}: `
+    + t("refusal", "must", {what: must, value: box.querySelector(`[data-field="${field.name}"]`).value})).join(" "));
+}
+
+function showWrong(box, fields, text) {
   for (const control of box.querySelectorAll(".fields [data-field]")) {
-    const lacks = lacking.some((field) => field.name === control.dataset.field);
-    if (lacks) control.setAttribute("aria-invalid", "true");
+    const wrong = fields.some((field) => field.name === control.dataset.field);
+    if (wrong) control.setAttribute("aria-invalid", "true");
     else control.removeAttribute("aria-invalid");
   }
-  box.querySelector(".missing").textContent = t("form", "still-needed", {fields: lacking.map((field) => fieldName(field.name)).join(", ")});
-  stopOf(box.querySelector(`[data-field="${lacking[0].name}"]`)).focus();
+  box.querySelector(".missing").textContent = text;
+  stopOf(box.querySelector(`[data-field="${fields[0].name}"]`)).focus();
 }
 
 /**

@@ -31,7 +31,7 @@ import {flagMeaning} from "./flags.mjs";
 import {videoPanel} from "./reviewvideo.mjs";
 import {clipTime, pinnedSeconds} from "./clips.mjs";
 import {askers, chukkerScores, countdownText, matchEnd, windowLeft} from "./officials.mjs";
-import {filled, formContent, formKeys, missing, showMissing} from "./quickform.mjs";
+import {filled, formContent, formKeys, missing, showMissing, showUnfit, unfit} from "./quickform.mjs";
 import {handedPanel, timerMark} from "./reviewseat.mjs";
 
 const {root, code, base} = matchPage($("review"));
@@ -293,6 +293,8 @@ async function award() {
   const send = async () => {
     const lacking = missing(fields, form.values);
     if (lacking.length) { showMissing(dialog, lacking); return; }
+    const wrong = unfit(fields, form.values, {fieldLength: known.view.start.field_length});
+    if (wrong.length) { showUnfit(dialog, wrong); return; }
     dialog.close();
     if (await official("penalty.award", filled(fields, form.values))) { carryOut = null; render(); }
   };
