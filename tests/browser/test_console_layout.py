@@ -77,6 +77,17 @@ def test_no_button_moves_between_states_on_a_tablet_or_a_phone(server: ServerPro
     server.stop()
     page.wait_for_selector(".banner.offline", timeout=60_000)
     still("offline")
+    page.set_viewport_size(PHONE)
+    for language in ("English", "Spanish"):  # longer than the banner on a phone, in both: its start is shown
+        shown = page.evaluate("""() => {
+            const status = document.querySelector('.status').getBoundingClientRect();
+            const words = document.createRange();
+            words.selectNodeContents(document.querySelector('.banner.offline'));
+            const first = words.getClientRects()[0];
+            return first.top >= status.top && first.bottom <= status.bottom;
+        }""")
+        assert shown, language
+        page.click("#lang")
     console.click("hit", player=1, contact="hit")
     console.answer("anyway")  # no Play for the 5.a: asked, and logged anyway
     page.wait_for_selector("#provisional:not([hidden])")
