@@ -199,3 +199,23 @@ def test_what_only_an_official_logs_is_offered_to_the_official_alone_so_a_scorer
     official.page.wait_for_selector(f"{confirm}:enabled")
     assert official.page.is_enabled(sync)
     assert page.errors == [] and official.page.errors == []
+
+
+def test_a_chukkers_end_tapped_again_once_it_has_ended_is_asked_first_and_logged_only_if_meant(
+        server: ServerProcess, scorer: Any) -> None:
+    console: Console = scorer("edge-again")
+    page = console.page
+    console.click("chukker.start")
+    console.click("chukker.end")
+    console.wait_until_sent()
+    console.tap("chukker.end")  # a second tap, well after the first: the chukker has ended
+    page.wait_for_selector("#ask >> text=No chukker is in play")
+    console.answer("cancel")
+    assert console.outbox() == []
+    console.tap("chukker.end")
+    console.answer("confirm")  # meant: logged, and flagged for the officials
+    console.wait_until_sent()
+    rows = log(server, "edge-again")
+    assert [row["type"] for row in rows[1:]] == ["chukker.start", "chukker.end", "chukker.end"]
+    assert rows[-1]["flags"] == ["chukker-order"]
+    assert page.errors == []

@@ -22,6 +22,22 @@ describe("questions before logging", () => {
     assert.equal(question("goal", {team: "Blue"}, {awaiting_play: true, free_hit: penalty2}), null);
   });
 
+  it("asks before a chukker's edge out of order, and before a chukker after the last when the score is not tied", () => {
+    speak("en");
+    const between = {phase: "between", chukker: 6, timing: {chukkers: 6}, teams: ["Blue", "Red"], score: {Blue: 4, Red: 2}};
+    const ended = question("chukker.end", {chukker: 6}, between);
+    assert.equal(ended.title, "No chukker is in play");
+    assert.deepEqual(ended.actions.map((a) => [a.id, a.label]), [["confirm", "Log the end anyway"], ["cancel", "Cancel"]]);
+    const seventh = question("chukker.start", {chukker: 7}, between);
+    assert.equal(seventh.title, "The 6 chukkers are played");
+    assert.match(seventh.text, /not tied \(Blue 4 – Red 2\)/);
+    assert.equal(question("chukker.start", {chukker: 7}, {...between, score: {Blue: 3, Red: 3}}), null);  // a tie
+    const playing = {...between, phase: "play", chukker: 3};
+    assert.match(question("chukker.start", {chukker: 4}, playing).text, /Chukker 4 would start now/);
+    assert.equal(question("chukker.end", {chukker: 3}, playing), null);
+    assert.equal(question("chukker.start", {chukker: 4}, {...playing, phase: "between"}), null);
+  });
+
   it("asks an official to confirm a decision, naming the option's outcome", () => {
     const options = [{outcome: {en: "Penalty 2 again", es: "Penal 2 otra vez"}}, {outcome: {en: "Penalty 1 to Blue", es: "Penal 1"}}];
     const asked = question("decide", {option: 2}, {awaiting_play: null, free_hit: null, options});

@@ -8,6 +8,7 @@ import {t} from "./catalog.mjs";
 import {lang} from "./lang.mjs";
 import {describeEvent, describeFreeHit, label} from "./words.mjs";
 import {score} from "./show.mjs";
+import {IN_CHUKKER} from "./chukker.mjs";
 
 const cancel = () => ({id: "cancel", label: t("form", "cancel")});
 // What logging each type after the horn means, said before it is logged.
@@ -30,6 +31,8 @@ export function question(type, fields, now) {
         primary: true}, cancel()],
     };
   }
+  const edge = edgeQuestion(type, fields, now);
+  if (edge) return edge;
   if (type === "hit" && now.awaiting_play === true) {
     return {
       title: t("console", "no-play-title"),
@@ -57,6 +60,32 @@ export function question(type, fields, now) {
       actions: [{id: "confirm", label: t("console", "end-confirm"), danger: Boolean(now.free_hit),
         primary: !now.free_hit}, cancel()],
     };
+  }
+  return null;
+}
+
+// A chukker's edge out of order (log format 1.1, "Playing time"): the log flags it and the clock follows it, or a
+// second end changes nothing; a chukker after the last one is played only to break a tie.
+
+function edgeQuestion(type, fields, now) {
+  const anyway = (words) => [{id: "confirm", label: words, primary: true}, cancel()];
+  const playing = IN_CHUKKER.has(now.phase);
+  if (type === "chukker.end" && !playing) {
+    return {title: t("console", "edge-no-chukker-title"), text: t("console", "edge-no-chukker-text"),
+      actions: anyway(t("console", "edge-end-anyway"))};
+  }
+  if (type === "chukker.start" && playing) {
+    return {title: t("console", "edge-in-play-title", {chukker: now.chukker}),
+      text: t("console", "edge-in-play-text", {chukker: now.chukker, next: fields.chukker}),
+      actions: anyway(t("console", "edge-start-anyway", {chukker: fields.chukker}))};
+  }
+  const goals = Object.values(now.score || {});
+  const chukkers = now.timing?.chukkers;
+  if (type === "chukker.start" && chukkers && fields.chukker > chukkers && new Set(goals).size > 1) {
+    return {title: t("console", "edge-played-title", {chukkers}),
+      text: t("console", "edge-played-text", {score: score(now.teams || Object.keys(now.score), now.score),
+        chukker: fields.chukker}),
+      actions: anyway(t("console", "edge-start-anyway", {chukker: fields.chukker}))};
   }
   return null;
 }

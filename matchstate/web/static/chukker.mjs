@@ -9,7 +9,7 @@
 
 import {has, t} from "./catalog.mjs";
 
-const IN_CHUKKER = new Set(["play", "extra", "over"]);
+export const IN_CHUKKER = new Set(["play", "extra", "over"]);
 // A clock not given yet (a console's snapshot from before version 1.1): before the first chukker, so its
 // lengths are never read; they are the match's, as the server gives them, never typed in here.
 const BEFORE = {chukker: null, played: 0, running: false, phase: "before", at: null};
