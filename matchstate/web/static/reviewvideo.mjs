@@ -43,6 +43,7 @@ export function videoPanel(page) {
         el("button", {type: "button", class: "small pin", onclick: () => pin(player)}),
         " ", el("button", {type: "button", class: "small close", onclick: () => close(player)})));
     video.addEventListener("error", () => { player.trouble = t("review-video", "unplayable-reason"); render(); });
+    video.addEventListener("loadeddata", () => render());  // a frame to pin at last
     video.addEventListener("play", () => { player.outside = null; activate(player); });
     // The official moves the clip on: what was said of a row outside it no longer holds.
     video.addEventListener("seeking", () => { if (!player.seekingOutside) player.outside = null; player.seekingOutside = false; });
@@ -65,7 +66,11 @@ export function videoPanel(page) {
     render();
   }
 
+  // Only a frame shown can be pinned: a recording the browser cannot read has none, whatever its position says.
+  const showsAFrame = (player) => !player.trouble && player.video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA;
+
   function pin(player) {
+    if (!showsAFrame(player)) return;
     player.video.pause();
     page.pin(player.clip, player.video.currentTime, page.selected());
   }
@@ -107,6 +112,7 @@ export function videoPanel(page) {
         ? t("review-video", "synced", {at: time(sync.at), moment: clipTime(sync.clip_seconds)})
         : t("review-video", "not-synced");
       player.box.querySelector(".pin").textContent = row ? t("review-video", "pin", {seq: row.seq}) : t("review-video", "pin-now");
+      player.box.querySelector(".pin").disabled = !showsAFrame(player);
       status(player);
     }
   }
