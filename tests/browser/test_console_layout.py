@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from browser.browsing import NARROW_PHONE, PHONE, RECONNECT_MS, TABLET, Console, create, get, log, send
+from matchstate.authority import OFFICIALS_ONLY
 from matchstate.web.process import ServerProcess
 
 # Count the tones the console makes (Web Audio makes them: there is no sound file to watch for).
@@ -107,8 +108,11 @@ def test_a_second_tap_within_the_guard_is_ignored(server: ServerProcess, scorer:
     console.tap("play")
     page.click('#buttons [data-type="play"]', delay=0, force=True)
     page.wait_for_selector(".banner.ok")
-    # The ignored tap is said, not dropped silently.
+    # The ignored tap is said, not dropped silently; in the language chosen, when it is chosen after.
     page.wait_for_selector("#ruling .notice >> text=A second tap this soon was taken as the same tap")
+    page.click("#lang")
+    page.wait_for_selector("#ruling .notice >> text=Un segundo toque tan seguido se tomó como el mismo toque")
+    page.click("#lang")
 
     # Two taps on "Log": the second lands where the form was, on a button, and is ignored too.
     console.tap("goal")
@@ -171,19 +175,23 @@ def test_every_forms_log_button_is_in_view_on_a_tablet_and_a_phone(server: Serve
             page.set_viewport_size(viewport)
             assert sends.count() and all(in_view(page, sends.nth(i)) for i in range(sends.count())), (kind, viewport)
 
-    server.stop()  # offline, every button is enabled: the engine rules on arrival
-    page.wait_for_selector(".banner.offline", timeout=60_000)
-    console.click("chukker.start")  # something to take back: "Undo last" has its form too
+    def each_form_offline(console: Console, kinds: list[str]) -> None:
+        server.stop()  # offline, every button the key's role may log is enabled: the engine rules on arrival
+        page.wait_for_selector(".banner.offline", timeout=60_000)
+        for kind in kinds:
+            page.set_viewport_size(TABLET)
+            console.tap(kind)
+            page.wait_for_selector("#form:not([hidden])")
+            log_in_view(kind)
+            page.click('#form [data-act="cancel"]')
+            page.wait_for_selector("#form", state="hidden")
+        server.start()
+        console.wait_until_sent()
+
     assert "void" in with_fields  # "Undo last": its form
-    for kind in with_fields:
-        page.set_viewport_size(TABLET)
-        console.tap(kind)
-        page.wait_for_selector("#form:not([hidden])")
-        log_in_view(kind)
-        page.click('#form [data-act="cancel"]')
-        page.wait_for_selector("#form", state="hidden")
-    server.start()
-    console.wait_until_sent()
+    page.wait_for_selector(".banner.ok")
+    console.click("chukker.start")  # something to take back: "Undo last" has its form too
+    each_form_offline(console, [kind for kind in with_fields if kind not in OFFICIALS_ONLY])
 
     # The official's decision, where the Umpire must choose.
     for event in ({"type": "penalty.award", "penalty": "2", "to": "Blue"}, {"type": "play"},
@@ -195,6 +203,8 @@ def test_every_forms_log_button_is_in_view_on_a_tablet_and_a_phone(server: Serve
     page.wait_for_selector("#state >> text=choosing")
     official.tap("decide")
     log_in_view("decide")
+    page.click('#form [data-act="cancel"]')
+    each_form_offline(official, [kind for kind in with_fields if kind in OFFICIALS_ONLY])  # the official's alone
 
 
 def test_a_hit_with_no_play_before_it_asks_first(server: ServerProcess, scorer: Any) -> None:

@@ -77,6 +77,9 @@ def test_a_recording_pinned_to_a_row_plays_from_each_selected_row_and_marks_the_
     assert page.inner_text(".player .pin") == "Pin this frame to #3"
     page.click(".player .pin")
     page.wait_for_selector("#message >> text=Recorded #7")
+    page.click("#lang")  # the message is said again in the language chosen
+    page.wait_for_selector("#message >> text=Registrado #7")
+    page.click("#lang")
     sync = log(server, "video-1")[-1]
     assert (sync["type"], sync["role"], sync["event"]["clip"]) == ("video.sync", "official", "umpire-1.webm")
     # logged now (no event goes back in time), its clip_seconds carrying the whistle's moment forward

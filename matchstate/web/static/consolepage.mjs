@@ -66,7 +66,8 @@ export class ConsolePage {
     this.officialOnly = ["decide"]; // the event types only an official logs, as the server says (until it has)
     this.streamUp = false;          // the live stream is open
     this.everUp = false;            // it has been, since the page opened
-    this.notice = null;             // what the scorer should know of the last thing done
+    this.notice = null;             // what the scorer should know of the last thing done: its words, made in the
+                                    // language shown when drawn
     this.form = null;               // the quick form open: {type, values, at, ...}
     this.shownForm = null;          // the form as last built: rebuilt only when it changes
     this.guarded = null;            // the last tap's guard: {until, button, wide} (see guard)
@@ -188,7 +189,7 @@ export class ConsolePage {
   ignored(type, button) {
     const guarded = this.guarded;
     if (!guarded || performance.now() >= guarded.until || (!guarded.wide && guarded.button !== button)) return false;
-    this.notice = t("console", guarded.wide ? "tap-too-soon" : "tap-ignored", {event: label(type)});
+    this.notice = () => t("console", guarded.wide ? "tap-too-soon" : "tap-ignored", {event: label(type)});
     this.render();
     return true;
   }
@@ -225,7 +226,7 @@ export class ConsolePage {
 
   openUndo(at) {
     this.form = undoForm(this.outbox.events, this.lastUndoable(), at);
-    if (!this.form) this.notice = t("console", this.role === "official" ? "nothing-to-undo" : "nothing-to-undo-scorer");
+    if (!this.form) this.notice = () => t("console", this.role === "official" ? "nothing-to-undo" : "nothing-to-undo-scorer");
     this.render();
     if (this.form) focusFirst($("form"));
   }
@@ -264,8 +265,9 @@ export class ConsolePage {
     if (!form) return;
     if (form.takeBack) {
       const taken = form.takeBack;
-      this.notice = this.outbox.takeBack(taken.id) ? t("console", "taken-back", {event: describeEvent(taken)})
-        : t("console", "on-its-way", {event: label(taken.type)});
+      const back = this.outbox.takeBack(taken.id);
+      this.notice = () => (back ? t("console", "taken-back", {event: describeEvent(taken)})
+        : t("console", "on-its-way", {event: label(taken.type)}));
       this.closeForm();
       return;
     }
@@ -354,7 +356,7 @@ export class ConsolePage {
       this.outbox.relog(plan);
       this.notice = null;
     } catch (err) {
-      this.notice = t("console", "relog-changed");
+      this.notice = () => t("console", "relog-changed");
     }
     this.render();
     this.outbox.pump();
@@ -364,7 +366,7 @@ export class ConsolePage {
     const {action} = await ask(discardQuestion(events));
     if (action !== "confirm") return;
     drop();
-    this.notice = t("console", "discarded", {events: events.map(describeEvent).join("; ")});
+    this.notice = () => t("console", "discarded", {events: events.map(describeEvent).join("; ")});
     this.render();
     this.outbox.pump();
   }
@@ -380,7 +382,7 @@ export class ConsolePage {
     if (action !== "confirm" || !value) return;
     const reply = await this.outbox.handOver(item.event.id, value);
     this.notice = reply && (reply.status === 200 || reply.status === 201)
-      ? t("console", "recorded-by-official", {seq: reply.data.seq, event: describeEvent(item.event)}) : null;
+      ? () => t("console", "recorded-by-official", {seq: reply.data.seq, event: describeEvent(item.event)}) : null;
     this.render();
     this.outbox.pump();
   }
@@ -415,9 +417,9 @@ export class ConsolePage {
     const reply = await this.seat.sit("heard", held);
     if (reply && reply.status === 200) {
       this.outbox.discardAll();
-      this.notice = t("seat", "handed", {events: held.map(describeEvent).join("; ")});
+      this.notice = () => t("seat", "handed", {events: held.map(describeEvent).join("; ")});
     } else {
-      this.notice = t("seat", "not-handed");
+      this.notice = () => t("seat", "not-handed");
     }
     this.render();
   }
@@ -470,7 +472,7 @@ export class ConsolePage {
       || !tickDue(now, this.clock.now(), this.known.view.window_seconds)) return;
     this.tickedFor = now.play_at;
     beep();
-    this.notice = t("console", "ticked");
+    this.notice = () => t("console", "ticked");
     const at = this.clock.stamp(this.floor());
     this.record("tick", {}, at, (Date.parse(at) - Date.parse(now.play_at)) / 1000);
   }
@@ -526,7 +528,7 @@ export class ConsolePage {
     $("link").replaceChildren(this.status());
     $("seat").replaceChildren(...seatLine(this.seat, () => this.take()));
     this.renderKeyBox();
-    $("ruling").replaceChildren(...rulingPanel(known.view, known.log, this.rules, this.notice));
+    $("ruling").replaceChildren(...rulingPanel(known.view, known.log, this.rules, this.notice && this.notice()));
     const focused = document.activeElement;
     for (const button of $("buttons").children) {
       button.disabled = !this.enabled(button.dataset.type);

@@ -61,21 +61,26 @@ async function logEvent(event) {
   try {
     reply = await api(`${base}/events`, {method: "POST", body: {event, expected_seq: known.view.seq}, key: key(code)});
   } catch (err) {
-    say(t("review", "not-sent"));
+    say(() => t("review", "not-sent"));
     return;
   }
   if (reply.status === 200 || reply.status === 201) {
     seeCheckpoint(reply.data.checkpoint);
     known.seen(reply.data.event, reply.data.match);
-    say(t("review", "recorded", {seq: reply.data.seq, event: eventName(type)}));
+    say(() => t("review", "recorded", {seq: reply.data.seq, event: eventName(type)}));
     render();
     return true;
   }
-  const extra = reply.status === 409 ? t("review", "moved-on", {seq: reply.data.current_seq}) : "";
-  say(t("review", "not-recorded", {status: reply.status, reason: refusal(reply.data), extra}));
+  say(() => t("review", "not-recorded", {status: reply.status, reason: refusal(reply.data),
+    extra: reply.status === 409 ? t("review", "moved-on", {seq: reply.data.current_seq}) : ""}));
 }
 
-function say(text) { $("message").textContent = text; }
+// The page's message, said again in the language chosen when it changes (``words`` makes its text).
+let message = () => "";
+function say(words) {
+  message = words;
+  $("message").textContent = words();
+}
 
 function voidEvent(row, reason = "") {
   const dialog = $("void");
@@ -258,7 +263,7 @@ const askerName = (asker) => (known.view.teams.includes(asker) ? t("review-offic
 // Ask for a review of the selected row; a team with no challenge left is refused here, before anything is sent.
 async function askReview(row, who) {
   if (who.refused) {
-    say(t("review-officials", "no-challenge", {team: who.asker}));
+    say(() => t("review-officials", "no-challenge", {team: who.asker}));
     return;
   }
   // The button pressed is drawn away with the ask: the keyboard goes on at the review's note, then its outcomes.
@@ -487,16 +492,16 @@ async function load() {
   try {
     [viewReply, logReply] = await Promise.all([api(base, {key: key(code)}), api(`${base}/events`, {key: key(code)})]);
   } catch (err) {
-    say(t("review", "trying-again"));
+    say(() => t("review", "trying-again"));
     setTimeout(load, 2000);
     return;
   }
   if (denied(viewReply)) {
-    say(t("review", "enter-key", {reason: refusal(viewReply.data)}));
+    say(() => t("review", "enter-key", {reason: refusal(viewReply.data)}));
     $("key").focus();
     return;
   }
-  say("");
+  say(() => "");
   known.merge(logReply.data);
   known.seen(null, viewReply.data);
   begin();
@@ -519,7 +524,7 @@ function begin() {
       live.className = "pill warn"; },
   });
   verify();
-  onLang(() => { render(); verify(); });
+  onLang(() => { render(); verify(); say(message); });
   setInterval(() => { $("window").textContent = windowText(); }, 1000);
   readSeat();
   setInterval(readSeat, SEAT_EVERY_MS);
