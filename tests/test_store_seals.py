@@ -131,6 +131,27 @@ def test_a_whole_match_deleted(played: Store, monkeypatch: pytest.MonkeyPatch,
     assert "match m-1: it is gone" in capsys.readouterr().out
 
 
+def test_a_whole_match_deleted_then_stored_again_is_still_named_with_no_removal_recorded(played: Store) -> None:
+    log = match_log("m-1", EVENTS)
+
+    def edit(sql: Sql) -> None:
+        for table in ("keys", "rulings", "events"):
+            sql(f"DELETE FROM {table} WHERE true")
+        sql("DELETE FROM matches WHERE true")
+
+    tamper_with(played, edit)
+    played.import_log(json.dumps(event) for event in log)  # the same log: the store has no match of its code
+    def again() -> list[str]:
+        return [problem.what for problem in played.verify() if "created it again" in problem.what]
+
+    found = again()
+    assert len(found) == 1 and found[0].startswith("act ") and "created it again, though act " in found[0]
+    assert "no act removed it: its rows were deleted behind the store's back, then it was stored again" in found[0]
+    played.remove_match("m-1", reason="an honest removal", by="the league")  # recorded: and stored again
+    played.import_log(json.dumps(event) for event in log)
+    assert again() == found  # the first told still, and nothing of the honest one
+
+
 def test_the_newest_match_deleted_with_its_acts_shows_once_another_match_moves_on(played: Store) -> None:
     log = match_log("m-1", EVENTS + 1)
     played.create_match(match_log("m-3", 1)[0])

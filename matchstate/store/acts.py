@@ -82,18 +82,23 @@ def from_row(row: Any) -> Act:
 @dataclass
 class Ledger:
     """What the acts up to ``seq`` add up to: the live matches (code → the seq of the act that created
-    it), each match's live keys, the league key, and the removals."""
+    it), each match's live keys, the league key, the removals, and each match created while it was live (code, the
+    act that created it, the act that created it again): the store creates a code only where no match has it, so
+    its rows were deleted with no removal recorded."""
 
     seq: int = 0
     matches: dict[str, int] = field(default_factory=dict)
     keys: dict[tuple[str, str], str] = field(default_factory=dict)  # (code, role) -> key hash
     league: str | None = None
     removals: list[Act] = field(default_factory=list)
+    created_again: list[tuple[str, int, int]] = field(default_factory=list)
 
     def apply(self, seq: int, act: Act) -> None:
         self.seq = seq
         code = act.code or ""
         if act.act == CREATE:
+            if code in self.matches:
+                self.created_again.append((code, self.matches[code], seq))
             self.matches[code] = seq
         elif act.act == REMOVE:
             self.matches.pop(code, None)

@@ -23,7 +23,7 @@ def problems(log: LeagueLog, connection: Connection, code: str | None, whole: se
     """What is wrong with the league log against itself and the events (of match ``code``, or of every match,
     then the tree too): a leaf, node or head that does not recompute, a checkpoint whose signature or tree is not
     the head's, a stored event whose hash is not its latest leaf's, and an event the log recorded before with
-    another hash (a match removed and stored again under its code with another log). A match with no leaf at all
+    another hash (a match removed and stored again under its code). A match with no leaf at all
     was stored before the log began, and is no problem; only the events of the matches in ``whole`` (those whose
     chain and seal hold) are compared, as the chain's problem names a broken one already."""
     found: list[Problem] = []
@@ -74,7 +74,8 @@ def event_problem(leaves: Leaves, first: dict[str | None, int], code: str, seq: 
                                                                                      history[-1][0]):
         earlier = next((index, leaf_hash) for index, leaf_hash in history if leaf_hash != digest)
         return (f"the league log recorded it before with another hash ({earlier[1]}, leaf {earlier[0]}): the "
-                "match was removed and stored again under its code with another log")
+                "match was removed and stored again under its code (each event's hash covers when it was received: "
+                "the same log stored again has others)")
     return None
 
 

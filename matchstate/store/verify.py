@@ -344,8 +344,12 @@ def verify_keys(rows: Iterable[Any], secret: bytes, ledger: Ledger, codes: set[s
 
 def verify_ledger(ledger: Ledger, matches: Iterable[tuple[str, str | None, bool]]) -> Iterator[Problem]:
     """The matches (each its row's code, its chain's code, and whether it checked out) against the acts: one the
-    acts created is gone without a removal, or one is there that no act created."""
+    acts created is gone without a removal (or was stored again after it went), or one is there that no act
+    created."""
     matches = list(matches)
+    for code, first, again in ledger.created_again:
+        yield Problem(code, None, f"act {again} created it again, though act {first} had created it and no act removed "
+                                  "it: its rows were deleted behind the store's back, then it was stored again")
     known = {code for row_code, chain_code, _ in matches for code in (row_code, chain_code)}
     for code, seq in ledger.matches.items():
         if code not in known:
