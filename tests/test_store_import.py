@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 from conftest import match_log
-from sqlalchemy import text
+from sqlalchemy import text, update
 
 from matchstate.errors import DuplicateMatch, RefusedEvent
+from matchstate.models import MatchRow
 from matchstate.store import Store, hash_key, importing
 from matchstate.store.importing import BATCH, LEAVES, STALE
 
@@ -177,6 +178,17 @@ def test_an_import_killed_midway_leaves_nothing_visible(store: Store, tmp_path: 
     later.import_log([json.dumps(event) for event in match_log("other", 3)])  # removes the dead import
     assert row_counts(store)["events"] == 5 + 3
     assert [summary.code for summary in store.summaries()] == ["big", "other"] and store.verify() == []
+    later.close()
+
+
+def test_a_finished_match_marked_importing_behind_the_stores_back_is_never_removed_as_a_dead_import(
+        store: Store) -> None:
+    store.import_log([json.dumps(event) for event in match_log("kept", 7)])
+    with store.database.transaction(write=True) as connection:  # the column no seal covers
+        connection.execute(update(MatchRow).values(importing=store.clock() - STALE - timedelta(days=1)))
+    later = Store(url_of(store), clock=lambda: store.clock() + STALE + timedelta(minutes=1))
+    later.import_log([json.dumps(event) for event in match_log("other", 3)])  # removes dead imports, no other
+    assert row_counts(store)["events"] == 7 + 3
     later.close()
 
 

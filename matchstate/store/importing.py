@@ -36,8 +36,9 @@ from sqlalchemy import Connection, delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import DuplicateMatch, IllegalEvent, InvalidEvent, RefusedEvent
-from ..models import EventRow, MatchRow, RulingRow
+from ..models import ActRow, EventRow, MatchRow, RulingRow
 from ..rulings import Ruling
+from .acts import CREATE, REMOVE
 from .cache import HELD_EVENTS, EngineCache, Head
 from .checkpoints import STORED_EVERY
 from .incoming import Incoming
@@ -202,9 +203,18 @@ def discard(writer: Writer, match_id: int) -> None:
 
 
 def remove_stale(writer: Writer, clock: Clock) -> None:
-    """Remove every unfinished import that has written nothing for :data:`STALE` (its process is gone)."""
+    """Remove every unfinished import that has written nothing for :data:`STALE` (its process is gone). An import
+    is finished by the act that creates its match, in the transaction that clears ``importing``: a match the acts
+    created (and did not remove since) is never removed here, whatever its row's ``importing`` says."""
     with writer.database.transaction() as connection:
-        stale = connection.execute(select(MatchRow.id).where(MatchRow.importing < clock() - STALE)).scalars()
-        found = list(stale)
+        stale = connection.execute(select(MatchRow.id, MatchRow.code).where(MatchRow.importing < clock() - STALE))
+        found = [match_id for match_id, code in list(stale) if not _created(connection, code)]
     for match_id in found:
         discard(writer, match_id)
+
+
+def _created(connection: Connection, code: str) -> bool:
+    """Whether the acts created match ``code`` and have not removed it since."""
+    last = connection.execute(select(ActRow.act).where(ActRow.code == code, ActRow.act.in_((CREATE, REMOVE)))
+                              .order_by(ActRow.seq.desc()).limit(1)).scalar()
+    return last == CREATE
