@@ -319,3 +319,25 @@ def _assert_nothing_restored(url: str, tmp_path: Path, secret: Path) -> None:
         found = connection.execute(text("SELECT count(*) FROM pg_namespace WHERE nspname = :name"), {"name": schema})
         assert found.scalar_one() == 0
     engine.dispose()
+
+
+def test_a_backup_holding_another_stores_secret_is_refused_on_sqlite_and_verify_says_so_once_on_postgresql(
+        store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    good = _a_good_backup(store_url, tmp_path, monkeypatch)
+    (good / "secret").write_text(os.urandom(32).hex() + "\n")  # a matchstate secret, but another store's
+    restored_url, secret = _lose_the_store(store_url, tmp_path, monkeypatch)
+    capsys.readouterr()
+    if make_url(store_url).get_backend_name() == "sqlite":  # the backup's database read before anything is written
+        assert main(["restore", str(good)]) == COULD_NOT_RUN
+        assert (f"nothing restored from {good}: secret does not seal store.db's first act: it is another store's "
+                "secret") in capsys.readouterr().err
+        _assert_nothing_restored(restored_url, tmp_path, secret)
+        return
+    assert main(["restore", str(good)]) == 0  # a dump is read only by restoring it: verify tells
+    capsys.readouterr()
+    assert main(["verify"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == ("the store, act 1: the secret does not seal the store's first act: it is another store's "
+                      "secret (put this store's own beside it, as its backup holds it), or act 1 was changed; no "
+                      "seal was checked")
+    assert not any("seal" in line for line in out[1:])  # said once, where every seal was said not to hold

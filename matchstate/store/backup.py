@@ -30,13 +30,15 @@ from pathlib import Path
 import psycopg
 from cryptography import x509
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
-from sqlalchemy import URL
+from sqlalchemy import URL, create_engine
 
 from ..errors import StoreError
 from ..tlog.policy import Policy
 from ..version import PACKAGE_VERSION
 from .database import driver_said
 from .secretfiles import SECRET_BYTES, SecretFiles, _create, secret_in, signing_key_in
+from .sql import ACTS
+from .verify import walk_acts
 
 MANIFEST = "backup.json"
 SQLITE_FILE = "store.db"
@@ -125,7 +127,8 @@ def restore(source: Path, url: URL, secrets: SecretFiles) -> dict[str, object]:
         raise _unusable(source, f"{log.name} is beside {SQLITE_FILE}: a backup has its database whole in one file "
                                 "(was this folder copied from a live store?)")
     secret, signing_key = (source / SECRET).read_bytes(), (source / SIGNING_KEY).read_bytes()
-    if secret_in(secret) is None:
+    sealing = secret_in(secret)
+    if sealing is None:
         raise _unusable(source, f"{SECRET} is not a matchstate secret ({SECRET_BYTES * 2} hex digits)")
     if signing_key_in(signing_key) is None:
         raise _unusable(source, f"{SIGNING_KEY} is not an Ed25519 private key in PEM")
@@ -137,6 +140,8 @@ def restore(source: Path, url: URL, secrets: SecretFiles) -> dict[str, object]:
             raise _unusable(source, f"{SECRET + suffix} is not {what}")
         files.append((content, secrets.beside(suffix)))
     _check_schema(source, KINDS[kind], _sqlite_revisions(source) if kind == "sqlite" else _dump_revisions(source))
+    if kind == "sqlite" and not _seals_first_act(source / SQLITE_FILE, sealing):
+        raise _unusable(source, f"{SECRET} does not seal {SQLITE_FILE}'s first act: it is another store's secret")
     for kept, there in files:
         if there.exists() and there.read_bytes() != kept:
             raise StoreError(f"{there} holds another store's secret: move it away first")
@@ -195,6 +200,18 @@ def _read_only(path: Path) -> sqlite3.Connection:
     """The SQLite database at ``path``, opened so that nothing is written beside it (immutable: no ``-wal`` or
     ``-shm``, which even a read-only open of a WAL database makes)."""
     return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+
+
+def _seals_first_act(database: Path, secret: bytes) -> bool:
+    """Whether ``secret`` seals the first act of the SQLite database at ``database`` (one with no acts: yes), as
+    ``verify`` judges it: a secret that does not seals nothing of the store."""
+    engine = create_engine(f"sqlite:///file:{database.resolve()}?mode=ro&immutable=1&uri=true")
+    try:
+        with engine.connect() as connection:
+            _, found = walk_acts(connection.execute(ACTS.limit(1)), secret)
+    finally:
+        engine.dispose()
+    return not found
 
 
 def _sqlite_revisions(source: Path) -> list[str]:

@@ -553,6 +553,9 @@ class Store:
                 reading = "its acts"
                 if code is None:
                     ledger, act_problems = checks.walk_acts(connection.execute(ACTS), secret)
+                    if [problem.what for problem in act_problems] == [checks.WRONG_SECRET]:
+                        problems += act_problems  # said once, where every seal would be said not to hold
+                        secret, act_problems = None, []
                 else:  # the acts of this match alone: their chain is the whole store's to check
                     ledger = acts.Ledger()
                     for row in connection.execute(ACTS.where(ActRow.code == code)):

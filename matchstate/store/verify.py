@@ -294,6 +294,11 @@ def verify_seal(row: Row[Any], secret: bytes, ledger: Ledger) -> Iterator[Proble
                                   f"{ledger.seq}: acts were removed from their end", "seal")
 
 
+# The first act's seal, made from the secret alone and the act: where it does not hold, no seal will.
+WRONG_SECRET = ("the secret does not seal the store's first act: it is another store's secret (put this store's own "
+                "beside it, as its backup holds it), or act 1 was changed; no seal was checked")
+
+
 def walk_acts(rows: Iterable[Row[Any]], secret: bytes | None) -> tuple[Ledger, list[Problem]]:
     """What the acts add up to, and (with the secret) the first act out of its chain: missing or not sealed."""
     ledger, prev = Ledger(), GENESIS
@@ -303,8 +308,8 @@ def walk_acts(rows: Iterable[Row[Any]], secret: bytes | None) -> tuple[Ledger, l
         if not problems and row.seq != expected:
             problems.append(Problem(act.code, None, f"missing: the next act is act {row.seq}", act=expected))
         elif not problems and secret is not None and not holds(row.seal, act_seal(secret, prev, row.seq, act)):
-            problems.append(Problem(act.code, None, f"{act}: its seal does not hold: the act was changed, added, or "
-                                                    "one before it removed", act=row.seq))
+            problems.append(Problem(act.code, None, WRONG_SECRET if row.seq == 1 else f"{act}: its seal does not "
+                                    "hold: the act was changed, added, or one before it removed", act=row.seq))
         ledger.apply(row.seq, act)
         prev = row.seal
     return ledger, problems
