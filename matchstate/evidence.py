@@ -416,9 +416,9 @@ def _head_problems(target: Path, policy: Policy, checkpoint: Checkpoint, code: s
     try:
         if len(fields) != 7 or fields[0] != HEAD_TITLE or fields[1] != checkpoint.origin:
             raise NotProven(f"it is not a head of log {checkpoint.origin}")
-        size = int(fields[5])
+        size = _whole(fields[5], "tree size")
         note.verified_by(policy.log_keys(checkpoint.origin, size))
-        head_code, head_seq, head_digest = json.loads(fields[2]), int(fields[3]), fields[4]
+        head_code, head_seq, head_digest = json.loads(fields[2]), int(fields[3]), fields[4]  # as signed
     except (ValueError, NotProven) as err:  # NotProven is a ValueError; so is bad JSON or a size not a number
         yield f"its head does not hold: {err}"
         return
@@ -428,6 +428,13 @@ def _head_problems(target: Path, policy: Policy, checkpoint: Checkpoint, code: s
     elif (head_code, head_seq, head_digest) != (code or head_code, seq, digest):
         yield (f"its lines end at seq {seq}, its signed head at seq {head_seq} (hash {head_digest}) of match "
                f"{head_code}: lines were cut from its end")
+
+
+def _whole(text: str, what: str) -> int:
+    """A number of a head read before its signature is checked, or NotProven naming it where the text is none."""
+    if not (text.isascii() and text.isdigit()):
+        raise NotProven(f"its {what} is not a whole number ({text!r}): the head was changed")
+    return int(text)
 
 
 def _proof_problems(target: Path, fact: dict[str, Any], code: str, origin: str, keys: list[Verifier],

@@ -425,3 +425,13 @@ def test_a_bundle_another_store_made_is_refused_against_the_leagues_public_key_a
     assert main(["verify", "--bundle", str(tmp_path / "forged")]) == 0  # nothing to check it against: said so
     assert "give the league's public key (--public-key PEM" in capsys.readouterr().out.splitlines()[-1]
     forger.close()
+
+
+def test_a_heads_number_changed_to_no_number_is_said_in_words(store: Store, tmp_path: Path) -> None:
+    target = bundle_of(store, tmp_path / "bundle", events=3)
+    lines = (target / HEAD).read_bytes().split(b"\n")
+    lines[5] = lines[5][:-1] + b"A"  # its tree size, which names the key its signature is checked with
+    (target / HEAD).write_bytes(b"\n".join(lines))
+    [problem] = verify_bundle(target, ENGINE_VERSION).problems
+    assert problem == (f"m-1: its head does not hold: its tree size is not a whole number ({lines[5].decode()!r}): "
+                       "the head was changed")
