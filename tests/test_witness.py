@@ -202,3 +202,16 @@ def test_a_witness_name_its_policy_line_could_not_hold_is_refused(tmp_path: Path
     assert refused.value.code == 2
     assert "a key name is non-empty, with no space and no '+'" in capsys.readouterr().err
     assert not (tmp_path / "key.pem").exists()
+
+
+def test_a_key_in_a_folder_not_there_is_refused_not_made_and_a_new_key_is_said(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mistyped = tmp_path / "no-such-folder" / "key.pem"
+    assert main(["witness", "--name", "w1", "--key", str(mistyped), "--print-vkey"]) == 2
+    assert f"--key {mistyped}: no such folder as {mistyped.parent}" in capsys.readouterr().err
+    assert not mistyped.parent.exists()
+    assert main(["witness", "--name", "w1", "--key", str(tmp_path / "key.pem"), "--print-vkey"]) == 0
+    said = capsys.readouterr()
+    assert said.err == f"a new witness key made at {tmp_path / 'key.pem'}\n" and said.out.startswith("witness w1 ")
+    assert main(["witness", "--name", "w1", "--key", str(tmp_path / "key.pem"), "--print-vkey"]) == 0
+    assert capsys.readouterr().err == ""  # the key kept: nothing made

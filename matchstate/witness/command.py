@@ -17,15 +17,22 @@ if TYPE_CHECKING:  # the command line imports this module for its options: the r
 
 
 def key_file(path: Path) -> Ed25519PrivateKey:
-    """The Ed25519 key in the PEM file at ``path``, made (mode 0600) where there is none."""
+    """The Ed25519 key in the PEM file at ``path``, made (mode 0600, and said) where there is none, in a folder
+    that is there: a mistyped folder is refused, not made, so no stray key is printed for a policy."""
+    import sys
+
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     from ..store.secretfiles import _create
 
     if not path.exists():
+        if not path.parent.is_dir():
+            raise MatchstateError(f"--key {path}: no such folder as {path.parent} (a new key is made only in a "
+                                  "folder that is there)")
         _create(path, Ed25519PrivateKey.generate().private_bytes(
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+        print(f"a new witness key made at {path}", file=sys.stderr)
     try:
         key = serialization.load_pem_private_key(path.read_bytes(), password=None)
     except ValueError:
