@@ -71,6 +71,10 @@ def test_no_button_moves_between_states_on_a_tablet_or_a_phone(server: ServerPro
     console.click("dribble")
     page.wait_for_selector("#ruling >> text=Penalty 5.a to Red")
     still("a long ruling shown")
+    page.set_viewport_size(PHONE)  # the rules it rests on are in its first line, inside the panel's box on a phone
+    assert page.inner_text("#ruling .what .cites").startswith("(36/")
+    cites, panel = page.locator("#ruling .what .cites").bounding_box(), page.locator("#ruling").bounding_box()
+    assert panel["y"] <= cites["y"] and cites["y"] + cites["height"] <= panel["y"] + panel["height"]
     console.click("clock.stop")
     page.wait_for_selector('#chukker-clock[data-running="false"]')
     still("the clock stopped")

@@ -56,7 +56,9 @@ export function rulingPanel(view, log, rules, notice) {
   const parts = [];
   if (notice) parts.push(el("p", {class: "notice"}, notice));
   if (ruled) {
+    // The rules it rests on named in its first line: on a phone the panel shows little more than that line.
     parts.push(el("p", {class: "what"}, `#${ruled.seq} ${label(ruled.type)} `,
+      ruled.ruling.cite.length ? el("span", {class: "cites"}, `(${ruled.ruling.cite.join(", ")}) `) : null,
       el("button", {type: "button", class: "link full", onclick: () => readInFull(ruled, rules)}, t("console", "ruling-full"))),
     el("p", {class: "text"}, ruled.ruling.text[lang()]), ...ruled.ruling.cite.map((id) => citation(rules, id)));
     if (!ruled.ruling.cite.length) parts.push(el("p", {class: "quiet no-clause"}, t("review", "no-clause")));
