@@ -250,3 +250,14 @@ def test_the_stats_command(store: Store, store_url: str) -> None:
     assert any(line.startswith("Águilas") and line.split()[1:4] == ["2", "3", "1"] for line in text.splitlines())
     refused = run("--season", "soon")
     assert refused.returncode == 2 and b"season must be a year" in refused.stderr
+
+
+def test_the_stats_text_gives_a_long_name_whole_its_numbers_in_their_columns() -> None:
+    long = "Valentina Echeverría (Santa Inés del Monte)"
+    rosters = {BLUE: [{"player": 1, "name": long, "handicap": 2}], RED: [{"player": 1, "name": "Eva", "handicap": 2}]}
+    log = hand_log("long-name", "2026-05-01", {"type": "chukker.start", "chukker": 1}, goal(BLUE, 1), rosters=rosters)
+    lines = statistics([tally(log)], Scope.of()).to_text().splitlines()
+    row = next(line for line in lines if line.startswith(long))
+    head = next(line for line in lines if line.strip().startswith("games"))
+    assert row.startswith(f"{long} ({BLUE})") and row.index(" 1 ") < head.index("goals") + len("goals")
+    assert len(row) == len(head)  # every column where its heading is

@@ -142,15 +142,19 @@ class Stats:
         return BOM + out.getvalue()
 
     def to_text(self) -> str:
-        """Two plain tables, for a terminal."""
-        head = f"{'':32}{'games':>6}{'goals':>6}{'field':>6}{'pen.':>6}{'awd/taken':>10}{'conv.':>6}" \
+        """Two plain tables, for a terminal: the names column as wide as its longest name, cut from none."""
+        def label(line: Line) -> str:
+            return line.team if line.player is None else f"{line.player} ({line.team})"
+
+        width = max((len(label(line)) + 1 for line in (*self.teams, *self.players)), default=32)
+        width = max(width, 32)
+        head = f"{'':{width}}{'games':>6}{'goals':>6}{'field':>6}{'pen.':>6}{'awd/taken':>10}{'conv.':>6}" \
                f"{'k-ins':>6}{'fouls':>6}{'yellow':>7}{'red':>4}"
         rows = [f"{self.matches} matches ({self.finished} finished)" + _scope_words(self.scope), ""]
         for heading, lines in (("Teams", self.teams), ("Players", self.players)):
             rows += [heading, head]
             for line in lines:
-                label = line.team if line.player is None else f"{line.player} ({line.team})"
-                rows.append(f"{label[:31]:32}{line.matches:>6}{line.goals:>6}{line.field_goals:>6}"
+                rows.append(f"{label(line):{width}}{line.matches:>6}{line.goals:>6}{line.field_goals:>6}"
                             f"{line.penalty_goals:>6}{sum(line.penalties.values()):>10}"
                             f"{sum(line.converted.values()):>6}{line.knockins:>6}{line.fouls_against:>6}"
                             f"{line.yellow_cards:>7}{line.red_cards:>4}")
