@@ -285,18 +285,32 @@ def _new_keys(roles: Iterable[str]) -> dict[str, str]:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    """Import each log in turn; with several, one refused is said (its file named) and the rest go on, and the exit
+    status is 2 where any was refused."""
     from .store import ROLES, hash_key
 
-    keys = _new_keys(ROLES)
-    hashes = {role: hash_key(key) for role, key in keys.items()}
-    code, count = open_store().import_log(read_lines(args.log), keys=hashes, by=args.by)
+    store = open_store()
+    imported: list[dict[str, Any]] = []
+    for path in args.log:
+        keys = _new_keys(ROLES)
+        try:
+            code, count = store.import_log(read_lines(path), keys={role: hash_key(key) for role, key in keys.items()},
+                                           by=args.by)
+        except (MatchstateError, OSError) as err:
+            if len(args.log) == 1:
+                raise
+            print(f"matchstate: {path}: {_said(err)}", file=sys.stderr)
+            continue
+        imported.append({"match": code, "events": count, "keys": keys, **({"log": path} if len(args.log) > 1 else {})})
+        if not args.json:
+            print(f"imported match {code}: {count} events")
+            for role, key in keys.items():
+                _print_key(f"{role} key", key)
     if args.json:
-        print_json({"match": code, "events": count, "keys": keys})
-        return 0
-    print(f"imported match {code}: {count} events")
-    for role, key in keys.items():
-        _print_key(f"{role} key", key)
-    return 0
+        print_json(imported if len(args.log) > 1 else imported[0])
+    if len(args.log) > 1:
+        print(f"{len(imported)} of {len(args.log)} logs imported", file=sys.stderr)
+    return 0 if len(imported) == len(args.log) else COULD_NOT_RUN
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -745,7 +759,8 @@ def _db(command: argparse.ArgumentParser) -> None:
 
 
 def _import(command: argparse.ArgumentParser) -> None:
-    command.add_argument("log", help="a match log (JSON Lines), or - for standard input")
+    command.add_argument("log", nargs="+", help="a match log (JSON Lines), or - for standard input; several, each "
+                                                "in turn (one refused is said, and the rest go on)")
     command.add_argument("--by", help="who imports it (kept with the store's record of the act)")
     _json_option(command)
 
@@ -878,6 +893,15 @@ def _serve(command: argparse.ArgumentParser, environment: bool) -> None:
     _serve_environment(command, environment)
 
 
+def _said(err: Exception, lang: str = "en") -> str:
+    """What a refusal says: a refused event's reason in the language asked for, where the catalog has its words,
+    and its place as the log format writes it, "line N: ", in every language (a script reads it)."""
+    if not isinstance(err, RefusedEvent):
+        return str(err)
+    reason = err.words[lang] if err.words else err.reason
+    return reason if err.line is None else f"line {err.line}: {reason}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a command: its exit status is 0, 1 where it found a problem (a tampered store, a database behind),
     2 where it could not run (a refused log, a store not there, a file missing, a bad option)."""
@@ -886,10 +910,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser(environment=True).parse_args(argv)
     try:
         return int(args.run(args))
-    except RefusedEvent as err:  # the reason in the language asked for, where the catalog has its words; the
-        # place as the log format writes it, "line N: ", in every language (a script reads it)
-        reason = err.words[getattr(args, "lang", "en")] if err.words else err.reason
-        print(reason if err.line is None else f"line {err.line}: {reason}", file=sys.stderr)
+    except RefusedEvent as err:
+        print(_said(err, getattr(args, "lang", "en")), file=sys.stderr)
         return COULD_NOT_RUN
     except BrokenPipeError:
         # The reader (say, `head`) stopped reading: not our error. Quiet the final flush too.

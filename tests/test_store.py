@@ -314,6 +314,26 @@ def test_import_is_all_or_nothing(database: Store, tmp_path: Path) -> None:
         database.import_log(lines)
 
 
+def test_import_takes_several_logs_in_turn_naming_one_refused_and_going_on(database: Store, tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    paths = []
+    for code in ("m-1", "m-2", "m-3"):
+        paths.append(tmp_path / f"{code}.jsonl")
+        lines = [json.dumps(event) for event in match_log(code, 4)]
+        paths[-1].write_text("\n".join([*lines, "{oops"] if code == "m-2" else lines) + "\n", encoding="utf-8")
+    assert main(["import", *map(str, paths)]) == 2  # one was refused
+    out, err = capsys.readouterr()
+    assert "imported match m-1: 4 events" in out and "imported match m-3: 4 events" in out and "m-2" not in out
+    assert f"matchstate: {paths[1]}: line 5: " in err and err.endswith("2 of 3 logs imported\n")
+    assert [summary.code for summary in database.summaries()] == ["m-1", "m-3"]
+    (tmp_path / "m-4.jsonl").write_text("".join(json.dumps(event) + "\n" for event in match_log("m-4", 2)))
+    assert main(["import", str(tmp_path / "m-4.jsonl"), str(paths[0]), "--json"]) == 2  # m-1 is there already
+    out, err = capsys.readouterr()
+    [imported] = json.loads(out)
+    assert (imported["match"], imported["events"], imported["log"]) == ("m-4", 2, str(tmp_path / "m-4.jsonl"))
+    assert "is in the store already" in err and err.endswith("1 of 2 logs imported\n")
+
+
 def test_matches_show_and_verify_commands(database: Store, started: list[dict[str, Any]],
                                           capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["matches"]) == 0
