@@ -52,7 +52,7 @@ from .store.logkeys import LogKeys
 from .store.receipts import Receipt, fingerprint, read_receipt
 from .store.sql import CHECKED, LIVE
 from .tlog import merkle
-from .tlog.checkpoint import Checkpoint
+from .tlog.checkpoint import Checkpoint, SignedCheckpoint
 from .tlog.note import Note, Verifier
 from .tlog.policy import Policy
 from .tlog.proof import TlogProof
@@ -176,15 +176,26 @@ class BundleReport:
     unlisted: bool = False  # a folder of bundles with no signed list: a match's folder removed would not be found
     chains: dict[str, tuple[str, list[str]]] = field(default_factory=dict)  # by folder: its code, each seq's hash
     checkpoints: dict[str, Checkpoint] = field(default_factory=dict)  # by folder: the checkpoint its proofs lead to
-    league: Ed25519PublicKey | None = None  # the league's public key, given: every checkpoint must be its
+    league: Ed25519PublicKey | None = None  # the league's public key, given: every note of the log must be its
     signers: set[str] = field(default_factory=set)  # the keys that signed the checkpoints (name+ID)
 
-    def signed_by(self, keys: list[Verifier]) -> None:
-        """Take the keys that signed a checkpoint; NotProven where the league's key was given and is not one."""
-        self.signers.update(f"{key.name}+{key.id.hex()}" for key in keys)
-        if self.league is not None and self.league.public_bytes_raw() not in [key.public for key in keys]:
-            raise NotProven(f"its checkpoint is signed by {', '.join(f'{k.name}+{k.id.hex()}' for k in keys)}, "
-                            "not by the league's public key given: the league did not sign it")
+    def log_keys(self, policy: Policy, origin: str, size: int) -> list[Verifier]:
+        """The keys a note of log ``origin`` at ``size`` leaves is checked with: the league's alone where it was
+        given (a bundle's policy names the keys its maker chose), else those the policy names."""
+        return policy.log_keys(origin, size) if self.league is None else [Verifier.ed25519(origin, self.league)]
+
+    def signed_by(self, signed: SignedCheckpoint, policy: Policy) -> list[Verifier]:
+        """The keys a checkpoint is checked with (:meth:`log_keys`), once one of them is found to have signed it
+        (and kept, to be named); NotProven where none did."""
+        keys = self.log_keys(policy, signed.checkpoint.origin, signed.checkpoint.size)
+        try:
+            self.signers.update(key.handle for key in signed.note.verified_by(keys))
+        except NotProven:
+            if self.league is None:
+                raise
+            raise NotProven("its checkpoint is not signed by the league's public key given: the league did not "
+                            "sign it") from None
+        return keys
 
     def proven(self) -> str:
         """What the bundle proves, where it has no problem: its chains whole, its events in the signed checkpoint
@@ -249,8 +260,9 @@ def _tile_problems(tiles: Path, targets: list[Path], report: BundleReport) -> It
         return
     try:
         read = Policy.parse(policy.read_bytes())
-        signed = read.open((tiles / "checkpoint").read_bytes()).checkpoint
-        report.signed_by(read.log_keys(signed.origin, signed.size))
+        opened = read.open((tiles / "checkpoint").read_bytes())
+        report.signed_by(opened, read)
+        signed = opened.checkpoint
         tree = TileTree(tiles, signed.size)
         entries = list(tree.entries())
         leaves = merkle.Leaves([merkle.leaf_hash(entry) for entry in entries])
@@ -317,7 +329,7 @@ def _list_problems(folder: Path, first: Path, report: BundleReport) -> Iterator[
         title, origin, size, *lines = note.text.split("\n")[:-1]
         if title != LIST_TITLE:
             raise NotProven("it is not a list of matches archived together")
-        note.verified_by(policy.log_keys(origin, int(size)))
+        note.verified_by(report.log_keys(policy, origin, _whole(size, "tree size")))
         listed = [(json.loads(code), int(seq), digest) for code, seq, digest in (line.rsplit(" ", 2)
                                                                                   for line in lines)]
     except (OSError, ValueError) as err:  # NotProven is a ValueError; so is bad JSON, or a line of too few fields
@@ -341,10 +353,10 @@ def _match_problems(target: Path, engine_version: str, report: BundleReport) -> 
     try:
         note = (target / CHECKPOINT).read_bytes()
         policy = Policy.parse((target / POLICY).read_bytes())
-        signed = policy.open(note).checkpoint  # a key valid for its size signed it; the quorum cosigned it
-        report.checkpoints[target.name] = signed
-        origin, keys = signed.origin, policy.log_keys(signed.origin, signed.size)
-        report.signed_by(keys)
+        opened = policy.open(note)  # a key valid for its size signed it; the quorum cosigned it
+        keys = report.signed_by(opened, policy)  # and the league's, where its key was given
+        signed = report.checkpoints[target.name] = opened.checkpoint
+        origin = signed.origin
         checkpoint = note.decode("utf-8")
         lines = (target / EVENTS).read_bytes().decode("utf-8").splitlines(keepends=True)
     except FileNotFoundError as err:
@@ -417,7 +429,7 @@ def _head_problems(target: Path, policy: Policy, checkpoint: Checkpoint, code: s
         if len(fields) != 7 or fields[0] != HEAD_TITLE or fields[1] != checkpoint.origin:
             raise NotProven(f"it is not a head of log {checkpoint.origin}")
         size = _whole(fields[5], "tree size")
-        note.verified_by(policy.log_keys(checkpoint.origin, size))
+        note.verified_by(report.log_keys(policy, checkpoint.origin, size))
         head_code, head_seq, head_digest = json.loads(fields[2]), int(fields[3]), fields[4]  # as signed
     except (ValueError, NotProven) as err:  # NotProven is a ValueError; so is bad JSON or a size not a number
         yield f"its head does not hold: {err}"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import match_log
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from matchstate.cli import main
 from matchstate.evidence import (
@@ -23,6 +24,7 @@ from matchstate.evidence import (
 )
 from matchstate.store import Store, incoming
 from matchstate.store.receipts import sign
+from matchstate.tlog.note import Note, Signer
 from matchstate.version import ENGINE_VERSION
 
 
@@ -418,13 +420,34 @@ def test_a_bundle_another_store_made_is_refused_against_the_leagues_public_key_a
     capsys.readouterr()
     assert main(["verify", "--bundle", str(tmp_path / "forged"), "--public-key", str(tmp_path / "league.pem")]) == 1
     out = capsys.readouterr().out
-    assert "m-1: cannot be checked: its checkpoint is signed by matchstate.league/" in out
-    assert "not by the league's public key given: the league did not sign it" in out and "verified" not in out
+    assert ("m-1: cannot be checked: its checkpoint is not signed by the league's public key given: the league did "
+            "not sign it") in out and "verified" not in out
     assert main(["verify", "--bundle", str(tmp_path / "league"), "--public-key", str(tmp_path / "league.pem")]) == 0
     assert "signed by the league's public key given: matchstate.league/" in capsys.readouterr().out
     assert main(["verify", "--bundle", str(tmp_path / "forged")]) == 0  # nothing to check it against: said so
     assert "give the league's public key (--public-key PEM" in capsys.readouterr().out.splitlines()[-1]
     forger.close()
+
+
+def test_a_bundle_resigned_by_another_key_is_refused_though_its_policy_names_the_leagues_key_beside_it(
+        store: Store, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = bundle_of(store, tmp_path / "bundle")
+    (tmp_path / "league.pem").write_text(store.public_key_pem())
+    checkpoint = Note.parse((target / CHECKPOINT).read_bytes())
+    forger = Signer(checkpoint.text.split("\n")[0], Ed25519PrivateKey.generate())  # the league's log name, its key
+    resigned = forger.sign(checkpoint.text)  # the league's signature left out
+    for path in [target / CHECKPOINT, *(target / PROOFS).iterdir()]:
+        path.write_text(path.read_text().replace(str(checkpoint), resigned))
+    for path in (target / HEAD, tmp_path / "bundle" / LIST):
+        path.write_text(forger.sign(Note.parse(path.read_bytes()).text))
+    (target / POLICY).write_text(f"log {forger.verifier.vkey()}\n" + (target / POLICY).read_text())
+    capsys.readouterr()
+    assert main(["verify", "--bundle", str(tmp_path / "bundle"), "--public-key", str(tmp_path / "league.pem")]) == 1
+    out = capsys.readouterr().out
+    assert "m-1: cannot be checked: its checkpoint is not signed by the league's public key given" in out
+    assert f"{LIST}: the signed list does not hold: no known key signed the note" in out
+    assert main(["verify", "--bundle", str(tmp_path / "bundle")]) == 0  # by its own policy it holds: and says whose
+    assert f"signed by {forger.verifier.handle}, as the bundle's own policy names" in capsys.readouterr().out
 
 
 def test_a_heads_number_changed_to_no_number_is_said_in_words(store: Store, tmp_path: Path) -> None:

@@ -86,8 +86,13 @@ class Verifier:
             raise NotProven(f"the key ID of {name} is not the one its name and key give")
         return cls(name, bytes.fromhex(parts[1]), material[0], material[1:])
 
+    @property
+    def handle(self) -> str:
+        """The key's name and ID, ``name+id``, as a policy and a note's signature line name it."""
+        return f"{self.name}+{self.id.hex()}"
+
     def vkey(self) -> str:
-        return f"{self.name}+{self.id.hex()}+{base64.b64encode(bytes([self.kind]) + self.public).decode('ascii')}"
+        return f"{self.handle}+{base64.b64encode(bytes([self.kind]) + self.public).decode('ascii')}"
 
     def verifies(self, message: bytes, signature: bytes) -> bool:
         try:

@@ -44,7 +44,7 @@ class LogKey:
 
     @property
     def handle(self) -> str:
-        return f"{self.verifier.name}+{self.verifier.id.hex()}"
+        return self.verifier.handle
 
 
 @dataclass(frozen=True, slots=True)
