@@ -329,15 +329,14 @@ def test_a_backup_holding_another_stores_secret_is_refused_on_sqlite_and_verify_
     capsys.readouterr()
     if make_url(store_url).get_backend_name() == "sqlite":  # the backup's database read before anything is written
         assert main(["restore", str(good)]) == COULD_NOT_RUN
-        assert (f"nothing restored from {good}: secret does not seal store.db's first act: it is another store's "
-                "secret") in capsys.readouterr().err
+        assert (f"nothing restored from {good}: secret and store.db: the secret does not seal the store's first "
+                "acts: it is another store's secret") in capsys.readouterr().err
         _assert_nothing_restored(restored_url, tmp_path, secret)
         return
     assert main(["restore", str(good)]) == 0  # a dump is read only by restoring it: verify tells
     capsys.readouterr()
     assert main(["verify"]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == ("the store, act 1: the secret does not seal the store's first act: it is another store's "
-                      "secret (put this store's own beside it, as its backup holds it), or act 1 was changed; no "
-                      "seal was checked")
+    assert out[0] == ("the store, act 1: the secret does not seal the store's first acts: it is another store's "
+                      "secret (put this store's own beside its database, as its backup holds it); no seal was checked")
     assert not any("seal" in line for line in out[1:])  # said once, where every seal was said not to hold

@@ -174,6 +174,17 @@ def test_an_act_edited(played: Store) -> None:
     assert str(problem).startswith("match m-2, act 3: match m-2 created at ")
 
 
+def test_the_first_act_edited_is_named_as_edited_and_every_other_check_still_runs(played: Store) -> None:
+    """Act 1's seal alone does not hold: the secret seals act 2 over it, so the secret is this store's."""
+    with played.engine.begin() as connection:
+        connection.execute(text("UPDATE acts SET recorded_by = 'someone else' WHERE seq = 1"))
+        connection.execute(text("DELETE FROM keys WHERE match_id = (SELECT id FROM matches WHERE code = 'm-1')"))
+    found = played.verify()
+    assert [(problem.act, problem.what.split(": ", 1)[-1]) for problem in found if problem.act] == [
+        (1, "its seal does not hold: the act was changed, added, or one before it removed")]
+    assert any(problem.match == "m-1" and "key that the acts issued is not live" in problem.what for problem in found)
+
+
 def test_a_stored_text_with_a_key_twice(played: Store) -> None:
     """A goal's text holds "team" twice: Python reads the last, another reader the first; the hash covers what
     Python read, so only the check for repeated keys shows it (and export would hand the altered text back)."""

@@ -140,8 +140,8 @@ def restore(source: Path, url: URL, secrets: SecretFiles) -> dict[str, object]:
             raise _unusable(source, f"{SECRET + suffix} is not {what}")
         files.append((content, secrets.beside(suffix)))
     _check_schema(source, KINDS[kind], _sqlite_revisions(source) if kind == "sqlite" else _dump_revisions(source))
-    if kind == "sqlite" and not _seals_first_act(source / SQLITE_FILE, sealing):
-        raise _unusable(source, f"{SECRET} does not seal {SQLITE_FILE}'s first act: it is another store's secret")
+    if kind == "sqlite" and (wrong := _unsealed_acts(source / SQLITE_FILE, sealing)):
+        raise _unusable(source, f"{SECRET} and {SQLITE_FILE}: {wrong}")
     for kept, there in files:
         if there.exists() and there.read_bytes() != kept:
             raise StoreError(f"{there} holds another store's secret: move it away first")
@@ -202,16 +202,16 @@ def _read_only(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
 
 
-def _seals_first_act(database: Path, secret: bytes) -> bool:
-    """Whether ``secret`` seals the first act of the SQLite database at ``database`` (one with no acts: yes), as
-    ``verify`` judges it: a secret that does not seals nothing of the store."""
-    engine = create_engine(f"sqlite:///file:{database.resolve()}?mode=ro&immutable=1&uri=true")
+def _unsealed_acts(database: Path, secret: bytes) -> str | None:
+    """What ``verify`` would say of the first acts of the SQLite database at ``database`` with ``secret``, where
+    they are not sealed by it (a secret that does not seal them seals nothing of the store); None where they are."""
+    engine = create_engine("sqlite://", creator=lambda: _read_only(database))
     try:
         with engine.connect() as connection:
-            _, found = walk_acts(connection.execute(ACTS.limit(1)), secret)
+            _, found = walk_acts(connection.execute(ACTS.limit(2)), secret)
     finally:
         engine.dispose()
-    return not found
+    return found[0].what if found else None
 
 
 def _sqlite_revisions(source: Path) -> list[str]:

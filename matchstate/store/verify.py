@@ -295,24 +295,35 @@ def verify_seal(row: Row[Any], secret: bytes, ledger: Ledger) -> Iterator[Proble
 
 
 # The first act's seal, made from the secret alone and the act: where it does not hold, no seal will.
-WRONG_SECRET = ("the secret does not seal the store's first act: it is another store's secret (put this store's own "
-                "beside it, as its backup holds it), or act 1 was changed; no seal was checked")
+WRONG_SECRET = ("the secret does not seal the store's first acts: it is another store's secret (put this store's "
+                "own beside its database, as its backup holds it); no seal was checked")
 
 
 def walk_acts(rows: Iterable[Row[Any]], secret: bytes | None) -> tuple[Ledger, list[Problem]]:
-    """What the acts add up to, and (with the secret) the first act out of its chain: missing or not sealed."""
+    """What the acts add up to, and (with the secret) the first act out of its chain: missing or not sealed. Where
+    neither act 1's seal nor act 2's (over act 1's seal as stored) holds, or act 1 is the only one and its seal
+    does not, the one problem is :data:`WRONG_SECRET`: an act changed breaks its own seal, not the next one's."""
     ledger, prev = Ledger(), GENESIS
     problems: list[Problem] = []
+    first: Act | None = None
     for expected, row in enumerate(rows, 1):
         act = from_row(row)
-        if not problems and row.seq != expected:
+        first = first or act
+        unsealed = secret is not None and not holds(row.seal, act_seal(secret, prev, row.seq, act))
+        if problems and problems[0].what == WRONG_SECRET and row.seq == 2 and not unsealed:
+            problems[0] = _unsealed(first, 1)  # the secret seals act 2: act 1 was changed
+        elif not problems and row.seq != expected:
             problems.append(Problem(act.code, None, f"missing: the next act is act {row.seq}", act=expected))
-        elif not problems and secret is not None and not holds(row.seal, act_seal(secret, prev, row.seq, act)):
-            problems.append(Problem(act.code, None, WRONG_SECRET if row.seq == 1 else f"{act}: its seal does not "
-                                    "hold: the act was changed, added, or one before it removed", act=row.seq))
+        elif not problems and unsealed:
+            problems.append(Problem(act.code, None, WRONG_SECRET, act=1) if row.seq == 1 else _unsealed(act, row.seq))
         ledger.apply(row.seq, act)
         prev = row.seal
     return ledger, problems
+
+
+def _unsealed(act: Act, seq: int) -> Problem:
+    return Problem(act.code, None, f"{act}: its seal does not hold: the act was changed, added, or one before it "
+                                   "removed", act=seq)
 
 
 def verify_keys(rows: Iterable[Any], secret: bytes, ledger: Ledger, codes: set[str],
