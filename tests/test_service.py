@@ -313,13 +313,16 @@ def test_reference_endpoints_describe_the_event_forms_and_the_rules(client: Test
     assert hit["player"]["kind"] == "player" and hit["player"]["required"]
     assert hit["contact"]["choices"] == ["hit", "mishit", "miss"]
     assert hit["deliberate"] == {"name": "deliberate", "kind": "flag", "required": False, "default": False,
-                                 "choices": None, "required_when": [], "applies_when": None}
+                                 "choices": None, "required_when": [], "applies_when": None, "must": None}
     award = {field["name"]: field for field in forms["penalty.award"]}
     # The yards are optional, but needed where the award is from the spot: a Penalty 5.a, a Penalty 2 so given.
     assert not award["yards_to_goal"]["required"]
     assert {"penalty": "5a", "from": "spot"} in award["yards_to_goal"]["required_when"]
     # A place (from) means something on a Penalty 2 only: the console logs it with no other penalty.
     assert award["from"]["applies_when"] == [{"penalty": "2"}]
+    # A number's bounds, by the catalog's words of them: a form checks them before it sends.
+    returned = {field["name"]: field for field in forms["player.return"]}
+    assert award["yards_to_goal"]["must"] == "yards-to-goal" and returned["closest_yards"]["must"] == "distance"
     assert forms["play"] == []
     assert client.get("/api/rules").json()["36/one-stroke"]["heading"]["es"] == "Un solo golpe al arco"
 

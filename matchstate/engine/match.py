@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -40,7 +40,7 @@ class Checkpoint:
     last_at: datetime
     play: Play
     voids: Mapping[int, int]
-    answers: Mapping[int, int] = field(default_factory=dict)
+    answers: Mapping[int, int]
 
 
 class Match:

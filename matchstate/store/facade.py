@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from sqlalchemy import URL, Connection, Engine, func, select
+from sqlalchemy import URL, Connection, Engine, Row, func, select
 
 from .. import authority
 from ..errors import ConflictError, IllegalEvent, MatchstateError, NotProven, RefusedEvent, StoreError, UnknownMatch
@@ -567,7 +567,7 @@ class Store:
                     secret = None  # nothing to check the seals against
                 # each row's code, its chain's code, and whether it checked out
                 matches: list[tuple[str, str | None, bool]] = [(match.code, match.code, False) for match in unreadable]
-                whole: list[Any] = []  # the rows whose chain holds: only their logs are recounted
+                whole: list[Row[Any]] = []  # the rows whose chain holds: only their logs are recounted
                 for row in rows:
                     events = connection.execute(CHECKED.where(EventRow.match_id == row.id).order_by(EventRow.seq))
                     checked = checks.verify_match(row, events, self.engine_version)
@@ -596,8 +596,7 @@ class Store:
                                                     for kind, query in ORPHANS.items()}))
                 reading = "its league log"
                 # the log's word on the events of each match whose chain holds (one problem per broken chain)
-                problems.extend(logcheck.problems(self.log, connection, code,
-                                                  {row_code for row_code, _, ok in matches if ok}))
+                problems.extend(logcheck.problems(self.log, connection, code, {row.code for row in whole}))
         except (ValueError, KeyError, TypeError) as err:  # SQLite keeps any text written into any column
             if isinstance(err, MatchstateError):
                 raise

@@ -75,7 +75,7 @@ def event_problem(leaves: Leaves, first: dict[str | None, int], code: str, seq: 
         earlier = next((index, leaf_hash) for index, leaf_hash in history if leaf_hash != digest)
         return (f"the league log recorded it before with another hash ({earlier[1]}, leaf {earlier[0]}): the "
                 "match was removed and stored again under its code (each event's hash covers when it was received: "
-                "the same log stored again has others)")
+                "the same log stored again gets other hashes)")
     return None
 
 

@@ -26,6 +26,9 @@ FIELD_KINDS = {
     events.whole_number: "count", events.clip: "text", events.clip_seconds: "number", events.string: "text",
     events.asked_by: "asker", events.confirmed_score: "goals",
 }
+# A typed number's bounds, by the check: the catalog's words of what it must be ([must]), which a form checks
+# before it sends (quickform.mjs), so that a slip is not refused on arrival and held in the queue.
+FIELD_BOUNDS = {events.yards_to_goal: "yards-to-goal", events.distance: "distance"}
 
 
 def jsonable(event: Mapping[str, Any]) -> dict[str, Any]:
@@ -107,8 +110,9 @@ def event_json(stored: StoredEvent) -> dict[str, Any]:
 @cache
 def event_forms() -> dict[str, list[dict[str, Any]]]:
     """Each event type's fields, for building its quick form: name, kind, required, default, choices,
-    ``required_when``: the values of the other fields that make an optional one needed, and ``applies_when``
-    where a field has a meaning only with some values of the others (null: always)."""
+    ``required_when``: the values of the other fields that make an optional one needed, ``applies_when``
+    where a field has a meaning only with some values of the others (null: always), and ``must``: a number's
+    bounds, by the catalog's name of them (null: none but the kind's)."""
     forms = {kind: [_field(name, check, default) for name, (check, default) in fields.items()]
              for kind, fields in FIELDS.items()}
     for field in forms["penalty.award"]:
@@ -133,7 +137,8 @@ def _field(name: str, check: Any, default: Any) -> dict[str, Any]:
     choices = check.choices if isinstance(check, events.OneOf) else None
     return {"name": name, "kind": "choice" if choices else FIELD_KINDS.get(check, "text"),
             "required": default is REQUIRED, "default": None if default is REQUIRED else default,
-            "choices": list(choices) if choices else None, "required_when": [], "applies_when": None}
+            "choices": list(choices) if choices else None, "required_when": [], "applies_when": None,
+            "must": FIELD_BOUNDS.get(check)}
 
 
 @cache

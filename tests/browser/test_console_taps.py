@@ -193,11 +193,16 @@ def test_what_only_an_official_logs_is_offered_to_the_official_alone_so_a_scorer
     confirm, sync = '#buttons [data-type="chukker.confirm"]', '#buttons [data-type="video.sync"]'
     page.wait_for_selector(f"{confirm}:disabled")  # the engine accepts a confirmation now: not from a scorer
     assert page.is_disabled(sync) and page.is_enabled('#buttons [data-type="chukker.start"]')
-    page.click(confirm, force=True)  # a tap on it does nothing
-    assert page.locator("#form").is_hidden() and console.outbox() == []
+    # A review's asker: a team (its challenge) for the scorer; the umpire and the referee for an official too.
+    askers = '#form [data-field="asked_by"] [data-value]'
+    console.tap("review.request")
+    assert [page.get_attribute(f"{askers} >> nth={n}", "data-value") for n in range(2)] == ["Blue", "Red"]
+    assert page.locator(askers).count() == 2
     official = Console(new_page(viewport=TABLET), "officials-only").open(server, console.keys["official_key"])
     official.page.wait_for_selector(f"{confirm}:enabled")
     assert official.page.is_enabled(sync)
+    official.tap("review.request")
+    assert official.page.locator(askers).all_inner_texts() == ["Umpire", "Referee", "Blue", "Red"]
     assert page.errors == [] and official.page.errors == []
 
 

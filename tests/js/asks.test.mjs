@@ -35,6 +35,7 @@ describe("questions before logging", () => {
     const playing = {...between, phase: "play", chukker: 3};
     assert.match(question("chukker.start", {chukker: 4}, playing).text, /Chukker 4 would start now/);
     assert.equal(question("chukker.end", {chukker: 3}, playing), null);
+    assert.equal(question("chukker.end", {chukker: 1}, {...between, phase: "before", chukker: null}), null);
     assert.equal(question("chukker.start", {chukker: 4}, {...playing, phase: "between"}), null);
   });
 

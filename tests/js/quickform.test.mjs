@@ -12,9 +12,11 @@ const AWARD = [
   {name: "to", kind: "team", required: true, default: null, choices: null},
   {name: "from", kind: "choice", required: false, default: "center", choices: ["center", "spot"],
     applies_when: [{penalty: "2"}]},
-  {name: "yards_to_goal", kind: "yards", required: false, default: null, choices: null,
+  {name: "yards_to_goal", kind: "yards", required: false, default: null, choices: null, must: "yards-to-goal",
     required_when: [{penalty: "2", from: "spot"}, {penalty: "5a", from: "center"}, {penalty: "5a", from: "spot"}]},
 ];
+// A distance's field (an approach abort's closest yards, say), as the server gives it.
+const DISTANCE = {name: "closest_yards", kind: "yards", required: true, default: null, choices: null, must: "distance"};
 const yards = AWARD[3];
 
 describe("the quick form", () => {
@@ -41,6 +43,9 @@ describe("the quick form", () => {
       assert.deepEqual(more, []);
     }
     assert.deepEqual(unfit(AWARD, {...values, yards_to_goal: 299.5}, {fieldLength: 300}), []);
+    const [distance] = unfit([DISTANCE], {closest_yards: -1}, {fieldLength: 300});
+    assert.equal(distance.must, "a number of yards, 0 or more");
+    assert.deepEqual(unfit([DISTANCE], {closest_yards: 0}, {fieldLength: 300}), []);
   });
 
   it("logs a place (from) with a Penalty 2 only, the one penalty the log gives one", () => {

@@ -70,7 +70,7 @@ export function question(type, fields, now) {
 function edgeQuestion(type, fields, now) {
   const anyway = (words) => [{id: "confirm", label: words, primary: true}, cancel()];
   const playing = IN_CHUKKER.has(now.phase);
-  if (type === "chukker.end" && !playing) {
+  if (type === "chukker.end" && now.phase === "between") {
     return {title: t("console", "edge-no-chukker-title"), text: t("console", "edge-no-chukker-text"),
       actions: anyway(t("console", "edge-end-anyway"))};
   }

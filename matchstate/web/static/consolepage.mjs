@@ -498,7 +498,7 @@ export class ConsolePage {
     }
     const fields = form.takeBack ? [] : form.fields || this.forms[form.type];
     box.replaceChildren(...formContent(form, fields, {view: this.known.view, lang: lang(), freeHit: this.shown().free_hit,
-      onSend: () => this.sendForm(), onCancel: () => this.closeForm()}));
+      official: this.role === "official", onSend: () => this.sendForm(), onCancel: () => this.closeForm()}));
   }
 
   buildButtons() {
@@ -612,8 +612,10 @@ export class ConsolePage {
       this.role = null;
     } else {
       const reply = await api(`${this.base}/role`, {key: key(this.code)}).catch(() => null);
-      if (reply) this.role = reply.status === 200 ? reply.data.role : null;
-      if (reply && reply.status === 200) this.officialOnly = reply.data.official_only;
+      if (reply) {
+        this.role = reply.status === 200 ? reply.data.role : null;
+        if (this.role) this.officialOnly = reply.data.official_only;
+      }
       this.keyRefused = Boolean(reply && denied(reply));
     }
     this.save();

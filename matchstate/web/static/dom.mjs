@@ -35,3 +35,15 @@ export function submitOnce(form, act) {
     }
   });
 }
+
+/** The page's message (the element ``id``), kept as what makes its words: ``say(words)`` shows ``words()``, and
+ * ``say.again()`` shows the last one anew, in the language chosen since (the language toggle calls it). */
+export function messenger(id = "message") {
+  let last = () => "";
+  const say = (words) => {
+    last = words;
+    $(id).textContent = words();
+  };
+  say.again = () => say(last);
+  return say;
+}

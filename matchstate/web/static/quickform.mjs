@@ -12,6 +12,7 @@ import {el} from "./dom.mjs";
 import {t} from "./catalog.mjs";
 import {choiceName, fieldName, label} from "./words.mjs";
 import {PLAYERS, fouling, sendLabel} from "./taps.mjs";
+import {askers} from "./officials.mjs";
 
 /** The values a new form starts with: each field's default. */
 export function defaults(fields) {
@@ -34,19 +35,19 @@ export function missing(fields, values) {
   return fields.filter((f) => needed(f, values) && (values[f.name] ?? "") === "");
 }
 
-// A typed number the server would refuse, worded as its refusal is (events.py's checks): refused here, the scorer
-// fixes it in the form, where sent it would be refused and hold every event after it.
+// A typed number the server would refuse, by the bounds its field's check names (``must``: GET /api/event-types),
+// worded as the refusal is: refused here, the scorer fixes it in the form, where sent it would be refused and hold
+// every event after it.
 const BOUNDS = {
-  yards_to_goal: (yards, {fieldLength}) => (yards > 0 && yards < fieldLength ? null
-    : t("must", "yards-to-goal", {length: fieldLength})),
-  distance: (yards) => (yards >= 0 ? null : t("must", "distance")),
+  "yards-to-goal": (yards, {fieldLength}) => yards > 0 && yards < fieldLength,
+  "distance": (yards) => yards >= 0,
 };
 
 /** The fields given a number the server would refuse, each with what it must be (``fieldLength``: the match's). */
 export function unfit(fields, values, {fieldLength}) {
-  return fields.filter((field) => applies(field, values) && BOUNDS[field.name] && typeof values[field.name] === "number")
-    .map((field) => ({field, must: BOUNDS[field.name](values[field.name], {fieldLength})}))
-    .filter(({must}) => must !== null);
+  return fields.filter((field) => applies(field, values) && BOUNDS[field.must] && typeof values[field.name] === "number"
+    && !BOUNDS[field.must](values[field.name], {fieldLength}))
+    .map((field) => ({field, must: t("must", field.must, {length: fieldLength})}));
 }
 
 /** Whether a field has a meaning with the values chosen so far (a Penalty 2's ``from``, say): its
@@ -76,9 +77,14 @@ function playerText(view, team, n) {
   return found && found.name ? t("form", "player-named", {number: n, name: found.name}) : String(n);
 }
 
-function choices(form, field, {view, lang, freeHit}) {
+function choices(form, field, {view, lang, freeHit, official = false}) {
   if (form.type === "decide") return view.options.map((option, i) => [i + 1, `${i + 1}. ${option.outcome[lang]}`]);
   if (field.kind === "team") return view.teams.map((team) => [team, team]);
+  // A review asked by a team (its challenge) is a scorer's to log; one the umpire or referee asks, an official's.
+  if (field.kind === "asker") {
+    return askers(view.teams, {}).filter((asker) => asker.team || official)
+      .map(({asker, team}) => [asker, team ? asker : t("sheet", asker)]);
+  }
   if (field.kind === "player") {
     const team = teamOf(form.type, field, form.values, view, freeHit);
     return PLAYERS.map((n) => [n, playerText(view, team, n)]);
@@ -189,7 +195,8 @@ function showWrong(box, fields, text) {
  *   line under the heading; ``action``: the Log button's words; ``sendBy``: the field chosen by the Log
  *   button, one per choice (an award's team, a ball's line)
  * @param {object[]} fields
- * @param {{view: object, lang: string, freeHit: object|null, onSend: () => void, onCancel: () => void}} context
+ * @param {{view: object, lang: string, freeHit: object|null, official?: boolean, onSend: () => void,
+ *   onCancel: () => void}} context  ``official``: the form is an official's (a review the umpire asks is theirs)
  *   ``freeHit``: the free hit in progress, as the console shows it (whose team hits)
  */
 export function formContent(form, fields, context) {

@@ -11,7 +11,7 @@
 // video.sync on a selected row; a review asked from the selected row, decided, and an overturned call carried
 // out by its void and award; each chukker's score confirmed or corrected; the audit window counting down.
 
-import {$, el} from "./dom.mjs";
+import {$, el, messenger} from "./dom.mjs";
 import {api, denied} from "./http.mjs";
 import {t} from "./catalog.mjs";
 import {refusal} from "./refusal.mjs";
@@ -75,12 +75,7 @@ async function logEvent(event) {
     extra: reply.status === 409 ? t("review", "moved-on", {seq: reply.data.current_seq}) : ""}));
 }
 
-// The page's message, said again in the language chosen when it changes (``words`` makes its text).
-let message = () => "";
-function say(words) {
-  message = words;
-  $("message").textContent = words();
-}
+const say = messenger();  // the page's message, said again in the language chosen
 
 function voidEvent(row, reason = "") {
   const dialog = $("void");
@@ -524,7 +519,7 @@ function begin() {
       live.className = "pill warn"; },
   });
   verify();
-  onLang(() => { render(); verify(); say(message); });
+  onLang(() => { render(); verify(); say.again(); });
   setInterval(() => { $("window").textContent = windowText(); }, 1000);
   readSeat();
   setInterval(readSeat, SEAT_EVERY_MS);

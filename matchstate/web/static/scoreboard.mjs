@@ -2,7 +2,7 @@
 // teams, the score with goals by handicap, the chukker, the running clock and the last ruling in plain
 // words, live over the match's stream. On a private server it asks for a key like every other page.
 
-import {$, el} from "./dom.mjs";
+import {$, el, messenger} from "./dom.mjs";
 import {t} from "./catalog.mjs";
 import {api, denied, reason} from "./http.mjs";
 import {key, setKey, takeKeyFromLink} from "./keys.mjs";
@@ -27,12 +27,7 @@ function goals(n) {
   return n === whole ? String(n) : `${whole || ""}½`;
 }
 
-// The message shown: a function giving it in the language chosen, for the toggle to say it again.
-let message = () => "";
-function say(words) {
-  message = words;
-  $("message").textContent = words();
-}
+const say = messenger();  // the page's message, said again in the language chosen
 
 function newBoard(code) {
   const part = (name) => el("div", {class: name});
@@ -175,7 +170,7 @@ $("keyform").addEventListener("submit", (e) => {
 });
 onLang(() => {
   follows.forEach(render);
-  say(message);
+  say.again();
   liveState();
 });
 setInterval(() => follows.forEach(tick), 250);
