@@ -75,7 +75,13 @@ def last_seq(connection: Connection) -> int:
     return connection.execute(select(ActRow.seq).order_by(ActRow.seq.desc()).limit(1)).scalar() or 0
 
 
+KINDS = (CREATE, REMOVE, LEAGUE, ISSUE, REVOKE)
+
+
 def from_row(row: Any) -> Act:
+    """The act a row of ``acts`` holds; ValueError where it names no kind of act (changed behind the store's back)."""
+    if row.act not in KINDS:
+        raise ValueError(f"act {row.seq} is {row.act!r}, no kind of act")
     return Act(**{name: getattr(row, name) for name in Act.__dataclass_fields__})
 
 

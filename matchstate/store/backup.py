@@ -209,6 +209,8 @@ def _unsealed_acts(database: Path, secret: bytes) -> str | None:
     try:
         with engine.connect() as connection:
             _, found = walk_acts(connection.execute(ACTS.limit(2)), secret)
+    except (ValueError, KeyError, TypeError) as err:  # SQLite keeps any text written into any column
+        return f"its first acts cannot be read back ({err})"
     finally:
         engine.dispose()
     return found[0].what if found else None

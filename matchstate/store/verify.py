@@ -296,7 +296,7 @@ def verify_seal(row: Row[Any], secret: bytes, ledger: Ledger) -> Iterator[Proble
 
 # The first act's seal, made from the secret alone and the act: where it does not hold, no seal will.
 WRONG_SECRET = ("the secret does not seal the store's first acts: it is another store's secret (put this store's "
-                "own beside its database, as its backup holds it); no seal was checked")
+                "own beside its database, as its backup holds it), or they were changed; no seal was checked")
 
 
 def walk_acts(rows: Iterable[Row[Any]], secret: bytes | None) -> tuple[Ledger, list[Problem]]:

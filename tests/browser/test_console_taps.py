@@ -202,7 +202,7 @@ def test_what_only_an_official_logs_is_offered_to_the_official_alone_so_a_scorer
     official.page.wait_for_selector(f"{confirm}:enabled")
     assert official.page.is_enabled(sync)
     official.tap("review.request")
-    assert official.page.locator(askers).all_inner_texts() == ["Umpire", "Referee", "Blue", "Red"]
+    assert official.page.locator(askers).all_inner_texts() == ["umpire", "referee", "Blue", "Red"]
     assert page.errors == [] and official.page.errors == []
 
 

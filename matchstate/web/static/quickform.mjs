@@ -83,7 +83,7 @@ function choices(form, field, {view, lang, freeHit, official = false}) {
   // A review asked by a team (its challenge) is a scorer's to log; one the umpire or referee asks, an official's.
   if (field.kind === "asker") {
     return askers(view.teams, {}).filter((asker) => asker.team || official)
-      .map(({asker, team}) => [asker, team ? asker : t("sheet", asker)]);
+      .map(({asker, team}) => [asker, team ? asker : choiceName(asker)]);
   }
   if (field.kind === "player") {
     const team = teamOf(form.type, field, form.values, view, freeHit);
