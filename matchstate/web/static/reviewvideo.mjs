@@ -43,7 +43,7 @@ export function videoPanel(page) {
         el("button", {type: "button", class: "small pin", onclick: () => pin(player)}),
         " ", el("button", {type: "button", class: "small close", onclick: () => close(player)})));
     video.addEventListener("error", () => { player.trouble = t("review-video", "unplayable-reason"); render(); });
-    for (const frame of ["loadeddata", "seeked", "emptied"]) video.addEventListener(frame, () => render());  // a frame shown, or none
+    video.addEventListener("loadeddata", () => render());  // a frame to pin at last
     video.addEventListener("play", () => { player.outside = null; activate(player); });
     // The official moves the clip on: what was said of a row outside it no longer holds.
     video.addEventListener("seeking", () => { if (!player.seekingOutside) player.outside = null; player.seekingOutside = false; });
