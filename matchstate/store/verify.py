@@ -294,7 +294,8 @@ def verify_seal(row: Row[Any], secret: bytes, ledger: Ledger) -> Iterator[Proble
                                   f"{ledger.seq}: acts were removed from their end", "seal")
 
 
-# The first act's seal, made from the secret alone and the act: where it does not hold, no seal will.
+# Act 1's seal is made from the secret and the act alone, act 2's over act 1's as stored: where neither holds, the
+# secret is not this store's (or both acts were changed), and no seal will hold.
 WRONG_SECRET = ("the secret does not seal the store's first acts: it is another store's secret (put this store's "
                 "own beside its database, as its backup holds it), or they were changed; no seal was checked")
 
@@ -309,7 +310,9 @@ def walk_acts(rows: Iterable[Row[Any]], secret: bytes | None) -> tuple[Ledger, l
     for expected, row in enumerate(rows, 1):
         act = from_row(row)
         first = first or act
-        unsealed = secret is not None and not holds(row.seal, act_seal(secret, prev, row.seq, act))
+        # sealed once a problem is found only to tell a wrong secret from an edited act 1, at act 2
+        checking = not problems or (row.seq == 2 and problems[0].what == WRONG_SECRET)
+        unsealed = secret is not None and checking and not holds(row.seal, act_seal(secret, prev, row.seq, act))
         if problems and problems[0].what == WRONG_SECRET and row.seq == 2 and not unsealed:
             problems[0] = _unsealed(first, 1)  # the secret seals act 2: act 1 was changed
         elif not problems and row.seq != expected:
