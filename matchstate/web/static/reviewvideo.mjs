@@ -31,7 +31,7 @@ export function videoPanel(page) {
   function open(url, name) {
     const video = el("video", {controls: true, preload: "auto", muted: true, playsinline: true, src: url});
     video.muted = true;  // a helmet camera's wind: the official turns it up
-    const player = {url, name, clip: name, video, box: null, trouble: null, outside: null, seekingOutside: false};
+    const player = {url, name, clip: name, video, box: null, trouble: null, outside: null, outsideAt: null};
     const choose = el("select", {class: "clip-name"});
     choose.addEventListener("change", () => { player.clip = choose.value; render(); });
     player.choose = choose;
@@ -45,8 +45,9 @@ export function videoPanel(page) {
     video.addEventListener("error", () => { player.trouble = t("review-video", "unplayable-reason"); render(); });
     video.addEventListener("loadeddata", () => render());  // a frame to pin at last
     video.addEventListener("play", () => { player.outside = null; activate(player); });
-    // The official moves the clip on: what was said of a row outside it no longer holds.
-    video.addEventListener("seeking", () => { if (!player.seekingOutside) player.outside = null; player.seekingOutside = false; });
+    // The official moves the clip on: what was said of a row outside it no longer holds. A seek fires its event
+    // later, even to where the clip already is, so the words are kept by the frame they were said at, not by a flag.
+    video.addEventListener("seeking", () => { if (video.currentTime !== player.outsideAt) player.outside = null; });
     video.addEventListener("focus", () => activate(player));
     video.addEventListener("timeupdate", () => { status(player); if (player === active) follow(player); });
     video.addEventListener("ratechange", () => status(player));
@@ -129,8 +130,8 @@ export function videoPanel(page) {
       player.outside = at < 0 ? t("review-video", "before-clip", {...words, gap: clipTime(-at)})
         : at > duration ? t("review-video", "after-clip", {...words, gap: clipTime(at - duration)}) : null;
       const target = player.outside ? (at < 0 ? 0 : duration) : startFor(sync, row.at);
-      player.seekingOutside = Boolean(player.outside) && player.video.currentTime !== target;  // it keeps its words
       player.video.currentTime = target;
+      player.outsideAt = player.outside ? player.video.currentTime : null;  // as the video holds it
       if (player.outside) player.video.pause();
       else player.video.play().catch(() => {});  // a refused play (no gesture): the official presses K
       status(player);
