@@ -9,6 +9,7 @@ the field. :data:`FIELDS`, which the forms and the API read, is derived from the
 from __future__ import annotations
 
 import math
+import re
 import reprlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -246,9 +247,18 @@ class OneOf:
         return value
 
 
+# Seconds with a non-zero digit past the sixth place: datetime keeps microseconds and cuts the rest, so a stroke
+# 20.0000009 s after "Play" would be judged in time, and an `at` 0.8 µs before the one above it equal to it. Refused,
+# so no time is judged other than it reads.
+_FINER_THAN_A_MICROSECOND = re.compile(r"[.,]\d{6}\d*[1-9]")
+
+
 def timestamp(value: object, _: Context) -> datetime:
     if not isinstance(value, str):
         _fail("time", value)
+    point = max(value.find("."), value.find(","))
+    if point >= 0 and len(value) - point > 8 and _FINER_THAN_A_MICROSECOND.search(value, point):
+        _fail("time-microseconds", value)
     try:
         moment = datetime.fromisoformat(value)
         if moment.year in (1, 9999):  # where an offset can take a time out of years 1 to 9999, it has no UTC

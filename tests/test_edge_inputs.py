@@ -17,6 +17,9 @@ from matchstate import InvalidEvent, RefusedEvent
     ("chukker.start", {"chukker": 10**20}, "field 'chukker' must be a whole number from 1 to 2147483647"),
     ("ball.stop", {"yards_to_goal": float("inf")}, "field 'yards_to_goal' must be a number from"),
     ("goal", {"team": "Blue", "at": "0001-01-01T00:00:00+05:00"}, "in the years 1 to 9999"),
+    # datetime cuts past the microsecond: 0.0000009 s would be 0, a stroke after 20 s judged in time
+    ("goal", {"team": "Blue", "at": "2026-11-29T15:00:35.0000009Z"}, "to the microsecond at finest"),
+    ("goal", {"team": "Blue", "at": "2026-11-29T15:00:35,1234561+00:00"}, "to the microsecond at finest"),
 ])
 def test_an_edge_value_is_refused_naming_its_field(scorer: Scorer, kind: str, fields: dict[str, Any],
                                                     reason: str) -> None:
@@ -25,6 +28,13 @@ def test_an_edge_value_is_refused_naming_its_field(scorer: Scorer, kind: str, fi
     with pytest.raises(InvalidEvent, match=reason.replace("(", r"\(").replace(")", r"\)")):
         scorer.match.feed(event)
     assert scorer.snapshot() == before
+
+
+@pytest.mark.parametrize("at", ["2026-11-29T15:00:35.0000000Z", "2026-11-29T15:00:35.1234560+00:00",
+                                "2026-11-29T15:00:35.123456Z", "20261129T150035.5Z"])
+def test_a_time_to_the_microsecond_or_with_zeros_past_it_is_taken(scorer: Scorer, at: str) -> None:
+    scorer.match.feed({**scorer.event("goal"), "team": "Blue", "at": at})
+    assert scorer.match.score["Blue"] == 1
 
 
 def test_a_four_thousand_digit_handicap_is_refused_and_quoted_short(start_match: type[Scorer]) -> None:
