@@ -19,6 +19,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
+from ..authority import OFFICIALS_ONLY
 from ..tournaments.standings import goals
 from ..words import LANGUAGES, phrase
 from .assets import script, stylesheet
@@ -79,6 +80,6 @@ def _kept_offline(context: Context) -> bool:
 
 templates = Jinja2Templates(directory=str(resources.files(__package__).joinpath("templates")))
 templates.env.globals.update(t=_t, text=_text, attr=_attr, lang=_lang, kept_offline=_kept_offline, script=script,
-                             stylesheet=stylesheet)
+                             stylesheet=stylesheet, official_only=" ".join(sorted(OFFICIALS_ONLY)))
 templates.env.filters["code"] = _code
 templates.env.filters["goals"] = goals  # 7½, as the score sheet and the brackets write a half goal

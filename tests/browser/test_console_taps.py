@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser.browsing import TABLET, Console, Taps, checked, get, grid_choice, log, to_spanish
+from browser.browsing import TABLET, Console, Taps, checked, create, get, grid_choice, log, to_spanish
 from matchstate.web.process import ServerProcess
 
 
@@ -204,6 +204,22 @@ def test_what_only_an_official_logs_is_offered_to_the_official_alone_so_a_scorer
     official.tap("review.request")
     assert official.page.locator(askers).all_inner_texts() == ["umpire", "referee", "Blue", "Red"]
     assert page.errors == [] and official.page.errors == []
+
+
+def test_a_console_that_never_heard_its_keys_role_offers_nothing_only_an_official_logs(
+        server: ServerProcess, new_page: Any) -> None:
+    """Cut between the match's first answers and its key's role, a console offered a scorer every official's
+    button but "Decide": a tap on Confirm chukker was refused with 403 and held every later event."""
+    keys = create(server, "role-unheard")
+    page = new_page(viewport=TABLET)
+    page.route("**/api/matches/role-unheard/role", lambda route: route.abort())
+    console = Console(page, "role-unheard").open(server, keys["scorer_key"])
+    console.click("chukker.start")
+    console.click("chukker.end")
+    console.wait_until_sent()  # what a scorer logs goes on as before
+    for kind in ("chukker.confirm", "video.sync", "review.outcome", "decide"):
+        assert page.is_disabled(f'#buttons [data-type="{kind}"]'), kind
+    assert page.is_enabled('#buttons [data-type="chukker.start"]')
 
 
 def test_a_chukkers_end_tapped_again_once_it_has_ended_is_asked_first_and_logged_only_if_meant(

@@ -63,7 +63,9 @@ export class ConsolePage {
     this.forms = null;              // each event type's fields, from the API
     this.rules = {};                // Rule 36's clauses by id, for the cites
     this.role = null;               // the role the key holds, "scorer" or "official", as the server says
-    this.officialOnly = ["decide"]; // the event types only an official logs, as the server says (until it has)
+    // The event types only an official logs, from the page itself: a console that has never reached /role (opened
+    // offline from its snapshot, or cut between its first answers) offers none of them to a key not yet known.
+    this.officialOnly = root.dataset.officialOnly.split(" ");
     this.streamUp = false;          // the live stream is open
     this.everUp = false;            // it has been, since the page opened
     this.notice = null;             // what the scorer should know of the last thing done: its words, made in the
@@ -614,7 +616,6 @@ export class ConsolePage {
       const reply = await api(`${this.base}/role`, {key: key(this.code)}).catch(() => null);
       if (reply) {
         this.role = reply.status === 200 ? reply.data.role : null;
-        if (this.role) this.officialOnly = reply.data.official_only;
       }
       this.keyRefused = Boolean(reply && denied(reply));
     }
@@ -650,8 +651,7 @@ export class ConsolePage {
     const {known} = this;
     if (!known.view) return;
     localStorage.setItem(this.snapshotName,
-      JSON.stringify({view: known.view, log: known.log.slice(-KEPT_ROWS), role: this.role,
-        officialOnly: this.officialOnly, forms: this.forms}));
+      JSON.stringify({view: known.view, log: known.log.slice(-KEPT_ROWS), role: this.role, forms: this.forms}));
   }
 
   restore() {
@@ -660,7 +660,6 @@ export class ConsolePage {
     this.known.view = saved.view;
     this.known.log = saved.log;
     this.role = saved.role;
-    this.officialOnly = saved.officialOnly || this.officialOnly;
     this.forms = saved.forms;
     return true;
   }
