@@ -53,6 +53,21 @@ def test_an_idle_second_console_never_rules_the_twenty_seconds_of_a_stroke_held_
     assert [error for error in tablet.page.errors if offline not in error] == [] and phone_page.errors == []
 
 
+def test_two_consoles_alike_are_told_apart_by_the_scorers_name(server: ServerProcess, scorer: Any,
+                                                                 new_page: Any) -> None:
+    """Every console was "Tablet · Chrome": asked to take the seat from one, a scorer could not tell whose."""
+    tablet: Console = scorer("two-names")
+    tablet.page.wait_for_selector("#seat >> text=This console holds the scoring seat")
+    tablet.page.click(".settings summary")
+    with tablet.page.expect_response(lambda answer: answer.url.endswith("/seat") and answer.ok):
+        tablet.page.fill("#by", "Ana")
+        tablet.page.press("#by", "Enter")
+    phone_page = new_page(viewport=PHONE)
+    Console(phone_page, "two-names").open(server, tablet.keys["scorer_key"])
+    phone_page.wait_for_selector("#seat >> text=Watching: Computer · Chrome · Ana holds the scoring seat")
+    assert tablet.page.errors == [] and phone_page.errors == []
+
+
 @pytest.mark.parametrize(("language", "watching", "question", "took", "up"), [
     ("en", "Watching: Computer · Chrome holds", "Take the seat from Computer · Chrome, last heard",
      "This console holds the scoring seat", "the console with the scoring seat logs the clock check"),

@@ -8,7 +8,7 @@ import {memoryStorage} from "./fakes.mjs";
 const CHROME_ANDROID = "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 const SAFARI_IPAD = "Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15";
 
-const seatWith = (put, storage = memoryStorage()) => new Seat({storage, code: "m", device: "dev-1", label: "Tablet · Chrome", put});
+const seatWith = (put, storage = memoryStorage()) => new Seat({storage, code: "m", device: "dev-1", put});
 
 describe("the seat's device", () => {
   it("is named by its kind and browser", () => {
@@ -16,6 +16,13 @@ describe("the seat's device", () => {
     assert.equal(deviceLabel(CHROME_ANDROID, 390, true), "Phone · Chrome");
     assert.equal(deviceLabel(SAFARI_IPAD, 820, true), "Tablet · Safari");
     assert.equal(deviceLabel("curl", 1920, false), "Computer · Browser");
+  });
+
+  it("carries the scorer's name, so that two tablets alike are told apart, within what the server keeps", () => {
+    assert.equal(deviceLabel(CHROME_ANDROID, 800, true, " Ana "), "Tablet · Chrome · Ana");
+    assert.equal(deviceLabel(CHROME_ANDROID, 800, true, "  "), "Tablet · Chrome");
+    const long = deviceLabel(CHROME_ANDROID, 800, true, "ñ".repeat(100));
+    assert.equal([...long].length, 80);
   });
 
   it("keeps its id once made", () => {

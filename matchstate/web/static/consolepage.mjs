@@ -6,7 +6,7 @@
 // score, free hit and clock they imply (provisional). Every receipt the server signs is kept on the device.
 // Nothing runs on import: console.mjs starts the page.
 
-import {deviceId, newEvent} from "./events.mjs";
+import {deviceId, newEvent, recorder} from "./events.mjs";
 import {$, el} from "./dom.mjs";
 import {api, denied} from "./http.mjs";
 import {key, keyLinks, readKey, setKey, takeKeyFromLink} from "./keys.mjs";
@@ -80,9 +80,8 @@ export class ConsolePage {
     this.keyRefused = false;        // the server refuses the key held
     // The match's scoring seat: only the console that holds it logs the automatic clock check.
     this.seat = new Seat({storage: localStorage, code, device: seatDevice(localStorage, deviceId),
-      label: deviceLabel(navigator.userAgent, Math.min(screen.width, screen.height), navigator.maxTouchPoints > 0),
       put: (asked, handed = []) => api(`${base}/seat`, {method: "PUT", key: key(code),
-        body: {device: this.seat.device, label: this.seat.label, ask: asked, handed}})});
+        body: {device: this.seat.device, label: this.seatLabel(), ask: asked, handed}})});
     this.outbox = new Outbox({
       storage: localStorage,
       name: `matchstate:outbox:${code}`,
@@ -605,7 +604,16 @@ export class ConsolePage {
     });
     const byInput = $("by");
     byInput.value = localStorage.getItem("matchstate:by") || "";
-    byInput.addEventListener("change", () => localStorage.setItem("matchstate:by", byInput.value.trim()));
+    byInput.addEventListener("change", () => {
+      localStorage.setItem("matchstate:by", byInput.value.trim());
+      this.heard();  // the seat's label names the scorer: another console sees the new name at once
+    });
+  }
+
+  // What this device is to another console: its kind, its browser and the scorer's name, as given now.
+  seatLabel() {
+    return deviceLabel(navigator.userAgent, Math.min(screen.width, screen.height), navigator.maxTouchPoints > 0,
+      recorder());
   }
 
   // What the key may do here; kept as it was while the server does not answer.

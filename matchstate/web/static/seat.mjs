@@ -16,17 +16,22 @@ export function seatDevice(storage, make) {
   return id;
 }
 
+const LABEL_MOST = 80;  // the characters the server keeps of a label
+
 /**
- * What a device is, as the other console's confirmation names it: "Tablet · Chrome", "Phone · Safari".
+ * What a device is, as the other console's confirmation names it: "Tablet · Chrome", "Phone · Safari", and
+ * the scorer's name where it is given ("Tablet · Chrome · Ana"): two tablets alike are told apart by who holds them.
  * @param {string} agent  the user agent
  * @param {number} width  the screen's shorter side, in CSS px
  * @param {boolean} touch  whether it has a touch screen
+ * @param {string} [name]  the scorer's name, as the console's "Your name" holds it
  */
-export function deviceLabel(agent, width, touch) {
+export function deviceLabel(agent, width, touch, name = "") {
   const kind = !touch ? "Computer" : width < 600 ? "Phone" : "Tablet";
   const browsers = [["Edg/", "Edge"], ["Firefox/", "Firefox"], ["Chrome/", "Chrome"], ["Safari/", "Safari"]];
   const found = browsers.find(([mark]) => agent.includes(mark));
-  return `${kind} · ${found ? found[1] : "Browser"}`;
+  const label = [kind, found ? found[1] : "Browser", name.trim()].filter(Boolean).join(" · ");
+  return [...label].slice(0, LABEL_MOST).join("");
 }
 
 /**
@@ -39,11 +44,10 @@ export class Seat {
    * @param {{getItem(name: string): string|null, setItem(name: string, value: string): void}} options.storage
    * @param {string} options.code  the match
    * @param {string} options.device  this device's id
-   * @param {string} options.label  what this device is
    * @param {(ask: string, handed: object[]) => Promise<{status: number, data: any}>} options.put  the seat's PUT (rejects offline)
    */
-  constructor({storage, code, device, label, put}) {
-    Object.assign(this, {storage, device, label, put});
+  constructor({storage, code, device, put}) {
+    Object.assign(this, {storage, device, put});
     this.name = `matchstate:timer:${code}`;
     this.holder = null;   // {device, label, heard_seconds_ago, ...} as the server last said, or null
     this.mine = null;     // whether this device holds the seat; null until the server says
