@@ -56,7 +56,7 @@ def test_a_console_that_lost_the_seat_hands_what_it_held_to_the_review(
     assert tablet.outbox() == []
     review = new_page()
     review.goto(f"{server.base}/matches/seat-hand/review#key={tablet.keys['official_key']}")
-    review.wait_for_selector("#handed >> text=Held offline by a console without the seat")
+    review.wait_for_selector("#handed >> text=Held by a console without the seat")
     for _ in held:  # the official logs each, oldest first, as it was
         review.locator('#handed [data-act="log-handed"]').first.click()
         review.wait_for_selector("#message >> text=Recorded")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from browser.browsing import PHONE, Console, get, log
+from browser.browsing import PHONE, Console, get, log, wait_until
 from matchstate.web.process import ServerProcess
 from matchstate.words import phrase
 
@@ -51,6 +51,30 @@ def test_an_idle_second_console_never_rules_the_twenty_seconds_of_a_stroke_held_
     assert not [row for row in rows if (row["ruling"] or {}).get("violation")]  # no false violation
     offline = "net::ERR_INTERNET_DISCONNECTED"  # the tablet's requests while it had no network
     assert [error for error in tablet.page.errors if offline not in error] == [] and phone_page.errors == []
+
+
+def test_a_tap_on_a_console_that_watches_asks_to_take_the_seat_first_and_logs_nothing_if_not(
+        server: ServerProcess, scorer: Any, new_page: Any) -> None:
+    """A console that watched took every tap and held it unsent, said only afterwards: with the holder gone
+    silent, everything logged on it waited, and "Send them as they were" was refused once the match moved on."""
+    tablet: Console = scorer("watch-tap")
+    tablet.page.wait_for_selector("#seat >> text=This console holds the scoring seat")
+    phone_page = new_page(viewport=PHONE)
+    phone = Console(phone_page, "watch-tap").open(server, tablet.keys["scorer_key"])
+    phone_page.wait_for_selector("#seat >> text=Watching: Computer · Chrome holds the scoring seat")
+    phone.tap("chukker.start")
+    phone_page.wait_for_selector("#ask >> text=Computer · Chrome holds the scoring seat")
+    phone.answer("cancel")  # not meant here: nothing is logged, nothing waits
+    assert phone.outbox() == [] and [row["type"] for row in log(server, "watch-tap")] == ["match.start"]
+    phone.tap("chukker.start")
+    phone_page.wait_for_selector("#ask >> text=Take the seat and log")
+    phone.answer("confirm")
+    phone_page.wait_for_selector("#seat >> text=This console holds the scoring seat")
+    wait_until(phone_page, "async () => (await (await fetch('/api/matches/watch-tap/events')).json()).length === 2")
+    phone.wait_until_sent()
+    tablet.page.wait_for_selector("#seat >> text=Watching:")
+    assert [row["type"] for row in log(server, "watch-tap")] == ["match.start", "chukker.start"]
+    assert tablet.page.errors == [] and phone_page.errors == []
 
 
 def test_two_consoles_alike_are_told_apart_by_the_scorers_name(server: ServerProcess, scorer: Any,

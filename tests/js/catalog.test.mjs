@@ -26,3 +26,15 @@ describe("a phrase from the catalog", () => {
     assert.throws(() => t("outcome", "nothing"), /no phrase outcome\.nothing/);
   });
 });
+
+describe("an event in a line", () => {
+  it("names a clock's settings in words, and a team's goals by handicap by the team's own name", async () => {
+    const {describeEvent} = await import("../../matchstate/web/static/words.mjs");
+    setLang("es");
+    const start = {type: "match.start", clock: {chukker_seconds: 420, extra_seconds: 30}, handicap_goals: {Los_Pumas: 1}};
+    const line = describeEvent(start);
+    assert.match(line, /Reloj chukker \(s\) 420; tiempo extra \(s\) 30,/);
+    assert.match(line, /Goles por hándicap Los_Pumas 1/);
+    assert.doesNotMatch(line, /chukker_seconds|extra_seconds/);  // the log's own names, shown as they were
+  });
+});

@@ -298,6 +298,12 @@ export class ConsolePage {
   // Log an event, asking first where a slip is likely; ``before`` and ``after`` ([type, fields] each) are
   // logged with it, at its time (an award's whistle and card), or not at all if it is not.
   async log(type, fields, at, before = [], after = []) {
+    // A console that watches would hold it unsent: the scorer takes the seat first, or logs nothing. Where the
+    // seat cannot be taken (no server), it is logged and held, as anything logged offline.
+    if (this.seat.mine === false && !this.seat.released && await takeSeat(this.seat, label(type)) === null) {
+      this.render();
+      return;
+    }
     const now = this.shown();
     const asked = question(type, fields, {...now, ...reading(now.timing, Date.parse(at))});
     const all = () => [...before, [type, fields], ...after].forEach(([kind, values]) => this.record(kind, values, at));

@@ -20,13 +20,19 @@ export function seatLine(seat, onTake) {
 
 const heardAgo = (seat) => Math.round(seat.holder.heard_seconds_ago);
 
-/** Take the seat, after one confirmation that names the holder and when it was last heard from. */
-export async function takeSeat(seat) {
+/**
+ * Take the seat, after one confirmation that names the holder and when it was last heard from; ``event`` (its
+ * words) where the scorer tapped it on a console that only watches: the question is asked at the tap, not once
+ * the event is held. Resolves to whether the seat is now this console's, or null where the scorer said no.
+ */
+export async function takeSeat(seat, event = null) {
   if (seat.holder && !seat.mine) {
+    const words = {label: seat.holder.label, seconds: heardAgo(seat)};
     const {action} = await ask({title: t("seat", "take-title"),
-      text: t("seat", "take-text", {label: seat.holder.label, seconds: heardAgo(seat)}),
-      actions: [{id: "confirm", label: t("seat", "take"), primary: true}, {id: "cancel", label: t("form", "cancel")}]});
-    if (action !== "confirm") return false;
+      text: event ? t("seat", "take-to-log", {...words, event}) : t("seat", "take-text", words),
+      actions: [{id: "confirm", label: t("seat", event ? "take-and-log" : "take"), primary: true},
+        {id: "cancel", label: t("form", "cancel")}]});
+    if (action !== "confirm") return null;
   }
   const reply = await seat.sit("take");
   return Boolean(reply && reply.status === 200 && seat.mine);

@@ -43,7 +43,9 @@ function valueWords(value) {
   if (Array.isArray(value)) return value.map(valueWords).join(", ");
   if (value && typeof value === "object") {
     if ("player" in value) return [value.player, value.name].filter((part) => part != null).join(" ");
-    return Object.entries(value).map(([name, inner]) => `${name} ${valueWords(inner)}`).join("; ");
+    // a clock's settings by their names in words; a team's goals by handicap by the team's own name
+    const named = (name) => (has("form", `field-${name}`) ? fieldName(name) : name);
+    return Object.entries(value).map(([name, inner]) => `${named(name)} ${valueWords(inner)}`).join("; ");
   }
   return choiceName(value);
 }
