@@ -201,3 +201,20 @@ def test_events_logged_with_a_key_the_server_refuses_are_held_and_said_not_sendi
     assert [row["type"] for row in log(server, "wrongkey-1")] == ["match.start", "chukker.start"]
     assert [error for error in page.errors if "403 (Forbidden)" not in error] == []
 
+
+
+def test_enter_on_the_choice_the_keyboard_landed_on_chooses_it_and_logs(server: ServerProcess,
+                                                                         scorer: Callable[..., Console]) -> None:
+    """Enter on a form's first choice, none chosen yet, said "Still needed: Team": Space, then Enter, it took."""
+    console = scorer("keys-enter")
+    page = console.page
+    send(server, "keys-enter", {"type": "chukker.start", "chukker": 1}, console.keys["scorer_key"])
+    page.wait_for_selector("#chukker-clock[data-phase=play]")
+    page.keyboard.press("g")
+    page.wait_for_selector("#form:not([hidden])")
+    assert (focused(page)["field"], focused(page)["value"], focused(page)["checked"]) == ("team", "Blue", "false")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#form", state="hidden")
+    rows = wait_logged(server, console, 3)
+    assert (rows[-1]["type"], rows[-1]["event"]["team"]) == ("goal", "Blue")
+    assert page.errors == []

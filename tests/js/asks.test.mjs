@@ -28,6 +28,8 @@ describe("questions before logging", () => {
     const ended = question("chukker.end", {chukker: 6}, between);
     assert.equal(ended.title, "No chukker is in play");
     assert.deepEqual(ended.actions.map((a) => [a.id, a.label]), [["confirm", "Log the end anyway"], ["cancel", "Cancel"]]);
+    // rarely meant: Cancel is the answer it recommends, and a reflex Enter gives
+    assert.deepEqual(ended.actions.map((a) => [a.id, Boolean(a.primary)]), [["confirm", false], ["cancel", true]]);
     const seventh = question("chukker.start", {chukker: 7}, between);
     assert.equal(seventh.title, "The 6 chukkers are played");
     assert.match(seventh.text, /not tied \(Blue 4 – Red 2\)/);

@@ -68,7 +68,8 @@ export function question(type, fields, now) {
 // second end changes nothing; a chukker after the last one is played only to break a tie.
 
 function edgeQuestion(type, fields, now) {
-  const anyway = (words) => [{id: "confirm", label: words, primary: true}, cancel()];
+  // Out of order is rarely meant (a chukker's end not logged, say): Cancel is the answer a reflex Enter gives.
+  const anyway = (words) => [{id: "confirm", label: words}, {...cancel(), primary: true}];
   const playing = IN_CHUKKER.has(now.phase);
   if (type === "chukker.end" && now.phase === "between") {
     return {title: t("console", "edge-no-chukker-title"), text: t("console", "edge-no-chukker-text"),

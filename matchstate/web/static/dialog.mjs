@@ -30,6 +30,8 @@ export function ask(question) {
       resolve({action: dialog.returnValue || "cancel", value: input ? input.value.trim() : null});
     });
     dialog.showModal();
-    (input || form.querySelector("button.primary, button.danger") || form.querySelector("button")).focus();
+    // The answer it recommends, or else Cancel: a reflex Enter on a risky question does nothing it did not mean.
+    (input || form.querySelector("button.primary") || form.querySelector('button[value="cancel"]')
+      || form.querySelector("button")).focus();
   });
 }

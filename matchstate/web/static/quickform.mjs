@@ -4,8 +4,9 @@
 // sheet pinned to the bottom of the screen.
 //
 // Keyboard: a choice group is one Tab stop, its arrow keys move and select; Space selects (or clears an
-// optional choice); Enter logs the event only when every field needed is given, else it says what is
-// still needed and goes to the first of them; Escape cancels. Choosing never redraws the form, so the
+// optional choice); Enter selects the option focused where its group has none chosen, then logs the event
+// only when every field needed is given, else it says what is still needed and goes to the first of them;
+// Escape cancels. Choosing never redraws the form, so the
 // focus stays where it is.
 
 import {el} from "./dom.mjs";
@@ -127,6 +128,8 @@ function radioGroup(form, field, options, nameId, changed, tapped) {
   box.addEventListener("keydown", (e) => {
     const i = radios.indexOf(e.target);
     if (i < 0) return;
+    // Enter on the option the focus landed on, where none is chosen yet, means it: chosen, then the form's Enter.
+    if (e.key === "Enter" && form.values[field.name] == null) choose(radios[i], false);
     let next = null;
     if (KEYS_BACK.has(e.key)) next = (i - 1 + radios.length) % radios.length;
     else if (KEYS_ON.has(e.key)) next = (i + 1) % radios.length;
