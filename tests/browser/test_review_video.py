@@ -8,6 +8,7 @@ counting down on a clock the test moves."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
@@ -86,6 +87,9 @@ def test_a_recording_pinned_to_a_row_plays_from_each_selected_row_and_marks_the_
     since = (datetime.fromisoformat(sync["at"]) - datetime(2026, 11, 29, 15, 1, tzinfo=UTC)).total_seconds()
     assert abs(sync["event"]["clip_seconds"] - (2 + since)) < 0.002
     page.wait_for_selector(".player .sync >> text=Pinned")
+    # Said as where the clip begins in the log's time, 2 s before the whistle: it said the sync's moment carried
+    # forward, well past the end of a 14 s clip.
+    assert re.fullmatch(r"Pinned: the clip begins at \d\d:00:58\.0 of the log", page.inner_text(".player .sync"))
 
     # Every row has its moment in the clip: Red's goal five seconds after the whistle.
     assert page.inner_text('#timeline tr[data-seq="4"] .moment') == "umpire-1.webm 0:07.00"

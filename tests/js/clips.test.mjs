@@ -91,5 +91,7 @@ describe("the clips in force", () => {
   it("read as minutes and seconds", () => {
     assert.equal(clipTime(62.4), "1:02.40");
     assert.equal(clipTime(-3), "−0:03.00");
+    assert.equal(clipTime(-0.001), "0:00.00");  // a frame pinned at 0: said "−0:00.00"
+    assert.equal(clipTime(59.999), "1:00.00");  // said "0:60.00"
   });
 });

@@ -75,8 +75,8 @@ export function syncsByClip(clips) {
 
 /** A position in a clip as an official reads it: "1:02.40" (minutes, seconds to the hundredth). */
 export function clipTime(position) {
-  const sign = position < 0 ? "−" : "";
-  const abs = Math.abs(position);
-  const minutes = Math.floor(abs / 60);
-  return `${sign}${minutes}:${(abs - minutes * 60).toFixed(2).padStart(5, "0")}`;
+  const hundredths = Math.round(Math.abs(position) * 100);  // rounded first: 59.999 s is 1:00.00, not 0:60.00
+  const sign = position < 0 && hundredths > 0 ? "−" : "";  // and a moment a hair before 0 is 0:00.00, not −0:00.00
+  const minutes = Math.floor(hundredths / 6000);
+  return `${sign}${minutes}:${((hundredths % 6000) / 100).toFixed(2).padStart(5, "0")}`;
 }

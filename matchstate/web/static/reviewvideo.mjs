@@ -110,7 +110,9 @@ export function videoPanel(page) {
       player.video.setAttribute("aria-label", t("review-video", "video-label", {clip: player.clip}));
       const sync = syncOf(player);
       player.box.querySelector(".sync").textContent = sync
-        ? t("review-video", "synced", {at: time(sync.at), moment: clipTime(sync.clip_seconds)})
+        // Where the clip begins in the log's time: the sync's own moment is carried forward to when it was
+        // logged, and would read as "2:27.19 of the clip" of a clip of 20 s.
+        ? t("review-video", "synced", {start: time(new Date(Date.parse(sync.at) - sync.clip_seconds * 1000).toISOString())})
         : t("review-video", "not-synced");
       player.box.querySelector(".pin").textContent = row ? t("review-video", "pin", {seq: row.seq}) : t("review-video", "pin-now");
       player.box.querySelector(".pin").disabled = !showsAFrame(player);
