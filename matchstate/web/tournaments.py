@@ -340,6 +340,15 @@ def match_sit_outs(service: ServiceDep, key: KeyDep, code: str) -> list[dict[str
 
 # -- pages -------------------------------------------------------------------------------
 
+@pages.get("/tournaments", response_class=HTMLResponse)
+def tournaments_page(request: Request, service: ServiceDep,
+                     key: Annotated[str | None, Query()] = None) -> HTMLResponse:
+    """Every tournament, each with its page and its desk, and the form that creates one with the league key."""
+    service.check_list(key)
+    return templates.TemplateResponse(request, "tournaments.html", {
+        "tournaments": desk_of(service).list(), "private": service.private})
+
+
 @pages.get("/tournaments/{slug}", response_class=HTMLResponse)
 def tournament_page(request: Request, service: ServiceDep, slug: str,
                     key: Annotated[str | None, Query()] = None) -> HTMLResponse:

@@ -279,7 +279,7 @@ def test_the_public_page_says_live_that_a_knockout_ended_level_and_that_it_plays
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
-@pytest.mark.parametrize("path", ["/tournaments/otono", "/tournaments/otono/desk"])
+@pytest.mark.parametrize("path", ["/tournaments", "/tournaments/otono", "/tournaments/otono/desk"])
 def test_axe_finds_nothing_serious_on_the_tournament_pages(server: ServerProcess, new_page: Any, axe: Path,
                                                            path: str, language: str) -> None:
     tournament(server)
@@ -375,3 +375,45 @@ def test_a_busy_day_keeps_every_score_live_and_leaves_the_browser_room_for_the_d
     public.wait_for_selector('.fixture-row[data-fixture="M0"] [data-score] >> text="0 – 1"')
     assert len(streams) == 1, f"the page opened {len(streams)} streams"
     assert not public.errors and not desk.errors
+
+
+@pytest.mark.parametrize(("language", "viewport"), [("en", PHONE), ("es", LAPTOP)], ids=["en-phone", "es-laptop"])
+def test_a_record_keeper_creates_a_tournament_with_its_teams_from_the_records_page(
+        server: ServerProcess, new_page: Any, language: str, viewport: dict[str, int]) -> None:
+    """A tournament could be made only by a POST to the API: no page listed tournaments or created one."""
+    page = new_page(viewport=viewport)
+    page.goto(server.base + "/")
+    in_language(page, language)
+    page.click('nav a[href="/tournaments"]')
+    page.wait_for_selector("#new-tournament")
+    assert page.inner_text("#tournaments .quiet") == phrase("tournament", "none-yet", language)
+    for name, value in {"name": "Copa de Verano", "slug": "verano", "starts": "2027-01-08", "ends": "2027-01-17",
+                        "venue": "Pilar", "chukkers": "4"}.items():
+        page.fill(f'#new-tournament [name="{name}"]', value)
+    page.click("#add-team")  # a third team: its name has the keyboard
+    assert page.evaluate("document.activeElement.name") == "team"
+    for n, team in enumerate(["Blue", "Red", "Gold"], 1):
+        entry = f"#teams .team-entry:nth-child({n})"
+        page.fill(f'{entry} [name="team"]', team)
+        for player in (1, 2, 3):  # the fourth left unnamed: not entered
+            page.fill(f'{entry} [name="player-{player}"]', f"{team} {player}")
+            page.fill(f'{entry} [name="handicap-{player}"]', str(player))
+    page.fill("#desk-key", "not-the-league-key")
+    page.click('#new-tournament button:not([type="button"])')
+    page.wait_for_selector(f"#desk-message >> text={phrase('refusal', 'league-key-wrong', language)}")
+    assert get(server, "/api/tournaments") == []  # refused: nothing made, and the form keeps what was typed
+    assert page.input_value('#teams .team-entry:nth-child(3) [name="team"]') == "Gold"
+    page.fill("#desk-key", LEAGUE_KEY)
+    page.click('#new-tournament button:not([type="button"])')
+    page.wait_for_url("**/tournaments/verano/desk")
+    page.wait_for_selector(f"#desk-message >> text={phrase('tournament', 'done-created', language)}")
+    made = get(server, "/api/tournaments/verano")
+    assert (made["name"], made["starts"], made["ends"], made["venue"], made["conditions"]["chukkers"]) == (
+        "Copa de Verano", "2027-01-08", "2027-01-17", "Pilar", 4)
+    entered = [(team["name"], [(p["player"], p["name"], p["handicap"]) for p in team["roster"]])
+               for team in made["teams"]]
+    assert entered == [(team, [(n, f"{team} {n}", n) for n in (1, 2, 3)]) for team in ["Blue", "Red", "Gold"]]
+    page.go_back()
+    page.reload()
+    assert page.inner_text(".tournament-list").startswith("Copa de Verano")
+    assert [error for error in page.errors if "403 (Forbidden)" not in error] == []  # the wrong key's refusal

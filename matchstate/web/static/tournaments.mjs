@@ -1,0 +1,57 @@
+// The tournaments' page: every tournament, and the form that creates one with the league key, its teams and
+// their players entered as the desk will draw them; created, the record keeper goes on at its desk.
+
+import {api, reason} from "./http.mjs";
+import {t} from "./catalog.mjs";
+import {el, submitOnce} from "./dom.mjs";
+
+const PLAYERS = [1, 2, 3, 4];
+const FIRST_TEAMS = 2;
+const KEY = "matchstate:league-key";  // as the desk keeps it: the desk opened next has it already
+
+const form = document.getElementById("new-tournament");
+const teams = document.getElementById("teams");
+const message = document.getElementById("desk-message");
+const keyInput = document.getElementById("desk-key");
+keyInput.value = sessionStorage.getItem(KEY) || "";
+
+/** A team's fields: its name, and each player's name and handicap (USPA's run from -2 to 10). */
+function addTeam() {
+  const n = teams.children.length + 1;
+  const team = el("fieldset", {class: "team-entry"},
+    el("legend", {}, t("tournament", "team-n", {n})),
+    el("label", {}, t("tournament", "team-name"), el("input", {name: "team", class: "team-name"})),
+    ...PLAYERS.map((player) => el("div", {class: "player-entry"},
+      el("label", {}, t("tournament", "player-n", {n: player}), el("input", {name: `player-${player}`})),
+      el("label", {}, t("tournament", "handicap-of", {n: player}),
+        el("input", {name: `handicap-${player}`, type: "number", min: "-2", max: "10", step: "1", value: "0"})))));
+  teams.append(team);
+  return team;
+}
+
+/** The teams as the API takes them: a team whose name is left empty is not entered, nor a player unnamed. */
+function enteredTeams() {
+  return [...teams.children].map((team) => {
+    const value = (name) => team.querySelector(`[name="${name}"]`).value.trim();
+    return {name: value("team"), roster: PLAYERS.filter((player) => value(`player-${player}`)).map((player) => ({
+      player, name: value(`player-${player}`), handicap: Number(value(`handicap-${player}`) || 0)}))};
+  }).filter((team) => team.name);
+}
+
+for (let i = 0; i < FIRST_TEAMS; i += 1) addTeam();
+document.getElementById("add-team").addEventListener("click", () => addTeam().querySelector("input").focus());
+
+submitOnce(form, async () => {
+  sessionStorage.setItem(KEY, keyInput.value);
+  const fields = new FormData(form);
+  const body = {slug: fields.get("slug").trim(), name: fields.get("name").trim(), starts: fields.get("starts"),
+    ends: fields.get("ends"), venue: fields.get("venue").trim(), conditions: {chukkers: Number(fields.get("chukkers"))},
+    teams: enteredTeams()};
+  const reply = await api("/api/tournaments", {method: "POST", body, key: keyInput.value});
+  if (reply.status === 201) {
+    sessionStorage.setItem("matchstate:desk-done", "created");  // said by the desk it opens
+    window.location.assign(`/tournaments/${encodeURIComponent(reply.data.slug)}/desk`);
+  } else {
+    message.textContent = reason(reply.data);  // nothing is created: the form keeps all that was typed
+  }
+});
