@@ -9,10 +9,12 @@ import re
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, HTTPException, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.telemetry import TelemetryConfig
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -90,6 +92,7 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.state.service = service
     app.state.archive = Archive(store)
     app.add_exception_handler(MatchstateError, _matchstate_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(BodyRefused, _body_refused)
     app.include_router(api.router)
@@ -118,9 +121,21 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     return app
 
 
-async def _matchstate_error(_: Request, err: Exception) -> JSONResponse:
+async def _matchstate_error(request: Request, err: Exception) -> Response:
     assert isinstance(err, MatchstateError)
-    return error_answer(err)
+    answer = error_answer(err)
+    if pages.navigated(request):  # a page opened in a browser: the reason in words, where it showed raw JSON
+        kept = {name: answer.headers[name] for name in ("Retry-After",) if name in answer.headers}
+        return pages.refused_page(request, answer.status_code, err.worded(), str(err), kept or None)
+    return answer
+
+
+async def _http_error(request: Request, err: Exception) -> Response:
+    """An address no route takes, opened in a browser: a page that says so; anything else as FastAPI answers it."""
+    assert isinstance(err, StarletteHTTPException)
+    if err.status_code == 404 and pages.navigated(request):
+        return pages.refused_page(request, 404, phrases("page", "not-found"), str(err.detail))
+    return await http_exception_handler(request, err)
 
 
 def error_answer(err: MatchstateError) -> JSONResponse:

@@ -21,7 +21,7 @@ from .api import ServiceDep
 from .assets import asset, assets
 from .offline import KEPT_PAGE, PRECACHE
 from .service import Service
-from .templating import templates
+from .templating import reader_lang, templates
 
 router = APIRouter(include_in_schema=False)
 HERE = resources.files(__package__)
@@ -100,3 +100,18 @@ def sheet_page(request: Request, service: ServiceDep, code: str,
     sheet, receipt = service.sheet(code)
     return templates.TemplateResponse(request, "sheet.html", {"code": code, "sheet": sheet, "receipt": receipt,
                                                               "keyed": keyed})
+
+
+def navigated(request: Request) -> bool:
+    """Whether a person's browser asked for a page (not the API, not a file): a refusal is then a page in words."""
+    path = request.url.path
+    return (request.method in ("GET", "HEAD") and not path.startswith(("/api/", "/static/"))
+            and "text/html" in request.headers.get("accept", ""))
+
+
+def refused_page(request: Request, status: int, words: dict[str, str] | None, detail: str,
+                 headers: dict[str, str] | None = None) -> HTMLResponse:
+    """A refusal as a page, in the reader's language (``words``, where the catalog has them; else ``detail``)."""
+    reason = words[reader_lang(request)] if words else detail
+    return templates.TemplateResponse(request, "error.html", {"status": status, "reason": reason}, status_code=status,
+                                      headers=headers)

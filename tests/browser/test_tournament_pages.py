@@ -417,3 +417,24 @@ def test_a_record_keeper_creates_a_tournament_with_its_teams_from_the_records_pa
     page.reload()
     assert page.inner_text(".tournament-list").startswith("Copa de Verano")
     assert [error for error in page.errors if "403 (Forbidden)" not in error] == []  # the wrong key's refusal
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_page_refused_in_a_browser_says_why_in_words_not_json(server: ServerProcess, new_page: Any,
+                                                                 language: str) -> None:
+    """The desk's ledger link before its key, an unknown tournament's desk: the browser showed the API's JSON."""
+    page = new_page(viewport=NARROW_PHONE)
+    page.goto(server.base + "/")
+    in_language(page, language)
+    for path, status, reason in [
+            ("/discipline", 401, phrase("refusal", "league-key-missing", language)),
+            ("/tournaments/nowhere/desk", 404, "nowhere"),
+            ("/no-such-page", 404, phrase("page", "not-found", language))]:
+        answer = page.goto(server.base + path)
+        assert answer is not None and answer.status == status, path
+        assert page.inner_text("h1") == phrase("page", "error-title", language, status=status)
+        assert reason in page.inner_text(".refused-page .reason") and "{" not in page.inner_text("body"), path
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), f"{path} overflows"
+    page.click(".refused-page a")
+    page.wait_for_selector("#matches")  # back on the records page
+    assert [error for error in page.errors if "404" not in error and "401" not in error] == []
