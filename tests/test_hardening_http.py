@@ -181,9 +181,17 @@ def test_a_nul_in_a_text_is_refused(door: Door, field: str) -> None:
     assert door.written() == [(CODE, 1)]
 
 
-def test_a_nul_in_a_match_code_is_404_or_422(door: Door) -> None:
-    assert door.client.get("/api/matches/a%00b").status_code == 404
-    assert door.client.get("/api/matches/a%00b/events").status_code == 404
+@pytest.mark.parametrize("address", [
+    "/api/matches/a%00b", "/api/matches/a%00b/events", "/api/stats?event=%00", "/api/stats?season=2026&team=%00",
+    "/api/stats.csv?event=%00", "/stats?team=%00", "/api/matches?cursor=%00", "/api/matches?date=%00",
+    "/api/matches?state=%00", "/api/tournaments/%00", "/tournaments/%00"])
+def test_a_nul_in_an_address_is_400_naming_it(door: Door, address: str) -> None:
+    """PostgreSQL refuses a NUL in any text: each of these answered 500 there."""
+    answer = door.client.get(address, headers=LEAGUE)
+    assert answer.status_code == 400 and "NUL character" in answer.json()["detail"], address
+
+
+def test_a_nul_in_a_match_code_is_422(door: Door) -> None:
     created = door.client.post("/api/matches", json={"type": "match.start", "at": now(-60), "match": "a\x00b",
                                                      "teams": [BLUE, RED]}, headers=LEAGUE)
     assert created.status_code == 422 and door.written() == [(CODE, 1)]
