@@ -191,6 +191,15 @@ def test_a_nul_in_an_address_is_400_naming_it(door: Door, address: str) -> None:
     assert answer.status_code == 400 and "NUL character" in answer.json()["detail"], address
 
 
+def test_a_match_start_holding_a_key_twice_is_422_and_nothing_is_created(door: Door) -> None:
+    """Created with the second of each: match "b" with the teams X and Y."""
+    text = (f'{{"type": "match.start", "at": "{now(-60)}", "match": "a", "match": "b", '
+            f'"teams": ["{BLUE}", "{RED}"], "teams": ["X", "Y"]}}')
+    answer = door.client.post("/api/matches", content=text, headers={"Content-Type": "application/json", **LEAGUE})
+    assert answer.status_code == 422 and "the key 'match' twice" in answer.json()["detail"]
+    assert door.written() == [(CODE, 1)]
+
+
 def test_a_nul_in_a_match_code_is_422(door: Door) -> None:
     created = door.client.post("/api/matches", json={"type": "match.start", "at": now(-60), "match": "a\x00b",
                                                      "teams": [BLUE, RED]}, headers=LEAGUE)

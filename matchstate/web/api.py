@@ -126,14 +126,15 @@ class RemoveRequest(BaseModel):
                                   _409="A match with this code exists",
                                   _413="The body is too large"),
                         **LEAGUE_ERRORS, **refusals(_422="The match.start is refused; `detail` says why")})
-def create_match(service: ServiceDep, key: KeyDep,
-                 start: Annotated[dict[str, Any], Body(description="The match's `match.start` event; its "
-                                                                   "`match` is the code that names it: any text "
-                                                                   "but `/`, `.` and `..`.")],
-                 ) -> dict[str, Any]:
+async def create_match(service: ServiceDep, key: KeyDep, request: Request,
+                       start: Annotated[dict[str, Any], Body(description="The match's `match.start` event; its "
+                                                                         "`match` is the code that names it: any "
+                                                                         "text but `/`, `.` and `..`.")],
+                       ) -> dict[str, Any]:
     """Create a match, with the league key. The answer holds the match's scorer key and official key:
     they are shown only this once."""
-    return _created(service.create(start, key))
+    refuse_repeated_keys(await request.body(), start)  # as an append does: a key twice took the last
+    return _created(await run_in_threadpool(service.create, start, key))
 
 
 @router.post("/matches/import", status_code=201, tags=["league"], response_model=None,
