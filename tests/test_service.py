@@ -150,6 +150,19 @@ def test_a_code_no_url_can_name_is_refused_at_creation(client: TestClient, code:
     assert client.get("/api/matches").json() == []
 
 
+@pytest.mark.parametrize(("code", "char"), [("a\nb", "U+000A"), ("bell\x07", "U+0007"), ("ab\u202ecd", "U+202E"),
+                                           ("a\x85b", "U+0085")])
+def test_a_code_holding_a_control_or_formatting_character_is_refused(client: TestClient, store: Store, code: str,
+                                                                     char: str) -> None:
+    """Created with 201: `matchstate matches` printed a line more than the matches, and `archive` made folders
+    whose names held a line break."""
+    answer = client.post("/api/matches", json={**START, "match": code}, headers=LEAGUE)
+    assert answer.status_code == 422 and f"holds {char}, a control or formatting character" in answer.json()["detail"]
+    assert client.get("/api/matches").json() == []
+    with pytest.raises(RefusedEvent, match=re.escape(char)):
+        store.create_match({**START, "match": code})
+
+
 @pytest.mark.parametrize("code", ["a/b", "/", ".", ".."])
 def test_every_door_that_creates_a_match_refuses_a_code_no_url_can_name(
         client: TestClient, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

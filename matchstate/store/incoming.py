@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -21,9 +22,14 @@ TEXT_FIELDS = ("id", "by", "match")  # kept in text columns, which cannot hold a
 
 def check_code(code: object) -> None:
     """Refuse a match code that cannot name a match in a URL: a path segment never holds `/` (not even as %2F,
-    which the server decodes before routing), and browsers resolve `.` and `..` away."""
-    if isinstance(code, str) and ("/" in code or code in {".", ".."}):
+    which the server decodes before routing), and browsers resolve `.` and `..` away; and one holding a control or
+    formatting character, which would make a line of its own in a list, or turn the text after it around."""
+    if not isinstance(code, str):
+        return
+    if "/" in code or code in {".", ".."}:
         raise InvalidEvent.said("code-url", code=repr(code))
+    if unseen := next((char for char in code if unicodedata.category(char) in ("Cc", "Cf")), None):
+        raise InvalidEvent.said("code-control", code=repr(code), char=f"U+{ord(unseen):04X}")
 
 
 @dataclass(frozen=True, slots=True)
