@@ -5,9 +5,10 @@ A report is JSON: ``kind`` (``fork``, ``rollback`` or ``forged``), the log's ``o
 the page had ``seen`` and the one it was ``given`` (both signed notes, verbatim), and the ``consistency`` proof the
 server gave between them, if any. What it proves: two checkpoints of one size with different roots, both signed by
 the log's key, are a fork beyond doubt; a newer checkpoint whose consistency proof from the older fails shows the
-server could not prove its tree extends one it signed (a fork, or a tree cut back and grown again); a server that
-refused the proof to a size it once signed was rolled back. Whether ``vkey`` is the league's key is for the reader
-to compare with the key the league publishes.
+server could not prove its tree extends one it signed (a fork, or a tree cut back and grown again). A server that
+refused the proof to a size it once signed was rolled back, but the report cannot show the refusal: the two
+checkpoints alone prove nothing, and the server must be asked again. Whether ``vkey`` is the league's key is for the
+reader to compare with the key the league publishes.
 """
 
 from __future__ import annotations
@@ -53,8 +54,12 @@ def check_report(path: Path) -> tuple[bool, list[str]]:
     if consistency is None:
         if report["kind"] != "rollback" or given.size >= seen.size:
             return False, [*said, "no consistency proof: nothing more is proven"]
-        return True, [*said, f"the server then refused to prove its tree of {seen.size} leaves (it holds fewer): it "
-                             "was rolled back to an older copy"]
+        # Two checkpoints say nothing of which came first: anyone holding an honest log's two could write this.
+        return False, [*said, f"no consistency proof: the page says the server would not prove that its tree of "
+                              f"{older.size} leaves is a prefix of the one of {newer.size}, as a server rolled back "
+                              "to an older copy cannot, but two checkpoints alone do not show it. Ask the server: "
+                              f"GET /api/log/consistency?from={older.size}&to={newer.size}; a refusal that it holds "
+                              "fewer leaves is the rollback, a proof that holds shows none"]
     try:
         proof = [base64.b64decode(step, validate=True) for step in consistency["proof"]]
     except (binascii.Error, KeyError, TypeError) as err:

@@ -10,6 +10,8 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from browser.browsing import Console
 from browser.conftest import watch
 from matchstate.cli import main
@@ -25,7 +27,8 @@ def _copy(folder: Path, source: str, target: str) -> None:
 
 def test_a_console_that_saw_a_newer_checkpoint_shows_the_rollback(server: ServerProcess,
                                                                   scorer: Callable[..., Console],
-                                                                  tmp_path: Path) -> None:
+                                                                  tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     console = scorer("restored")
     page = console.page
     console.click("chukker.start")
@@ -52,7 +55,13 @@ def test_a_console_that_saw_a_newer_checkpoint_shows_the_rollback(server: Server
     download.value.save_as(saved)
     report = json.loads(saved.read_text())
     assert report["kind"] == "rollback" and report["seen"] and report["given"]
-    assert main(["verify", "--report", str(saved)]) == 1
+    # The report's two checkpoints alone do not show which came first: verify names the question that does, and
+    # the server, asked it, refuses (it holds fewer leaves than it signed), which is the rollback.
+    assert main(["verify", "--report", str(saved)]) == 0
+    older, newer = sorted(int(report[which].split("\n")[1]) for which in ("seen", "given"))
+    asked = f"/api/log/consistency?from={older}&to={newer}"
+    assert asked in capsys.readouterr().out
+    assert page.evaluate("async (asked) => (await fetch(asked)).status", asked) == 400
     review = watch(page.context.new_page())  # the officials' review, in the same browser: the same kept checkpoint
     review.goto(f"{server.base}/matches/restored/review#key={console.keys['official_key']}")
     review.locator("#log-alarm").wait_for(state="visible")
