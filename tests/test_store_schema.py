@@ -238,4 +238,6 @@ def test_a_store_whose_acts_were_deleted_is_not_sealed_again(store: Store) -> No
         store.upgrade()
     assert [str(problem) for problem in store.verify()] == [
         "the store: it has matches but no acts: it was never sealed (run `matchstate db upgrade`), or its acts were "
-        "all deleted"]
+        "all deleted",
+        "the store: the league log records 2 acts, 1 to 2 (leaves from 0), which the store no longer holds: acts "
+        "were deleted behind the store's back"]

@@ -2,6 +2,7 @@
 not hold the store's secret, each named by verify (issue 9, finding 4), on SQLite and PostgreSQL."""
 
 import json
+import re
 import sqlite3
 from typing import Any
 
@@ -15,6 +16,7 @@ from matchstate import Match
 from matchstate.cli import main
 from matchstate.errors import InvalidEvent
 from matchstate.store import Store, chain_hash, hash_key, sealed
+from matchstate.store.seals import head_seal
 from matchstate.version import ENGINE_VERSION
 
 
@@ -152,6 +154,55 @@ def test_a_whole_match_deleted_then_stored_again_is_still_named_with_no_removal_
     assert again() == found  # the first told still, and nothing of the honest one
 
 
+def test_events_cut_off_the_end_by_the_secrets_holder_with_the_head_sealed_again(played: Store) -> None:
+    """The chain and the seal held, so verify said nothing, where a bundle of the same store said lines were cut."""
+    def edit(sql: Sql) -> None:
+        for table in ("rulings", "events"):
+            sql(f"DELETE FROM {table} WHERE seq > 10")
+        surviving_head(sql, 10)
+        head = sql("SELECT code, last_seq, last_hash, acts_seq FROM matches WHERE true").one()
+        sql("UPDATE matches SET seal = :seal WHERE true", {"seal": head_seal(played.secrets.secret(), *head)})
+
+    tamper_with(played, edit)
+    [problem] = played.verify()
+    assert (problem.match, problem.seq) == ("m-1", 11)
+    assert problem.what.startswith("the league log records 3 of its events, seq 11 to 13 (leaves from ")
+    assert "which the store no longer holds, and no act removed the match" in problem.what
+
+
+def test_the_newest_match_deleted_with_its_acts_and_nothing_after(played: Store) -> None:
+    """Its rows, keys and acts deleted, as the last thing the store did: no later seal refers to them, and verify
+    said every seal holds."""
+    played.create_match(match_log("m-3", 1)[0])
+    played.issue_key("m-3", "scorer", hash_key("m-3 scorer"))
+    with played.engine.begin() as connection:
+        m3 = "(SELECT id FROM matches WHERE code = 'm-3')"
+        for table in ("keys", "rulings", "events"):
+            connection.execute(text(f"DELETE FROM {table} WHERE match_id = {m3}"))
+        connection.execute(text("DELETE FROM matches WHERE code = 'm-3'"))
+        connection.execute(text("DELETE FROM acts WHERE code = 'm-3'"))
+    told = [str(problem) for problem in played.verify()]
+    assert len(told) == 2, told
+    assert re.fullmatch(r"the store: the league log records 2 acts, (\d+) to \d+ \(leaves from \d+\), which the "
+                        r"store no longer holds: acts were deleted behind the store's back", told[0])
+    assert told[1].startswith("match m-3, seq 1: the league log records it (leaf ")
+
+
+def test_a_revoked_key_made_live_again_with_its_revocation_deleted(played: Store) -> None:
+    """The key's old row and seal put back, and its revoking act, the last, deleted: the seals all held."""
+    with played.engine.begin() as connection:
+        old = connection.execute(text("SELECT * FROM keys WHERE key_hash = :key"), {"key": hash_key("scorer")}).one()
+    played.revoke_key("m-1", "scorer")
+    with played.engine.begin() as connection:
+        connection.execute(text("UPDATE keys SET revoked_at = NULL, seal = :seal WHERE key_hash = :key"),
+                           {"seal": old.seal, "key": hash_key("scorer")})
+        connection.execute(text("DELETE FROM acts WHERE seq = (SELECT max(seq) FROM acts)"))
+    assert played.role_of_key("m-1", hash_key("scorer")) == "scorer"  # live again to the store
+    [problem] = played.verify()
+    assert re.fullmatch(r"the league log records act \d+ \(leaf \d+\), which the store no longer holds: acts were "
+                        r"deleted behind the store's back", problem.what)
+
+
 def test_the_newest_match_deleted_with_its_acts_shows_once_another_match_moves_on(played: Store) -> None:
     log = match_log("m-1", EVENTS + 1)
     played.create_match(match_log("m-3", 1)[0])
@@ -162,8 +213,10 @@ def test_the_newest_match_deleted_with_its_acts_shows_once_another_match_moves_o
         connection.execute(text("DELETE FROM events WHERE match_id = (SELECT id FROM matches WHERE code = 'm-3')"))
         connection.execute(text("DELETE FROM matches WHERE code = 'm-3'"))
         connection.execute(text("DELETE FROM acts WHERE code = 'm-3'"))
-    [problem] = played.verify()
-    assert (problem.match, problem.column) == ("m-1", "seal") and "acts were removed from their end" in problem.what
+    seal, acts_gone, events_gone = played.verify()
+    assert (seal.match, seal.column) == ("m-1", "seal") and "acts were removed from their end" in seal.what
+    assert "acts were deleted behind the store's back" in acts_gone.what  # the league log's word, before it too
+    assert (events_gone.match, events_gone.seq) == ("m-3", 1)
 
 
 def test_an_act_edited(played: Store) -> None:

@@ -595,8 +595,13 @@ class Store:
                     problems.extend(checks.orphans({kind: [tuple(row) for row in connection.execute(query)]
                                                     for kind, query in ORPHANS.items()}))
                 reading = "its league log"
-                # the log's word on the events of each match whose chain holds (one problem per broken chain)
-                problems.extend(logcheck.problems(self.log, connection, code, {row.code for row in whole}))
+                # the log's word on the events of each match whose chain holds (one problem per broken chain), and
+                # on the events it recorded that are gone, but of a match whose trouble is said already: a chain
+                # broken, or a match the acts created gone
+                said = {row_code for row_code, _, holds in matches if not holds}
+                if secret is not None:
+                    said |= set(ledger.matches) - {row_code for row_code, _, _ in matches}
+                problems.extend(logcheck.problems(self.log, connection, code, {row.code for row in whole}, said))
         except (ValueError, KeyError, TypeError) as err:  # SQLite keeps any text written into any column
             if isinstance(err, MatchstateError):
                 raise

@@ -10,7 +10,7 @@ from sqlalchemy import Connection, Row, Text, cast, select
 
 from .. import jcs
 from ..errors import NotProven
-from ..models import EventRow, LogHeadRow, LogLeafRow, LogNodeRow, MatchRow
+from ..models import ActRow, EventRow, LogHeadRow, LogLeafRow, LogNodeRow, MatchRow
 from ..tlog import merkle
 from ..tlog.checkpoint import SignedCheckpoint
 from . import acts
@@ -19,28 +19,92 @@ from .logkeys import LOG_KEY
 from .verify import Problem
 
 
-def problems(log: LeagueLog, connection: Connection, code: str | None, whole: set[str]) -> list[Problem]:
+def problems(log: LeagueLog, connection: Connection, code: str | None, whole: set[str],
+             said: set[str]) -> list[Problem]:
     """What is wrong with the league log against itself and the events (of match ``code``, or of every match,
-    then the tree too): a leaf, node or head that does not recompute, a checkpoint whose signature or tree is not
-    the head's, a stored event whose hash is not its latest leaf's, and an event the log recorded before with
-    another hash (a match removed and stored again under its code). A match with no leaf at all
-    was stored before the log began, and is no problem; only the events of the matches in ``whole`` (those whose
-    chain and seal hold) are compared, as the chain's problem names a broken one already."""
+    then the tree and the acts too): a leaf, node or head that does not recompute, a checkpoint whose signature or
+    tree is not the head's, a stored event whose hash is not its latest leaf's, an event the log recorded before
+    with another hash (a match removed and stored again under its code), events and acts it recorded that the
+    store no longer holds. A match with no leaf at all was stored before the log began, and is no problem; only
+    the events of the matches in ``whole`` (those whose chain and seal hold) are compared, as the chain's problem
+    names a broken one already, and no events gone are said of a match in ``said`` (its trouble said already)."""
     found: list[Problem] = []
     if code is None:
         found += _tree_problems(log, connection)
+        found += _acts_gone(connection)
     query = select(LogLeafRow.idx, LogLeafRow.kind, LogLeafRow.code, LogLeafRow.seq, LogLeafRow.body).where(
         LogLeafRow.code.is_not(None)).order_by(LogLeafRow.idx)
-    leaves = histories(connection.execute(query if code is None else query.where(LogLeafRow.code == code)).all())
+    rows = connection.execute(query if code is None else query.where(LogLeafRow.code == code)).all()
+    leaves = histories(rows)
     logged = {leaf_code for leaf_code, _ in leaves}
     first = first_logged(leaves)
-    events = select(MatchRow.code, EventRow.seq, EventRow.hash).join(EventRow, EventRow.match_id == MatchRow.id) \
-        .where(MatchRow.importing.is_(None))
-    for event_code, seq, digest in connection.execute(events if code is None else events.where(MatchRow.code == code)):
-        if event_code in logged and event_code in whole:
+    held: set[tuple[str, int]] = set()
+    events = select(MatchRow.code, EventRow.seq, EventRow.hash, MatchRow.importing) \
+        .join(EventRow, EventRow.match_id == MatchRow.id)
+    for event_code, seq, digest, importing in connection.execute(
+            events if code is None else events.where(MatchRow.code == code)):
+        held.add((event_code, seq))
+        if importing is None and event_code in logged and event_code in whole:
             problem = event_problem(leaves, first, event_code, seq, digest)
             if problem is not None:
                 found.append(Problem(event_code, seq, problem))
+    return found + _events_gone(leaves, _removals(rows), held, said)
+
+
+def _removals(rows: Sequence[Row[int, str, str | None, int | None, str]]) -> dict[str | None, int]:
+    """The leaf of each match's last recorded removal: its events' leaves before it record rows it let go."""
+    removed = {}
+    for index, kind, leaf_code, _, body in rows:
+        if kind == ACT and isinstance(leaf := _json_or_none(body), dict) and leaf.get("act") == acts.REMOVE:
+            removed[leaf_code] = index
+    return removed
+
+
+def _events_gone(leaves: Leaves, removed: dict[str | None, int], held: set[tuple[str, int]],
+                 said: set[str]) -> list[Problem]:
+    """The events the league log recorded that the store no longer holds, where no act removed their match since,
+    one problem a match: a match deleted with its acts, or the end of a log cut and its head resealed, which the
+    chain cannot tell."""
+    gone: dict[str, list[tuple[int, int]]] = {}  # a match's events gone: (seq, its latest leaf)
+    for (leaf_code, seq), history in leaves.items():
+        latest = max(index for index, _ in history)
+        if leaf_code is not None and seq is not None and leaf_code not in said \
+                and latest > removed.get(leaf_code, -1) and (leaf_code, seq) not in held:
+            gone.setdefault(leaf_code, []).append((seq, latest))
+    found = []
+    for leaf_code, events in sorted(gone.items(), key=lambda item: min(index for _, index in item[1])):
+        seqs, first = sorted(seq for seq, _ in events), min(index for _, index in events)
+        told = (f"it (leaf {first})" if len(seqs) == 1 else
+                f"{len(seqs)} of its events, seq {seqs[0]} to {seqs[-1]} (leaves from {first})")
+        found.append(Problem(leaf_code, seqs[0], f"the league log records {told}, which the store no longer holds, "
+                                                 "and no act removed the match: deleted behind the store's back"))
+    return found
+
+
+def _acts_gone(connection: Connection) -> list[Problem]:
+    """The acts the league log recorded that the store no longer holds as recorded (all those gone in one problem,
+    each one changed in its own): the acts' seals chain them, but the last ones deleted leave a shorter chain that
+    holds (a revoked key made live again, say)."""
+    found, gone = [], []
+    held = {seq: (act, act_code) for seq, act, act_code in connection.execute(select(ActRow.seq, ActRow.act,
+                                                                                     ActRow.code))}
+    for index, body in connection.execute(select(LogLeafRow.idx, LogLeafRow.body).where(LogLeafRow.kind == ACT)
+                                          .order_by(LogLeafRow.idx)):
+        leaf = _json_or_none(body)
+        if not isinstance(leaf, dict) or leaf.get("act") not in acts.KINDS:
+            continue  # a log key's rotation is the log's act alone
+        seq, recorded = leaf.get("seq"), (leaf.get("act"), leaf.get("match"))
+        if seq not in held:
+            gone.append((index, seq))
+        elif held[seq] != recorded:
+            what = f"act {seq} ({recorded[0]}{f' of match {recorded[1]}' if recorded[1] else ''})"
+            found.append(Problem(recorded[1], None, f"the league log's leaf {index} records {what}, but the store's "
+                                                    f"act {seq} is {held[seq][0]}: the act was changed"))
+    if gone:
+        told = (f"act {gone[0][1]} (leaf {gone[0][0]})" if len(gone) == 1 else
+                f"{len(gone)} acts, {gone[0][1]} to {gone[-1][1]} (leaves from {gone[0][0]})")
+        found.insert(0, Problem(None, None, f"the league log records {told}, which the store no longer holds: acts "
+                                            "were deleted behind the store's back"))
     return found
 
 
@@ -130,7 +194,8 @@ def _right_edge(tree: merkle.Leaves) -> dict[str, str]:
     return edge
 
 
-def _read_frontier(text: str) -> object:
+def _json_or_none(text: str) -> object:
+    """``text`` read as JSON; None where it does not read (a check that needs it names that already)."""
     try:
         return json.loads(text)
     except ValueError:
@@ -167,7 +232,7 @@ def _tree_problems(log: LeagueLog, connection: Connection) -> list[Problem]:
         if end > len(tree) or tree.range_hash(start, end).hex() != digest:
             found.append(Problem(None, None, f"the league log's node {level}/{index} is not its leaves' hash"))
     frontier = connection.execute(select(cast(LogHeadRow.frontier, Text)).where(LogHeadRow.id == 1)).scalar()
-    if frontier is not None and _read_frontier(frontier) != _right_edge(tree):
+    if frontier is not None and _json_or_none(frontier) != _right_edge(tree):
         found.append(Problem(None, None, "the league log's head's frontier is not the right edge its leaves give: "
                                          "the next append would sign a root its leaves do not give"))
     size, root, checkpoint = log.head(connection)
