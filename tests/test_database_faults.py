@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import httpx
 import psycopg
 import pytest
-from conftest import BLUE, RED
+from conftest import BLUE, RED, match_log
 from fastapi import FastAPI
 from silent_proxy import SilentProxy, postgres_schema, through
 from sqlalchemy import event, make_url
@@ -27,7 +27,7 @@ from sqlalchemy.exc import OperationalError
 from starlette.concurrency import run_in_threadpool
 
 from matchstate.store import Store, dialects
-from matchstate.store.database import deadline, unavailable
+from matchstate.store.database import SERVER_SIDE_FACTOR, deadline, unavailable
 from matchstate.web import create_app
 from matchstate.web.access import hash_key
 from matchstate.web.limits import Limits
@@ -273,6 +273,35 @@ def test_a_postgresql_silent_in_the_middle_of_an_append_fails_it_in_time_and_kee
     stored = [json.loads(event.raw)["id"] for event in proxied.events("mid-1")]
     assert stored == ["mid-1/0", "mid-1/1", "mid-1/3"]
     assert proxied.verify() == []  # the league log holds the leaves of the stored events, and no other
+
+
+def test_an_import_no_one_waits_on_fails_within_a_statements_limit_when_postgresql_falls_silent(
+        silenceable: tuple[SilentProxy, Store], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An import (a command's, or the API's, which no request's deadline bounds) waited as long as the silence
+    lasted, 150 s and more: the socket's peer, a middlebox, still answered, so nothing told the server was gone.
+    Each statement now waits at most as long as the server itself lets one run; the match is imported once it
+    answers."""
+    proxy, proxied = silenceable
+    statements = proxied.database.statements
+    import_rows = statements.import_rows
+
+    def silenced(*args: Any) -> None:
+        import_rows(*args)
+        proxy.silence()  # the batch sent: the staged match's head after it waits on a silent server
+
+    monkeypatch.setattr(statements, "import_rows", silenced)
+    log = [json.dumps(event) for event in match_log("imported-1", 12)]
+    began = time.monotonic()
+    with pytest.raises(Exception) as failed:
+        proxied.import_log(log)
+    took = time.monotonic() - began
+    assert unavailable(failed.value), repr(failed.value)
+    assert took < TIMEOUT * SERVER_SIDE_FACTOR + WITHIN, f"failed after {took:.1f} s"
+    monkeypatch.setattr(statements, "import_rows", import_rows)
+    proxy.resume()
+    imported = once_it_answers(lambda: proxied.import_log(log))
+    assert (imported.code, imported.events) == ("imported-1", 12)
+    assert proxied.verify() == []
 
 
 def test_a_postgresql_silent_in_the_middle_of_creating_a_match_fails_it_in_time_and_keeps_none_of_it(

@@ -7,9 +7,10 @@ write takes the write lock as it begins (``BEGIN IMMEDIATE``).
 
 No wait on the database is unbounded (:func:`database_timeout`, ``MATCHSTATE_DATABASE_TIMEOUT``, default
 10 s): PostgreSQL's connect, its pool's checkout, each statement and commit (cut by :class:`Watchdog` where
-the server, or a middlebox, falls silent), and, on the server's side, a statement and an idle transaction
-(6 times as long); TCP keepalives find a dead peer. A cut connection is invalidated, and the pool with it, so
-the next transaction opens a fresh one. SQLite waits that long for its write lock.
+the server, or a middlebox, falls silent: a request's within that time in all, the statements of work no one
+waits on, an import's or a verify's, each within the server's own limit), and, on the server's side, a statement
+and an idle transaction (6 times as long); TCP keepalives find a dead peer. A cut connection is invalidated, and
+the pool with it, so the next transaction opens a fresh one. SQLite waits that long for its write lock.
 
 What a transaction leaves for after its commit (:func:`after_commit`: the league log's nodes for its cache) is done
 only once its COMMIT returned; a rollback, or a COMMIT that fails, drops it.
@@ -183,23 +184,26 @@ def unavailable(err: BaseException) -> bool:
 
 
 class Watchdog:
-    """Cuts (shuts down the socket of) a PostgreSQL connection whose statement or commit has waited more than
-    ``seconds``: a silent server or middlebox then fails the transaction at once, where it would hold its
-    thread, and every append grouped behind it, for as long as the silence lasts. A transaction arms it as it
-    begins, each statement moves its deadline on, and it is disarmed as the transaction ends."""
+    """Cuts (shuts down the socket of) a PostgreSQL connection whose statement or commit has waited too long: a
+    silent server or middlebox then fails the transaction at once, where it would hold its thread, and every
+    append grouped behind it, for as long as the silence lasts. A transaction arms it as it begins; each
+    statement and commit is watched while it waits on the database (the work's own time between them is not the
+    database's); and it is disarmed as the transaction ends."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
-        # The id of a driver connection: its deadline, its socket, and the deadline no statement moves on.
-        self._armed: dict[int, tuple[float, int, float]] = {}
+        # The id of a driver connection: its deadline now, its socket, the deadline of its transaction in all, and
+        # the longest one statement may wait.
+        self._armed: dict[int, tuple[float, int, float, float]] = {}
         self._started = threading.Lock()
         self._thread: threading.Thread | None = None
 
-    def arm(self, driver_connection: Any, seconds: float) -> None:
-        """Watch ``driver_connection``: cut it in ``seconds`` (the most its transaction may take in all), or, where
-        sooner, once a statement or commit has waited the watchdog's ``seconds``."""
+    def arm(self, driver_connection: Any, seconds: float, statement: float | None = None) -> None:
+        """Watch ``driver_connection``: cut it in ``seconds`` (the most its transaction may take in all: ``inf`` for
+        work no one waits on), or, where sooner, once a statement or commit has waited ``statement`` seconds (the
+        watchdog's, where not given)."""
         now, fd = time.monotonic(), driver_connection.fileno()
-        self._armed[id(driver_connection)] = (now + min(seconds, self.seconds), fd, now + seconds)
+        self._armed[id(driver_connection)] = (now + seconds, fd, now + seconds, statement or self.seconds)
         if self._thread is None:
             with self._started:
                 if self._thread is None:
@@ -207,11 +211,21 @@ class Watchdog:
                     self._thread.start()
 
     def extend(self, connection: Connection, *_: Any) -> None:
-        """A statement begins (an engine's ``before_cursor_execute``): its transaction's deadline moves on."""
+        """A statement or commit begins to wait on the database (an engine's ``before_cursor_execute`` and
+        ``commit``): it is cut if no answer comes within a statement's seconds. (A failed statement's rollback is
+        timed from that statement.)"""
         key = id(connection.connection.driver_connection)
         armed = self._armed.get(key)
         if armed is not None:
-            self._armed[key] = (min(armed[2], time.monotonic() + self.seconds), armed[1], armed[2])
+            self._armed[key] = (min(armed[2], time.monotonic() + armed[3]), armed[1], armed[2], armed[3])
+
+    def rest(self, connection: Connection, *_: Any) -> None:
+        """The database answered (``after_cursor_execute``): until the next statement only the transaction's own
+        deadline holds, so that an import's or a verify's work between statements is never taken for silence."""
+        key = id(connection.connection.driver_connection)
+        armed = self._armed.get(key)
+        if armed is not None:
+            self._armed[key] = (armed[2], armed[1], armed[2], armed[3])
 
     def disarm(self, driver_connection: Any) -> None:
         self._armed.pop(id(driver_connection), None)
@@ -220,7 +234,7 @@ class Watchdog:
         while True:
             time.sleep(min(0.25, self.seconds / 4))
             now = time.monotonic()
-            for key, (due, fd, _) in list(self._armed.items()):
+            for key, (due, fd, _, _) in list(self._armed.items()):
                 if due < now and self._armed.pop(key, None) is not None:
                     _cut(fd)
 
@@ -253,7 +267,9 @@ class Database:
         self.watchdog = None if self.sqlite else Watchdog(self.timeout)
         event.listen(self.engine, "rollback", _rolled_back)
         if self.watchdog is not None:
-            event.listen(self.engine, "before_cursor_execute", self.watchdog.extend)
+            for waits in ("before_cursor_execute", "commit"):
+                event.listen(self.engine, waits, self.watchdog.extend)
+            event.listen(self.engine, "after_cursor_execute", self.watchdog.rest)
             event.listen(self.engine, "do_connect", self._connecting)
 
     def remaining(self) -> float:
@@ -305,15 +321,15 @@ class Database:
                 return
             if not write:
                 connection.execution_options(isolation_level="REPEATABLE READ")
-            if DEADLINE.get() is None:
-                # Work with no one waiting on it (a command, an import, a verify of a season) may take long, and
-                # may read rows for minutes after its one statement: the server's own limits bound it.
-                with _committed(connection):
-                    yield connection
-                return
             driver = connection.connection.driver_connection
             assert self.watchdog is not None
-            self.watchdog.arm(driver, self.remaining())
+            if DEADLINE.get() is None:
+                # Work with no one waiting on it (a command, an import, a verify of a season) may take long in all;
+                # each of its statements, as long as the server's own limit lets one run, not longer: a server
+                # gone silent would hold it for ever, as its socket's peer (a middlebox) answers still.
+                self.watchdog.arm(driver, math.inf, self.timeout * SERVER_SIDE_FACTOR)
+            else:
+                self.watchdog.arm(driver, self.remaining())
             try:
                 with _committed(connection):
                     yield connection

@@ -11,8 +11,8 @@ process, runs the statements of each append in turn.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, NamedTuple, Protocol, cast
 
 import orjson
@@ -108,8 +108,8 @@ class Prepared:
     An append runs four short statements, and Connection.execute costs more than the driver
     does on each (a cache key, an execution context, a result): about half an append's time
     besides the commit. The values go through the column types' own bind processors, so the
-    driver gets what Connection.execute would send; SQLAlchemy's events and logging do not see
-    these statements, and the driver's errors come as the driver raises them.
+    driver gets what Connection.execute would send; the engine's cursor events see these statements (the
+    watchdog times them), SQLAlchemy's logging does not, and the driver's errors come as the driver raises them.
     """
 
     def __init__(self, statement: ClauseElement, dialect: Dialect) -> None:
@@ -143,13 +143,25 @@ def execute(connection: Connection, statement: str, params: Any, rows: bool = Fa
     for each of ``params``); its rows if ``rows``."""
     cursor = _cursor(connection)
     try:
-        if many:
-            cursor.executemany(statement, params)
-        else:
-            cursor.execute(statement, params)
-        return list(cursor.fetchall()) if rows else []
+        with _waiting(connection, cursor, statement, params, many):
+            if many:
+                cursor.executemany(statement, params)
+            else:
+                cursor.execute(statement, params)
+            return list(cursor.fetchall()) if rows else []
     finally:
         cursor.close()
+
+
+@contextmanager
+def _waiting(connection: Connection, cursor: Any, statement: str, params: Any = None,
+             many: bool = False) -> Iterator[None]:
+    """Within it ``statement`` waits on the database: the engine's cursor events fire around it as
+    Connection.execute fires them, so that the database's watchdog times the wait (a failed one stays timed until
+    its transaction ends)."""
+    connection.dispatch.before_cursor_execute(connection, cursor, statement, params, None, many)
+    yield
+    connection.dispatch.after_cursor_execute(connection, cursor, statement, params, None, many)
 
 
 def _cursor(connection: Connection) -> Any:
@@ -317,7 +329,7 @@ class _Copy:
     def run(self, connection: Connection, rows: list[dict[str, Any]]) -> None:
         cursor = _cursor(connection)
         try:
-            with cursor.copy(self.sql) as copy:
+            with _waiting(connection, cursor, self.sql), cursor.copy(self.sql) as copy:
                 for row in rows:
                     copy.write_row([_json(row[key]) if key in self.json else row[key] for key in self.keys])
         finally:
