@@ -399,6 +399,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     a store restored without its secret must not pass for one verified."""
     if args.public_key and not args.receipts:  # given for nothing: a mistyped command line would pass unseen
         raise MatchstateError("--public-key checks receipts: give them with --receipts FILE")
+    if args.public_key and len(args.public_key) > 1:
+        raise MatchstateError("--receipts are checked with one --public-key: the store's, as `matchstate keys "
+                              "public` prints it first")
     store = open_store()
     problems = store.verify(args.match)
     notes = [f"removed: {removal}" for removal in store.removals()] if args.match is None else []
@@ -408,7 +411,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
                      "set MATCHSTATE_SECRET_FILE)")
     receipts_fail = False
     if args.receipts:
-        report = store.check_receipts(read_lines(args.receipts), _public_key(args.public_key))
+        report = store.check_receipts(read_lines(args.receipts),
+                                      _public_key(args.public_key[0] if args.public_key else None))
         problems += report.problems
         notes += report.removed
         notes.append(f"receipts: {report.held} of those read hold")
@@ -463,6 +467,10 @@ def cmd_keys(args: argparse.Namespace) -> int:
     if args.action == "public":
         said = {"public_key": store.public_key_pem(), "fingerprint": store.key_fingerprint()}
         text = f"{store.public_key_pem()}fingerprint (a receipt's \"key\"): {store.key_fingerprint()}"
+        log_key = store.log_public_key_pem()
+        if log_key != store.public_key_pem():  # handed over (keys rotate-log-key): a bundle signed since is its
+            said["log_public_key"] = log_key
+            text += f"\nthe league log's key since it was rotated (its checkpoints, heads and lists):\n{log_key}"
     elif args.action == "revoke":
         store.revoke_key(args.match, args.role, by=args.by)
         said = {"match": args.match, "role": args.role, "revoked": True}
@@ -834,8 +842,10 @@ def _verify(command: argparse.ArgumentParser) -> None:
     command.add_argument("match", nargs="?", help="one match's code (default: every match)")
     command.add_argument("--receipts", metavar="FILE",
                          help="receipts kept by devices (JSON Lines): each must be signed and agree with the log")
-    command.add_argument("--public-key", metavar="PEM", help="check the receipts with this public key (default: "
-                         "the store's own); with --bundle, the league's key, which must have signed the bundle")
+    command.add_argument("--public-key", metavar="PEM", action="append",
+                         help="check the receipts with this public key (default: the store's own); with --bundle, a "
+                              "key of the league's, one of which must have signed each of the bundle's notes: give "
+                              "it again for each key the league log has had (`matchstate keys public` prints them)")
     _json_option(command)
     evidence_cli.verify_options(command)  # --bundle, --report
 

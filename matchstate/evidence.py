@@ -176,13 +176,15 @@ class BundleReport:
     unlisted: bool = False  # a folder of bundles with no signed list: a match's folder removed would not be found
     chains: dict[str, tuple[str, list[str]]] = field(default_factory=dict)  # by folder: its code, each seq's hash
     checkpoints: dict[str, Checkpoint] = field(default_factory=dict)  # by folder: the checkpoint its proofs lead to
-    league: Ed25519PublicKey | None = None  # the league's public key, given: every note of the log must be its
+    league: tuple[Ed25519PublicKey, ...] = ()  # the league's public keys, given: every note of the log must be one's
     signers: set[str] = field(default_factory=set)  # the keys that signed the checkpoints (name+ID)
 
     def log_keys(self, policy: Policy, origin: str, size: int) -> list[Verifier]:
-        """The keys a note of log ``origin`` at ``size`` leaves is checked with: the league's alone where it was
+        """The keys a note of log ``origin`` at ``size`` leaves is checked with: the league's alone where they were
         given (a bundle's policy names the keys its maker chose), else those the policy names."""
-        return policy.log_keys(origin, size) if self.league is None else [Verifier.ed25519(origin, self.league)]
+        if not self.league:
+            return policy.log_keys(origin, size)
+        return [Verifier.ed25519(origin, key) for key in self.league]
 
     def signed_by(self, signed: SignedCheckpoint, policy: Policy) -> list[Verifier]:
         """The keys a checkpoint is checked with (:meth:`log_keys`), once one of them is found to have signed it
@@ -191,10 +193,11 @@ class BundleReport:
         try:
             self.signers.update(key.handle for key in signed.note.verified_by(keys))
         except NotProven:
-            if self.league is None:
+            if not self.league:
                 raise
-            raise NotProven("its checkpoint is not signed by the league's public key given: the league did not "
-                            "sign it") from None
+            raise NotProven("its checkpoint is not signed by a public key of the league's given: the league did "
+                            "not sign it (or it was signed by a key the league log was handed over to, not given)") \
+                from None
         return keys
 
     def proven(self) -> str:
@@ -213,16 +216,17 @@ class BundleReport:
     def trusted(self) -> str:
         """Whose signature the checkpoints carry, and whether it was checked against the league's key."""
         signers = ", ".join(sorted(self.signers)) or "no key"
-        if self.league is not None:
+        if self.league:
             return f"signed by the league's public key given: {signers}"
         return (f"signed by {signers}, as the bundle's own policy names: give the league's public key (--public-key "
                 "PEM, as `matchstate keys public` prints it) to know that the league signed it")
 
 
-def verify_bundle(folder: Path, engine_version: str, league: Ed25519PublicKey | None = None) -> BundleReport:
+def verify_bundle(folder: Path, engine_version: str, league: tuple[Ed25519PublicKey, ...] = ()) -> BundleReport:
     """Check every match bundle in ``folder`` (or ``folder`` itself, if it is one); see the module's docstring.
-    With ``league``, the league's own public key, each checkpoint must be that key's: a bundle's policy names the
-    keys it is checked with, so a bundle another store made holds its own, and only the key kept apart tells."""
+    With ``league``, the league's own public keys (the first, and each the log was handed over to), each note must
+    be one of theirs: a bundle's policy names the keys it is checked with, so a bundle another store made holds its
+    own, and only the keys kept apart tell."""
     report = BundleReport(league=league)
     targets = [folder] if (folder / EVENTS).exists() else sorted(path.parent for path in folder.glob(f"*/{EVENTS}"))
     if not targets:

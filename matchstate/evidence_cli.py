@@ -74,7 +74,7 @@ def _verify_or_bundle(verify: Callable[[argparse.Namespace], int]) -> Callable[[
             raise MatchstateError("verify --bundle DIR checks the bundle alone: no MATCH")
         if not Path(args.bundle).is_dir():  # nothing to check is a command that could not run, not a problem found
             raise MatchstateError(f"no such folder: {Path(args.bundle).resolve()}")
-        league = read_public_key(args.public_key) if args.public_key else None
+        league = tuple(read_public_key(path) for path in args.public_key or ())
         report = verify_bundle(Path(args.bundle), ENGINE_VERSION, league)
         for line in [*report.problems, *report.notes]:
             print(line)

@@ -3,6 +3,7 @@ frozen under its key, and a frozen season's bundle verified with nothing but its
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -76,6 +77,18 @@ def test_a_frozen_season_verifies_from_its_bundle_and_policy_alone(
     monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store.url.render_as_string(hide_password=False))
     assert main(["archive", "--season", "2026", str(tmp_path / "season"), "--freeze"]) == 0
     assert "frozen at" in capsys.readouterr().out
+    # Checked against the league's keys, as `keys public` prints them: the frozen checkpoint is the first key's,
+    # the heads and the list the key it was handed over to; the first alone is refused.
+    assert main(["keys", "public", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    for name in ("public_key", "log_public_key"):
+        (tmp_path / f"{name}.pem").write_text(printed[name])
+    both = ["--public-key", str(tmp_path / "public_key.pem"), "--public-key", str(tmp_path / "log_public_key.pem")]
+    assert main(["verify", "--bundle", str(tmp_path / "season"), *both]) == 0
+    assert "signed by the league's public key given" in capsys.readouterr().out
+    assert main(["verify", "--bundle", str(tmp_path / "season"), *both[:2]]) == 1
+    assert capsys.readouterr().out == ("m-1: its head does not hold: no known key signed the note\n"
+                                       "%list: the signed list does not hold: no known key signed the note\n")
     retired = Signer(store.log.origin, store.secrets.signing_key())
     bundle = tmp_path / "season" / "m-1"
     policy = Policy.parse((bundle / POLICY).read_bytes())

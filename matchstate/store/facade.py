@@ -382,6 +382,10 @@ class Store:
         """:meth:`public_key` as PEM (SubjectPublicKeyInfo), as ``matchstate keys public`` prints it."""
         return public_pem(self.public_key())
 
+    def log_public_key_pem(self) -> str:
+        """The league log's signing key now, as PEM: the receipts' (:meth:`public_key_pem`) until it is rotated."""
+        return public_pem(Ed25519PublicKey.from_public_bytes(self.log.signer.verifier.public))
+
     def key_fingerprint(self) -> str:
         """The public key's fingerprint, each receipt's ``key``: the first 16 hex digits of its raw bytes' SHA-256."""
         return fingerprint(self.public_key())
