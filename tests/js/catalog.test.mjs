@@ -38,3 +38,13 @@ describe("an event in a line", () => {
     assert.doesNotMatch(line, /chukker_seconds|extra_seconds/);  // the log's own names, shown as they were
   });
 });
+
+describe("a goal count", () => {
+  it("is written as the server's pages write it, on every page that shows a score", async () => {
+    const {goals, score} = await import("../../matchstate/web/static/show.mjs");
+    const python = (n) => execFileSync(process.env.PYTHON || "python", ["-c",
+      `from matchstate.tournaments.standings import goals; print(goals(${n}))`], {encoding: "utf-8"}).trim();
+    for (const n of [7, 7.5, 0.5, -0.5, -2.5]) assert.equal(goals(n), python(n));
+    assert.equal(score(["Blue", "Red"], {Blue: 5.5, Red: 3}), "Blue 5½ – Red 3");  // the records list said 5.5
+  });
+});

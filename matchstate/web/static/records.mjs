@@ -10,6 +10,7 @@ import {deviceId} from "./events.mjs";
 import {pageClock} from "./clock.mjs";
 import {events, stateName} from "./words.mjs";
 import {ask} from "./dialog.mjs";
+import {goals} from "./show.mjs";
 
 const clock = pageClock();
 // What the list and the new match's panel show, drawn again in the other language when the toggle changes.
@@ -43,7 +44,7 @@ function row(match) {
     el("td", {}, el("a", {href: `${path}/review`}, match.code)),
     el("td", {}, match.date),
     el("td", {}, t("common", "versus", {one: match.teams[0], two: match.teams[1]})),
-    el("td", {class: "num"}, match.teams.map((team) => match.score[team]).join(" – ")),
+    el("td", {class: "num"}, match.teams.map((team) => goals(match.score[team])).join(" – ")),
     el("td", {}, standing(match), el("span", {class: "quiet"}, ` · ${stateName(match.state)} · ${events(match.events)}`)),
     el("td", {class: "links"},
       el("a", {href: `${path}/console`}, t("common", "console")), el("a", {href: `${path}/review`}, t("common", "review")),

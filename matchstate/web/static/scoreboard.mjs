@@ -12,6 +12,7 @@ import {pageClock} from "./clock.mjs";
 import {face} from "./chukkerclock.mjs";
 import {intervalReading, intervalStart} from "./interval.mjs";
 import {reviewLine} from "./reviewline.mjs";
+import {goals} from "./show.mjs";
 
 const root = $("scoreboard");
 const single = root.dataset.code;       // one match's board; absent: every match in play
@@ -21,11 +22,6 @@ const clock = pageClock();
 const follows = new Map();              // code -> {known, source, board}
 
 
-/** Goals as a scoreboard writes them: a half goal by handicap is "½" ("3½"). */
-function goals(n) {
-  const whole = Math.floor(n);
-  return n === whole ? String(n) : `${whole || ""}½`;
-}
 
 const say = messenger();  // the page's message, said again in the language chosen
 

@@ -10,8 +10,13 @@ export function time(iso) {
   return d.toLocaleTimeString([], {hour12: false}) + "." + String(d.getMilliseconds()).padStart(3, "0")[0];
 }
 
-export function score(teams, goals) {
-  return teams.map((team) => `${team} ${goals[team]}`).join(" – ");
+/** A goal count as the server's pages write it (tournaments.standings.goals): 7, 7½, -0½. */
+export function goals(n) {
+  return Number.isInteger(n) ? String(n) : `${n < 0 ? "-" : ""}${Math.trunc(Math.abs(n))}½`;
+}
+
+export function score(teams, counts) {
+  return teams.map((team) => `${team} ${goals(counts[team])}`).join(" – ");
 }
 
 /** The match now, as every match page shows it at the top: score, state, free hit. */

@@ -3,10 +3,9 @@
 // opened matches would take them all, from this page's later fixtures and from every other tab.
 
 import {t} from "./catalog.mjs";
+import {goals} from "./show.mjs";
 
 const STATUSES = ["waiting", "scheduled", "playing", "ended", "level", "stale"];
-// A goal count as the server's pages write it (tournaments.standings.goals): 7, 7½.
-const goals = (n) => (Number.isInteger(n) ? String(n) : `${n < 0 ? "-" : ""}${Math.trunc(Math.abs(n))}½`);
 const rows = new Map([...document.querySelectorAll(".fixture-row")].map((row) => [row.dataset.fixture, row]));
 
 function show(row, status, score) {
