@@ -102,6 +102,28 @@ def test_reloaded_with_the_server_down_the_console_opens_from_the_service_worker
         ("play", "scorer"), ("hit", "scorer"), ("goal", "scorer")]
 
 
+def test_reloaded_with_the_server_down_the_rulings_cites_still_name_their_clauses(server: ServerProcess,
+                                                                                 scorer: Any) -> None:
+    """Opened offline, the ruling's cites were bare ids ("36/one-stroke"): the clauses were not kept."""
+    console = scorer("reload-cites")
+    page = console.page
+    wait_until_kept(page)
+    console.click("penalty.award", penalty="4", to="Blue")
+    console.click("play")
+    console.click("hit", player=4, contact="hit")
+    console.wait_until_sent()
+    page.wait_for_selector("#ruling .cite")
+    online = page.locator("#ruling .cite summary").all_inner_texts()
+    assert online and all(" · " in cite for cite in online), online  # "36/… · its heading"
+    server.stop()
+    page.wait_for_selector(".banner.offline", timeout=60_000)
+    page.reload()
+    page.wait_for_selector("#console.ready")
+    page.wait_for_selector("#ruling .cite")
+    assert page.locator("#ruling .cite summary").all_inner_texts() == online
+    server.start()
+
+
 def test_a_goal_logged_offline_while_an_official_voided_is_recorded_after_the_scorers_consent(
         server: ServerProcess, scorer: Any) -> None:
     console = scorer("conflict-1")

@@ -44,6 +44,7 @@ import {attention} from "./attention.mjs";
 const GUARD_MS = 600;           // a second tap this soon on the same button is taken as the same tap, and ignored
 const CLOCK_EVERY_MS = 10 * 60 * 1000;
 const KEPT_ROWS = 60;           // recorded events kept on this device for a console opened offline
+const KEPT_RULES = "matchstate:rules";  // Rule 36's clauses, as the server last gave them
 const SCORE_SMALLEST_PX = 15;   // the score is made no smaller than this to fit its line; it wraps instead
 
 export class ConsolePage {
@@ -675,6 +676,7 @@ export class ConsolePage {
     this.known.log = saved.log;
     this.role = saved.role;
     this.forms = saved.forms;
+    this.rules = JSON.parse(localStorage.getItem(KEPT_RULES) || "{}");  // the cites' titles, opened offline too
     return true;
   }
 
@@ -698,6 +700,7 @@ export class ConsolePage {
     }
     this.forms = formsReply.data;
     this.rules = rulesReply.data;
+    localStorage.setItem(KEPT_RULES, JSON.stringify(this.rules));  // one copy for every match's console
     this.known.merge(logReply.data);
     this.known.seen(null, viewReply.data);
     this.save();
