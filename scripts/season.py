@@ -238,7 +238,9 @@ class MatchWriter:
 
 
 if __name__ == "__main__":
-    import sys
+    import argparse
 
-    for line in season(1, int(sys.argv[1]) if len(sys.argv) > 1 else 2026)[0]:
+    parser = argparse.ArgumentParser(description="Print one generated match log (JSON Lines) of a seeded season.")
+    parser.add_argument("seed", nargs="?", type=int, default=2026, help="the season's seed (default 2026)")
+    for line in season(1, parser.parse_args().seed)[0]:
         print(line)
