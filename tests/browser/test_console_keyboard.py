@@ -37,12 +37,18 @@ def wait_logged(server: ServerProcess, console: Console, count: int) -> list[dic
     return rows
 
 
+def in_play(server: ServerProcess, scorer: Callable[..., Console], code: str) -> Console:
+    """A new match's console, its first chukker in play."""
+    console = scorer(code)
+    send(server, code, {"type": "chukker.start", "chukker": 1}, console.keys["scorer_key"])
+    console.page.wait_for_selector("#chukker-clock[data-phase=play]")
+    return console
+
+
 def test_a_whole_penalty_scored_with_the_keyboard_alone(server: ServerProcess,
                                                         scorer: Callable[..., Console]) -> None:
-    console = scorer("keys-1")
+    console = in_play(server, scorer, "keys-1")
     page = console.page
-    send(server, "keys-1", {"type": "chukker.start", "chukker": 1}, console.keys["scorer_key"])
-    page.wait_for_selector("#chukker-clock[data-phase=play]")
     assert page.inner_text("#chukker-clock .chukker b") == "1"
 
     # The award: its shortcut opens the form, and the keyboard is on its grid at once: Blue's row, Penalty 1.
@@ -202,14 +208,11 @@ def test_events_logged_with_a_key_the_server_refuses_are_held_and_said_not_sendi
     assert [error for error in page.errors if "403 (Forbidden)" not in error] == []
 
 
-
 def test_enter_on_the_choice_the_keyboard_landed_on_chooses_it_and_logs(server: ServerProcess,
                                                                          scorer: Callable[..., Console]) -> None:
     """Enter on a form's first choice, none chosen yet, said "Still needed: Team": Space, then Enter, it took."""
-    console = scorer("keys-enter")
+    console = in_play(server, scorer, "keys-enter")
     page = console.page
-    send(server, "keys-enter", {"type": "chukker.start", "chukker": 1}, console.keys["scorer_key"])
-    page.wait_for_selector("#chukker-clock[data-phase=play]")
     page.keyboard.press("g")
     page.wait_for_selector("#form:not([hidden])")
     assert (focused(page)["field"], focused(page)["value"], focused(page)["checked"]) == ("team", "Blue", "false")
