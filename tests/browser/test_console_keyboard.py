@@ -89,6 +89,7 @@ def test_a_whole_penalty_scored_with_the_keyboard_alone(server: ServerProcess,
     page.keyboard.press("b")
     page.wait_for_selector("#form:not([hidden])")
     assert focused(page)["field"] == "surface_altered"
+    assert page.locator("#form .legend").is_hidden()  # no field is marked needed: "* needed" said of none
     page.keyboard.press("Enter")
     wait_logged(server, console, 5)
     page.keyboard.press("p")
@@ -98,6 +99,7 @@ def test_a_whole_penalty_scored_with_the_keyboard_alone(server: ServerProcess,
     # The hit: the players are Blue's, named from the roster.
     page.keyboard.press("h")
     page.wait_for_selector("#form:not([hidden])")
+    assert page.locator("#form .legend").is_visible()  # the player is needed, marked *
     players = page.get_by_role("radiogroup", name="Player")
     assert players.get_by_role("radio").all_inner_texts() == [
         "1 · T. Irigoyen", "2 · B. Larrañaga", "3 · F. Aráoz", "4 · J. Ocampo"]

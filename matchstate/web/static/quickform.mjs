@@ -208,7 +208,10 @@ export function formContent(form, fields, context) {
   // A field whose meaning hangs on the grid's choice (a Penalty 2's ``from``) is given before that tap: shown.
   const shows = (field) => applies(field, form.values)
     || (Boolean(form.grid) && (field.applies_when || []).some((when) => form.grid in when));
+  // Said only while some field shown is marked needed (a ball placed's flags have defaults: no mark, no legend).
+  const legend = el("p", {class: "legend quiet"}, t("form", "legend"));
   const changed = () => {
+    legend.hidden = !parts.some(({field}) => needed(field, form.values));
     for (const {field, control, need, row} of parts) {
       // A field with no meaning keeps its place, unseen: nothing under the scorer's finger moves.
       if (row) {
@@ -253,7 +256,7 @@ export function formContent(form, fields, context) {
       sends || el("button", {type: "button", id: "send", class: "big primary", onclick: onSend},
         form.action || t("form", "log", {event: label(form.type)})),
       el("button", {type: "button", class: "big", dataset: {act: "cancel"}, onclick: onCancel}, t("form", "cancel")),
-      fields.length ? el("p", {class: "legend quiet"}, t("form", "legend")) : null),
+      legend),
   ].filter(Boolean);
   return content;
 }
