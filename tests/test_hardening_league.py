@@ -172,8 +172,15 @@ def test_every_acknowledged_append_carries_its_checkpoint_and_inclusion_proof(cl
     proof = client.get("/api/log/consistency", params={"from": tree.size, "to": newest.size}).json()
     assert merkle.verify_consistency(tree.size, newest.size, [base64.b64decode(step) for step in proof["proof"]],
                                      tree.root, newest.root)
-    assert client.get("/api/log/consistency", params={"from": 1, "to": newest.size + 1}).status_code == 400
-    assert client.get("/api/log/consistency", params={"from": 3, "to": 2}).status_code == 400
+    fewer = client.get("/api/log/consistency", params={"from": 1, "to": newest.size + 1})
+    assert fewer.status_code == 400 and fewer.json()["words"] == {  # the Spanish said the driver's English
+        "en": f"no consistency proof from size 1 to size {newest.size + 1}: the league log holds fewer than "
+              f"{newest.size + 1} leaves",
+        "es": f"no hay prueba de consistencia del tamaño 1 al {newest.size + 1}: el registro de la liga tiene menos de "
+              f"{newest.size + 1} hojas"}
+    backwards = client.get("/api/log/consistency", params={"from": 3, "to": 2})
+    assert backwards.status_code == 400 and "un árbol de 3 hojas no es prefijo de uno menor" in \
+        backwards.json()["words"]["es"]
     described = client.get("/openapi.json").json()
     assert "/api/log/consistency" in described["paths"] and "ProofReceipt" in described["components"]["schemas"]
 

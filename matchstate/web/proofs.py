@@ -82,8 +82,10 @@ def consistency(request: Request, old: Annotated[int, Query(alias="from", ge=1, 
                 to: Annotated[int, Query(ge=1, le=MOST_LEAVES)]) -> dict[str, Any]:
     """The proof that the league log's tree of `from` leaves is a prefix of its tree of `to` leaves: a page that
     kept a checkpoint accepts a newer one only with it."""
+    if old > to:
+        raise _refused(MatchstateError, "consistency-order", old=old, to=to)
     try:
         proof = _service(request).store.log.proven_extension(old, to)
-    except ValueError as err:
-        raise _refused(MatchstateError, "no-consistency", error=err) from None
+    except ValueError:  # the one reason left: the log holds fewer leaves (a copy restored from before it had them)
+        raise _refused(MatchstateError, "consistency-fewer", old=old, to=to) from None
     return {"from": old, "to": to, "proof": [base64.b64encode(step).decode("ascii") for step in proof]}
