@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import os
 import sys
@@ -274,6 +275,33 @@ def cmd_restore(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_imported(code: str, count: int, keys: dict[str, str]) -> None:
+    print(f"imported match {code}: {count} events")
+    for role, key in keys.items():
+        _print_key(f"{role} key", key)
+
+
+def _shown(show: Callable[[], None], codes: list[str]) -> bool:
+    """Whether ``show`` wrote the one-time keys of the matches ``codes`` to standard output; where it could not (a
+    reader that stopped reading, a full disk), the matches are stored but their keys lost: said on standard error,
+    with how to make new ones."""
+    try:
+        show()
+        sys.stdout.flush()
+    except OSError as err:
+        _quiet_stdout()
+        with contextlib.suppress(OSError):
+            print(f"matchstate: {', '.join(codes)} stored, but the keys could not be shown ({err.strerror or err}): "
+                  "make new ones with `matchstate keys issue MATCH scorer` and `... official`", file=sys.stderr)
+        return False
+    return True
+
+
+def _quiet_stdout() -> None:
+    """Send what is left of standard output nowhere, so that its final flush does not fail again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def _print_key(name: str, key: str) -> None:
     print(f"{name}: {key}\n(shown this once: the store keeps only its SHA-256 hash, in the keys table)")
 
@@ -302,12 +330,11 @@ def cmd_import(args: argparse.Namespace) -> int:
             print(f"matchstate: {path}: {_said(err)}", file=sys.stderr)
             continue
         imported.append({"match": code, "events": count, "keys": keys, **({"log": path} if len(args.log) > 1 else {})})
-        if not args.json:
-            print(f"imported match {code}: {count} events")
-            for role, key in keys.items():
-                _print_key(f"{role} key", key)
-    if args.json:
-        print_json(imported if len(args.log) > 1 else imported[0])
+        if not args.json and not _shown(functools.partial(_print_imported, code, count, keys), [code]):
+            return COULD_NOT_RUN  # the logs after it are not imported: their keys would be lost too
+    if args.json and not _shown(functools.partial(print_json, imported if len(args.log) > 1 else imported[0]),
+                                [made["match"] for made in imported]):
+        return COULD_NOT_RUN
     if len(args.log) > 1:
         print(f"{len(imported)} of {len(args.log)} logs imported", file=sys.stderr)
     return 0 if len(imported) == len(args.log) else COULD_NOT_RUN
@@ -925,7 +952,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return COULD_NOT_RUN
     except BrokenPipeError:
         # The reader (say, `head`) stopped reading: not our error. Quiet the final flush too.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _quiet_stdout()
         return 0
     except (MatchstateError, OSError) as err:
         print(f"matchstate: {err}", file=sys.stderr)

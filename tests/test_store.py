@@ -1,6 +1,9 @@
 """The store: appending, retries, refusals, import and export, and the commands, on SQLite and PostgreSQL."""
 
+import io
 import json
+import os
+import sys
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -332,6 +335,32 @@ def test_import_takes_several_logs_in_turn_naming_one_refused_and_going_on(datab
     [imported] = json.loads(out)
     assert (imported["match"], imported["events"], imported["log"]) == ("m-4", 2, str(tmp_path / "m-4.jsonl"))
     assert "is in the store already" in err and err.endswith("1 of 2 logs imported\n")
+
+
+class _Closed(io.StringIO):
+    """Standard output whose reader stopped reading (`matchstate import ... | head -1`)."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def fileno(self) -> int:
+        return os.open(os.devnull, os.O_WRONLY)
+
+
+def test_import_whose_keys_cannot_be_shown_says_so_and_imports_no_more(database: Store, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Piped into a reader that stopped, it imported the first log, lost its keys, stopped, and exited 0."""
+    paths = []
+    for code in ("m-1", "m-2"):
+        paths.append(tmp_path / f"{code}.jsonl")
+        paths[-1].write_text("".join(json.dumps(event) + "\n" for event in match_log(code, 3)), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdout", _Closed())
+    assert main(["import", *map(str, paths)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("matchstate: m-1 stored, but the keys could not be shown (Broken pipe): make new ones with "
+                          "`matchstate keys issue MATCH scorer`")
+    assert [summary.code for summary in database.summaries()] == ["m-1"]  # m-2's keys would be lost too
 
 
 def test_matches_show_and_verify_commands(database: Store, started: list[dict[str, Any]],
