@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from browser.browsing import NARROW_PHONE, PHONE, RECONNECT_MS, TABLET, Console, create, get, log, send
+from browser.browsing import NARROW_PHONE, PHONE, RECONNECT_MS, TABLET, Console, create, get, log, send, to_spanish
 from matchstate.authority import OFFICIALS_ONLY
 from matchstate.web.process import ServerProcess
 
@@ -330,3 +330,18 @@ def test_every_character_of_the_score_and_the_goals_shows_on_a_phone_with_long_t
             assert shown["text"] == f"Goal {team}"
             assert shown["hidden"] == [], f"hidden at {viewport['width']} px: {''.join(shown['hidden'])}"
         page.close()
+
+
+def test_every_event_buttons_words_fit_it_on_a_phone_in_spanish(server: ServerProcess, scorer: Any) -> None:
+    """"Aproximació|n abortada" was cut at the button's edge, and the key's hint under two lines sat on its border."""
+    console = scorer("es-buttons", viewport=PHONE)
+    page = console.page
+    to_spanish(page)
+    page.wait_for_selector('#buttons [data-type="approach.abort"] >> text=Aproximación abortada')
+    overflowing = page.evaluate("""() => [...document.querySelectorAll('#buttons button.event')].filter((button) => {
+        const words = button.querySelector('.what'), box = button.getBoundingClientRect();
+        const hint = button.querySelector('kbd');
+        const hintOut = hint && hint.offsetParent !== null && hint.getBoundingClientRect().bottom > box.bottom;
+        return words.scrollWidth > words.clientWidth || hintOut;
+    }).map((button) => button.dataset.type)""")
+    assert overflowing == []
