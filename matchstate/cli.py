@@ -83,8 +83,9 @@ def score_text(score: dict[str, float]) -> str:
     return " – ".join(f"{team} {goals:g}" for team, goals in score.items())
 
 
-def print_replay(lines: Iterable[str], as_json: bool, lang: str) -> None:
-    """Replay a log into a new Match, printing each event's ruling (a timeline or JSON), then the final state."""
+def print_replay(lines: Iterable[str], as_json: bool, lang: str, *, kept: bool = False) -> None:
+    """Replay a log into a new Match, printing each event's ruling (a timeline or JSON), then the final state
+    (``kept``: a store's log, read as stored)."""
     from datetime import datetime
 
     from .engine import Match
@@ -93,7 +94,7 @@ def print_replay(lines: Iterable[str], as_json: bool, lang: str) -> None:
 
     match = Match()
     start = None
-    for step in replay(lines, match):
+    for step in replay(lines, match, kept=kept):
         if as_json:
             print(as_json_text(step.to_json()))
         else:
@@ -417,7 +418,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     store = open_store()
     read_or_refuse(args.match, lambda: print_replay((stored.raw for stored in store.events(args.match)), args.json,
-                                                    args.lang))
+                                                    args.lang, kept=True))
     return 0
 
 

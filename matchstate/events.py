@@ -247,18 +247,9 @@ class OneOf:
         return value
 
 
-# Seconds with a non-zero digit past the sixth place: datetime keeps microseconds and cuts the rest, so a stroke
-# 20.0000009 s after "Play" would be judged in time, and an `at` 0.8 µs before the one above it equal to it. Refused,
-# so no time is judged other than it reads.
-_FINER_THAN_A_MICROSECOND = re.compile(r"[.,]\d{6}\d*[1-9]")
-
-
 def timestamp(value: object, _: Context) -> datetime:
     if not isinstance(value, str):
         _fail("time", value)
-    point = max(value.find("."), value.find(","))
-    if point >= 0 and len(value) - point > 8 and _FINER_THAN_A_MICROSECOND.search(value, point):
-        _fail("time-microseconds", value)
     try:
         moment = datetime.fromisoformat(value)
         if moment.year in (1, 9999):  # where an offset can take a time out of years 1 to 9999, it has no UTC
@@ -606,6 +597,26 @@ def _missing(kind: str, name: str) -> NoReturn:
 def _refused(kind: str, name: str, err: ValueError) -> InvalidEvent:
     why = err.words if isinstance(err, Unfit) else str(err)
     return InvalidEvent.said("field", kind=kind, name=repr(name), why=why)
+
+
+# Seconds with a non-zero digit past the sixth place: datetime keeps microseconds and cuts the rest, so a stroke
+# 20.0000009 s after "Play" would be judged in time, and an `at` 0.8 µs before the one above it equal to it.
+_FINER_THAN_A_MICROSECOND = re.compile(r"[.,]\d{6}\d*[1-9]")
+
+
+def check_time_kept(obj: Mapping[str, Any]) -> None:
+    """Refuse an event whose ``at`` says more than a microsecond, so that no time is judged other than it reads: the
+    doors' check (a log replayed, an append, an import), not the engine's, as an event stored before it was made is
+    read as it was (cut to the microsecond)."""
+    value = obj.get("at")
+    if not isinstance(value, str):
+        return
+    point = max(value.find("."), value.find(","))
+    if point >= 0 and len(value) - point > 8 and _FINER_THAN_A_MICROSECOND.search(value, point):
+        try:
+            _fail("time-microseconds", value)
+        except Unfit as err:
+            raise _refused(str(obj.get("type")), "at", err) from None
 
 
 # Each type's checks, compiled.

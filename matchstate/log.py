@@ -17,6 +17,7 @@ import orjson
 from .engine import Match
 from .engine.clock import Clock
 from .errors import InvalidEvent, RefusedEvent
+from .events import check_time_kept
 from .rulings import Ruling
 
 MAX_LINE_BYTES = 16_384  # far above any real event; guards the store and the service too
@@ -150,8 +151,9 @@ def read_events(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
                 raise err.at_line(number) from None
 
 
-def replay(lines: Iterable[str], match: Match | None = None) -> Iterator[Step]:
-    """Feed a log's events to ``match`` (a new one by default), yielding a :class:`Step` each.
+def replay(lines: Iterable[str], match: Match | None = None, *, kept: bool = False) -> Iterator[Step]:
+    """Feed a log's events to ``match`` (a new one by default), yielding a :class:`Step` each; ``kept``: the log is
+    a store's, whose events are read as they were stored (:func:`~matchstate.events.check_time_kept` is not asked).
 
     A refused event raises :class:`RefusedEvent` carrying its line number; the events
     before it stay applied, nothing after it is. A log with no event (empty, or blank lines only) lacks its
@@ -160,6 +162,8 @@ def replay(lines: Iterable[str], match: Match | None = None) -> Iterator[Step]:
     match = match if match is not None else Match()
     for number, obj in read_events(lines):
         try:
+            if not kept:
+                check_time_kept(obj)
             ruling = match.feed(obj)
         except RefusedEvent as err:
             raise err.at_line(number) from None

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..engine import Match
 from ..errors import InvalidEvent
+from ..events import check_time_kept
 from ..rulings import Ruling
 from .cache import Head
 from .chain import CHAIN_VERSION, chain_hash, decode, sealed
@@ -58,6 +59,7 @@ class Incoming:
             except (TypeError, ValueError) as err:
                 raise InvalidEvent.said("not-json", error=err) from None
         obj = decode(raw)
+        check_time_kept(obj)  # a new event's: the store's own are read as they were stored
         for name in TEXT_FIELDS:
             if isinstance(value := obj.get(name), str) and "\x00" in value:
                 raise InvalidEvent.said("nul-field", kind=obj.get("type"), name=repr(name))
