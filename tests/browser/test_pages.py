@@ -10,7 +10,17 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from browser.browsing import LEAGUE_KEY, TABLET, create, fill_new_match, get, log, send, wait_until_kept
+from browser.browsing import (
+    LEAGUE_KEY,
+    TABLET,
+    create,
+    fill_new_match,
+    get,
+    league_store,
+    log,
+    send,
+    wait_until_kept,
+)
 from matchstate.store import Store
 from matchstate.web.app import create_app
 from matchstate.web.pages import files_version
@@ -312,3 +322,44 @@ def test_a_match_not_yet_started_is_corrected_and_removed_on_the_records_page(se
     page.wait_for_selector("#matches >> text=typo-1", state="detached")
     assert [row["code"] for row in get(server, "/api/matches")] == ["fix-me"]
     assert page.errors == []
+
+
+def test_the_records_list_starts_with_the_newest_match_and_shows_more_on_asking(server: ServerProcess,
+                                                                                new_page: Any) -> None:
+    """It showed the first 100 matches, oldest first, and nothing else: today's were out of sight, unsaid."""
+    for n in range(103):
+        create(server, f"list-{n:03d}")
+    page = new_page(viewport=TABLET)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#matches tr >> text=list-102")
+    codes = page.locator("#matches tr td:first-child a").all_inner_texts()
+    assert (len(codes), codes[0], codes[-1]) == (100, "list-102", "list-003")
+    page.click("#more")
+    page.wait_for_function("() => document.querySelectorAll('#matches tr').length === 103")
+    assert page.locator("#matches tr td:first-child a").all_inner_texts()[-3:] == ["list-002", "list-001", "list-000"]
+    assert page.is_hidden("#more")  # no more to show
+    page.select_option("#search [name=sort]", "created")  # oldest first: from the start again
+    page.wait_for_function("() => document.querySelector('#matches tr td a').textContent === 'list-000'")
+    assert page.locator("#matches tr").count() == 100 and page.is_visible("#more")
+    assert page.errors == []
+
+
+def test_on_a_private_server_the_records_list_is_read_with_the_league_key(tmp_path: Path, new_page: Any) -> None:
+    """The list never sent the league key: "this needs the league key" even with it typed and remembered."""
+    url = f"sqlite:///{tmp_path / 'private.db'}"
+    league_store(url)
+    with ServerProcess(url, private=True, log=tmp_path / "server.log") as private:
+        create(private, "closed-1")
+        page = new_page(viewport=TABLET)
+        page.goto(private.base + "/")
+        page.wait_for_selector("#matches >> text=give it under “New match” below")
+        page.fill("#new [name=league_key]", LEAGUE_KEY)
+        page.press("#new [name=league_key]", "Tab")  # given: the list is read with it
+        page.wait_for_selector("#matches tr >> text=closed-1")
+        page.check("#new [name=remember]")
+        page.fill("#new [name=league_key]", LEAGUE_KEY + " ")  # kept on the device as the form is used
+        page.press("#new [name=league_key]", "Tab")
+        page.evaluate(f"localStorage.setItem('matchstate:league-key', {LEAGUE_KEY!r})")
+        page.reload()
+        page.wait_for_selector("#matches tr >> text=closed-1")  # remembered: read at once
+        assert [error for error in page.errors if "401" not in error] == []

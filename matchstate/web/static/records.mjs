@@ -3,7 +3,7 @@
 
 import {$, el, submitOnce} from "./dom.mjs";
 import {t} from "./catalog.mjs";
-import {api, reason} from "./http.mjs";
+import {api, denied, reason} from "./http.mjs";
 import {onLang} from "./lang.mjs";
 import {withKey} from "./keys.mjs";
 import {deviceId} from "./events.mjs";
@@ -16,25 +16,49 @@ const clock = pageClock();
 // What the list and the new match's panel show, drawn again in the other language when the toggle changes.
 const drawn = {list: () => {}, created: () => {}};
 
-async function search() {
+// The list as read so far: its rows, the cursor of the page after them (null: no more), and a failed read's
+// answer (null: none; "unanswered": no answer).
+let listed = {rows: [], next: null, failed: null};
+
+// On a private server the list is the league's: read with the league key the page holds (typed or remembered).
+const listKey = () => (document.body.dataset.private !== undefined ? $("new").elements.league_key.value.trim() : "");
+
+/** Read the list as the search asks, from its first page, or (``more``) the page after those shown. */
+async function search({more = false} = {}) {
   const params = new URLSearchParams(new FormData($("search")));
-  history.replaceState(null, "", `?${params}`);
-  const list = $("matches");
-  const line = (attrs, text) => el("tr", {}, el("td", {colspan: 6, ...attrs}, text));
-  // A match whose stored row cannot be read back: named in its place, with what the server says of it.
-  const unreadable = (match) => line({class: "refused", dataset: {unreadable: match.code}}, reason(match));
+  if (more) {
+    params.set("cursor", listed.next);
+  } else {
+    history.replaceState(null, "", `?${params}`);
+    listed = {rows: [], next: null, failed: null};
+  }
   let reply;
   try {
-    reply = await api(`/api/matches?${params}`);
+    reply = await api(`/api/matches?${params}`, {key: listKey()});
   } catch (err) {
     reply = null;
   }
-  drawn.list = () => list.replaceChildren(...(
-    reply === null ? [line({class: "refused"}, t("records", "unanswered"))]
-      : reply.status !== 200 ? [line({}, reason(reply.data))]
-        : reply.data.length ? reply.data.map((match) => (match.unreadable ? unreadable(match) : row(match)))
-          : [line({class: "quiet"}, t("records", "none"))]));
+  if (reply && reply.status === 200) {
+    listed.rows.push(...reply.data);
+    const next = reply.headers.get("X-Next-Cursor");  // URL-encoded, as a URL carries it
+    listed = {...listed, next: next === null ? null : decodeURIComponent(next), failed: null};
+  } else {
+    listed.failed = reply === null ? "unanswered" : reply;
+  }
+  drawn.list = drawList;
   drawn.list();
+}
+
+function drawList() {
+  const line = (attrs, text) => el("tr", {}, el("td", {colspan: 6, ...attrs}, text));
+  // A match whose stored row cannot be read back: named in its place, with what the server says of it.
+  const unreadable = (match) => line({class: "refused", dataset: {unreadable: match.code}}, reason(match));
+  const {rows, failed} = listed;
+  const failure = failed === null ? [] : failed === "unanswered" ? [line({class: "refused"}, t("records", "unanswered"))]
+    : [line({}, denied(failed) ? t("records", "league-to-list", {reason: reason(failed.data)}) : reason(failed.data))];
+  $("matches").replaceChildren(...rows.map((match) => (match.unreadable ? unreadable(match) : row(match))), ...failure,
+    ...(rows.length || failed ? [] : [line({class: "quiet"}, t("records", "none"))]));
+  $("more").hidden = listed.next === null || failed !== null;
 }
 
 function row(match) {
@@ -237,11 +261,14 @@ function keys({code, scorer_key: scorer, official_key: officialKey, links}) {
 
 const form = $("search");
 const params = new URLSearchParams(location.search);
-for (const name of ["team", "event", "venue", "player", "date", "status", "state"]) {
-  form.elements[name].value = params.get(name) || "";
+for (const name of ["team", "event", "venue", "player", "date", "status", "state", "sort"]) {
+  form.elements[name].value = params.get(name) || (name === "sort" ? "-created" : "");
 }
 form.addEventListener("submit", (e) => { e.preventDefault(); search(); });
-form.addEventListener("change", search);
+form.addEventListener("change", () => search());
+$("more").addEventListener("click", () => search({more: true}));
+// A private server's list is read again with the league key once it is given.
+$("new").elements.league_key.addEventListener("change", () => { if (listKey()) search(); });
 submitOnce($("new"), create);
 // The club's own clock asks for its two settings; a preset needs none.
 $("new").elements.clock.addEventListener("change", (e) => {
