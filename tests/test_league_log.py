@@ -13,7 +13,7 @@ from sqlalchemy.exc import OperationalError
 
 from matchstate import jcs
 from matchstate.errors import TamperedStore
-from matchstate.store import Store
+from matchstate.store import Store, importing
 from matchstate.tlog import merkle
 from matchstate.tlog.checkpoint import SignedCheckpoint
 from matchstate.tlog.note import Verifier
@@ -102,6 +102,25 @@ def test_a_match_removed_and_imported_again_keeps_its_old_leaves(store: Store) -
         proof = store.log.inclusion(connection, old.index, size)
     assert merkle.verify_inclusion(old.index, size, leaf("append", "m-1", 3, first[2].event.hash), proof, root)
     assert SignedCheckpoint.open(known(checkpoint), store.log.origin, [verifier(store)]).checkpoint.size == size
+
+
+def test_an_import_that_died_publishing_then_its_match_created_anew_is_no_problem(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its first batches of leaves were taken for the new match's history at its create act: verify said seq 1 was
+    recorded before with another hash, and that seqs 2 to 9 were deleted behind the store's back."""
+    monkeypatch.setattr(importing, "LEAVES", 3)
+    log = match_log("died-1", 10)
+
+    def refused(*_: Any) -> None:
+        raise RuntimeError("the fixture is refused as the import is made whole")
+
+    with pytest.raises(RuntimeError):
+        store.import_log((json.dumps(event) for event in log), also=refused)
+    store.create_match(log[0])  # the same code, anew
+    assert store.verify() == []
+    for event in log[1:4]:
+        store.append("died-1", event)
+    assert store.verify() == []
 
 
 def test_verify_names_a_match_removed_and_imported_again_with_another_log(store: Store) -> None:

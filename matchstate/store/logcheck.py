@@ -147,7 +147,8 @@ def histories(rows: Sequence[Row[int, str, str | None, int | None, str]] | Seque
     """Each event's leaves (index, hash), from the leaves of the matches in index order, but those of an import
     that never finished: a match's import adds its events' leaves in batches and its ``create`` act with the last
     (before this, all in one transaction, the act first), so an import's leaves with no ``create`` act of their
-    match beside or after them are those of an import that died publishing them; its match was never shown."""
+    match followed by that import's last batch are those of an import that died publishing them (the match created
+    anew since, if it was); its match was never shown."""
     leaves: Leaves = {}
     attempts: dict[str | None, list[tuple[int, int | None, str]]] = {}  # a match's import under way: its leaves so far
     created: set[str | None] = set()  # a create act of the match's since its last event's leaf
@@ -156,17 +157,21 @@ def histories(rows: Sequence[Row[int, str, str | None, int | None, str]] | Seque
         if kind == ACT:
             act = json.loads(body)["act"]
             if act == acts.CREATE:
-                for pending_index, pending_seq, digest in attempts.pop(leaf_code, []):
-                    leaves.setdefault((leaf_code, pending_seq), []).append((pending_index, digest))
                 created.add(leaf_code)
                 done.add(leaf_code)
             elif act == acts.REMOVE:
                 created.discard(leaf_code)
             continue
-        if kind == IMPORT and seq == 1:  # an import begins: finished already if its create act came just before
-            attempts.pop(leaf_code, None)  # an earlier import that never finished is no one's history
-            if leaf_code not in created:
-                done.discard(leaf_code)
+        if leaf_code in created:
+            # The import under way is finished where its create act is followed by its last batch of leaves; a
+            # create followed by an append's leaf, or by a whole import's, is another match: that import died.
+            pending = attempts.pop(leaf_code, [])
+            if kind == IMPORT and seq != 1:
+                for pending_index, pending_seq, digest in pending:
+                    leaves.setdefault((leaf_code, pending_seq), []).append((pending_index, digest))
+        elif kind == IMPORT and seq == 1:  # an import begins; an earlier one that never finished is no one's history
+            attempts.pop(leaf_code, None)
+            done.discard(leaf_code)
         created.discard(leaf_code)
         digest = json.loads(body)["hash"]
         if kind == APPEND or leaf_code in done:
