@@ -222,4 +222,13 @@ def test_enter_on_the_choice_the_keyboard_landed_on_chooses_it_and_logs(server: 
     page.wait_for_selector("#form", state="hidden")
     rows = wait_logged(server, console, 3)
     assert (rows[-1]["type"], rows[-1]["event"]["team"]) == ("goal", "Blue")
+    # An optional choice left empty stays so: Enter on the player's group logs the goal with no player.
+    page.keyboard.press("g")
+    page.wait_for_selector("#form:not([hidden])")
+    page.keyboard.press("Space")  # Blue
+    page.keyboard.press("Tab")
+    assert focused(page)["field"] == "player"
+    page.keyboard.press("Enter")
+    rows = wait_logged(server, console, 4)
+    assert rows[-1]["event"]["team"] == "Blue" and rows[-1]["event"].get("player") is None
     assert page.errors == []

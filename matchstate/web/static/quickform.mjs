@@ -4,7 +4,7 @@
 // sheet pinned to the bottom of the screen.
 //
 // Keyboard: a choice group is one Tab stop, its arrow keys move and select; Space selects (or clears an
-// optional choice); Enter selects the option focused where its group has none chosen, then logs the event
+// optional choice); Enter selects the option focused where its needed group has none chosen, then logs the event
 // only when every field needed is given, else it says what is still needed and goes to the first of them;
 // Escape cancels. Choosing never redraws the form, so the
 // focus stays where it is.
@@ -128,8 +128,9 @@ function radioGroup(form, field, options, nameId, changed, tapped) {
   box.addEventListener("keydown", (e) => {
     const i = radios.indexOf(e.target);
     if (i < 0) return;
-    // Enter on the option the focus landed on, where none is chosen yet, means it: chosen, then the form's Enter.
-    if (e.key === "Enter" && form.values[field.name] == null) choose(radios[i], false);
+    // Enter on the option the focus landed on, where none is chosen yet and one is needed, means it: chosen, then
+    // the form's Enter. An optional choice left empty stays empty (a goal with no player, an award with no card).
+    if (e.key === "Enter" && form.values[field.name] == null && needed(field, form.values)) choose(radios[i], false);
     let next = null;
     if (KEYS_BACK.has(e.key)) next = (i - 1 + radios.length) % radios.length;
     else if (KEYS_ON.has(e.key)) next = (i + 1) % radios.length;
