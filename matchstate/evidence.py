@@ -180,11 +180,14 @@ class BundleReport:
     signers: set[str] = field(default_factory=set)  # the keys that signed the checkpoints (name+ID)
 
     def log_keys(self, policy: Policy, origin: str, size: int) -> list[Verifier]:
-        """The keys a note of log ``origin`` at ``size`` leaves is checked with: the league's alone where they were
-        given (a bundle's policy names the keys its maker chose), else those the policy names."""
+        """The keys a note of log ``origin`` at ``size`` leaves is checked with: those the policy names for that size,
+        and of them, where the league's were given, the league's alone (a bundle's policy names the keys its maker
+        chose; its sizes keep a retired key from signing a tree larger than it was handed over at)."""
+        named = policy.log_keys(origin, size)
         if not self.league:
-            return policy.log_keys(origin, size)
-        return [Verifier.ed25519(origin, key) for key in self.league]
+            return named
+        given = {Verifier.ed25519(origin, key).public for key in self.league}
+        return [key for key in named if key.public in given]
 
     def signed_by(self, signed: SignedCheckpoint, policy: Policy) -> list[Verifier]:
         """The keys a checkpoint is checked with (:meth:`log_keys`), once one of them is found to have signed it

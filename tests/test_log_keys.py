@@ -109,3 +109,5 @@ def test_a_frozen_season_verifies_from_its_bundle_and_policy_alone(
         Checkpoint(retired.name, frozen_size + 1, b"\x01" * 32).signed(retired))
     assert main(["verify", "--bundle", str(forged)]) == 1
     assert "only: it was retired" in capsys.readouterr().out
+    assert main(["verify", "--bundle", str(forged), *both]) == 1  # the league's keys given: the retired one still
+    assert "only: it was retired" in capsys.readouterr().out  # signs nothing past the size it was handed over at
