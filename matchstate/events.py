@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 import reprlib
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -245,6 +246,13 @@ class OneOf:
         if not isinstance(value, str) or value not in self.choices:
             _fail("one-of", value, choices=", ".join(repr(c) for c in self.choices))
         return value
+
+
+def unseen_character(text: str) -> str | None:
+    """The first character of ``text`` that a list, a folder's name or a page would not show as a character (a
+    control or formatting one, a line or paragraph separator: a line of its own, text turned around), as U+XXXX."""
+    found = next((char for char in text if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp")), None)
+    return None if found is None else f"U+{ord(found):04X}"
 
 
 def timestamp(value: object, _: Context) -> datetime:

@@ -151,7 +151,7 @@ def test_a_code_no_url_can_name_is_refused_at_creation(client: TestClient, code:
 
 
 @pytest.mark.parametrize(("code", "char"), [("a\nb", "U+000A"), ("bell\x07", "U+0007"), ("ab\u202ecd", "U+202E"),
-                                           ("a\x85b", "U+0085")])
+                                           ("a\x85b", "U+0085"), ("a\u2028b", "U+2028")])
 def test_a_code_holding_a_control_or_formatting_character_is_refused(client: TestClient, store: Store, code: str,
                                                                      char: str) -> None:
     """Created with 201: `matchstate matches` printed a line more than the matches, and `archive` made folders

@@ -607,15 +607,24 @@ def test_what_was_stored_before_the_door_checked_it_reads_as_nothing_rather_than
     assert len(store.summaries()) == matches
 
 
-@pytest.mark.parametrize("fixture_id", ["", "a/b", ".", ".."])
+@pytest.mark.parametrize("fixture_id", ["", "a/b", ".", "..", "a\nb"])
 def test_a_fixture_id_no_route_could_name_is_refused(client: TestClient, fixture_id: str) -> None:
     """Its routes name a fixture (`/api/tournaments/{slug}/fixtures/{id}/schedule`): one they cannot name could
-    be neither scheduled nor opened."""
+    be neither scheduled nor opened; nor its match, whose code holds it, where it holds a line break."""
     fixtures = [{"id": fixture_id, "home": "A", "away": "B"}]
     reply = client.post("/api/tournaments", json={**A_V_B, "slug": "t7", "fixtures": fixtures}, headers=AUTH)
-    refusal(reply, f"field id must be text without / (nor . or ..), not {json.dumps(fixture_id)}",
-            f"el campo id debe ser un texto sin / (ni . ni ..), no {json.dumps(fixture_id)}")  # no English in it
+    refusal(reply, f"field id must be text without / (nor . or ..) or control characters, not "
+                   f"{json.dumps(fixture_id)}", f"el campo id debe ser un texto sin / (ni . ni ..) ni caracteres de "
+                                                f"control, no {json.dumps(fixture_id)}")  # no English in it
     assert client.get("/api/tournaments/t7").status_code == 404
+
+
+@pytest.mark.parametrize("slug", ["copa\notoño", "copa\u202eoñoto"])
+def test_a_tournament_slug_holding_a_control_character_is_refused(client: TestClient, slug: str) -> None:
+    """Accepted, its slug never changes, and every fixture's match (its code the slug's) was refused when opened."""
+    reply = client.post("/api/tournaments", json={**A_V_B, "slug": slug}, headers=AUTH)
+    assert reply.status_code == 400 and "control characters" in reply.json()["detail"]
+    assert client.get("/api/tournaments", headers=AUTH).json() == []
 
 
 def roster(*handicaps: int, numbers: tuple[int, ...] | None = None) -> list[dict[str, Any]]:

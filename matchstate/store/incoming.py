@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -11,7 +10,7 @@ from typing import Any
 
 from ..engine import Match
 from ..errors import InvalidEvent
-from ..events import check_time_kept
+from ..events import check_time_kept, unseen_character
 from ..rulings import Ruling
 from .cache import Head
 from .chain import CHAIN_VERSION, chain_hash, decode, sealed
@@ -29,8 +28,8 @@ def check_code(code: object) -> None:
         return
     if "/" in code or code in {".", ".."}:
         raise InvalidEvent.said("code-url", code=repr(code))
-    if unseen := next((char for char in code if unicodedata.category(char) in ("Cc", "Cf")), None):
-        raise InvalidEvent.said("code-control", code=repr(code), char=f"U+{ord(unseen):04X}")
+    if unseen := unseen_character(code):
+        raise InvalidEvent.said("code-control", code=repr(code), char=unseen)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from typing import Any
 import orjson
 
 from ..errors import InvalidQuery
+from ..events import unseen_character
 from .refusals import refused
 
 SHOWN_LENGTH = 60  # a refused value is quoted, but a whole document pasted into a field is not echoed back
@@ -44,9 +45,9 @@ def text(data: Mapping[str, Any], name: str, default: str | None = None) -> str:
 
 def addressed(data: Mapping[str, Any], name: str) -> str:
     """Field ``name``, text that a URL's path can name: not empty, no ``/``, and not ``.`` or ``..`` (which
-    browsers resolve away)."""
+    browsers resolve away); and that a list shows as it is (no control character: a match's code holds it)."""
     value = text(data, name)
-    if not value or "/" in value or value in (".", ".."):
+    if not value or "/" in value or value in (".", "..") or unseen_character(value):
         raise refused(InvalidQuery, "not-addressed", name=name, value=shown(value))
     return value
 
