@@ -66,6 +66,14 @@ def test_a_tap_on_a_console_that_watches_asks_to_take_the_seat_first_and_logs_no
     phone_page.wait_for_selector("#ask >> text=Computer · Chrome holds the scoring seat")
     phone.answer("cancel")  # not meant here: nothing is logged, nothing waits
     assert phone.outbox() == [] and [row["type"] for row in log(server, "watch-tap")] == ["match.start"]
+    # A form filled in, then sent: asked at its "Log", and cancelled, it is open again as it was, not lost.
+    phone.click("goal", team="Red", player=2)
+    phone_page.wait_for_selector("#ask >> text=Take the seat and log")
+    phone.answer("cancel")
+    phone_page.wait_for_selector("#form:not([hidden])")
+    assert phone_page.get_attribute('#form [data-field="team"] [data-value="Red"]', "aria-checked") == "true"
+    phone_page.click('#form [data-act="cancel"]')
+    assert phone.outbox() == []
     phone.tap("chukker.start")
     phone_page.wait_for_selector("#ask >> text=Take the seat and log")
     phone.answer("confirm")

@@ -236,7 +236,7 @@ export class ConsolePage {
   // Undo any past event of the list, after one question that names it: logged as a void of it.
   async undoRow(row) {
     const {action} = await ask(undoQuestion(row));
-    if (action !== "confirm") return;
+    if (action !== "confirm" || !(await this.seated("void"))) return;
     this.record("void", {seq: row.seq, reason: t("console", "void-reason")}, this.clock.stamp(this.floor()));
   }
 
@@ -288,21 +288,23 @@ export class ConsolePage {
     this.guard(type, true);  // the form closes: the buttons come back under the finger that tapped "Log"
     this.closeForm();
     if (!isAward(type)) {
-      this.log(type, filled(fields, values), at);
+      this.log(type, filled(fields, values), at, [], [], form);
       return;
     }
     const logged = awardEvents(type, filled(fields, values), this.known.view.teams);
     const main = logged.findIndex(([kind]) => kind === type);
-    this.log(type, logged[main][1], at, logged.slice(0, main), logged.slice(main + 1));
+    this.log(type, logged[main][1], at, logged.slice(0, main), logged.slice(main + 1), form);
   }
 
   // Log an event, asking first where a slip is likely; ``before`` and ``after`` ([type, fields] each) are
   // logged with it, at its time (an award's whistle and card), or not at all if it is not.
-  async log(type, fields, at, before = [], after = []) {
-    // A console that watches would hold it unsent: the scorer takes the seat first, or logs nothing. Where the
-    // seat cannot be taken (no server), it is logged and held, as anything logged offline.
-    if (this.seat.mine === false && !this.seat.released && await takeSeat(this.seat, label(type)) === null) {
-      this.render();
+  async log(type, fields, at, before = [], after = [], form = null) {
+    if (!(await this.seated(type))) {
+      if (form) {  // the form sent is open again as it was: what was filled in is not lost
+        this.form = form;
+        this.render();
+        focusFirst($("form"));
+      }
       return;
     }
     const now = this.shown();
@@ -321,6 +323,16 @@ export class ConsolePage {
       all();
     }
     this.render();
+  }
+
+  // Whether to log ``type`` here: a console that watches would hold it unsent, so the scorer takes the seat first,
+  // or logs nothing. Offline (the seat as last heard), or where the seat cannot be taken (no server), it is logged
+  // and held, as anything logged offline.
+  async seated(type) {
+    if (this.seat.mine !== false || this.seat.stale || this.seat.released) return true;
+    const taken = await takeSeat(this.seat, label(type));
+    this.render();
+    return taken !== null;
   }
 
   record(type, fields, at, timer = null) {
