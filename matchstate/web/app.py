@@ -125,7 +125,7 @@ async def _matchstate_error(request: Request, err: Exception) -> Response:
     assert isinstance(err, MatchstateError)
     answer = error_answer(err)
     if pages.navigated(request):  # a page opened in a browser: the reason in words, where it showed raw JSON
-        kept = {name: answer.headers[name] for name in ("Retry-After",) if name in answer.headers}
+        kept = {name: answer.headers[name] for name in ("Retry-After", "WWW-Authenticate") if name in answer.headers}
         return pages.refused_page(request, answer.status_code, err.worded(), str(err), kept or None)
     return answer
 

@@ -435,6 +435,12 @@ def test_a_page_refused_in_a_browser_says_why_in_words_not_json(server: ServerPr
         assert page.inner_text("h1") == phrase("page", "error-title", language, status=status)
         assert reason in page.inner_text(".refused-page .reason") and "{" not in page.inner_text("body"), path
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), f"{path} overflows"
+    page.goto(server.base + "/discipline?team=Blue")  # the league's ledger: its key asked for on the page
+    page.fill(".key-form [name=key]", LEAGUE_KEY)
+    page.click(".key-form button")
+    page.wait_for_url("**/discipline?team=Blue&key=*")  # opened with it, its search kept
+    assert page.locator(".refused-page").count() == 0
+    page.go_back()
     page.click(".refused-page a")
     page.wait_for_selector("#matches")  # back on the records page
     assert [error for error in page.errors if "404" not in error and "401" not in error] == []
