@@ -35,12 +35,13 @@ def tournament(server: ServerProcess) -> None:
                                                 roster("Green", 0)]}, LEAGUE_KEY)
 
 
-def paper_rest(home: str) -> str:
-    """The lines of a result kept on paper after its match.start: ``home`` scores once in one chukker."""
-    start = datetime.now(UTC)
+def paper_rest(home: str, start: datetime | None = None, step: timedelta = timedelta(seconds=1)) -> str:
+    """The lines of a result kept on paper after its match.start (at ``start``, now unless given): ``home`` scores
+    once in one chukker, an event each ``step``."""
+    begun = start or datetime.now(UTC)
 
     def at(n: int) -> str:
-        return (start + timedelta(seconds=n)).isoformat().replace("+00:00", "Z")
+        return (begun + n * step).isoformat().replace("+00:00", "Z")
 
     events = [{"type": "chukker.start", "chukker": 1, "at": at(1)}, {"type": "goal", "team": home, "at": at(2)},
               {"type": "chukker.end", "chukker": 1, "at": at(3)}, {"type": "match.end", "at": at(4)}]
@@ -81,7 +82,11 @@ def test_the_desk_draws_schedules_and_takes_a_result_kept_on_paper(server: Serve
     start = json.loads(log.input_value().splitlines()[0])
     assert (start["teams"], start["event"], start["rosters"]["Blue"][0]) == (
         ["Blue", "Green"], "Copa de Otoño", {"player": 1, "name": "Blue 1", "handicap": 3})
-    page.keyboard.insert_text(paper_rest("Blue"))  # typed on after it, where the cursor was left
+    # Stamped at the fixture's kickoff, past: stamped now, a match of 20 minutes typed after it was refused as
+    # "ahead of the server's clock".
+    kickoff = datetime.fromisoformat(start["at"])
+    assert kickoff.astimezone().strftime("%Y-%m-%d %H:%M") == "2026-12-05 15:00"  # the desk's time, the venue's
+    page.keyboard.insert_text(paper_rest("Blue", kickoff, timedelta(minutes=7)))  # typed on after it
     with page.expect_navigation():
         page.click("#import-form button:not(#paper-start)")
     page.wait_for_selector(f"#desk-message >> text={entered}")

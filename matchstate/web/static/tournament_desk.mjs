@@ -87,6 +87,15 @@ onSubmit("open-form", async (form) => {
 // A result kept on paper must be the match the tournament plays (its teams' rosters, its conditions, its name):
 // its first line, the match.start, is the desk's to give. It takes the log's first line, or goes before the rest.
 const importForm = document.getElementById("import-form");
+// A result kept on paper was played at the fixture's kickoff, where it is scheduled and past (its day and time are
+// the venue's, this desk's): its match.start stamped then, not now, so that the events after it are not in the
+// future (the server refuses an event more than two minutes ahead of its clock).
+function playedAt(option) {
+  if (!option || !option.dataset.day) return null;
+  const kickoff = new Date(`${option.dataset.day}T${option.dataset.time || "00:00"}`);
+  return kickoff < Date.now() ? kickoff.toISOString() : null;
+}
+
 document.getElementById("paper-start").addEventListener("click", async () => {
   sessionStorage.setItem(KEY, keyInput.value);
   const fixture = new FormData(importForm).get("fixture");
@@ -99,7 +108,8 @@ document.getElementById("paper-start").addEventListener("click", async () => {
   const log = importForm.elements.log;
   const lines = log.value.split("\n").filter((line) => line.trim());
   const begun = /"match\.start"/.test(lines[0] ?? "") ? lines.slice(1) : lines;
-  log.value = [JSON.stringify(reply.data), ...begun].join("\n") + (begun.length ? "" : "\n");
+  log.value = [JSON.stringify({...reply.data, at: playedAt(importForm.elements.fixture.selectedOptions[0])
+    ?? reply.data.at}), ...begun].join("\n") + (begun.length ? "" : "\n");
   log.focus();
   log.setSelectionRange(log.value.length, log.value.length);
   message.textContent = "";
