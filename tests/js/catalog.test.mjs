@@ -33,7 +33,7 @@ describe("an event in a line", () => {
     setLang("es");
     const start = {type: "match.start", clock: {chukker_seconds: 420, extra_seconds: 30}, handicap_goals: {Los_Pumas: 1}};
     const line = describeEvent(start);
-    assert.match(line, /Reloj chukker \(s\) 420; tiempo extra \(s\) 30,/);
+    assert.match(line, /Reloj cada chukker \(s\) 420; extra \(s\) 30,/);
     assert.match(line, /Goles por hándicap Los_Pumas 1/);
     assert.doesNotMatch(line, /chukker_seconds|extra_seconds/);  // the log's own names, shown as they were
   });
