@@ -113,5 +113,6 @@ def refused_page(request: Request, status: int, words: dict[str, str] | None, de
                  headers: dict[str, str] | None = None) -> HTMLResponse:
     """A refusal as a page, in the reader's language (``words``, where the catalog has them; else ``detail``)."""
     reason = words[reader_lang(request)] if words else detail
-    return templates.TemplateResponse(request, "error.html", {"status": status, "reason": reason}, status_code=status,
-                                      headers=headers)
+    # refused: not a page the service worker keeps, though its address is one's (an unknown match's console)
+    return templates.TemplateResponse(request, "error.html", {"status": status, "reason": reason, "refused": True},
+                                      status_code=status, headers=headers)

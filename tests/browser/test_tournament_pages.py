@@ -434,12 +434,14 @@ def test_a_page_refused_in_a_browser_says_why_in_words_not_json(server: ServerPr
     for path, status, reason in [
             ("/discipline", 401, phrase("refusal", "league-key-missing", language)),
             ("/tournaments/nowhere/desk", 404, "nowhere"),
+            ("/matches/nowhere/console", 404, "nowhere"),  # a kept page's address: no "no offline copy" said
             ("/no-such-page", 404, phrase("page", "not-found", language))]:
         answer = page.goto(server.base + path)
         assert answer is not None and answer.status == status, path
         assert page.inner_text("h1") == phrase("page", "error-title", language, status=status)
         assert reason in page.inner_text(".refused-page .reason") and "{" not in page.inner_text("body"), path
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), f"{path} overflows"
+        assert page.get_attribute("body", "data-kept-offline") is None and page.is_hidden("#unkept"), path
     page.goto(server.base + "/discipline?team=Blue")  # the league's ledger: its key asked for on the page
     page.fill(".key-form [name=key]", LEAGUE_KEY)
     page.click(".key-form button")
@@ -449,3 +451,17 @@ def test_a_page_refused_in_a_browser_says_why_in_words_not_json(server: ServerPr
     page.click(".refused-page a")
     page.wait_for_selector("#matches")  # back on the records page
     assert [error for error in page.errors if "404" not in error and "401" not in error] == []
+
+
+def test_a_tournament_created_with_no_answer_from_the_server_says_so(server: ServerProcess, new_page: Any) -> None:
+    """Its request unanswered, the page said nothing at all (an unhandled rejection)."""
+    page = new_page(viewport=LAPTOP)
+    page.goto(server.base + "/tournaments")
+    for name, value in {"name": "Copa", "slug": "copa", "starts": "2027-01-08", "ends": "2027-01-17"}.items():
+        page.fill(f'#new-tournament [name="{name}"]', value)
+    page.fill("#desk-key", LEAGUE_KEY)
+    page.route("**/api/tournaments", lambda route: route.abort())
+    page.click('#new-tournament button:not([type="button"])')
+    page.wait_for_selector(f"#desk-message >> text={phrase('tournament', 'unanswered', 'en')}")
+    assert page.input_value('#new-tournament [name="slug"]') == "copa"  # kept, to send again
+    assert [error for error in page.errors if "ERR_FAILED" not in error] == []

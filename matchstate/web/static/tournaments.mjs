@@ -47,7 +47,13 @@ submitOnce(form, async () => {
   const body = {slug: fields.get("slug").trim(), name: fields.get("name").trim(), starts: fields.get("starts"),
     ends: fields.get("ends"), venue: fields.get("venue").trim(), conditions: {chukkers: Number(fields.get("chukkers"))},
     teams: enteredTeams()};
-  const reply = await api("/api/tournaments", {method: "POST", body, key: keyInput.value});
+  let reply;
+  try {
+    reply = await api("/api/tournaments", {method: "POST", body, key: keyInput.value});
+  } catch (err) {  // no answer: whether it was made is not known; made, a second try is refused as a duplicate
+    message.textContent = t("tournament", "unanswered");
+    return;
+  }
   if (reply.status === 201) {
     sessionStorage.setItem("matchstate:desk-done", "created");  // said by the desk it opens
     window.location.assign(`/tournaments/${encodeURIComponent(reply.data.slug)}/desk`);
