@@ -46,5 +46,6 @@ describe("a goal count", () => {
       `from matchstate.tournaments.standings import goals; print(goals(${n}))`], {encoding: "utf-8"}).trim();
     for (const n of [7, 7.5, 0.5, -0.5, -2.5]) assert.equal(goals(n), python(n));
     assert.equal(score(["Blue", "Red"], {Blue: 5.5, Red: 3}), "Blue 5½ – Red 3");  // the records list said 5.5
+    assert.equal(goals(undefined), "");  // said "NaN½"
   });
 });

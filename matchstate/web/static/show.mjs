@@ -12,6 +12,7 @@ export function time(iso) {
 
 /** A goal count as the server's pages write it (tournaments.standings.goals): 7, 7½, -0½. */
 export function goals(n) {
+  if (typeof n !== "number") return "";  // a team the score does not name yet: nothing, not "NaN½"
   return Number.isInteger(n) ? String(n) : `${n < 0 ? "-" : ""}${Math.trunc(Math.abs(n))}½`;
 }
 
