@@ -23,14 +23,16 @@ let listed = {rows: [], next: null, failed: null};
 // On a private server the list is the league's: read with the league key the page holds (typed or remembered).
 const listKey = () => (document.body.dataset.private !== undefined ? $("new").elements.league_key.value.trim() : "");
 
+let asked = 0;  // the reads begun: the answer to one a later read overtook is dropped
+
 /** Read the list as the search asks, from its first page, or (``more``) the page after those shown. */
 async function search({more = false} = {}) {
+  const mine = ++asked;
   const params = new URLSearchParams(new FormData($("search")));
   if (more) {
     params.set("cursor", listed.next);
   } else {
     history.replaceState(null, "", `?${params}`);
-    listed = {rows: [], next: null, failed: null};
   }
   let reply;
   try {
@@ -38,6 +40,9 @@ async function search({more = false} = {}) {
   } catch (err) {
     reply = null;
   }
+  // An Enter both submits and changes the field: two searches at once, whose rows were both shown.
+  if (mine !== asked) return;
+  if (!more) listed = {rows: [], next: null, failed: null};
   if (reply && reply.status === 200) {
     listed.rows.push(...reply.data);
     const next = reply.headers.get("X-Next-Cursor");  // URL-encoded, as a URL carries it
