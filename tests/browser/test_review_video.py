@@ -265,6 +265,23 @@ def test_a_team_with_no_challenge_left_is_refused_before_anything_is_sent(server
     assert page.errors == []
 
 
+def test_the_open_reviews_note_keeps_its_words_and_the_focus_as_another_event_arrives(server: ServerProcess,
+                                                                                      new_page: Any) -> None:
+    """Each event the live stream brought drew the open review again: the note being typed lost its words and the
+    focus (a test waiting for that focus failed now and then, under load)."""
+    keys, page = open_review(server, new_page, "note-kept", CHUKKER)
+    page.click('#timeline tr[data-seq="6"]')
+    page.click('#review-ask [data-asker="umpire"]')
+    page.wait_for_selector("#review-open .open-review")
+    page.fill("#review-note", "slow motion, camera 2")
+    log_at(server, "note-kept", keys["official_key"],
+           {"type": "video.sync", "at": datetime.now(UTC).isoformat(), "clip": "umpire-1.webm", "clip_seconds": 3})
+    page.wait_for_selector('#timeline tr[data-seq="8"]')  # drawn again, live
+    assert page.input_value("#review-note") == "slow motion, camera 2"
+    assert page.evaluate("() => document.activeElement.id") == "review-note"
+    assert page.errors == []
+
+
 def test_a_chukker_confirmed_with_a_wrong_score_is_queried_until_corrected(server: ServerProcess,
                                                                            new_page: Any) -> None:
     keys, page = open_review(server, new_page, "confirm-1", [*CHUKKER, END])
