@@ -44,13 +44,12 @@ async function search({more = false} = {}) {
   if (mine !== asked) return;
   if (!more) listed = {rows: [], next: null, failed: null};
   if (reply && reply.status === 200) {
-    listed.rows.push(...reply.data);
     const next = reply.headers.get("X-Next-Cursor");  // URL-encoded, as a URL carries it
-    listed = {...listed, next: next === null ? null : decodeURIComponent(next), failed: null};
+    listed = {rows: [...listed.rows, ...reply.data], next: next === null ? null : decodeURIComponent(next), failed: null};
   } else {
     listed.failed = reply === null ? "unanswered" : reply;
   }
-  drawn.list = drawList;
+  drawn.list = drawList;  // from the first answer on: the language toggle draws the list again
   drawn.list();
 }
 
