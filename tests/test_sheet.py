@@ -197,3 +197,29 @@ def test_the_sheet_carries_the_officials_record_in_the_language_chosen(tmp_path:
     registro = spanish.split('class="officials"')[1].split("</section>")[0]
     assert "Registro de los oficiales" in registro and "Chukker 1 confirmado" in registro
     assert "pedida por el umpire: revocada" in registro
+
+
+@pytest.mark.parametrize(("header", "chosen"), [
+    ("es-AR,es;q=0.9,en;q=0.8", "es"), ("en-US,en;q=0.9,es;q=0.8", "en"), ("fr-FR, es;q=0.3", "es"),
+    ("es;q=0, en", "en"), ("fr;q=1, ES-MX;q=0.7, en;q=0.5", "es"), ("en;q=0.4, es;q=0.6", "es"),
+    ("es;q=0.5, en;q=0.5", "es"), ("es;q=nope, en", "en"), ("*", "en"), ("fr", "en"), ("", "en"),
+])
+def test_a_reader_who_has_not_chosen_gets_the_language_their_browser_asks_for_first(header: str, chosen: str) -> None:
+    from matchstate.web.templating import asked_lang
+
+    assert asked_lang(header) == chosen
+
+
+def test_the_server_renders_a_page_in_the_browser_s_language_until_the_reader_chooses(tmp_path: Path) -> None:
+    from matchstate.web.templating import LANG_COOKIE
+
+    store = Store(f"sqlite:///{tmp_path / 'asked.db'}")
+    store.upgrade()
+    code = "asked-1"
+    stored(store, hand_log(code, "2026-05-01"))
+    with TestClient(create_app(store)) as client:
+        asked = client.get(f"/matches/{code}/sheet", headers={"Accept-Language": "es-AR,es;q=0.9"}).text
+        client.cookies.set(LANG_COOKIE, "en")
+        chosen = client.get(f"/matches/{code}/sheet", headers={"Accept-Language": "es-AR,es;q=0.9"}).text
+    store.close()
+    assert '<html lang="es">' in asked and '<html lang="en">' in chosen

@@ -29,9 +29,32 @@ LANG_COOKIE = "matchstate_lang"
 
 
 def reader_lang(request: Request) -> str:
-    """The language the reader chose with the toggle; English until they do."""
-    value = request.cookies.get(LANG_COOKIE, "en")
-    return value if value in LANGUAGES else "en"
+    """The language the reader chose with the toggle; until they do, the first of ours their browser asks for
+    (``Accept-Language``), else English."""
+    value = request.cookies.get(LANG_COOKIE)
+    if value in LANGUAGES:
+        return value
+    return asked_lang(request.headers.get("accept-language", ""))
+
+
+def asked_lang(header: str) -> str:
+    """The language of ours an ``Accept-Language`` header ranks first (RFC 9110, 12.5.4: by weight, then by
+    order; ``es-AR`` is Spanish, ``*`` English), else English."""
+    ranked: list[tuple[float, int, str]] = []
+    for order, item in enumerate(header.split(",")):
+        name, _, params = item.strip().partition(";")
+        weight = 1.0
+        for param in params.split(";"):
+            key, _, number = param.strip().partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    weight = float(number)
+                except ValueError:
+                    weight = 0.0
+        language = name.strip().lower().partition("-")[0]
+        if weight > 0 and (language in LANGUAGES or language == "*"):
+            ranked.append((-weight, order, "en" if language == "*" else language))
+    return min(ranked)[2] if ranked else "en"
 
 
 @pass_context

@@ -85,3 +85,31 @@ def test_the_choice_of_spanish_is_remembered_on_reload_and_in_a_new_page_the_ser
     board.goto(f"{server.base}/matches/es-2/scoreboard")
     board.wait_for_selector("#scoreboard.ready")
     assert_no_english(board)
+
+
+def test_a_browser_set_to_spanish_opens_every_page_in_spanish_until_the_toggle_says_otherwise(
+        server: ServerProcess, new_page: Any) -> None:
+    keys = match_with_events(server, "es-3")
+    page = new_page(viewport=TABLET, locale="es-AR")  # a tablet set up in Argentina: Accept-Language es-AR too
+    open_page(server, page, "console", "es-3", keys)
+    assert page.get_attribute("html", "lang") == "es" and page.inner_text("#lang") == "English"
+    assert_no_english(page)
+    sheet = page.context.new_page()
+    response = sheet.goto(f"{server.base}/matches/es-3/sheet")  # worded by the server, from the first answer
+    assert response is not None and "En juego, chukker 1:" in response.text()
+    sheet.wait_for_load_state("networkidle")
+    assert_no_english(sheet)
+
+    page.click("#lang")  # the toggle's choice outlasts the browser's language, on this page and the server's
+    page.wait_for_selector("html[lang=en] #lang >> text=Español")
+    page.reload()
+    page.wait_for_selector("#console.ready")
+    assert page.get_attribute("html", "lang") == "en"
+    assert "In play, chukker 1:" in page.context.request.get(f"{server.base}/matches/es-3/sheet").text()
+
+
+def test_a_browser_that_asks_for_neither_language_gets_english(server: ServerProcess, new_page: Any) -> None:
+    keys = match_with_events(server, "es-4")
+    page = new_page(viewport=TABLET, locale="fr-FR")
+    open_page(server, page, "sheet", "es-4", keys)
+    assert page.get_attribute("html", "lang") == "en" and page.inner_text("#lang") == "Español"

@@ -4,7 +4,17 @@
 const listeners = [];
 const KEY = "matchstate:lang";
 
-export function lang() { return localStorage.getItem(KEY) || "en"; }
+const LANGUAGES = ["en", "es"];
+
+/** The language chosen with the toggle; until one is, the first of ours the browser's own list names
+ * ("es-AR" is Spanish), as the server reads its Accept-Language; else English. */
+export function lang() {
+  const chosen = localStorage.getItem(KEY);
+  if (LANGUAGES.includes(chosen)) return chosen;
+  const browser = globalThis.navigator ?? {};
+  const asked = browser.languages?.length ? browser.languages : [browser.language ?? ""];
+  return asked.map((tag) => String(tag).toLowerCase().split("-")[0]).find((name) => LANGUAGES.includes(name)) ?? "en";
+}
 
 function remember(value) {
   document.cookie = `matchstate_lang=${value}; path=/; max-age=31536000; samesite=lax`;
