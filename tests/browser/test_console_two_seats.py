@@ -103,7 +103,7 @@ def test_two_consoles_alike_are_told_apart_by_the_scorers_name(server: ServerPro
 @pytest.mark.parametrize(("language", "watching", "question", "took", "up"), [
     ("en", "Watching: Computer · Chrome holds", "Take the seat from Computer · Chrome, last heard",
      "This console holds the scoring seat", "the console with the scoring seat logs the clock check"),
-    ("es", "Mirando: Computer · Chrome tiene", "¿Tomar el puesto de Computer · Chrome, con última señal hace",
+    ("es", "Mirando: Computadora · Chrome tiene", "¿Tomar el puesto de Computadora · Chrome, con última señal hace",
      "Esta consola tiene el puesto de anotador", "la consola con el puesto de anotador registra el control")])
 def test_a_second_console_takes_the_seat_with_one_confirmation_and_only_the_seat_logs_the_clock_check(
         server: ServerProcess, scorer: Any, new_page: Any, language: str, watching: str, question: str, took: str,

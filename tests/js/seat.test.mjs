@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import {describe, it} from "node:test";
 
-import {Seat, deviceLabel, seatDevice} from "../../matchstate/web/static/seat.mjs";
+import {speak} from "./catalog.mjs";
+import {Seat, deviceLabel, seatDevice, shownLabel} from "../../matchstate/web/static/seat.mjs";
 import {memoryStorage} from "./fakes.mjs";
 
 const CHROME_ANDROID = "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
@@ -29,6 +30,17 @@ describe("the seat's device", () => {
     const storage = memoryStorage();
     assert.equal(seatDevice(storage, () => "a"), "a");
     assert.equal(seatDevice(storage, () => "b"), "a");
+  });
+});
+
+describe("a device's label as a page shows it", () => {
+  it("says the device's kind and an unknown browser in the reader's language, the scorer's name as typed", () => {
+    speak("es");
+    assert.equal(shownLabel("Tablet · Chrome · Ana"), "Tableta · Chrome · Ana");
+    assert.equal(shownLabel("Computer · Browser"), "Computadora · Navegador");
+    assert.equal(shownLabel("Phone · Safari · Tablet"), "Teléfono · Safari · Tablet", "a name is not a word to translate");
+    speak("en");
+    assert.equal(shownLabel("Tablet · Chrome · Ana"), "Tablet · Chrome · Ana");
   });
 });
 

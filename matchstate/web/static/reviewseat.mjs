@@ -3,6 +3,7 @@
 
 import {el} from "./dom.mjs";
 import {t} from "./catalog.mjs";
+import {shownLabel} from "./seat.mjs";
 import {time} from "./show.mjs";
 import {describeEvent} from "./words.mjs";
 
@@ -18,7 +19,7 @@ export function handedPanel(seat, log, onLog) {
   const logged = new Set(log.map((row) => row.device_id));
   const waiting = seat.handed.filter((item) => !logged.has(item.event.id));
   if (!waiting.length) return [];
-  const labels = [...new Set(waiting.map((item) => item.label))].join(", ");
+  const labels = [...new Set(waiting.map((item) => shownLabel(item.label)))].join(", ");
   return [el("h2", {}, t("seat", "review-handed-title")),
     el("p", {}, t("seat", "review-handed-text", {label: labels})),
     el("ol", {class: "handed"}, waiting.map((item) => el("li", {}, `${time(item.event.at)} ${describeEvent(item.event)} `,

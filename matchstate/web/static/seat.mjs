@@ -3,6 +3,8 @@
 // takes it, after a confirmation that names the holder. The device's id is made once and kept on the device.
 // The seat's timer marks its clock checks with the request header X-Console-Timer, outside the event.
 
+import {t} from "./catalog.mjs";
+
 export const HEARD_EVERY_MS = 5000;  // how often the console says it is still there
 export const TIMER_HEADER = "X-Console-Timer";
 
@@ -32,6 +34,16 @@ export function deviceLabel(agent, width, touch, name = "") {
   const found = browsers.find(([mark]) => agent.includes(mark));
   const label = [kind, found ? found[1] : "Browser", name.trim()].filter(Boolean).join(" · ");
   return [...label].slice(0, LABEL_MOST).join("");
+}
+
+const LABEL_WORDS = {Computer: "device-computer", Phone: "device-phone", Tablet: "device-tablet", Browser: "device-browser"};
+
+/** A device's label as the reader's language says it ("Tableta · Chrome · Ana"): kept in English as the device
+ * made it, its kind and its browser said again where the page shows it; the scorer's name as it was typed. */
+export function shownLabel(label) {
+  return String(label).split(" · ")
+    .map((part, index) => (index < 2 && Object.hasOwn(LABEL_WORDS, part) ? t("seat", LABEL_WORDS[part]) : part))
+    .join(" · ");
 }
 
 /**

@@ -5,6 +5,7 @@
 import {el} from "./dom.mjs";
 import {t} from "./catalog.mjs";
 import {ask} from "./dialog.mjs";
+import {shownLabel} from "./seat.mjs";
 import {time} from "./show.mjs";
 import {describeEvent} from "./words.mjs";
 
@@ -12,7 +13,7 @@ import {describeEvent} from "./words.mjs";
 export function seatLine(seat, onTake) {
   if (seat.mine === null || (seat.mine && !seat.holder)) return [];
   if (seat.mine) return [el("p", {class: "seat mine"}, t("seat", "holder-you"))];
-  const words = seat.holder ? t("seat", "watching", {label: seat.holder.label, seconds: heardAgo(seat)})
+  const words = seat.holder ? t("seat", "watching", {label: shownLabel(seat.holder.label), seconds: heardAgo(seat)})
     : t("seat", "no-seat");
   return [el("p", {class: "seat watching"}, words, " ",
     el("button", {type: "button", class: "small", dataset: {act: "take-seat"}, onclick: onTake}, t("seat", "take")))];
@@ -27,7 +28,7 @@ const heardAgo = (seat) => Math.round(seat.holder.heard_seconds_ago);
  */
 export async function takeSeat(seat, event = null) {
   if (seat.holder && !seat.mine) {
-    const words = {label: seat.holder.label, seconds: heardAgo(seat)};
+    const words = {label: shownLabel(seat.holder.label), seconds: heardAgo(seat)};
     const {action} = await ask({title: t("seat", "take-title"),
       text: event ? t("seat", "take-to-log", {...words, event}) : t("seat", "take-text", words),
       actions: [{id: "confirm", label: t("seat", event ? "take-and-log" : "take"), primary: true},
@@ -46,7 +47,7 @@ export function heldPanel(seat, events, {onSend, onHand, onTake}) {
   const sorted = [...events].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
   return [
     el("h2", {}, t("seat", "held-title")),
-    el("p", {}, t("seat", "held-text", {label: seat.holder ? seat.holder.label : t("seat", "nobody")})),
+    el("p", {}, t("seat", "held-text", {label: seat.holder ? shownLabel(seat.holder.label) : t("seat", "nobody")})),
     el("ul", {class: "held"}, sorted.map((event) => el("li", {}, `${time(event.at)} ${describeEvent(event)}`))),
     el("div", {class: "actions"},
       el("button", {type: "button", class: "big primary", dataset: {act: "send-held"}, onclick: onSend}, t("seat", "held-send")),
