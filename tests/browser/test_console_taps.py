@@ -241,3 +241,32 @@ def test_a_chukkers_end_tapped_again_once_it_has_ended_is_asked_first_and_logged
     assert [row["type"] for row in rows[1:]] == ["chukker.start", "chukker.end", "chukker.end"]
     assert rows[-1]["flags"] == ["chukker-order"]
     assert page.errors == []
+
+
+def test_an_award_over_a_free_hit_not_yet_taken_is_asked_first_and_replaces_it_only_if_meant(
+        server: ServerProcess, scorer: Any) -> None:
+    console: Console = scorer("replace-1")
+    page = console.page
+    console.click("chukker.start")
+    console.click("knockin.award", to="Blue")
+    page.wait_for_selector("#freehit >> text=Knock-in to Blue")
+    console.click("knockin.award", to="Red")  # the other team's, with Blue's not taken: a slip, most likely
+    page.wait_for_selector("#ask >> text=Replace the free hit in progress?")
+    assert "Knock-in to Blue, 300 yards from goal is awarded and not yet taken" in page.inner_text("#ask")
+    page.keyboard.press("Enter")  # a reflex Enter: Cancel, the question's first answer here
+    page.wait_for_selector("#ask", state="detached")
+    console.wait_until_sent()
+    assert awards(server, "replace-1") == [("knockin.award", "Blue")]
+    assert "Knock-in to Blue" in page.inner_text("#freehit")
+
+    console.click("knockin.award", to="Red")
+    console.answer("confirm")  # meant: the umpire changed the call
+    page.wait_for_selector("#freehit >> text=Knock-in to Red")
+    console.wait_until_sent()
+    assert awards(server, "replace-1") == [("knockin.award", "Blue"), ("knockin.award", "Red")]
+    assert page.errors == []
+
+
+def awards(server: ServerProcess, code: str) -> list[tuple[str, str]]:
+    """The match's awards as logged, each with its team."""
+    return [(row["type"], row["event"]["to"]) for row in log(server, code) if row["type"].endswith(".award")]

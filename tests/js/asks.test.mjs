@@ -52,6 +52,21 @@ describe("questions before logging", () => {
     assert.match(asked.text, /Penalty 2 to Blue, from the centre, 30 yards from goal, undefended is in progress/);
   });
 
+  it("asks before an award that would replace a free hit not yet taken, Cancel first; not once it is taken", () => {
+    speak("en");
+    const knockIn = {penalty: "knockin", to: "Blue", yards_to_goal: 300, from: null, defended: true};
+    const asked = question("knockin.award", {to: "Red"}, {awaiting_play: true, free_hit: knockIn});
+    assert.equal(asked.title, "Replace the free hit in progress?");
+    assert.match(asked.text, /^Knock-in to Blue, 300 yards from goal is awarded and not yet taken\. Logging Knock-in \(To Red\) replaces it/);
+    assert.deepEqual(asked.actions.map((a) => [a.id, Boolean(a.primary)]), [["confirm", false], ["cancel", true]]);
+    assert.equal(question("penalty.award", {penalty: "4", to: "Red"}, {awaiting_play: false, free_hit: knockIn}).title,
+      "Replace the free hit in progress?", "after Play, before the stroke, too");
+    assert.equal(question("penalty.award", {penalty: "1", to: "Red"}, {awaiting_play: true, free_hit: knockIn}), null,
+      "Penalty 1 is a goal: the free hit stays");
+    assert.equal(question("knockin.award", {to: "Red"}, {awaiting_play: null, free_hit: knockIn}), null, "taken: none waits");
+    assert.equal(question("knockin.award", {to: "Red"}, {awaiting_play: null, free_hit: null}), null);
+  });
+
   it("asks before the end of any match, naming the result that will stand", () => {
     const asked = question("match.end", {}, {awaiting_play: null, free_hit: null, teams: ["Blue", "Red"],
       score: {Blue: 7, Red: 2}});

@@ -1,6 +1,6 @@
 // Where a slip is likely, the console asks before it logs: a stroke no "Play" preceded, an official's
-// decision, a goal or an award after the horn, the end of the match (and over a free hit in progress),
-// discarding what the scorer logged.
+// decision, a goal or an award after the horn, an award over a free hit not yet taken, the end of the match
+// (and over a free hit in progress), discarding what the scorer logged.
 // Each question is data, {title, text, items, actions}, in the language chosen; the page shows it and
 // answers with an action's id.
 
@@ -33,6 +33,8 @@ export function question(type, fields, now) {
   }
   const edge = edgeQuestion(type, fields, now);
   if (edge) return edge;
+  const replaced = replaceQuestion(type, fields, now);
+  if (replaced) return replaced;
   if (type === "hit" && now.awaiting_play === true) {
     return {
       title: t("console", "no-play-title"),
@@ -62,6 +64,16 @@ export function question(type, fields, now) {
     };
   }
   return null;
+}
+
+// An award logged while another free hit awaits its stroke takes its place (a knock-in to the wrong team, a
+// second tap): Cancel is the answer a reflex Enter gives. Penalty 1 is a goal, and replaces nothing.
+function replaceQuestion(type, fields, now) {
+  const award = type === "knockin.award" || (type === "penalty.award" && fields.penalty !== "1");
+  if (!award || !now.free_hit || now.awaiting_play === null) return null;
+  return {title: t("console", "replace-title"),
+    text: t("console", "replace-text", {free_hit: describeFreeHit(now.free_hit), award: describeEvent({type, ...fields})}),
+    actions: [{id: "confirm", label: t("console", "replace-confirm")}, {...cancel(), primary: true}]};
 }
 
 // A chukker's edge out of order (log format 1.1, "Playing time"): the log flags it and the clock follows it, or a
