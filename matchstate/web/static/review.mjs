@@ -43,7 +43,6 @@ let flaggedOnly = false;  // the timeline shows the flagged events alone
 let badSeq = null;        // the first row the chain check found wrong
 let cursor = null;        // the seq of the row the keyboard is on (the timeline's one Tab stop)
 let playing = null;       // the seq of the row the clip playing shows
-let carryOut = null;      // the seq of the event a review overturned, until its void is logged
 let forms = null;         // the event forms (GET /api/event-types), for the award that carries out a review
 let seat = {timer_ticks: {}, handed: []};  // the scoring seat's marks and what was handed here (GET .../seat)
 const SEAT_EVERY_MS = 5000;
@@ -269,8 +268,6 @@ async function decideReview(outcome) {
   const open = openReview();
   const note = $("review-note") ? $("review-note").value.trim() : "";
   if (await official("review.outcome", note ? {outcome, note} : {outcome}) && outcome === "overturned") {
-    carryOut = open.about;
-    render();
     const row = rowOf(open.about);
     if (row) voidEvent(row, overturnedReason(row.seq));  // straight to its void
   }
@@ -296,7 +293,7 @@ async function award() {
     const wrong = unfit(fields, form.values, {fieldLength: known.view.start.field_length});
     if (wrong.length) { showUnfit(dialog, wrong); return; }
     dialog.close();
-    if (await official("penalty.award", filled(fields, form.values))) { carryOut = null; render(); }
+    await official("penalty.award", filled(fields, form.values));
   };
   dialog.replaceChildren(...formContent(form, fields, {view: known.view, lang: lang(), freeHit: null, onSend: send,
     onCancel: () => dialog.close()}));
@@ -305,15 +302,30 @@ async function award() {
   dialog.showModal();
 }
 
+const AWARDS = new Set(["penalty.award", "knockin.award"]);
+
+/** The seq of the event the last review overturned, until an award is logged after its outcome, or null: read
+ * from the log, so the step to carry it out is still shown after a reload, and on another official's page. */
+function carryOut() {
+  const reviews = officialsNow().reviews || [];
+  const last = reviews[reviews.length - 1];
+  if (!last || last.outcome !== "overturned") return null;
+  const voided = new Set(known.view.void);
+  const decided = [...known.log].reverse().find((row) => row.type === "review.outcome" && !voided.has(row.seq));
+  const since = decided ? decided.seq : last.seq;
+  return known.log.some((row) => row.seq > since && AWARDS.has(row.type) && !voided.has(row.seq)) ? null : last.about;
+}
+
 function reviewOpen() {
   const open = openReview();
   if (!open) {
-    if (carryOut === null) return [];
-    const row = rowOf(carryOut);
-    const voided = known.view.void.includes(carryOut);
-    return [el("p", {class: "carry-out"}, t("review-officials", "carry-out", {seq: carryOut})),
+    const about = carryOut();
+    if (about === null) return [];
+    const row = rowOf(about);
+    const voided = known.view.void.includes(about);
+    return [el("p", {class: "carry-out"}, t("review-officials", "carry-out", {seq: about})),
       voided || !row ? null : el("button", {type: "button", class: "small", dataset: {act: "carry-void"},
-        onclick: () => voidEvent(row, overturnedReason(carryOut))}, t("review-officials", "void-it", {seq: carryOut})),
+        onclick: () => voidEvent(row, overturnedReason(about))}, t("review-officials", "void-it", {seq: about})),
       " ", el("button", {type: "button", class: "small", dataset: {act: "award"}, onclick: award}, t("review-officials", "award"))];
   }
   const about = rowOf(open.about);
