@@ -424,6 +424,33 @@ def test_a_record_keeper_creates_a_tournament_with_its_teams_from_the_records_pa
     assert [error for error in page.errors if "403 (Forbidden)" not in error] == []  # the wrong key's refusal
 
 
+def test_a_tournaments_address_follows_its_name_until_one_is_typed_and_its_end_cannot_precede_its_start(
+        server: ServerProcess, new_page: Any) -> None:
+    """The address had to be made up and typed on a phone; the end's picker offered days before the start."""
+    page = new_page(viewport=PHONE)
+    page.goto(server.base + "/tournaments")
+    page.wait_for_selector("#new-tournament")
+    name, slug = page.locator('#new-tournament [name="name"]'), page.locator('#new-tournament [name="slug"]')
+    name.press_sequentially("Copa Días de Otoño 2026")
+    assert slug.input_value() == "copa-dias-de-otono-2026"
+    slug.fill("otono")
+    name.fill("Copa de Otoño")
+    assert slug.input_value() == "otono"  # typed by the record keeper: the name no longer changes it
+    slug.fill("")
+    name.fill("Abierto del Sur")
+    assert slug.input_value() == "abierto-del-sur"  # emptied: it follows the name again
+    page.fill('#new-tournament [name="starts"]', "2027-03-10")
+    assert page.get_attribute('#new-tournament [name="ends"]', "min") == "2027-03-10"
+    page.fill('#new-tournament [name="ends"]', "2027-03-12")
+    for n, team in enumerate(["Blue", "Red"], 1):
+        page.fill(f'#teams .team-entry:nth-child({n}) [name="team"]', team)
+    page.fill("#desk-key", LEAGUE_KEY)
+    page.click('#new-tournament button:not([type="button"])')
+    page.wait_for_url("**/tournaments/abierto-del-sur/desk")
+    assert get(server, "/api/tournaments/abierto-del-sur")["name"] == "Abierto del Sur"
+    assert page.errors == []
+
+
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_a_page_refused_in_a_browser_says_why_in_words_not_json(server: ServerProcess, new_page: Any,
                                                                  language: str) -> None:

@@ -7,6 +7,7 @@ import {el, submitOnce} from "./dom.mjs";
 
 const PLAYERS = [1, 2, 3, 4];
 const FIRST_TEAMS = 2;
+const SLUG_MOST = 60;  // an address short enough to read aloud and type
 const KEY = "matchstate:league-key";  // as the desk keeps it: the desk opened next has it already
 
 const form = document.getElementById("new-tournament");
@@ -37,6 +38,21 @@ function enteredTeams() {
       player, name: value(`player-${player}`), handicap: Number(value(`handicap-${player}`) || 0)}))};
   }).filter((team) => team.name);
 }
+
+/** The address a tournament's name suggests: "Copa Días de Otoño 2026" gives "copa-dias-de-otono-2026". */
+function suggestedSlug(name) {
+  return name.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "").slice(0, SLUG_MOST).replace(/-+$/, "");
+}
+
+// The address follows the name until the record keeper types one of their own.
+const slugInput = form.elements.slug;
+form.elements.name.addEventListener("input", () => {
+  if (!slugInput.dataset.typed) slugInput.value = suggestedSlug(form.elements.name.value);
+});
+slugInput.addEventListener("input", () => { slugInput.dataset.typed = slugInput.value ? "1" : ""; });
+// An end before the start is refused: the date picker offers none.
+form.elements.starts.addEventListener("change", () => { form.elements.ends.min = form.elements.starts.value; });
 
 for (let i = 0; i < FIRST_TEAMS; i += 1) addTeam();
 document.getElementById("add-team").addEventListener("click", () => addTeam().querySelector("input").focus());
