@@ -187,6 +187,36 @@ def test_the_desk_opens_a_fixtures_match_and_shows_its_keys_once_with_links_that
     assert not page.errors
 
 
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_desk_form_with_no_fixture_to_offer_says_why_and_its_buttons_wait(server: ServerProcess, new_page: Any,
+                                                                           language: str) -> None:
+    """Before the draw, and once every fixture had its match, the desk's pickers went empty without a word, and
+    their buttons did nothing."""
+    post(server, "/api/tournaments", {"slug": "pair", "name": "Pair", "teams": [roster("Blue", 2), roster("Red", 2)]},
+         LEAGUE_KEY)
+    page = new_page(viewport=PHONE)
+    page.goto(server.base + "/tournaments/pair/desk")
+    in_language(page, language)
+    said = {form: page.locator(f"#{form} .no-fixture") for form in ("schedule-form", "open-form", "import-form")}
+    assert said["schedule-form"].inner_text() == phrase("tournament", "no-fixture-drawn", language)
+    for form in ("open-form", "import-form"):
+        assert said[form].inner_text() == phrase("tournament", "no-fixture-waiting", language)
+    assert page.locator("#schedule-form button, #open-form button, #import-form button").evaluate_all(
+        "all => all.every((button) => !button.checkVisibility())")  # in place of the fields: nothing to tap
+
+    post(server, "/api/tournaments/pair/draw", {"format": "bracket", "seed": "s"}, LEAGUE_KEY)
+    page.reload()
+    page.wait_for_selector('#open-form select[name=fixture] option[value="Cup-R1-1"]', state="attached")
+    assert all(not locator.is_visible() for locator in said.values())
+    page.fill("#desk-key", LEAGUE_KEY)
+    page.click("#open-form button")  # the one fixture's match: no other waits for one
+    page.wait_for_selector("#opened .scorer-key")
+    for form in ("open-form", "import-form"):
+        assert said[form].is_visible() and page.locator(f"#{form} button").first.is_hidden()
+    assert not said["schedule-form"].is_visible() and page.locator("#schedule-form button").is_visible()
+    assert not page.errors
+
+
 def test_a_draw_made_again_is_asked_for_before_it_replaces_the_fixtures_and_their_schedule(
         server: ServerProcess, new_page: Any) -> None:
     """A second draw dropped the brackets added by hand and every fixture's day, time and field, unasked."""

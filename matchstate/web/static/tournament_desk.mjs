@@ -33,6 +33,18 @@ function done(reply, ok) {
   }
 }
 
+// A form whose fixture picker has nothing to offer says why in place of its fields (tournament.css): an empty
+// picker said nothing, and its button did nothing.
+const FIXTURE_FORMS = ["schedule-form", "open-form", "import-form"].map((id) => document.getElementById(id));
+function sayWhenNoFixture() {
+  for (const form of FIXTURE_FORMS) {
+    const none = form.elements.fixture.options.length === 0;
+    form.querySelector(".no-fixture").hidden = !none;
+    form.toggleAttribute("data-no-fixture", none);
+  }
+}
+sayWhenNoFixture();
+
 function onSubmit(id, act) {
   submitOnce(document.getElementById(id), async (e) => {
     sessionStorage.setItem(KEY, keyInput.value);
@@ -81,6 +93,7 @@ onSubmit("open-form", async (form) => {
   for (const select of document.querySelectorAll("#open-form select, #import-form select")) {
     select.querySelector(`option[value="${CSS.escape(fixture)}"]`)?.remove();  // it has its match now
   }
+  sayWhenNoFixture();
   message.textContent = "";
 });
 
