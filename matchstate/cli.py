@@ -313,12 +313,30 @@ def _new_keys(roles: Iterable[str]) -> dict[str, str]:
     return {role: new_key() for role in roles}
 
 
+def witnessed_store(args: argparse.Namespace) -> Store:
+    """The store, for a command that adds to the league log (an import, a removal, a correction). Where a witness
+    policy is given (``--witness-policy``, else ``$MATCHSTATE_WITNESS_POLICY``, as ``serve`` takes it), its
+    witnesses are asked first, as a server asks them before its first write; the command is refused, nothing
+    written, where they show the store's log behind what they cosigned (a store restored from an older copy) or
+    forked from it. Without it, an import into such a store forked the log, and ``verify`` found it clean."""
+    store = open_store()
+    path = args.witness_policy or os.environ.get("MATCHSTATE_WITNESS_POLICY")
+    if path:
+        from .web.witnessing import from_file
+
+        witnessing = from_file(store, path, every=0)
+        witnessing.round()
+        if witnessing.halted is not None:
+            raise MatchstateError(f"{witnessing.halted['en']} Nothing was written.")
+    return store
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     """Import each log in turn; with several, one refused is said (its file named) and the rest go on, and the exit
     status is 2 where any was refused."""
     from .store import ROLES, hash_key
 
-    store = open_store()
+    store = witnessed_store(args)
     imported: list[dict[str, Any]] = []
     for path in args.log:
         keys = _new_keys(ROLES)
@@ -397,7 +415,7 @@ def said_unreadable(found: Iterable[object]) -> int:
 
 
 def cmd_remove(args: argparse.Namespace) -> int:
-    open_store().remove_match(args.match, reason=args.reason, by=args.by)
+    witnessed_store(args).remove_match(args.match, reason=args.reason, by=args.by)
     print(f"match {args.match}: removed ({args.reason}); `matchstate verify` reports the act")
     return 0
 
@@ -407,7 +425,7 @@ def cmd_correct(args: argparse.Namespace) -> int:
     if len(lines) != 1:
         raise MatchstateError(f"{args.start} holds {len(lines)} lines: a correction takes one match.start")
     start = lines[0]
-    corrected = open_store().correct_match(args.match, start, reason=args.reason, by=args.by)
+    corrected = witnessed_store(args).correct_match(args.match, start, reason=args.reason, by=args.by)
     print(f"match {args.match}: its match.start is corrected ({args.reason}), its keys kept: "
           f"{' – '.join(corrected.match.teams)}")
     return 0
@@ -798,6 +816,7 @@ def _import(command: argparse.ArgumentParser) -> None:
     command.add_argument("log", nargs="+", help="a match log (JSON Lines), or - for standard input; several, each "
                                                 "in turn (one refused is said, and the rest go on)")
     command.add_argument("--by", help="who imports it (kept with the store's record of the act)")
+    _witness_option(command)
     _json_option(command)
 
 
@@ -859,6 +878,13 @@ def _act_options(command: argparse.ArgumentParser) -> None:
     """The options of a recorded act on a match (remove, correct)."""
     command.add_argument("--reason", required=True, help="why (kept with the store's record of the act)")
     command.add_argument("--by", help="who does it (kept with the store's record of the act)")
+    _witness_option(command)
+
+
+def _witness_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--witness-policy", metavar="FILE", help="the C2SP tlog-policy file `serve` is given: its "
+                         "witnesses are asked first, and nothing is written where they have cosigned a log this "
+                         "store's does not extend (default: $MATCHSTATE_WITNESS_POLICY)")
 
 
 def _show(command: argparse.ArgumentParser) -> None:

@@ -6,6 +6,7 @@ stops taking writes, says why on /readyz and the witnesses' status, rather than 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -139,6 +140,46 @@ def test_a_store_restored_from_an_older_copy_is_refused_by_every_witness_and_sto
             assert [witness["size"] for witness in status["witnesses"]] == [size, size]
             assert client.get("/api/matches/m-1").status_code == 200  # reading goes on
         assert restored.match("m-1").seq == 1  # nothing appended to the fork
+    finally:
+        restored.close()
+
+
+@pytest.mark.parametrize("given", ["option", "environment"])
+def test_an_import_or_a_removal_from_the_command_line_into_a_restored_store_is_refused_by_its_witnesses(
+        league: tuple[Path, Store, Policy], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        given: str) -> None:
+    """A command writes with no server: it went on, forking the log from what the witnesses cosigned, and verify
+    found the store clean."""
+    folder, store, policy = league
+    (folder / "league.policy").write_text(policy.text())
+    option = ["--witness-policy", str(folder / "league.policy")] if given == "option" else []
+    if given == "environment":
+        monkeypatch.setenv("MATCHSTATE_WITNESS_POLICY", str(folder / "league.policy"))
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store.url.render_as_string(hide_password=False))
+    logs = {}
+    for code in ("m-2", "m-3"):
+        logs[code] = folder / f"{code}.jsonl"
+        logs[code].write_text("".join(json.dumps(event) + "\n" for event in match_log(code, 3)))
+    with serving(store, policy) as client:
+        until(lambda: client.get("/api/log/cosigned").status_code == 200, "the first cosigned checkpoint")
+        backup(store.url, store.secrets, folder / "copy")
+        for event in match_log("m-1", 6)[1:]:
+            assert append(client, event) == 201
+        size = log_size(store)
+        until(lambda: client.get("/api/log/witnesses").json()["cosigned_size"] == size, "the witnesses cosign")
+    assert main(["import", *option, str(logs["m-2"])]) == 0  # the witnesses' log, extended: written
+    wiped(store)
+    restore(folder / "copy", store.url, store.secrets)
+    restored = Store(store.url.render_as_string(hide_password=False))
+    copied = log_size(restored)
+    capsys.readouterr()
+    assert main(["import", *option, str(logs["m-3"])]) == 2
+    said = capsys.readouterr().err
+    assert "restored from an older copy" in said and "Nothing was written." in said
+    assert main(["remove", "m-1", "--reason", "entered twice", *option]) == 2
+    try:
+        assert [summary.code for summary in restored.summaries()] == ["m-1"]  # neither written
+        assert log_size(restored) == copied
     finally:
         restored.close()
 
