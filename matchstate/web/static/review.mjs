@@ -302,10 +302,12 @@ async function award() {
   dialog.showModal();
 }
 
-const AWARDS = new Set(["penalty.award", "knockin.award"]);
+// What may follow an overturn while it is carried out: its void, and what the clock and the video do meanwhile.
+const CARRYING_OUT = new Set(["void", "tick", "video.sync", "clock.stop", "clock.start"]);
 
-/** The seq of the event the last review overturned, until an award is logged after its outcome, or null: read
- * from the log, so the step to carry it out is still shown after a reload, and on another official's page. */
+/** The seq of the event the last review overturned, until the match moves on from its outcome (the award that
+ * replaces it, or any other event of play), or null: read from the log, so the step to carry it out is still
+ * shown after a reload, and on another official's page. */
 function carryOut() {
   const reviews = officialsNow().reviews || [];
   const last = reviews[reviews.length - 1];
@@ -313,7 +315,8 @@ function carryOut() {
   const voided = new Set(known.view.void);
   const decided = [...known.log].reverse().find((row) => row.type === "review.outcome" && !voided.has(row.seq));
   const since = decided ? decided.seq : last.seq;
-  return known.log.some((row) => row.seq > since && AWARDS.has(row.type) && !voided.has(row.seq)) ? null : last.about;
+  const movedOn = known.log.some((row) => row.seq > since && !CARRYING_OUT.has(row.type) && !voided.has(row.seq));
+  return movedOn ? null : last.about;
 }
 
 function reviewOpen() {
