@@ -210,3 +210,30 @@ def test_refusals_name_what_is_wrong(desk: Desk, store: Store) -> None:
         desk.draw_groups("rr", 1, seed="y")
     with pytest.raises(DuplicateMatch, match="has its match already"):
         desk.open_match("rr", "A-1", {})
+
+
+def test_what_would_merge_two_records_into_one_is_refused_a_tournaments_name_a_players_and_a_lone_teams_draw(
+        desk: Desk, store: Store) -> None:
+    """The statistics know a tournament by its matches' event (its name), the ledger a player by team and name:
+    two tournaments or two players named alike were counted as one, and a draw of one team said it was made."""
+    new_tournament(desk, "copa", [team("Blue"), team("Red")], name="Copa Test")
+    with pytest.raises(DuplicateMatch) as taken:
+        new_tournament(desk, "t7", [team("Blue"), team("Red")], name="copa  TEST")  # told apart by more than case
+    assert taken.value.words["en"].startswith("a tournament is called copa  TEST already (at copa)")
+    new_tournament(desk, "lone", [team("Gold")], name="Copa Lone")
+    with pytest.raises(DuplicateMatch, match=r"called Copa Lone already \(at lone\)"):
+        desk.change("copa", {"name": "Copa Lone"})
+    assert desk.change("copa", {"name": "Copa Nueva"}).name == "Copa Nueva"  # no match yet: renamed
+    desk.draw_groups("copa", 1, seed="x")
+    Played(store).play(desk, "copa", "A-1", 1, 0)
+    with pytest.raises(InvalidQuery, match="copa's matches carry its name, Copa Nueva, and copa-A-1 is open already"):
+        desk.change("copa", {"name": "Copa Vieja"})
+    assert desk.change("copa", {"venue": "Hurlingham"}).name == "Copa Nueva"  # another field: changed as before
+
+    anas = [{"player": 1, "name": "Ana", "handicap": 2}, {"player": 2, "name": " ANA", "handicap": 1}]
+    with pytest.raises(InvalidQuery, match="Blue lists two players named Ana: the ledger and the statistics"):
+        new_tournament(desk, "anas", [{"name": "Blue", "roster": anas}, team("Red")])
+    for draw in (lambda: desk.draw_groups("lone", 1, seed="x"), lambda: desk.draw_bracket("lone", seed="x")):
+        with pytest.raises(InvalidQuery, match="a draw needs two teams entered at least, not 1"):
+            draw()
+    assert desk.get("lone").fixtures == ()

@@ -24,7 +24,7 @@ from ..store import Also, Store
 from ..store.facade import utc_now
 from .draw import DRAW_ALGORITHM, bracket_fixtures, drawn_groups, drawn_seeds, group_fixtures
 from .flow import MatchState, Progress, progress
-from .model import Fixture, Source, Tournament, source_of, tournament_of
+from .model import Fixture, Source, Tournament, source_of, told, tournament_of
 from .refusals import refused
 from .when import kickoff
 
@@ -58,12 +58,22 @@ class Desk:
         tournament = tournament_of(dict(data))
         now = utc_now()
         with self.store.database.transaction(write=True) as connection:
+            self._name_free(connection, tournament)
             try:  # the slug's unique index refuses the second of two desks creating it at once, on any server
                 connection.execute(insert(TournamentRow).values(slug=tournament.slug, name=tournament.name,
                                                                 doc=tournament.to_json(), created=now, updated=now))
             except IntegrityError:
                 raise refused(DuplicateMatch, "duplicate", slug=tournament.slug) from None
         return tournament
+
+    @staticmethod
+    def _name_free(connection: Connection, tournament: Tournament) -> None:
+        """Refuse a name another tournament has: its matches carry it as their event, and the statistics of the
+        two would be counted as one."""
+        names = connection.execute(select(TournamentRow.slug, TournamentRow.name)
+                                   .where(TournamentRow.slug != tournament.slug))
+        if taken := next((slug for slug, name in names if told(name) == told(tournament.name)), None):
+            raise refused(DuplicateMatch, "name-taken", name=tournament.name, slug=taken)
 
     def get(self, slug: str) -> Tournament:
         return self.opened(slug).tournament
@@ -91,7 +101,13 @@ class Desk:
             made = {**current, **data, "slug": slug}
             if isinstance(data.get("conditions"), Mapping):  # a change of one condition keeps the others
                 made["conditions"] = {**current["conditions"], **data["conditions"]}
-            return tournament_of(made)
+            changed = tournament_of(made)
+            if told(changed.name) != told(tournament.name):
+                if played := next((fixture.match for fixture in tournament.fixtures if fixture.match), None):
+                    raise refused(InvalidQuery, "renamed-played", slug=slug, name=tournament.name, match=played)
+                with self.store.database.transaction() as connection:
+                    self._name_free(connection, changed)
+            return changed
 
         return self._changed(slug, expected, merged)
 
@@ -328,9 +344,12 @@ def holding(tournament: Tournament, fixture_id: str, code: str) -> Tournament:
 
 
 def undrawn(tournament: Tournament) -> None:
-    """Refuse a draw made again once a match of the draw is created."""
+    """Refuse a draw made again once a match of the draw is created, and one of fewer than two teams (it made no
+    fixture, and said it was made)."""
     if any(fixture.match for fixture in tournament.fixtures):
         raise refused(InvalidQuery, "drawn")
+    if len(tournament.teams) < 2:
+        raise refused(InvalidQuery, "too-few-teams", teams=len(tournament.teams))
 
 
 def _as_played(match: Match, field: str) -> Any:

@@ -202,16 +202,26 @@ def team_of(data: Any, conditions: Conditions) -> Team:
 
 
 def entered(team: Team) -> None:
-    """Refuse what no match could take of a team entered at the door: no name, a number worn twice, a handicap
-    no player has (USPA's run from -2 to 10)."""
+    """Refuse what no match could take of a team entered at the door: no name, a number worn twice, a name given
+    twice, a handicap no player has (USPA's run from -2 to 10)."""
     if not team.name.strip():
         raise refused(InvalidQuery, "team-unnamed")
     numbers = [player.player for player in team.roster]
     if twice := next((number for number in numbers if numbers.count(number) > 1), None):
         raise refused(InvalidQuery, "player-twice", team=team.name, player=twice)
+    # The discipline ledger and the statistics know a player by team and name: two alike would share their cards.
+    names = [told(player.name) for player in team.roster]
+    if named := next((player.name for player, name in zip(team.roster, names, strict=True) if names.count(name) > 1),
+                     None):
+        raise refused(InvalidQuery, "player-named-twice", team=team.name, name=named)
     for player in team.roster:
         if not MIN_HANDICAP <= player.handicap <= MAX_HANDICAP:
             raise refused(InvalidQuery, "player-handicap", team=team.name, name=player.name, handicap=player.handicap)
+
+
+def told(name: str) -> str:
+    """A name as one is told from another: "Ann" and "ANN " are one."""
+    return " ".join(name.casefold().split())
 
 
 def dated(starts: str, ends: str) -> None:
@@ -235,8 +245,8 @@ def tournament_of(data: Mapping[str, Any], *, stored: bool = False) -> Tournamen
         if not stored:
             for team in teams:
                 entered(team)
-        told = [" ".join(team.name.casefold().split()) for team in teams]  # "Ann" and "ANN " are one team
-        if twice := next((team.name for team, name in zip(teams, told, strict=True) if told.count(name) > 1), None):
+        names = [told(team.name) for team in teams]
+        if twice := next((team.name for team, name in zip(teams, names, strict=True) if names.count(name) > 1), None):
             raise refused(InvalidQuery, "team-twice", team=twice)
         fixtures = tuple(fixture_of(fixture, stored=stored) for fixture in listed(data, "fixtures"))
         slug = addressed(data, "slug")
