@@ -273,7 +273,8 @@ def test_a_place_from_a_group_the_tournament_lacks_is_refused_and_one_not_decide
              "away": {"kind": "winner", "ref": "s2"}},
             {"id": "final", "kind": "knockout", "home": {"kind": "place", "ref": "Pool", "place": 1},
              "away": {"kind": "place", "ref": "Pool", "place": 2}}]
-    reply = client.post("/api/tournaments", json={**A_V_B, "slug": "pool", "name": "Pool", "fixtures": pool}, headers=AUTH)
+    reply = client.post("/api/tournaments", json={**A_V_B, "slug": "pool", "name": "Pool", "fixtures": pool},
+                        headers=AUTH)
     assert reply.status_code == 201, reply.text
     progress = reply.json()["progress"]
     assert progress["groups"] == {"Pool": []} and progress["complete"] == []
