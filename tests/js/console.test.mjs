@@ -154,6 +154,15 @@ describe("the link banner", () => {
     assert.equal(linkBanner(outbox({items: [{}], link: "up"}), {everUp: true, online: true}).kind, "");
   });
 
+  it("says one event kept offline in the singular, in Spanish too", () => {
+    speak("es");
+    const one = linkBanner(outbox({items: [{}], link: "down"}), {everUp: true, online: false}).text;
+    assert.match(one, /: 1 evento guardado en este dispositivo, se envía cuando/);
+    assert.match(linkBanner(outbox({items: [{}, {}], link: "down"}), {everUp: true, online: false}).text,
+      /: 2 eventos guardados en este dispositivo, se envían cuando/);
+    speak("en");
+  });
+
   it("says online but no copy on this device yet until the service worker has kept the page", () => {
     speak("en");
     const keeping = linkBanner(outbox({link: "up"}), {everUp: true, online: true, keeping: true});

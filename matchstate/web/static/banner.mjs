@@ -31,7 +31,8 @@ export function linkBanner(outbox, {everUp, online, keeping = false, seatless = 
     const why = outbox.link === "database" ? outbox.unavailable?.[lang()] ?? t("faults", "link-database")
       : t("console", {failing: "link-failing", busy: "link-busy"}[outbox.link] || "link-offline");
     return {kind: "offline",
-      text: waiting ? t("console", "offline-kept", {why, events: events(waiting)}) : t("console", "offline-empty", {why})};
+      text: waiting ? t("console", waiting === 1 ? "offline-kept-one" : "offline-kept", {why, events: events(waiting)})
+        : t("console", "offline-empty", {why})};
   }
   if (waiting) return {kind: "", text: t("console", "sending", {count: waiting})};
   if (keeping) return {kind: "", text: t("console", "online-keeping")};
