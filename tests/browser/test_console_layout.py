@@ -96,6 +96,14 @@ def test_no_button_moves_between_states_on_a_tablet_or_a_phone(server: ServerPro
     console.click("hit", player=1, contact="hit")
     console.answer("anyway")  # no Play for the 5.a: asked, and logged anyway
     page.wait_for_selector("#provisional:not([hidden])")
+    for language in ("English", "Spanish"):  # what is kept offline, said whole on a phone: it was cut at its end
+        page.wait_for_selector(".banner.offline >> text=/1 (event|evento)/")
+        box = page.evaluate("""() => {
+            const status = document.querySelector('#link.status');
+            return [status.scrollHeight, status.clientHeight];
+        }""")
+        assert box[0] <= box[1], (language, box)
+        page.click("#lang")
     still("an event waiting, the state provisional")
     server.start()
     console.wait_until_sent()

@@ -157,9 +157,9 @@ describe("the link banner", () => {
   it("says one event kept offline in the singular, in Spanish too", () => {
     speak("es");
     const one = linkBanner(outbox({items: [{}], link: "down"}), {everUp: true, online: false}).text;
-    assert.match(one, /: 1 evento guardado en este dispositivo, se envía cuando/);
+    assert.match(one, /: 1 evento guardado aquí, se envía cuando/);
     assert.match(linkBanner(outbox({items: [{}, {}], link: "down"}), {everUp: true, online: false}).text,
-      /: 2 eventos guardados en este dispositivo, se envían cuando/);
+      /: 2 eventos guardados aquí, se envían cuando/);
     speak("en");
   });
 
