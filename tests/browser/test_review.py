@@ -150,6 +150,24 @@ def test_an_official_selects_and_voids_a_row_with_the_keyboard_alone(server: Ser
     assert page.errors == []
 
 
+def test_the_keyboard_stays_on_the_officials_button_as_the_page_is_drawn_again(server: ServerProcess,
+                                                                              new_page: Any) -> None:
+    """Each live event (and the seat's poll) drew the review anew and sent the focus back to the page's start: an
+    official who tabbed to "Referee" and paused pressed Enter on nothing."""
+    keys, page = review_of_a_chukker(server, new_page, "focus-1")
+    page.wait_for_selector("#live.ok")
+    page.click('#timeline tr[data-seq="5"]')  # Blue's goal
+    page.focus('#review-ask [data-asker="referee"]')
+    log_at(server, "focus-1", keys["scorer_key"], {"type": "whistle", "at": "2026-11-29T15:02:30Z"})
+    page.wait_for_selector('#timeline tr[data-seq="6"]')  # the page is drawn again with it
+    assert page.evaluate("() => document.activeElement.dataset.asker") == "referee"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#review-open .open-review")
+    asked = log(server, "focus-1")[-1]["event"]
+    assert (asked["type"], asked["about"], asked["asked_by"]) == ("review.request", 5, "referee")
+    assert page.errors == []
+
+
 def test_on_a_1024_screen_the_timeline_needs_no_sideways_scroll_to_reach_a_rows_void(server: ServerProcess,
                                                                                    new_page: Any) -> None:
     """At 1024 x 768 (a tablet on its side, a small laptop) the timeline shared the width with the side panels:

@@ -11,7 +11,7 @@
 // video.sync on a selected row; a review asked from the selected row, decided, and an overturned call carried
 // out by its void and award; each chukker's score confirmed or corrected; the audit window counting down.
 
-import {$, el, messenger} from "./dom.mjs";
+import {$, el, focusedControl, messenger, refocus} from "./dom.mjs";
 import {api, denied} from "./http.mjs";
 import {t} from "./catalog.mjs";
 import {refusal} from "./refusal.mjs";
@@ -478,6 +478,7 @@ function choice() {
 }
 
 function render() {
+  const kept = focusedControl();
   document.title = `${t("review", "title")} · ${code}`;
   showNow(known.view);
   $("choice").replaceChildren(...choice());
@@ -496,6 +497,7 @@ function render() {
   $("handed").replaceChildren(...handedPanel(seat, known.log, logEvent));
   $("handed").hidden = !$("handed").children.length;
   video.render();
+  refocus(kept);
 }
 
 // The seat's marks and what was handed here, read again now and then (they are not in the match's log).
