@@ -320,6 +320,12 @@ def test_a_chukkers_confirmation_offers_its_score_at_its_end_not_the_score_now(s
     keys, page = open_review(server, new_page, "confirm-2", [*CHUKKER, END, *later])
     chukker = page.locator('#chukkers li[data-chukker="1"]')
     assert [chukker.locator(f'input[data-team="{team}"]').input_value() for team in ("Blue", "Red")] == ["1", "2"]
+    # Each box says whose it is, and that it is the score at the chukker's end (its boxes had no team's name, and
+    # a hidden label called them the chukker's own goals).
+    assert "score at its end:" in chukker.inner_text()
+    assert [label.strip() for label in chukker.locator("label.team-score").all_inner_texts()] == ["Blue", "Red"]
+    assert chukker.locator('input[data-team="Red"]').get_attribute("aria-label") == (
+        "Red's score at the end of chukker 1")
     seq = get(server, "/api/matches/confirm-2")["seq"]
     send(server, "confirm-2", {"type": "goal", "team": "Blue", "player": 2}, keys["scorer_key"])  # live: 2-3 now
     page.wait_for_selector(f'#timeline tr[data-seq="{seq + 1}"]')

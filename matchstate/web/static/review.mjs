@@ -368,10 +368,11 @@ function chukkerRows() {
   const ends = chukkerScores(officialsNow());
   if (!ends.length) return [el("li", {class: "quiet"}, t("review-officials", "none-ended"))];
   return ends.map(({chukker, score, state}) => {
+    // The score at the chukker's end, each box named by its team: unnamed, they read as the chukker's own goals.
     const inputs = known.view.teams.map((team) => el("input", {type: "number", min: "0", step: "0.5", required: true,
       value: typed.get(`${chukker}/${team}`) ?? String(score[team] ?? ""), dataset: {team},
       oninput: (e) => typed.set(`${chukker}/${team}`, e.target.value),
-      "aria-label": t("review-officials", "goals-of", {team, n: chukker})}));
+      "aria-label": t("review-officials", "score-of", {team, n: chukker})}));
     const confirm = (e) => {
       e.preventDefault();
       known.view.teams.forEach((team) => typed.delete(`${chukker}/${team}`));
@@ -380,8 +381,8 @@ function chukkerRows() {
     };
     return el("li", {dataset: {chukker, state}},
       el("form", {onsubmit: confirm}, t("review-officials", "chukker", {n: chukker}), " ",
-        el("span", {class: state}, t("officials", state)), " ",
-        inputs.flatMap((input) => [input, " "]),
+        el("span", {class: state}, t("officials", state)), " ", t("review-officials", "score-at-end"), " ",
+        inputs.flatMap((input) => [el("label", {class: "team-score"}, input.dataset.team, " ", input), " "]),
         el("button", {class: "small"}, t("review-officials", "confirm"))),
       state === "queried" ? el("p", {class: "query", role: "status"}, t("review-officials", "query")) : null);
   });
