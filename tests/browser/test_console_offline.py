@@ -213,3 +213,27 @@ def test_a_console_whose_live_stream_never_opens_says_it_is_offline(server: Serv
     assert "Connecting" not in page.inner_text("#link")
     page.unroute("**/api/matches/never-up/stream*")  # the stream opens at its next try: online again
     page.wait_for_selector(".banner.ok", timeout=RECONNECT_MS)
+
+
+def test_a_free_hit_awarded_offline_shows_no_ruling_yet_not_the_last_free_hits(server: ServerProcess,
+                                                                               scorer: Any) -> None:
+    """Offline, the ruling panel kept the last free hit's "Ball in play" beside a Penalty 4 not taken yet."""
+    console = scorer("offline-ruling")
+    page = console.page
+    console.click("chukker.start")
+    console.click("penalty.award", penalty="4", whistle="false", to="Blue")
+    console.click("play")
+    console.click("hit", player=3, contact="hit")
+    page.wait_for_selector("#ruling >> text=Ball in play")
+    console.wait_until_sent()
+
+    server.stop()
+    page.wait_for_selector(".banner.offline", timeout=60_000)
+    console.click("penalty.award", penalty="4", whistle="false", to="Red")
+    page.wait_for_selector("#freehit >> text=Penalty 4 to Red")
+    page.wait_for_selector("#ruling >> text=No ruling yet on this free hit.")
+    assert "Ball in play" not in page.inner_text("#ruling")
+    server.start()
+    console.wait_until_sent()
+    assert log(server, "offline-ruling")[-1]["event"]["to"] == "Red"
+    assert [error for error in page.errors if "ERR_CONNECTION_REFUSED" not in error] == []  # but the server's absence

@@ -131,6 +131,16 @@ describe("the ruling panel", () => {
     assert.equal(shownRuling(view, [ruled(2, "card", "goal")]).ruled.seq, 2);
     assert.deepEqual(shownRuling(view, [ruled(2, "hit", "live"), {seq: 3, type: "goal"}]), {since: null, ruled: null});
   });
+
+  it("shows nothing ruled on a free hit awarded on this device and not recorded yet, not the last one's ruling", () => {
+    const log = [{seq: 2, type: "penalty.award"}, ruled(3, "hit", "live")];
+    const view = {free_hit: penalty2, void: []};
+    assert.equal(shownRuling(view, log, [{type: "goal", team: "Blue"}]).ruled.seq, 3, "no award held: as recorded");
+    assert.deepEqual(shownRuling(view, log, [{type: "goal"}, {type: "penalty.award", penalty: "4", to: "Red"}]),
+      {since: 4, ruled: null});
+    assert.equal(shownRuling(view, log, [{type: "penalty.award", penalty: "1", to: "Red"}]).ruled.seq, 3,
+      "Penalty 1 is a goal: it begins no free hit");
+  });
 });
 
 describe("the link banner", () => {

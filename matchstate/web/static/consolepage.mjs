@@ -548,7 +548,8 @@ export class ConsolePage {
     $("link").replaceChildren(this.status());
     $("seat").replaceChildren(...seatLine(this.seat, () => this.take()));
     this.renderKeyBox();
-    $("ruling").replaceChildren(...rulingPanel(known.view, known.log, this.rules, this.notice && this.notice()));
+    $("ruling").replaceChildren(...rulingPanel(known.view, known.log, this.rules, this.notice && this.notice(),
+      this.outbox.events));
     const focused = document.activeElement;
     for (const button of $("buttons").children) {
       button.disabled = !this.enabled(button.dataset.type);

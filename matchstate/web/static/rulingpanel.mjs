@@ -8,6 +8,7 @@ import {lang} from "./lang.mjs";
 import {label} from "./words.mjs";
 
 const standing = (view, log) => log.filter((row) => !view.void.includes(row.seq));
+const AWARDS = new Set(["penalty.award", "knockin.award"]);
 
 /**
  * Where the free hit in progress began (its award, or the ruling that awarded it): the panel shows nothing
@@ -24,9 +25,13 @@ export function freeHitSince(view, log) {
  * The ruling the panel shows (``ruled``: a row of the log, or null): the latest that stands on the free hit in
  * progress (from its award on, ``since``); with none in progress, the last event's, where that event closed one
  * with a ruling (a Penalty 1, say), so a free hit closed otherwise (a goal, a whistle) clears the panel rather
- * than leave "Ball in play" up.
+ * than leave "Ball in play" up. ``held``: the events this device holds, not recorded yet.
  */
-export function shownRuling(view, log) {
+export function shownRuling(view, log, held = []) {
+  // An award held on this device, not recorded yet, begins a free hit the log does not have: nothing stands on it
+  // yet (the last free hit's "Ball in play" stayed up beside an untaken Penalty 4).
+  const awarded = held.filter((event) => AWARDS.has(event.type) && event.penalty !== "1").length;
+  if (awarded) return {since: (log.length ? log[log.length - 1].seq : 0) + 1, ruled: null};
   const since = freeHitSince(view, log);
   const rows = standing(view, log).filter((row) => row.type !== "void");
   if (since === null) {
@@ -49,10 +54,10 @@ function readInFull(row, rules) {
     actions: [{id: "cancel", label: t("console", "ruling-close"), primary: true}]});
 }
 
-/** The panel's content: ``notice``, then the ruling shown for the match ``view`` and its ``log``, cited from
- * ``rules`` (Rule 36's clauses by id). */
-export function rulingPanel(view, log, rules, notice) {
-  const {since, ruled} = shownRuling(view, log);
+/** The panel's content: ``notice``, then the ruling shown for the match ``view`` and its ``log`` (and the events
+ * ``held`` here), cited from ``rules`` (Rule 36's clauses by id). */
+export function rulingPanel(view, log, rules, notice, held = []) {
+  const {since, ruled} = shownRuling(view, log, held);
   const parts = [];
   if (notice) parts.push(el("p", {class: "notice"}, notice));
   if (ruled) {
