@@ -237,3 +237,21 @@ def test_what_would_merge_two_records_into_one_is_refused_a_tournaments_name_a_p
         with pytest.raises(InvalidQuery, match="a draw needs two teams entered at least, not 1"):
             draw()
     assert desk.get("lone").fixtures == ()
+
+
+def test_a_fixture_whose_match_was_removed_counts_for_no_one_and_takes_a_new_match(desk: Desk, store: Store) -> None:
+    """It showed as scheduled, its scoreboard link leading nowhere, and neither the desk's "Open its match" nor its
+    result kept on paper offered it again."""
+    new_tournament(desk, "gone", [team(name) for name in SIX[:4]])
+    desk.draw_groups("gone", 1, seed="x")
+    played = Played(store)
+    code = played.play(desk, "gone", "A-1", 2, 0)
+    home = desk.get("gone").fixture("A-1").home.ref
+    assert next(row for row in desk.progress("gone").tables["A"] if row.team == home).wins == 1
+    store.remove_match(code, reason="entered under the wrong tournament", by="league")
+    now = desk.progress("gone")
+    fixture = next(f for f in now.to_json()["fixtures"] if f["id"] == "A-1")
+    assert fixture["status"] == "removed" and fixture["score"] is None
+    assert next(row for row in now.tables["A"] if row.team == home).wins == 0  # its result counts for no one
+    _, again = desk.open_match("gone", "A-1", {})
+    assert again == f"{code}~1" and desk.get("gone").fixture("A-1").match == again

@@ -43,6 +43,7 @@ class Progress:
     states: dict[str, MatchState] = field(default_factory=dict)  # fixture id → its match, where it has one
     games: dict[str, Game] = field(default_factory=dict)  # fixture id → its result, once it stands
     stale: set[str] = field(default_factory=set)
+    removed: set[str] = field(default_factory=set)  # stale too: its match is no longer in the store
     tables: dict[str, list[Row]] = field(default_factory=dict)  # group → standings
     complete: set[str] = field(default_factory=set)  # groups whose places are settled: every match ended,
     # and a shootout played wherever the tie-breaks before it leave two teams level
@@ -67,7 +68,7 @@ def fixture_json(progress: Progress, fixture: Fixture) -> dict[str, Any]:
             "consolation": fixture.consolation, "score": dict(state.score) if state else None,
             "seq": state.seq if state else 0,
             # a knockout ended level sends no one on: said, so that its match is played on rather than wait
-            "status": ("stale" if fixture.id in progress.stale else
+            "status": ("removed" if fixture.id in progress.removed else "stale" if fixture.id in progress.stale else
                        "level" if game and game.winner is None and fixture.kind == "knockout" else "ended" if game else
                        "playing" if state and state.started else "scheduled" if home and away else "waiting"),
             "winner": game.winner if game else None}
@@ -87,6 +88,9 @@ def progress(tournament: Tournament, read: Reader) -> Progress:
             state = read(fixture.match)
             if state is not None:
                 made.states[fixture.id] = state
+            else:  # removed from the store: its result counts for no one, and the fixture may take a new match
+                made.removed.add(fixture.id)
+                made.stale.add(fixture.id)
     groups = {fixture.stage for fixture in tournament.fixtures if fixture.kind == "group"}
     resolving: set[str] = set()
 

@@ -217,6 +217,25 @@ def test_a_desk_form_with_no_fixture_to_offer_says_why_and_its_buttons_wait(serv
     assert not page.errors
 
 
+def test_a_fixture_whose_match_was_removed_says_so_and_the_desk_opens_it_a_new_match(server: ServerProcess,
+                                                                                    new_page: Any) -> None:
+    """It showed as scheduled, and neither of the desk's forms offered it again: only the command line could."""
+    tournament(server)
+    post(server, "/api/tournaments/otono/draw", {"format": "bracket", "seed": "s"}, LEAGUE_KEY)
+    code = post(server, "/api/tournaments/otono/fixtures/Cup-R1-1/match", {}, LEAGUE_KEY)["code"]
+    post(server, f"/api/matches/{code}", {"reason": "opened by mistake"}, LEAGUE_KEY, method="DELETE")
+    page = new_page(viewport=PHONE)
+    page.goto(server.base + "/tournaments/otono/desk")
+    row = page.locator('.fixture-row[data-fixture="Cup-R1-1"]')
+    assert "its match was removed from the store: a new match is needed" in row.inner_text()
+    page.fill("#desk-key", LEAGUE_KEY)
+    page.select_option("#open-form select[name=fixture]", "Cup-R1-1")
+    page.click("#open-form button")
+    page.wait_for_selector("#opened .scorer-key")
+    assert get(server, "/api/tournaments/otono")["fixtures"][0]["match"] == f"{code}~1"
+    assert not page.errors
+
+
 def test_a_draw_made_again_is_asked_for_before_it_replaces_the_fixtures_and_their_schedule(
         server: ServerProcess, new_page: Any) -> None:
     """A second draw dropped the brackets added by hand and every fixture's day, time and field, unasked."""

@@ -5,7 +5,7 @@
 import {t} from "./catalog.mjs";
 import {goals} from "./show.mjs";
 
-const STATUSES = ["waiting", "scheduled", "playing", "ended", "level", "stale"];
+const STATUSES = ["waiting", "scheduled", "playing", "ended", "level", "stale", "removed"];
 const rows = new Map([...document.querySelectorAll(".fixture-row")].map((row) => [row.dataset.fixture, row]));
 
 function show(row, status, score) {
@@ -48,13 +48,13 @@ function progressed(fixture) {
 // sends its progress after an append that ends a match or reopens it, and until then the row says what it said.
 function appended(match) {
   const row = [...rows.values()].find((each) => each.dataset.match === match.code);
-  if (!row || row.classList.contains("stale") || match.seq < Number(row.dataset.seq)) return;
+  if (!row || row.matches(".stale, .removed") || match.seq < Number(row.dataset.seq)) return;
   row.dataset.seq = match.seq;
   show(row, match.ended ? STATUSES.find((status) => row.classList.contains(status)) : "playing", match.score);
 }
 
 const section = document.getElementById("tournament");
-const unsettled = [...rows.values()].some((row) => !row.classList.contains("ended") && !row.classList.contains("stale"));
+const unsettled = [...rows.values()].some((row) => !row.matches(".ended, .stale, .removed"));
 if (section && unsettled) {
   const key = new URLSearchParams(location.search).get("key");  // a private server's page is opened with it
   const params = key ? `?${new URLSearchParams({key})}` : "";
