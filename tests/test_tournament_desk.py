@@ -255,3 +255,13 @@ def test_a_fixture_whose_match_was_removed_counts_for_no_one_and_takes_a_new_mat
     assert next(row for row in now.tables["A"] if row.team == home).wins == 0  # its result counts for no one
     _, again = desk.open_match("gone", "A-1", {})
     assert again == f"{code}~1" and desk.get("gone").fixture("A-1").match == again
+
+
+def test_teams_level_on_every_tie_break_are_listed_in_their_order_of_entry_as_the_table_says(desk: Desk) -> None:
+    """Before any result the table said "listed in the order of entry" beside Tres, Cuatro, Uno, Dos."""
+    entered = ["Uno", "Dos", "Tres", "Cuatro"]
+    new_tournament(desk, "entry", [team(name) for name in entered])
+    desk.draw_groups("entry", 1, seed="1")
+    rows = desk.progress("entry").tables["A"]
+    assert [row.team for row in rows] == entered
+    assert all(row.why is not None and "in the order of entry" in row.why["en"] for row in rows[:-1])

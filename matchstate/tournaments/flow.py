@@ -146,6 +146,10 @@ def progress(tournament: Tournament, read: Reader) -> Progress:
         for fixture in fixtures:
             if fixture.kind == "group":
                 teams.extend(team for team in made.teams[fixture.id] if team is not None and team not in teams)
+        # Level on every tie-break, teams are listed in their order of entry, as the table says: in the order of
+        # the fixtures, they were not.
+        entered = {team.name: index for index, team in enumerate(tournament.teams)}
+        teams.sort(key=lambda team: entered.get(team, len(entered)))
         played = [made.games[f.id] for f in fixtures if f.kind == "group" and f.id in made.games]
         shootouts = [made.games[f.id] for f in fixtures if f.kind == "shootout" and f.id in made.games]
         tiebreaks = tournament.conditions.tiebreaks

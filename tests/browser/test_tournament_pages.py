@@ -494,9 +494,16 @@ def test_a_tournaments_address_follows_its_name_until_one_is_typed_and_its_end_c
     for n, team in enumerate(["Blue", "Red"], 1):
         page.fill(f'#teams .team-entry:nth-child({n}) [name="team"]', team)
     page.fill("#desk-key", LEAGUE_KEY)
+    page.click("#add-team")  # a third team's players typed, its name forgotten: it was left out without a word
+    page.fill('#teams .team-entry:nth-child(3) [name="player-1"]', "Juan Pérez")
+    page.click('#new-tournament button:not([type="button"])')
+    page.wait_for_selector("#desk-message >> text=Team 3 has players but no name")
+    assert page.evaluate("document.activeElement.name") == "team" and get(server, "/api/tournaments") == []
+    page.fill('#teams .team-entry:nth-child(3) [name="team"]', "Gold")
     page.click('#new-tournament button:not([type="button"])')
     page.wait_for_url("**/tournaments/abierto-del-sur/desk")
-    assert get(server, "/api/tournaments/abierto-del-sur")["name"] == "Abierto del Sur"
+    made = get(server, "/api/tournaments/abierto-del-sur")
+    assert made["name"] == "Abierto del Sur" and [team["name"] for team in made["teams"]] == ["Blue", "Red", "Gold"]
     assert page.errors == []
 
 

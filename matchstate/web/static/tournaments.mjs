@@ -57,8 +57,22 @@ form.elements.starts.addEventListener("change", () => { form.elements.ends.min =
 for (let i = 0; i < FIRST_TEAMS; i += 1) addTeam();
 document.getElementById("add-team").addEventListener("click", () => addTeam().querySelector("input").focus());
 
+/** The number of the first team whose players are named and whose name is not (0: none): it was left out, and
+ * its players with it, without a word. */
+function unnamedTeam() {
+  const entries = [...teams.children];
+  const value = (team, name) => team.querySelector(`[name="${name}"]`).value.trim();
+  return entries.findIndex((team) => !value(team, "team") && PLAYERS.some((player) => value(team, `player-${player}`))) + 1;
+}
+
 submitOnce(form, async () => {
   sessionStorage.setItem(KEY, keyInput.value);
+  const unnamed = unnamedTeam();
+  if (unnamed) {
+    message.textContent = t("tournament", "team-nameless", {n: unnamed});
+    teams.children[unnamed - 1].querySelector('[name="team"]').focus();
+    return;
+  }
   const fields = new FormData(form);
   const body = {slug: fields.get("slug").trim(), name: fields.get("name").trim(), starts: fields.get("starts"),
     ends: fields.get("ends"), venue: fields.get("venue").trim(), conditions: {chukkers: Number(fields.get("chukkers"))},
