@@ -265,3 +265,23 @@ def test_teams_level_on_every_tie_break_are_listed_in_their_order_of_entry_as_th
     rows = desk.progress("entry").tables["A"]
     assert [row.team for row in rows] == entered
     assert all(row.why is not None and "in the order of entry" in row.why["en"] for row in rows[:-1])
+
+
+def test_a_kickoff_on_a_field_taken_then_or_for_a_team_playing_then_is_refused(desk: Desk) -> None:
+    """Two fixtures on Field 1 at 15:00, or La Dolfina in two fixtures at 15:00, were each scheduled."""
+    new_tournament(desk, "busy", [team(name) for name in SIX[:4]])
+    desk.draw_groups("busy", 1, seed="x")
+    fixtures = desk.get("busy").fixtures
+    first = fixtures[0]
+    apart = next(f for f in fixtures if {f.home.ref, f.away.ref}.isdisjoint({first.home.ref, first.away.ref}))
+    sharing = next(f for f in fixtures if f.id != first.id and first.home.ref in (f.home.ref, f.away.ref))
+    desk.schedule("busy", first.id, "2026-12-05", "15:00", "Field 1")
+    with pytest.raises(InvalidQuery) as taken:
+        desk.schedule("busy", apart.id, "2026-12-05", "15:00", " field 1")
+    assert taken.value.words["en"] == (f"Field 1 has fixture {first.id} on 2026-12-05 at 15:00 already: fixture "
+                                       f"{apart.id} needs another field or time")
+    with pytest.raises(InvalidQuery, match=f"{first.home.ref} plays fixture {first.id} on 2026-12-05 at 15:00"):
+        desk.schedule("busy", sharing.id, "2026-12-05", "15:00", "Field 2")
+    assert desk.schedule("busy", apart.id, "2026-12-05", "15:00", "Field 2").fixture(apart.id).field == "Field 2"
+    assert desk.schedule("busy", sharing.id, "2026-12-05", "17:00", "Field 1").fixture(sharing.id).time == "17:00"
+    assert desk.schedule("busy", first.id, "2026-12-05", "15:00", "Field 1").fixture(first.id).field == "Field 1"

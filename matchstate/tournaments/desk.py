@@ -215,10 +215,25 @@ class Desk:
         def scheduled(tournament: Tournament) -> Tournament:
             fixture = tournament.fixture(fixture_id)
             moved = replace(fixture, day=day, time=time, field=fixture.field if field is None else field)
+            self._no_clash(tournament, moved)
             return replace(tournament, fixtures=tuple(moved if f.id == fixture_id else f
                                                       for f in tournament.fixtures))
 
         return self._changed(slug, expected, scheduled)
+
+    def _no_clash(self, tournament: Tournament, moved: Fixture) -> None:
+        """Refuse a kickoff that another fixture has on the same field, or one where a team of it plays another
+        fixture (the teams as known now): each was scheduled without a word."""
+        teams = self.progress(tournament).teams
+        mine = {team for team in teams.get(moved.id, (None, None)) if team is not None}
+        for other in tournament.fixtures:
+            if other.id == moved.id or (other.day, other.time) != (moved.day, moved.time):
+                continue
+            when = {"day": moved.day, "time": moved.time, "other": other.id, "fixture": moved.id}
+            if moved.field and other.field and told(moved.field) == told(other.field):
+                raise refused(InvalidQuery, "field-taken", field=other.field, **when)
+            if busy := sorted(mine & {team for team in teams.get(other.id, (None, None)) if team is not None}):
+                raise refused(InvalidQuery, "team-busy", team=busy[0], **when)
 
     # -- matches -------------------------------------------------------------------------
 
