@@ -285,3 +285,15 @@ def test_a_kickoff_on_a_field_taken_then_or_for_a_team_playing_then_is_refused(d
     assert desk.schedule("busy", apart.id, "2026-12-05", "15:00", "Field 2").fixture(apart.id).field == "Field 2"
     assert desk.schedule("busy", sharing.id, "2026-12-05", "17:00", "Field 1").fixture(sharing.id).time == "17:00"
     assert desk.schedule("busy", first.id, "2026-12-05", "15:00", "Field 1").fixture(first.id).field == "Field 1"
+
+
+def test_a_fixtures_match_takes_a_code_of_its_own_where_its_code_is_taken_by_a_match_made_elsewhere(
+        desk: Desk, store: Store) -> None:
+    """The desk answered "match abierto-A-6 is in the store already" and offered no way on."""
+    new_tournament(desk, "taken", [team(name) for name in SIX[:2]])
+    desk.draw_groups("taken", 1, seed="x")
+    store.create_match({"type": "match.start", "at": "2026-12-01T15:00:00Z", "match": "taken-A-1",
+                        "teams": ["Other", "Club"]})
+    _, code = desk.open_match("taken", "A-1", {})
+    assert code == "taken-A-1~2" and desk.get("taken").fixture("A-1").match == code
+    assert list(store.match("taken-A-1").teams) == ["Other", "Club"]  # the other match, as it was

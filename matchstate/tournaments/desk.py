@@ -247,6 +247,10 @@ class Desk:
         code = match_code(tournament, fixture)
         if fixture.match:  # stale: its teams no longer go on; a new match (a new code) for the right ones
             code = f"{code}~{len([f for f in tournament.fixtures if f.match])}"
+        taken, again = code, 1
+        while self.read(code) is not None:  # a match made elsewhere under the code: the fixture's takes another
+            again += 1
+            code = f"{taken}~{again}"
         start: dict[str, Any] = {
             "type": "match.start", "at": at.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
             "match": code, "teams": [home, away], "chukkers": conditions.chukkers,
