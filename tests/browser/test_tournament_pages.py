@@ -236,6 +236,39 @@ def test_a_fixture_whose_match_was_removed_says_so_and_the_desk_opens_it_a_new_m
     assert not page.errors
 
 
+def test_what_is_typed_on_the_tournament_pages_outlasts_a_change_of_language(server: ServerProcess,
+                                                                            new_page: Any) -> None:
+    """The toggle renders these pages again, and every field typed was emptied: a tournament's teams, a result
+    pasted at the desk."""
+    page = new_page(viewport=LAPTOP)
+    page.goto(server.base + "/tournaments")
+    page.wait_for_selector("#new-tournament")
+    page.fill("#desk-key", LEAGUE_KEY)
+    page.fill('#new-tournament [name="name"]', "Copa de Invierno")
+    page.click("#add-team")
+    for n, name in enumerate(["Blue", "Red", "Gold"], 1):
+        page.fill(f'#teams .team-entry:nth-child({n}) [name="team"]', name)
+    page.fill('#teams .team-entry:nth-child(3) [name="player-2"]', "Juan Pérez")
+    page.fill('#teams .team-entry:nth-child(3) [name="handicap-2"]', "5")
+    to_spanish(page)
+    assert page.input_value('#new-tournament [name="slug"]') == "copa-de-invierno"
+    assert [page.input_value(f'#teams .team-entry:nth-child({n}) [name="team"]') for n in (1, 2, 3)] == [
+        "Blue", "Red", "Gold"]
+    assert page.input_value('#teams .team-entry:nth-child(3) [name="player-2"]') == "Juan Pérez"
+    assert page.input_value('#teams .team-entry:nth-child(3) [name="handicap-2"]') == "5"
+    assert page.input_value("#desk-key") == LEAGUE_KEY  # the page's own, as ever: no key is kept with the rest
+
+    tournament(server)
+    post(server, "/api/tournaments/otono/draw", {"format": "bracket", "seed": "s"}, LEAGUE_KEY)
+    page.goto(server.base + "/tournaments/otono/desk")
+    pasted = paper_rest("Blue")
+    page.fill("#import-form textarea[name=log]", pasted)
+    page.click("#lang")  # back to English: rendered again
+    page.wait_for_selector("html[lang=en] #lang >> text=Español")
+    assert page.input_value("#import-form textarea[name=log]") == pasted
+    assert not page.errors
+
+
 def test_a_draw_made_again_is_asked_for_before_it_replaces_the_fixtures_and_their_schedule(
         server: ServerProcess, new_page: Any) -> None:
     """A second draw dropped the brackets added by hand and every fixture's day, time and field, unasked."""

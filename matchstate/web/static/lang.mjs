@@ -47,6 +47,49 @@ export function wireToggle(toggle, translate) {
   if (!toggle) return;
   toggle.addEventListener("click", () => {
     setLang(lang() === "en" ? "es" : "en");
-    if (serverWords()) location.reload();
+    if (serverWords()) {
+      keepTyped();
+      location.reload();
+    }
   });
+}
+
+// What was typed in a page's forms, kept across the reload a change of language makes of a page the server words
+// (a tournament's fields, a result pasted at the desk): the reload emptied them. Never a key (a password field).
+const TYPED = "matchstate:typed";
+const typedField = (field) => field.name && !["password", "hidden", "file", "submit", "button"].includes(field.type);
+
+function keepTyped() {
+  const forms = Object.fromEntries([...document.querySelectorAll("form[id]")].map((form) => [form.id,
+    [...form.elements].filter(typedField).map((field) => [field.name, field.type === "checkbox" ? field.checked
+      : field.value])]));
+  sessionStorage.setItem(TYPED, JSON.stringify({path: location.pathname, forms}));
+}
+
+let typedBefore = null;  // read, and taken out, by the page's first restoreTyped
+
+function typedOnThisPage() {
+  if (typedBefore === null) {
+    const kept = JSON.parse(sessionStorage.getItem(TYPED) || "null");
+    sessionStorage.removeItem(TYPED);
+    typedBefore = kept && kept.path === location.pathname ? kept.forms : {};
+  }
+  return typedBefore;
+}
+
+/** Put back what was typed in the form ``id`` before the language changed: the n-th field of each name takes the
+ * n-th value kept under that name. ``make(entries)``: a page that makes fields as it goes (a tournament's teams)
+ * makes those the entries need first. */
+export function restoreTyped(id, make = () => {}) {
+  const entries = typedOnThisPage()[id];
+  const form = document.getElementById(id);
+  if (!entries || !form) return;
+  make(entries);
+  const seen = {};
+  for (const [name, value] of entries) {
+    const field = [...form.elements].filter((element) => element.name === name && typedField(element))[seen[name] ?? 0];
+    seen[name] = (seen[name] ?? 0) + 1;
+    if (!field) continue;
+    if (field.type === "checkbox") field.checked = Boolean(value); else field.value = value;
+  }
 }

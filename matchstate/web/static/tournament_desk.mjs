@@ -4,6 +4,7 @@
 import {api, reason} from "./http.mjs";
 import {t} from "./catalog.mjs";
 import {el, submitOnce} from "./dom.mjs";
+import {restoreTyped} from "./lang.mjs";
 
 const root = document.getElementById("tournament");
 const base = `/api/tournaments/${encodeURIComponent(root.dataset.slug)}`;
@@ -136,6 +137,8 @@ onSubmit("import-form", async (form) => {
   });
   done({status: response.status, data: await response.json()}, "entered");
 });
+
+for (const id of ["draw-form", "schedule-form", "open-form", "import-form"]) restoreTyped(id);
 
 const last = sessionStorage.getItem("matchstate:desk-done");
 if (last) {

@@ -4,6 +4,7 @@
 import {api, reason} from "./http.mjs";
 import {t} from "./catalog.mjs";
 import {el, submitOnce} from "./dom.mjs";
+import {restoreTyped} from "./lang.mjs";
 
 const PLAYERS = [1, 2, 3, 4];
 const FIRST_TEAMS = 2;
@@ -15,6 +16,7 @@ const teams = document.getElementById("teams");
 const message = document.getElementById("desk-message");
 const keyInput = document.getElementById("desk-key");
 keyInput.value = sessionStorage.getItem(KEY) || "";
+keyInput.addEventListener("change", () => sessionStorage.setItem(KEY, keyInput.value));  // as the desk keeps it
 
 /** A team's fields: its name, and each player's name and handicap (USPA's run from -2 to 10). */
 function addTeam() {
@@ -55,6 +57,10 @@ slugInput.addEventListener("input", () => { slugInput.dataset.typed = slugInput.
 form.elements.starts.addEventListener("change", () => { form.elements.ends.min = form.elements.starts.value; });
 
 for (let i = 0; i < FIRST_TEAMS; i += 1) addTeam();
+restoreTyped(form.id, (entries) => {  // the teams added before the language changed, made again to be filled
+  const teamsTyped = entries.filter(([name]) => name === "team").length;
+  while (teams.children.length < teamsTyped) addTeam();
+});
 document.getElementById("add-team").addEventListener("click", () => addTeam().querySelector("input").focus());
 
 /** The number of the first team whose players are named and whose name is not (0: none): it was left out, and
