@@ -219,7 +219,7 @@ def test_what_would_merge_two_records_into_one_is_refused_a_tournaments_name_a_p
     new_tournament(desk, "copa", [team("Blue"), team("Red")], name="Copa Test")
     with pytest.raises(DuplicateMatch) as taken:
         new_tournament(desk, "t7", [team("Blue"), team("Red")], name="copa  TEST")  # told apart by more than case
-    assert taken.value.words["en"].startswith("a tournament is called copa  TEST already (at copa)")
+    assert str(taken.value).startswith("a tournament is called copa  TEST already (at copa)")
     new_tournament(desk, "lone", [team("Gold")], name="Copa Lone")
     with pytest.raises(DuplicateMatch, match=r"called Copa Lone already \(at lone\)"):
         desk.change("copa", {"name": "Copa Lone"})
@@ -233,9 +233,10 @@ def test_what_would_merge_two_records_into_one_is_refused_a_tournaments_name_a_p
     anas = [{"player": 1, "name": "Ana", "handicap": 2}, {"player": 2, "name": " ANA", "handicap": 1}]
     with pytest.raises(InvalidQuery, match="Blue lists two players named Ana: the ledger and the statistics"):
         new_tournament(desk, "anas", [{"name": "Blue", "roster": anas}, team("Red")])
-    for draw in (lambda: desk.draw_groups("lone", 1, seed="x"), lambda: desk.draw_bracket("lone", seed="x")):
-        with pytest.raises(InvalidQuery, match="a draw needs two teams entered at least, not 1"):
-            draw()
+    with pytest.raises(InvalidQuery, match="a draw needs two teams entered at least, not 1"):
+        desk.draw_groups("lone", 1, seed="x")
+    with pytest.raises(InvalidQuery, match="a draw needs two teams entered at least, not 1"):
+        desk.draw_bracket("lone", seed="x")
     assert desk.get("lone").fixtures == ()
 
 
@@ -278,8 +279,8 @@ def test_a_kickoff_on_a_field_taken_then_or_for_a_team_playing_then_is_refused(d
     desk.schedule("busy", first.id, "2026-12-05", "15:00", "Field 1")
     with pytest.raises(InvalidQuery) as taken:
         desk.schedule("busy", apart.id, "2026-12-05", "15:00", " field 1")
-    assert taken.value.words["en"] == (f"Field 1 has fixture {first.id} on 2026-12-05 at 15:00 already: fixture "
-                                       f"{apart.id} needs another field or time")
+    assert str(taken.value) == (f"Field 1 has fixture {first.id} on 2026-12-05 at 15:00 already: fixture "
+                                f"{apart.id} needs another field or time")
     with pytest.raises(InvalidQuery, match=f"{first.home.ref} plays fixture {first.id} on 2026-12-05 at 15:00"):
         desk.schedule("busy", sharing.id, "2026-12-05", "15:00", "Field 2")
     assert desk.schedule("busy", apart.id, "2026-12-05", "15:00", "Field 2").fixture(apart.id).field == "Field 2"
