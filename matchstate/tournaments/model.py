@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import InvalidQuery
 from ..rules import RULE_SETS
@@ -26,6 +26,8 @@ from .fields import (
 )
 from .refusals import refused
 from .when import DAY, kickoff
+
+T = TypeVar("T")
 
 TIEBREAKS = ("wins", "net", "gross", "head_to_head", "shootout")
 DEFAULT_TIEBREAKS = ("wins", "net", "gross")
@@ -206,14 +208,11 @@ def entered(team: Team) -> None:
     twice, a handicap no player has (USPA's run from -2 to 10)."""
     if not team.name.strip():
         raise refused(InvalidQuery, "team-unnamed")
-    numbers = [player.player for player in team.roster]
-    if twice := next((number for number in numbers if numbers.count(number) > 1), None):
-        raise refused(InvalidQuery, "player-twice", team=team.name, player=twice)
+    if twice := given_twice(team.roster, lambda player: player.player):
+        raise refused(InvalidQuery, "player-twice", team=team.name, player=twice.player)
     # The discipline ledger and the statistics know a player by team and name: two alike would share their cards.
-    names = [told(player.name) for player in team.roster]
-    if named := next((player.name for player, name in zip(team.roster, names, strict=True) if names.count(name) > 1),
-                     None):
-        raise refused(InvalidQuery, "player-named-twice", team=team.name, name=named)
+    if named := given_twice(team.roster, lambda player: told(player.name)):
+        raise refused(InvalidQuery, "player-named-twice", team=team.name, name=named.name)
     for player in team.roster:
         if not MIN_HANDICAP <= player.handicap <= MAX_HANDICAP:
             raise refused(InvalidQuery, "player-handicap", team=team.name, name=player.name, handicap=player.handicap)
@@ -222,6 +221,12 @@ def entered(team: Team) -> None:
 def told(name: str) -> str:
     """A name as one is told from another: "Ann" and "ANN " are one."""
     return " ".join(name.casefold().split())
+
+
+def given_twice(items: Sequence[T], key: Callable[[T], Hashable]) -> T | None:
+    """The first of ``items`` whose ``key`` another of them has too, else None."""
+    keys = [key(item) for item in items]
+    return next((item for item, one in zip(items, keys, strict=True) if keys.count(one) > 1), None)
 
 
 def dated(starts: str, ends: str) -> None:
@@ -245,9 +250,8 @@ def tournament_of(data: Mapping[str, Any], *, stored: bool = False) -> Tournamen
         if not stored:
             for team in teams:
                 entered(team)
-        names = [told(team.name) for team in teams]
-        if twice := next((team.name for team, name in zip(teams, names, strict=True) if names.count(name) > 1), None):
-            raise refused(InvalidQuery, "team-twice", team=twice)
+        if twice := given_twice(teams, lambda team: told(team.name)):  # "Ann" and "ANN " are one team
+            raise refused(InvalidQuery, "team-twice", team=twice.name)
         fixtures = tuple(fixture_of(fixture, stored=stored) for fixture in listed(data, "fixtures"))
         slug = addressed(data, "slug")
         made = Tournament(slug=slug, name=text(data, "name"), starts=text(data, "starts", ""),
@@ -258,9 +262,8 @@ def tournament_of(data: Mapping[str, Any], *, stored: bool = False) -> Tournamen
         if isinstance(err, InvalidQuery):
             raise
         raise refused(InvalidQuery, "unreadable", error=str(err)) from None
-    ids = [fixture.id for fixture in fixtures]
-    if twice := next((fixture_id for fixture_id in ids if ids.count(fixture_id) > 1), None):
-        raise refused(InvalidQuery, "fixture-twice", fixture=twice)
+    if twice_fixture := given_twice(fixtures, lambda fixture: fixture.id):
+        raise refused(InvalidQuery, "fixture-twice", fixture=twice_fixture.id)
     if not stored:
         dated(made.starts, made.ends)
         for fixture in fixtures:

@@ -9,6 +9,7 @@ import {lang} from "./lang.mjs";
 import {describeEvent, describeFreeHit, label} from "./words.mjs";
 import {score} from "./show.mjs";
 import {IN_CHUKKER} from "./chukker.mjs";
+import {beginsFreeHit} from "./taps.mjs";
 
 const cancel = () => ({id: "cancel", label: t("form", "cancel")});
 // What logging each type after the horn means, said before it is logged.
@@ -69,8 +70,7 @@ export function question(type, fields, now) {
 // An award logged while another free hit awaits its stroke takes its place (a knock-in to the wrong team, a
 // second tap): Cancel is the answer a reflex Enter gives. Penalty 1 is a goal, and replaces nothing.
 function replaceQuestion(type, fields, now) {
-  const award = type === "knockin.award" || (type === "penalty.award" && fields.penalty !== "1");
-  if (!award || !now.free_hit || now.awaiting_play === null) return null;
+  if (!beginsFreeHit({type, ...fields}) || !now.free_hit || now.awaiting_play === null) return null;
   return {title: t("console", "replace-title"),
     text: t("console", "replace-text", {free_hit: describeFreeHit(now.free_hit), award: describeEvent({type, ...fields})}),
     actions: [{id: "confirm", label: t("console", "replace-confirm")}, {...cancel(), primary: true}]};

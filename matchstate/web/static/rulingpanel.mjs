@@ -5,10 +5,10 @@ import {el} from "./dom.mjs";
 import {t} from "./catalog.mjs";
 import {ask} from "./dialog.mjs";
 import {lang} from "./lang.mjs";
+import {beginsFreeHit, isAward} from "./taps.mjs";
 import {label} from "./words.mjs";
 
 const standing = (view, log) => log.filter((row) => !view.void.includes(row.seq));
-const AWARDS = new Set(["penalty.award", "knockin.award"]);
 
 /**
  * Where the free hit in progress began (its award, or the ruling that awarded it): the panel shows nothing
@@ -16,7 +16,7 @@ const AWARDS = new Set(["penalty.award", "knockin.award"]);
  */
 export function freeHitSince(view, log) {
   if (!view.free_hit) return null;
-  const began = standing(view, log).filter((row) => row.type === "penalty.award" || row.type === "knockin.award"
+  const began = standing(view, log).filter((row) => isAward(row.type)
     || (row.ruling && (row.ruling.kind === "award" || row.ruling.kind === "rehit"))).pop();
   return began ? began.seq : null;
 }
@@ -30,8 +30,7 @@ export function freeHitSince(view, log) {
 export function shownRuling(view, log, held = []) {
   // An award held on this device, not recorded yet, begins a free hit the log does not have: nothing stands on it
   // yet (the last free hit's "Ball in play" stayed up beside an untaken Penalty 4).
-  const awarded = held.filter((event) => AWARDS.has(event.type) && event.penalty !== "1").length;
-  if (awarded) return {since: (log.length ? log[log.length - 1].seq : 0) + 1, ruled: null};
+  if (held.some(beginsFreeHit)) return {since: (log.length ? log[log.length - 1].seq : 0) + 1, ruled: null};
   const since = freeHitSince(view, log);
   const rows = standing(view, log).filter((row) => row.type !== "void");
   if (since === null) {

@@ -11,6 +11,9 @@ const CARDED = [{card: "yellow"}, {card: "red"}];
 /** Whether an event type awards a free hit: its form logs it by the team's button, with the whistle. */
 export const isAward = (type) => AWARDS.has(type);
 
+/** Whether an event begins a free hit: an award, but for Penalty 1, which is a goal. */
+export const beginsFreeHit = (event) => isAward(event.type) && event.penalty !== "1";
+
 // The field whose choice logs the event, by type: its Log buttons are its choices.
 const SENT_BY = {"penalty.award": "to", "knockin.award": "to", "ball.out": "over", "approach.abort": "how",
   hit: "contact"};

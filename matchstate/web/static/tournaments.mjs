@@ -32,13 +32,15 @@ function addTeam() {
   return team;
 }
 
+/** What is typed in a team's field ``name`` ("team", "player-2", ...). */
+const typed = (team, name) => team.querySelector(`[name="${name}"]`).value.trim();
+
 /** The teams as the API takes them: a team whose name is left empty is not entered, nor a player unnamed. */
 function enteredTeams() {
-  return [...teams.children].map((team) => {
-    const value = (name) => team.querySelector(`[name="${name}"]`).value.trim();
-    return {name: value("team"), roster: PLAYERS.filter((player) => value(`player-${player}`)).map((player) => ({
-      player, name: value(`player-${player}`), handicap: Number(value(`handicap-${player}`) || 0)}))};
-  }).filter((team) => team.name);
+  return [...teams.children].map((team) => ({name: typed(team, "team"),
+    roster: PLAYERS.filter((player) => typed(team, `player-${player}`)).map((player) => ({
+      player, name: typed(team, `player-${player}`), handicap: Number(typed(team, `handicap-${player}`) || 0)}))}))
+    .filter((team) => team.name);
 }
 
 /** The address a tournament's name suggests: "Copa Días de Otoño 2026" gives "copa-dias-de-otono-2026". */
@@ -66,9 +68,8 @@ document.getElementById("add-team").addEventListener("click", () => addTeam().qu
 /** The number of the first team whose players are named and whose name is not (0: none): it was left out, and
  * its players with it, without a word. */
 function unnamedTeam() {
-  const entries = [...teams.children];
-  const value = (team, name) => team.querySelector(`[name="${name}"]`).value.trim();
-  return entries.findIndex((team) => !value(team, "team") && PLAYERS.some((player) => value(team, `player-${player}`))) + 1;
+  return [...teams.children].findIndex((team) => !typed(team, "team")
+    && PLAYERS.some((player) => typed(team, `player-${player}`))) + 1;
 }
 
 submitOnce(form, async () => {
