@@ -402,16 +402,12 @@ function windowText() {
 }
 
 function renderOfficials() {
-  // The note of the review open is drawn again with each render (the live stream's too): what is typed in it,
-  // and the focus, stay where they were.
+  // The note of the review open is drawn again with each render (the live stream's too): what is typed in it
+  // stays (and the focus, as render keeps it on any control).
   const note = $("review-note");
-  const noting = note && document.activeElement === note;
   const typed = note ? note.value : "";
   $("review-open").replaceChildren(...reviewOpen().filter((part) => part !== null));  // null: a part not shown
-  if ($("review-note")) {
-    $("review-note").value = typed;
-    if (noting) $("review-note").focus();
-  }
+  if ($("review-note")) $("review-note").value = typed;
   $("review-ask").replaceChildren(...reviewAsk());
   $("challenges").textContent = challengesText();
   $("window").textContent = windowText();
