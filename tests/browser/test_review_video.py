@@ -297,6 +297,8 @@ def test_a_chukker_confirmed_with_a_wrong_score_is_queried_until_corrected(serve
     send(server, "confirm-1", {"type": "tick"}, keys["scorer_key"])
     page.wait_for_selector(f'#timeline tr[data-seq="{seq + 1}"]')
     assert page.locator('#chukkers li[data-chukker="1"] input[data-team="Red"]').input_value() == "3"
+    assert page.evaluate("() => [document.activeElement.dataset.team, document.activeElement.dataset.chukker]") == [
+        "Red", "1"]  # and the official goes on typing where they were
     chukker.locator("button").click()
     page.wait_for_selector('#chukkers li[data-chukker="1"][data-state="queried"]')
     assert page.inner_text('#chukkers li[data-chukker="1"] .query') == (

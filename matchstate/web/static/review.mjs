@@ -370,7 +370,7 @@ function chukkerRows() {
   return ends.map(({chukker, score, state}) => {
     // The score at the chukker's end, each box named by its team: unnamed, they read as the chukker's own goals.
     const inputs = known.view.teams.map((team) => el("input", {type: "number", min: "0", step: "0.5", required: true,
-      value: typed.get(`${chukker}/${team}`) ?? String(score[team] ?? ""), dataset: {team},
+      value: typed.get(`${chukker}/${team}`) ?? String(score[team] ?? ""), dataset: {team, chukker},
       oninput: (e) => typed.set(`${chukker}/${team}`, e.target.value),
       "aria-label": t("review-officials", "score-of", {team, n: chukker})}));
     const confirm = (e) => {
@@ -411,14 +411,7 @@ function renderOfficials() {
   $("review-ask").replaceChildren(...reviewAsk());
   $("challenges").textContent = challengesText();
   $("window").textContent = windowText();
-  const focused = document.activeElement;
-  const typing = focused && focused.dataset && focused.dataset.team && focused.closest("#chukkers li");
-  $("chukkers").replaceChildren(...chukkerRows());
-  if (typing) {  // the official goes on typing where they were
-    const again = [...$("chukkers").querySelectorAll(`li[data-chukker="${typing.dataset.chukker}"] input`)]
-      .find((input) => input.dataset.team === focused.dataset.team);
-    if (again) again.focus();
-  }
+  $("chukkers").replaceChildren(...chukkerRows());  // a box typed in keeps the focus as render keeps any control's
 }
 
 // The row the clip playing shows, marked as it plays (without drawing the timeline again).
