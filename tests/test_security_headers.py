@@ -17,8 +17,11 @@ from matchstate.web import create_app
 from matchstate.web.headers import allowed_hosts
 from matchstate.web.limits import Limits
 
-PATHS = ["/", "/matches/h-1/console", "/matches/h-1/review", "/matches/h-1/sheet", "/scoreboard", "/stats", "/docs",
-         "/api/time", "/api/matches/nowhere", "/static/style.css", "/sw.js", "/openapi.json", "/no-such-page"]
+# What a browser runs (a page, a script: the service worker's policy is its own), and what it does not.
+RUN = ["/", "/matches/h-1/console", "/matches/h-1/review", "/matches/h-1/sheet", "/scoreboard", "/stats", "/docs",
+       "/sw.js", "/static/page.mjs"]
+NOT_RUN = ["/api/time", "/api/matches/nowhere", "/static/style.css", "/openapi.json", "/no-such-page",
+           "/manifest.webmanifest", "/static/icon-192.png"]
 
 
 @pytest.fixture
@@ -29,15 +32,25 @@ def local(store: Store) -> Iterator[TestClient]:
         yield client
 
 
-@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("path", RUN + NOT_RUN)
 def test_every_answer_carries_the_security_headers(local: TestClient, path: str) -> None:
-    answer = local.get(path)
+    answer = local.get(path, headers={"accept": "text/html"} if path in RUN else {})  # as the browser opens a page
     assert answer.status_code < 500
     policy = answer.headers["content-security-policy"]
-    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
-    assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy and "frame-ancestors 'none'" in policy
+    if path in RUN:
+        assert "script-src 'self'" in policy and "connect-src 'self'" in policy
+    else:  # nothing in it runs: the policy allows nothing, in a sixth of the bytes
+        assert policy == "default-src 'none'; frame-ancestors 'none'"
     assert answer.headers["x-frame-options"] == "DENY" and answer.headers["x-content-type-options"] == "nosniff"
     assert answer.headers["referrer-policy"] == "same-origin"
+
+
+def test_an_answer_of_no_type_carries_the_pages_policy_for_the_copy_it_revalidates(local: TestClient) -> None:
+    first = local.get("/static/bundle-page.mjs")
+    again = local.get("/static/bundle-page.mjs", headers={"if-none-match": first.headers["etag"]})
+    assert again.status_code == 304 and "content-type" not in again.headers
+    assert again.headers["content-security-policy"] == first.headers["content-security-policy"]
 
 
 def test_a_refusal_by_the_limits_carries_them_too(store: Store) -> None:
