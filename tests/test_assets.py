@@ -9,7 +9,7 @@ import gzip
 import json
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import brotli  # type: ignore[import-untyped]  # it ships no types
 import pytest
@@ -21,10 +21,13 @@ with warnings.catch_warnings():
 from conftest import stored
 from test_stats import MATCH_A
 
+from matchstate import examples
 from matchstate.store import Store
 from matchstate.web import create_app
-from matchstate.web.assets import IMMUTABLE, assets, bundle_module, catalog_module
+from matchstate.web.assets import IMMUTABLE, assets, bundle_module, catalog_module, catalogs
 from matchstate.web.offline import KEPT_PAGE
+from matchstate.web.views import event_forms, rules_json
+from matchstate.words import catalog
 
 BROWSER = {"accept-encoding": "gzip, deflate, br, zstd"}
 FIRST_LOAD_BUDGET = 80_000  # bytes on the wire: the target for the console's first load
@@ -101,6 +104,21 @@ def test_each_page_loads_the_words_its_scripts_use_and_not_the_others_pages(clie
     assert "records" in records and "seat" not in records
 
 
+def test_a_section_named_only_by_its_phrases_is_sent_with_those_phrases_alone() -> None:
+    every = catalog()
+    texts = {"page.mjs": 'const a = t("review", "no-clause");\nconst b = phraseIn("en", "flag", "after-horn");\n',
+             "x.mjs": 'const c = t("form", choice);\nel("p", {dataset: {t: "state.idle"}});\n'
+                      'const d = has("faults", "link-database") && t("form", "yes");\n'}
+    made = catalogs(texts, {"base.html": '<p data-t="common.events"></p>'}, ["x.mjs"])[catalog_module("x.mjs")]
+    sent: dict[str, dict[str, object]] = json.loads(made[made.index("=") + 1:].strip().rstrip(";"))
+    assert sent["review"] == {"no-clause": every["review"]["no-clause"]}
+    assert sent["flag"] == {"after-horn": every["flag"]["after-horn"]}
+    assert sent["faults"] == {"link-database": every["faults"]["link-database"]}
+    # A computed key, a "section.key" for an element and a template's words send the section whole.
+    assert sent["form"] == every["form"] and sent["state"] == every["state"] and sent["common"] == every["common"]
+    assert "console" not in sent
+
+
 def test_the_consoles_first_load_fits_the_budget_compressed(client: TestClient) -> None:
     _, headers, page = wire(client, "/matches/a/console")
     assert headers["content-encoding"] == "gzip"
@@ -108,7 +126,7 @@ def test_the_consoles_first_load_fits_the_budget_compressed(client: TestClient) 
     sizes = {url: len(wire(client, url)[2]) for url in files}
     for path in ("/api/rules", "/api/event-types", "/api/matches/a"):
         sizes[path] = len(wire(client, path)[2])
-    assert wire(client, "/api/rules")[1]["content-encoding"] == "gzip"
+    assert wire(client, "/api/rules")[1]["content-encoding"] == "br"
     total = len(page) + sum(sizes.values())
     assert total <= FIRST_LOAD_BUDGET, sizes
     print(f"the console's first load: {total:,} bytes in {len(sizes) + 1} answers")
@@ -141,3 +159,45 @@ def test_the_service_worker_keeps_the_pages_the_pages_are_marked_by(client: Test
 
 def test_a_small_answer_is_not_compressed(client: TestClient) -> None:
     assert "content-encoding" not in wire(client, "/api/matches/a/events?after_seq=1000")[1]
+
+
+@pytest.fixture
+def whole_match(store: Store) -> Iterator[TestClient]:
+    store.import_log(examples.path("full-match").read_text(encoding="utf-8").splitlines())
+    with TestClient(create_app(store)) as client:
+        yield client
+
+
+@pytest.mark.parametrize(("accepted", "coding"), [
+    ("gzip, deflate, br, zstd", "br"), ("br", "br"), ("gzip", "gzip"), ("gzip, br;q=0", "gzip"),
+    ("br;q=0.5, gzip;q=0.9", "br"), ("identity", None), ("", None)])
+def test_a_whole_matchs_events_come_brotlid_where_the_browser_takes_it(
+        whole_match: TestClient, accepted: str, coding: str | None) -> None:
+    _, headers, body = wire(whole_match, "/api/matches/acacias-2026-final/events", {"accept-encoding": accepted})
+    plain = whole_match.get("/api/matches/acacias-2026-final/events", headers={"accept-encoding": "identity"}).content
+    assert len(plain) > 8192 and headers.get("content-encoding") == coding
+    assert {"br": brotli.decompress, "gzip": gzip.decompress, None: bytes}[coding](body) == plain
+    if coding == "br":  # a tenth fewer bytes on a weak signal than gzip sent
+        assert len(body) < 0.95 * len(wire(whole_match, "/api/matches/acacias-2026-final/events",
+                                           {"accept-encoding": "gzip"})[2])
+
+
+def test_an_answer_under_8_kb_is_gzipped_where_the_browser_takes_gzip_and_brotlid_where_only_brotli(
+        whole_match: TestClient) -> None:
+    path = "/api/matches/acacias-2026-final"
+    for accepted, coding, decode in (("gzip, br", "gzip", gzip.decompress), ("br", "br", brotli.decompress)):
+        _, headers, body = wire(whole_match, path, {"accept-encoding": accepted})
+        assert headers["content-encoding"] == coding and headers["vary"] == "Accept-Encoding"
+        assert 1400 < len(decode(body)) < 8192 and json.loads(decode(body))["code"] == "acacias-2026-final"
+
+
+@pytest.mark.parametrize(("path", "made"), [("/api/rules", rules_json), ("/api/event-types", event_forms)])
+def test_a_reference_answer_is_compressed_ahead_and_asked_again_by_its_etag(
+        client: TestClient, path: str, made: Callable[[], object]) -> None:
+    _, headers, body = wire(client, path)
+    assert headers["content-encoding"] == "br" and headers["content-type"] == "application/json"
+    assert json.loads(brotli.decompress(body)) == json.loads(json.dumps(made()))
+    assert headers["cache-control"] == "no-cache"
+    again = client.get(path, headers={**BROWSER, "if-none-match": headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+    assert client.get(path, headers={"accept-encoding": "identity"}).json() == json.loads(json.dumps(made()))

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import cache
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
@@ -43,6 +46,7 @@ from .answers import (
     refusals,
     refused_in_json,
 )
+from .assets import Asset, compressed, served
 from .limits import presented_key
 from .proofs import proof_fields
 from .service import MAX_SEQ, Service, message
@@ -391,16 +395,35 @@ def download(text: str, filename: str, media_type: str) -> PlainTextResponse:
                              headers={"Content-Disposition": f'attachment; filename="{safe}"'})
 
 
-@router.get("/event-types", tags=["reference"], responses=refusals(429))
-def event_types() -> dict[str, list[dict[str, Any]]]:
+# The reference answers: they change only with the package, so each is made and compressed once, as the static
+# files are, and a browser's copy is asked again by its ETag.
+REFERENCE: dict[str, Callable[[], object]] = {"event-types": event_forms, "rules": rules_json}
+
+
+@cache
+def reference(name: str) -> tuple[Asset, str]:
+    """The reference answer ``name`` as served, and its ETag."""
+    found = compressed("application/json", orjson.dumps(REFERENCE[name]()))
+    return found, hashlib.sha256(found.plain).hexdigest()[:16]
+
+
+def reference_answer(name: str, request: Request) -> Response:
+    found, tag = reference(name)
+    return served(found, tag, request.headers.get("accept-encoding", ""), request.headers.get("if-none-match"),
+                  "no-cache")
+
+
+@router.get("/event-types", tags=["reference"], responses=refusals(429),
+            response_model=dict[str, list[dict[str, Any]]])
+def event_types(request: Request) -> Response:
     """Each event type's fields (name, kind, required, default, choices), for building forms."""
-    return event_forms()
+    return reference_answer("event-types", request)
 
 
-@router.get("/rules", tags=["reference"], responses=refusals(429))
-def rules() -> dict[str, dict[str, dict[str, str]]]:
+@router.get("/rules", tags=["reference"], responses=refusals(429), response_model=dict[str, dict[str, dict[str, str]]])
+def rules(request: Request) -> Response:
     """Every clause and table cell of Rule 36 that rulings cite, in English and Spanish."""
-    return rules_json()
+    return reference_answer("rules", request)
 
 
 @router.get("/time", tags=["reference"], response_model=None,

@@ -15,7 +15,6 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.telemetry import TelemetryConfig
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
@@ -37,6 +36,7 @@ from ..records.archive import Archive
 from ..store import Store
 from ..words import phrases
 from . import api, apidocs, assets, ops, pages, proofs, seats, stats, tournaments
+from .compression import Compression
 from .faults import RETRY_AFTER_SECONDS, DatabaseFaults
 from .headers import SecurityHeaders
 from .lane import Lane
@@ -47,7 +47,7 @@ from .witnessing import Witnessing
 
 # One event as long as the log allows, with room for the {"event": ..., "expected_seq": N} around it.
 MAX_BODY_BYTES = MAX_LINE_BYTES + 1024
-GZIP_MINIMUM_BYTES = 1400  # an answer that fits one packet gains nothing from gzip
+COMPRESS_MINIMUM_BYTES = 1400  # an answer that fits one packet gains nothing from compression
 # No event nests deeper than a roster ({"event": {"rosters": {team: [{player}]}}} is 5 deep); a parser
 # would go on to hundreds, and run out of stack somewhere past that.
 MAX_BODY_DEPTH = 32
@@ -106,9 +106,7 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.include_router(tournaments.pages)
     app.include_router(assets.router)  # the static files, compressed ahead and versioned
     app.add_middleware(Lane, routes=api.lane_routes(), handlers=app.exception_handlers)  # inside every middleware
-    # Answers above a packet's size gzipped where the client takes it (never a live stream: Starlette's
-    # GZipMiddleware leaves text/event-stream alone, and the static files come compressed already).
-    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
+    app.add_middleware(Compression, minimum_size=COMPRESS_MINIMUM_BYTES)  # as the client takes it
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, larger=(api.IMPORT_PATHS, api.MAX_IMPORT_BYTES))
     app.add_middleware(DatabaseFaults, seconds=store.database.timeout)
     if witnessing is not None:  # its routes, and its refusal of writes outside the database's (not a fault of it)

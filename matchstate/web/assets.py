@@ -30,6 +30,7 @@ from fastapi import APIRouter, Header, Query, Response
 from .. import __version__
 from ..words import catalog
 from .bundle import bundle, imports, order
+from .negotiation import accepted_encodings
 
 brotli: Any
 try:
@@ -46,6 +47,10 @@ TYPES = {".mjs": "text/javascript; charset=utf-8", ".js": "text/javascript; char
          ".svg": "image/svg+xml"}
 # A catalog section a module may name: any quoted word ("console"), or the section of a "section.key".
 NAMED = re.compile(r'"([a-z][\w-]*)[".]')
+# One phrase a module names by its section and key, both quoted: t("review", "no-clause"), has(...), and
+# phraseIn(language, ...). A section a module names only so is sent with those phrases alone; named any other way
+# (a key it computes, a "section.key" for an element), whole.
+PHRASE = re.compile(r'\b(?:(?:t|has)\(|phraseIn\((?:"\w+"|[\w.]+(?:\(\))?),)\s*"([a-z][\w-]*)",\s*"([^"\\]+)"\s*[,)]')
 SHARED = "page.mjs"  # every page runs it beside its own entry module
 BASE_STYLE = "style.css"  # every page's styles, before its own
 # A catalog section a template puts on an element for the page's script to change with the toggle.
@@ -94,10 +99,14 @@ def assets() -> Assets:
     for name in sorted(sources):
         digest.update(f"\0{name}\0".encode())
         digest.update(sources[name])
-    files = {name: Asset(TYPES.get(name[name.rfind("."):], "application/octet-stream"), raw,
-                         gzip.compress(raw, 9, mtime=0), brotli.compress(raw) if brotli is not None else None)
+    files = {name: compressed(TYPES.get(name[name.rfind("."):], "application/octet-stream"), raw)
              for name, raw in sources.items()}
     return Assets(digest.hexdigest()[:16], files)
+
+
+def compressed(media_type: str, raw: bytes) -> Asset:
+    """``raw`` as served, compressed ahead as well as each coding compresses."""
+    return Asset(media_type, raw, gzip.compress(raw, 9, mtime=0), brotli.compress(raw) if brotli is not None else None)
 
 
 def entries(texts: dict[str, str]) -> list[str]:
@@ -132,14 +141,22 @@ def stylesheets(sources: dict[str, bytes], templates: dict[str, str]) -> dict[st
 
 def catalogs(texts: dict[str, str], templates: dict[str, str], pages: list[str]) -> dict[str, str]:
     """A catalog module for each page's entry (``pages``): the sections of the catalog that its modules and
-    page.mjs's name, and that its template's elements (``data-t``) and base.html's name (a word missing from
-    it would throw on the page, which the pages' browser tests would see)."""
+    page.mjs's name, and that its template's elements (``data-t``) and base.html's name, each whole, or only the
+    phrases named where every module names a section by its phrases alone (:data:`PHRASE`). A word missing from
+    it would throw on the page, which the pages' browser tests would see."""
     every = catalog()
     modules = {}
     for entry in pages:
-        named = template_sections(templates, entry) | {word for name in order(texts, [SHARED, entry])
-                                                       for word in NAMED.findall(texts[name])}
-        words = orjson.dumps({section: every[section] for section in every if section in named}).decode()
+        sources = [texts[name] for name in order(texts, [SHARED, entry])]
+        whole = template_sections(templates, entry) | {word for text in sources
+                                                       for word in NAMED.findall(PHRASE.sub(" ", text))}
+        phrases: dict[str, set[str]] = {}
+        for text in sources:
+            for section, key in PHRASE.findall(text):
+                phrases.setdefault(section, set()).add(key)
+        words = orjson.dumps({section: every[section] if section in whole else
+                              {key: phrase for key, phrase in every[section].items() if key in phrases[section]}
+                              for section in every if section in whole or section in phrases}).decode()
         modules[catalog_module(entry)] = (f"// The catalog of words (data/words.toml) a page of {entry} speaks: "
                                           f"read by catalog.mjs.\nglobalThis.matchstateCatalog = {words};\n")
     return modules
@@ -183,12 +200,18 @@ def static_file(name: str, v: Annotated[str | None, Query()] = None,
     found = every.files.get(name)
     if found is None:
         return Response(status_code=404)
-    accepted = {part.split(";")[0].strip() for part in accept_encoding.lower().split(",")}
+    return served(found, every.version, accept_encoding, if_none_match,
+                  IMMUTABLE if v == every.version else "no-cache")
+
+
+def served(found: Asset, tag: str, accept_encoding: str, if_none_match: str | None, cache_control: str) -> Response:
+    """``found`` in the coding the browser takes (brotli, gzip, else plain), its ETag ``tag`` and the coding;
+    304 where the browser's copy has that ETag."""
+    accepted = accepted_encodings(accept_encoding)
     encoding, body = (("br", found.brotlied) if "br" in accepted and found.brotlied is not None
                       else ("gzip", found.gzipped) if "gzip" in accepted else ("", found.plain))
-    etag = f'"{every.version}{"-" + encoding if encoding else ""}"'
-    headers = {"Cache-Control": IMMUTABLE if v == every.version else "no-cache", "ETag": etag,
-               "Vary": "Accept-Encoding"}
+    etag = f'"{tag}{"-" + encoding if encoding else ""}"'
+    headers = {"Cache-Control": cache_control, "ETag": etag, "Vary": "Accept-Encoding"}
     if if_none_match is not None and etag in {tag.strip() for tag in if_none_match.split(",")}:
         return Response(status_code=304, headers=headers)
     if encoding:

@@ -23,6 +23,7 @@ from ..authority import OFFICIALS_ONLY
 from ..tournaments.standings import goals
 from ..words import LANGUAGES, phrase
 from .assets import script, stylesheet
+from .negotiation import weighted
 from .offline import kept_offline
 
 LANG_COOKIE = "matchstate_lang"
@@ -41,17 +42,8 @@ def asked_lang(header: str) -> str:
     """The language of ours an ``Accept-Language`` header ranks first (RFC 9110, 12.5.4: by weight, then by
     order; ``es-AR`` is Spanish, ``*`` English), else English."""
     ranked: list[tuple[float, int, str]] = []
-    for order, item in enumerate(header.split(",")):
-        name, _, params = item.strip().partition(";")
-        weight = 1.0
-        for param in params.split(";"):
-            key, _, number = param.strip().partition("=")
-            if key.strip().lower() == "q":
-                try:
-                    weight = float(number)
-                except ValueError:
-                    weight = 0.0
-        language = name.strip().lower().partition("-")[0]
+    for order, (name, weight) in enumerate(weighted(header)):
+        language = name.partition("-")[0]
         if weight > 0 and (language in LANGUAGES or language == "*"):
             ranked.append((-weight, order, "en" if language == "*" else language))
     return min(ranked)[2] if ranked else "en"
