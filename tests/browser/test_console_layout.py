@@ -322,6 +322,26 @@ EVERY_CHARACTER_SHOWN = """(selector) => {
 }"""
 
 
+# Whether a fitted text's size is the largest that shows it whole on one line: a pixel larger, it would not.
+LARGEST_THAT_FITS = """(selector) => {
+    const box = document.querySelector(selector);
+    const size = box.style.fontSize;
+    if (!size || box.classList.contains("wrapped")) return true;  // the stylesheet's own, or the smallest
+    const overflows = () => {
+        const range = document.createRange();
+        range.selectNodeContents(box);
+        const style = getComputedStyle(box);
+        const room = box.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+            - parseFloat(style.borderLeftWidth) - parseFloat(style.borderRightWidth);
+        return range.getBoundingClientRect().width > room;
+    };
+    box.style.fontSize = `${parseFloat(size) + 1}px`;
+    const larger = overflows();
+    box.style.fontSize = size;
+    return larger && !overflows();
+}"""
+
+
 def test_every_character_of_the_score_and_the_goals_shows_on_a_phone_with_long_team_names(
         server: ServerProcess, new_page: Any) -> None:
     teams = ["Aguada Norte", "La Dolfina Polo Ranch"]
@@ -333,10 +353,12 @@ def test_every_character_of_the_score_and_the_goals_shows_on_a_phone_with_long_t
         shown = page.evaluate(EVERY_CHARACTER_SHOWN, "#score")
         assert shown["text"] == "Aguada Norte 12 – La Dolfina Polo Ranch 11"
         assert shown["hidden"] == [], f"hidden at {viewport['width']} px: {''.join(shown['hidden'])}"
+        assert page.evaluate(LARGEST_THAT_FITS, "#score"), f"smaller than it needs at {viewport['width']} px"
         for team in teams:  # and each quick goal's team, whole, in its button of fixed size
             shown = page.evaluate(EVERY_CHARACTER_SHOWN, f'#quick .goal[data-team="{team}"]')
             assert shown["text"] == f"Goal {team}"
             assert shown["hidden"] == [], f"hidden at {viewport['width']} px: {''.join(shown['hidden'])}"
+            assert page.evaluate(LARGEST_THAT_FITS, f'#quick .goal[data-team="{team}"]')
         page.close()
 
 

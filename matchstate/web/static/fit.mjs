@@ -3,15 +3,20 @@
 
 const STEP_PX = 1;
 
-// Whether the text, on one line, is wider than its box's content (measured to the fraction of a pixel:
-// scrollWidth rounds, and a last digit cut by half a pixel is a digit not read).
-function overflows(element) {
+// The text's width on one line and its box's content width (measured to the fraction of a pixel: scrollWidth
+// rounds, and a last digit cut by half a pixel is a digit not read).
+function widths(element) {
   const range = document.createRange();
   range.selectNodeContents(element);
   const style = getComputedStyle(element);
   const sides = ["paddingLeft", "paddingRight", "borderLeftWidth", "borderRightWidth"]
     .reduce((sum, side) => sum + parseFloat(style[side]), 0);
-  return range.getBoundingClientRect().width > element.getBoundingClientRect().width - sides;
+  return [range.getBoundingClientRect().width, element.getBoundingClientRect().width - sides];
+}
+
+function overflows(element) {
+  const [text, room] = widths(element);
+  return text > room;
 }
 
 /** Fit ``element``'s text in its box: from its stylesheet's font size down to ``smallestPx``, the largest
@@ -19,10 +24,19 @@ function overflows(element) {
 export function fitText(element, smallestPx) {
   element.classList.remove("wrapped");
   element.style.fontSize = "";
-  let size = parseFloat(getComputedStyle(element).fontSize);
-  while (overflows(element) && size > smallestPx) {
-    size = Math.max(smallestPx, size - STEP_PX);
-    element.style.fontSize = `${size}px`;
-  }
+  const full = parseFloat(getComputedStyle(element).fontSize);
+  const [text, room] = widths(element);
+  if (text <= room) return;
+  // The sizes tried are STEP_PX apart below the stylesheet's; each costs the page a layout, so the first is
+  // where the text's width, which goes with its size, says it fits, and the steps go on from there.
+  const size = (steps) => Math.max(smallestPx, full - steps * STEP_PX);
+  const fits = (steps) => {
+    element.style.fontSize = `${size(steps)}px`;
+    return !overflows(element);
+  };
+  let steps = Math.max(1, Math.ceil((full - full * room / text) / STEP_PX));
+  while (steps > 1 && fits(steps - 1)) steps -= 1;
+  while (size(steps) > smallestPx && !fits(steps)) steps += 1;
+  element.style.fontSize = `${size(steps)}px`;
   if (overflows(element)) element.classList.add("wrapped");
 }

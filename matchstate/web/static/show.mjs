@@ -5,9 +5,14 @@ import {t} from "./catalog.mjs";
 import {lang} from "./lang.mjs";
 import {details, eventName, stateName} from "./words.mjs";
 
+// toLocaleTimeString's own format, made once: it makes a formatter on every call (some 0.08 ms), and the
+// review's timeline asks twice a row of a whole match's log on every redraw.
+const CLOCK_TIME = new Intl.DateTimeFormat([], {hour: "numeric", minute: "numeric", second: "numeric", hour12: false});
+
+/** A moment as the lists show it: the device's own clock time, to the tenth of a second. */
 export function time(iso) {
   const d = new Date(iso);
-  return d.toLocaleTimeString([], {hour12: false}) + "." + String(d.getMilliseconds()).padStart(3, "0")[0];
+  return CLOCK_TIME.format(d) + "." + String(d.getMilliseconds()).padStart(3, "0")[0];
 }
 
 /** A goal count as the server's pages write it (tournaments.standings.goals): 7, 7½, -0½. */
