@@ -20,6 +20,7 @@ import gc
 import json
 import os
 import platform
+import re
 import statistics
 import sys
 import time
@@ -1582,7 +1583,8 @@ def console_slow_3g(bench: Bench) -> None:
     """The scorer's console opened in Debian's Chromium on DevTools' Slow 3G (CDP's
     Network.emulateNetworkConditions: 2 s latency, 50 kB/s each way): the time from the request to the
     console ready (`#console.ready`), the bytes on the wire (CDP's encodedDataLength), then a reload; against
-    the same on this repository's main before these changes (its tree at BEFORE, from git, served alike)."""
+    the same on this repository's main before these changes (its tree at BEFORE, from git, served alike). Each
+    tree's console is opened as a reader opens it, with no key, and as its scorer does, the scorer's key held."""
     import shutil
     import subprocess
     import tempfile
@@ -1602,53 +1604,66 @@ def console_slow_3g(bench: Bench) -> None:
         archive = subprocess.run(["git", "-C", str(here), "archive", BEFORE], capture_output=True, check=True)
         subprocess.run(["tar", "-x", "-C", str(before)], input=archive.stdout, check=True)
         trees = {f"main at {BEFORE} (before)": before, "this tree": here}
-        rows: dict[str, Row] = {}
+        baselines: dict[str, Row] = {}  # the tree before's rows, by how the console was opened and what was timed
         with sync_playwright() as playwright:
             chromium = playwright.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
                                                   args=["--headless", "--no-sandbox", "--disable-gpu"])
-            for name, tree in trees.items():
-                url = f"sqlite:///{folder}/{len(rows)}.db"
+            for number, (name, tree) in enumerate(trees.items()):
+                url = f"sqlite:///{folder}/{number}.db"
                 env = {**os.environ, "PYTHONPATH": str(tree), "MATCHSTATE_DATABASE_URL": url,
-                       "MATCHSTATE_SECRET_FILE": f"{folder}/{len(rows)}.secret"}
+                       "MATCHSTATE_SECRET_FILE": f"{folder}/{number}.secret"}
                 create = ["--create"] if tree == here else []  # the tree before had no --create, and needed none
                 subprocess.run([sys.executable, "-m", "matchstate", "db", "upgrade", *create], env=env, check=True,
                                capture_output=True, cwd=tree)
-                subprocess.run([sys.executable, "-m", "matchstate", "import", str(example_path("full-match"))],
-                               env=env, check=True, capture_output=True, cwd=tree)
-                firsts, reloads, wire = [], [], []
-                server = ServerProcess(url, log=Path(folder) / f"{len(rows)}.log")
+                imported = subprocess.run([sys.executable, "-m", "matchstate", "import",
+                                           str(example_path("full-match"))],
+                                          env=env, check=True, capture_output=True, cwd=tree, text=True).stdout
+                scorer_key = re.search(r"^scorer key: (\S+)$", imported, re.MULTILINE)
+                assert scorer_key is not None, imported  # every tree's import prints the match's keys
+                server = ServerProcess(url, log=Path(folder) / f"{number}.log")
                 with _secret_file(env["MATCHSTATE_SECRET_FILE"]), _pythonpath(tree):
                     server.start(timeout=300)  # a loaded machine takes long to import a server
                 try:
-                    for _ in range(bench.repeat):
-                        context = chromium.new_context()
-                        page = context.new_page()
-                        cdp = context.new_cdp_session(page)
-                        cdp.send("Network.enable")
-                        cdp.send("Network.emulateNetworkConditions", SLOW_3G)
-                        received: list[int] = []
-                        cdp.on("Network.loadingFinished",
-                               lambda sent, into=received: into.append(sent["encodedDataLength"]))
-                        began = time.perf_counter()
-                        page.goto(f"{server.base}/matches/acacias-2026-final/console", wait_until="commit")
-                        page.wait_for_selector("#console.ready", timeout=180_000)
-                        firsts.append(time.perf_counter() - began)
-                        page.wait_for_load_state("networkidle", timeout=180_000)
-                        wire.append(sum(received))
-                        began = time.perf_counter()
-                        page.reload(wait_until="commit")
-                        page.wait_for_selector("#console.ready", timeout=180_000)
-                        reloads.append(time.perf_counter() - began)
-                        context.close()
+                    for held, fragment in (("no key", ""), ("the scorer's key", f"#key={scorer_key[1]}")):
+                        console = f"{server.base}/matches/acacias-2026-final/console{fragment}"
+                        for timed, row in _console_on_slow_3g(bench, chromium, console, f"{name}, {held}",
+                                                              baselines).items():
+                            baselines.setdefault(f"{held}: {timed}", row)
                 finally:
                     server.stop()
-                print(f"  console_slow_3g: {name}: {statistics.median(wire) / 1000:.1f} kB on the wire, "
-                      f"{len(received)} answers; first load {statistics.median(firsts):.2f} s, "
-                      f"reload {statistics.median(reloads):.2f} s", file=sys.stderr)
-                first_before, reload_before = rows.get("first"), rows.get("reload")
-                rows["first"] = bench.record(f"{name}: first load to usable", 1, firsts, firsts, first_before)
-                rows["reload"] = bench.record(f"{name}: reload to usable", 1, reloads, reloads, reload_before)
             chromium.close()
+
+
+def _console_on_slow_3g(bench: Bench, chromium: Any, url: str, name: str, baselines: dict[str, Row]
+                        ) -> dict[str, Row]:
+    """The console at ``url`` opened, then reloaded, on Slow 3G, ``bench.repeat`` times: its rows, by what was
+    timed, each against the row in ``baselines`` of the same console (the part of ``name`` after its comma)."""
+    firsts, reloads, wire, answers = [], [], [], 0
+    for _ in range(bench.repeat):
+        context = chromium.new_context()
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", SLOW_3G)
+        received: list[int] = []
+        cdp.on("Network.loadingFinished", lambda sent, into=received: into.append(sent["encodedDataLength"]))
+        began = time.perf_counter()
+        page.goto(url, wait_until="commit")
+        page.wait_for_selector("#console.ready", timeout=180_000)
+        firsts.append(time.perf_counter() - began)
+        page.wait_for_load_state("networkidle", timeout=180_000)
+        wire.append(sum(received))
+        answers = len(received)
+        began = time.perf_counter()
+        page.reload(wait_until="commit")
+        page.wait_for_selector("#console.ready", timeout=180_000)
+        reloads.append(time.perf_counter() - began)
+        context.close()
+    print(f"  console_slow_3g: {name}: {statistics.median(wire) / 1000:.1f} kB on the wire, {answers} answers; "
+          f"first load {statistics.median(firsts):.2f} s, reload {statistics.median(reloads):.2f} s", file=sys.stderr)
+    held = name.rpartition(", ")[2]
+    return {timed: bench.record(f"{name}: {timed} to usable", 1, seconds, seconds, baselines.get(f"{held}: {timed}"))
+            for timed, seconds in (("first load", firsts), ("reload", reloads))}
 
 
 @contextlib.contextmanager

@@ -167,7 +167,7 @@ class Console:
 
     def open(self, server: ServerProcess, key: str) -> Console:
         self.page.goto(f"{server.base}/matches/{self.code}/console#key={key}")
-        self.page.wait_for_selector("#console.ready")
+        self.page.wait_for_selector("#console.ready[data-role]")  # and what its key may do is known
         return self
 
     def tap(self, event_type: str) -> None:

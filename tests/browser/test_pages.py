@@ -66,6 +66,30 @@ def test_a_scorer_holding_a_key_opens_the_console_in_one_script_and_asks_for_eac
     assert page.errors == []
 
 
+@pytest.mark.parametrize("role", ["scorer", "official"])
+def test_the_console_is_usable_before_the_server_says_what_its_key_may_do(server: ServerProcess, new_page: Any,
+                                                                           role: str) -> None:
+    """What a key may do is a read of its own, after the console's first reads (on Slow 3G, 2 s more): the console
+    waited for it to open. It opens as a scorer's; an official's own buttons come on when the answer does."""
+    code = f"role-later-{role}"
+    created = create(server, code)
+    page = new_page(viewport=TABLET)
+    held: list[Any] = []
+    page.route(f"**/api/matches/{code}/role", lambda route: held.append(route))  # answered when the test lets it
+    page.goto(f"{server.base}/matches/{code}/console#key={created[f'{role}_key']}")
+    page.wait_for_selector("#console.ready")
+    page.wait_for_function("() => document.querySelector('#score').textContent !== ''")
+    assert held and page.get_attribute("#console", "data-role") is None  # asked, not answered
+    assert page.is_disabled('#buttons [data-type="video.sync"]')  # an official's, not yet known to be one
+    page.click('#buttons [data-type="chukker.start"]')  # a scorer's tap, logged at once
+    page.wait_for_selector(".banner.ok >> text=every event recorded")
+    assert [row["type"] for row in log(server, code)] == ["match.start", "chukker.start"]
+    held[0].continue_()
+    page.wait_for_selector(f'#console[data-role="{role}"]')
+    assert page.is_enabled('#buttons [data-type="video.sync"]') is (role == "official")
+    assert page.errors == []
+
+
 def test_a_person_creates_a_match_on_the_records_page_and_receives_its_keys(server: ServerProcess,
                                                                              new_page: Any) -> None:
     page = new_page(viewport=TABLET)

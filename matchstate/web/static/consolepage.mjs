@@ -647,6 +647,7 @@ export class ConsolePage {
       }
       this.keyRefused = Boolean(reply && denied(reply));
     }
+    this.root.dataset.role = this.role ?? "";  // asked: what the key may do is known, or as it was kept
     this.save();
     this.render();
   }
@@ -688,6 +689,7 @@ export class ConsolePage {
     this.known.view = saved.view;
     this.known.log = saved.log;
     this.role = saved.role;
+    this.root.dataset.role = this.role ?? "";
     this.forms = saved.forms;
     this.rules = JSON.parse(localStorage.getItem(KEPT_RULES) || "{}");  // the cites' titles, opened offline too
     return true;
@@ -717,8 +719,10 @@ export class ConsolePage {
     this.known.merge(logReply.data);
     this.known.seen(null, viewReply.data);
     this.save();
-    await this.learnRole();
     this.begin();
+    // Not waited for: on a weak signal it is a round trip more (2 s on Slow 3G), and until it comes the console is
+    // the scorer's, the least a key may do; an official's own buttons come on with it.
+    this.learnRole();
   }
 
   // Once the match is known (from the server, or as this device last knew it): follow it live, send what waits.
