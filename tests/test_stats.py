@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import warnings
@@ -26,6 +27,7 @@ with warnings.catch_warnings():
 from conftest import BLUE, RED, hand_log, stored
 
 from matchstate.errors import InvalidQuery
+from matchstate.records.search import fold
 from matchstate.records.stats import Scope, statistics
 from matchstate.records.tally import tally
 from matchstate.store import Store
@@ -190,6 +192,15 @@ def test_the_statistics_page_draws_each_chart_with_its_words(client: TestClient)
     assert 'aria-labelledby="penalties-numbers-title" aria-describedby="penalties-numbers-desc"' in text
     assert '<option selected>Copa Otoño</option>' in text and "<option>Liga Verano</option>" in text
     assert 'href="/api/stats.csv?event=Copa+Oto%C3%B1o&amp;season=2026"' in text
+
+
+def test_the_tournament_picker_shows_the_one_counted_whatever_the_case_and_accents(client: TestClient) -> None:
+    page = client.get("/stats", params={"event": "copa otono"}).text  # its matches write it two ways
+    chosen = re.findall(r"<option selected>([^<]*)</option>", page)
+    assert len(chosen) == 1 and fold(chosen[0]) == "copa otono" and "<option>Liga Verano</option>" in page
+    # A tournament no match names is shown as chosen (and counts none), not as "every tournament".
+    unknown = client.get("/stats", params={"event": "Copa Nadie"}).text
+    assert '<option selected>Copa Nadie</option>' in unknown and '<option value="" selected>' not in unknown
 
 
 def test_a_season_that_cannot_be_read_is_refused(client: TestClient) -> None:

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse
 
 from ..errors import InvalidQuery
+from ..records.search import fold
 from ..records.stats import Scope
 from ..store.statistics import PAGE
 from ..words import LANGUAGES
@@ -72,9 +73,12 @@ def stats_page(request: Request, service: ServiceDep, archive: ArchiveDep, key: 
     be read is said on the page, beside its form."""
     service.check_list(key)
     events = archive.kept.events()
+    # The tournament the scope counts, as the picker names it: "copa otono" counts Copa Otoño's matches, so the
+    # picker shows Copa Otoño chosen, and a name it does not hold among its own (none is counted), not "every".
+    chosen = event if event in events else next((name for name in events if fold(name) == fold(event)), event)
     scope_query = urlencode({name: value for name, value in (("event", event), ("season", season)) if value})
-    context: dict[str, Any] = {"events": events, "event": event, "season": season, "query": scope_query,
-                               "team": team, "cursor": cursor}
+    context: dict[str, Any] = {"events": events if chosen in events or not event else [*events, event],
+                               "event": chosen, "season": season, "query": scope_query, "team": team, "cursor": cursor}
     try:
         page = archive.kept.page(Scope.of(event, season), team=team or None, after=_after(cursor))
         context["stats"], context["next"] = page.stats, _cursor(page.following)
