@@ -69,7 +69,7 @@ def parse_line(line: str) -> dict[str, Any]:
             raise InvalidEvent.said("surrogate") from None
         if (depth := nesting(line.encode("utf-8", "surrogatepass"))) > DECODED_DEPTH:
             raise InvalidEvent.said("line-deep", depth=depth, most=DECODED_DEPTH) from None
-        raise InvalidEvent.said("not-json", error=err) from None
+        raise InvalidEvent.said("not-json", error=err, at=err.pos + 1) from None  # the parser's words are English
     if not isinstance(obj, dict):
         raise InvalidEvent.said("not-object", kind=type(obj).__name__)
     return obj

@@ -24,8 +24,8 @@ from conftest import BLUE, RED, stamp
 
 from matchstate.cli import main
 from matchstate.engine import Match
-from matchstate.errors import RefusedEvent
-from matchstate.log import MAX_LINE_BYTES
+from matchstate.errors import InvalidEvent, RefusedEvent
+from matchstate.log import MAX_LINE_BYTES, parse_line
 from matchstate.records import timeline
 from matchstate.store import Store
 from matchstate.web import create_app, proofs, seats, stats, tournaments
@@ -640,6 +640,23 @@ def test_a_malformed_body_gets_a_clear_4xx_and_writes_nothing(api: Api, body: by
                              headers={"Authorization": f"Bearer {api.scorer}", "Content-Type": "application/json"})
     assert answer.status_code == status and says in json.dumps(answer.json())
     assert len(api.log()) == 1
+
+
+@pytest.mark.parametrize("path", [f"/api/matches/{CODE}/events", "/api/matches"])  # the append's own reading, and
+def test_a_body_that_is_not_json_is_refused_in_spanish_words_naming_where(api: Api, path: str) -> None:  # FastAPI's
+    answer = api.client.post(path, content=b'{"event": nope}', headers={
+        "Authorization": f"Bearer {api.scorer}", "Content-Type": "application/json"})
+    words = answer.json()["words"]
+    assert answer.status_code == 400 and words["en"].startswith("the body is not valid JSON: ")
+    # The parser's own words are English: the Spanish says where it stopped reading instead ('n', the 11th).
+    assert words["es"] == "el cuerpo no es JSON válido: no se lee desde el carácter 11"
+
+
+def test_a_log_line_that_is_not_json_is_refused_in_spanish_words_naming_where() -> None:
+    with pytest.raises(InvalidEvent) as refused:
+        parse_line('{"type": "play", "at": ')
+    assert refused.value.worded() == {"en": "not JSON: unexpected end of data: line 1 column 24 (char 23)",
+                                      "es": "no es JSON: no se lee desde el carácter 24"}
 
 
 def test_an_event_without_at_is_refused_by_the_engine(api: Api) -> None:

@@ -56,7 +56,7 @@ class Incoming:
             try:
                 raw = json.dumps(event, ensure_ascii=False)
             except (TypeError, ValueError) as err:
-                raise InvalidEvent.said("not-json", error=err) from None
+                raise InvalidEvent.said("not-json-value", error=err) from None
         obj = decode(raw)
         check_time_kept(obj)  # a new event's: the store's own are read as they were stored
         for name in TEXT_FIELDS:

@@ -158,7 +158,8 @@ async def _invalid_request(_: Request, err: Exception) -> JSONResponse:
     assert isinstance(err, RequestValidationError)
     broken = next((e for e in err.errors() if e.get("type") == "json_invalid"), None)
     if broken is not None:
-        refused = MatchstateError.said("body-json", error=broken.get("ctx", {}).get("error", ""))
+        at = broken["loc"][-1] if isinstance(broken["loc"][-1], int) else 0  # where the parser stopped reading
+        refused = MatchstateError.said("body-json", error=broken.get("ctx", {}).get("error", ""), at=at + 1)
         return JSONResponse(refused.body(), status_code=400)
     errors = [{"type": e["type"], "loc": list(e["loc"]), "msg": e["msg"]} for e in err.errors()]
     fields = ", ".join(dict.fromkeys(".".join(map(str, e["loc"])) for e in errors))
