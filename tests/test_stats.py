@@ -114,7 +114,8 @@ def test_the_cup_of_2026_counted_per_team(client: TestClient) -> None:
     teams = by_team(stats)
     assert set(teams) == {BLUE, RED, AGUILAS}
     blue, red, aguilas = teams[BLUE], teams[RED], teams[AGUILAS]
-    assert (blue["matches"], red["matches"], aguilas["matches"]) == (2, 2, 2)
+    # E is opened, its first chukker not started: Red and Águilas have not played it.
+    assert (blue["matches"], red["matches"], aguilas["matches"]) == (2, 1, 1)
     # Blue: Ana and Dani in A, Dani in B; Ciro's P5a in A, the yellow card's Penalty 1 in B.
     assert (blue["goals"], blue["field_goals"], blue["penalty_goals"]) == (5, 3, 2)
     assert penalties(blue) == {"1": (1, 1), "3": (1, 0), "5a": (1, 1), "6": (1, 0)}
@@ -258,9 +259,19 @@ def test_the_stats_command(store: Store, store_url: str) -> None:
     assert {row["team"]: row["goals"] for row in rows if row["kind"] == "team"} == {BLUE: "5", RED: "1", AGUILAS: "3"}
     text = run(*scope).stdout.decode()
     assert "3 matches (0 finished): event Copa Otoño, season 2026" in text
-    assert any(line.startswith("Águilas") and line.split()[1:4] == ["2", "3", "1"] for line in text.splitlines())
+    assert any(line.startswith("Águilas") and line.split()[1:4] == ["1", "3", "1"] for line in text.splitlines())
     refused = run("--season", "soon")
     assert refused.returncode == 2 and b"season must be a year" in refused.stderr
+
+
+def test_a_match_opened_ahead_is_played_by_no_team_or_player_until_its_first_chukker() -> None:
+    opened = hand_log("fixture-3", "2026-05-01", rosters=ROSTERS)  # a tournament's fixture, its match opened ahead
+    stats = statistics([tally(opened)], Scope.of()).to_json()
+    assert stats["matches"] == 1 and {line["team"]: line["matches"] for line in stats["teams"]} == {BLUE: 0, RED: 0}
+    assert {line["matches"] for line in stats["players"]} == {0}
+    begun = statistics([tally(hand_log("fixture-3", "2026-05-01", {"type": "chukker.start", "chukker": 1},
+                                       rosters=ROSTERS))], Scope.of()).to_json()
+    assert {line["matches"] for line in begun["teams"] + begun["players"]} == {1}
 
 
 def test_the_stats_text_gives_a_long_name_whole_its_numbers_in_their_columns() -> None:

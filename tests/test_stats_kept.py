@@ -12,9 +12,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
+from alembic import command
 from conftest import BLUE, RED, stored
 from sqlalchemy import select, update
 from test_stats import AGUILAS, CUP, MATCH_A, SEASON, by_player, by_team, goal
+from test_store_schema import migrate
 
 from matchstate.models import STAT_LINES, EventRow, MatchRow
 from matchstate.records.archive import Archive
@@ -103,6 +105,23 @@ def test_verify_finds_kept_statistics_that_are_not_a_recount_and_rebuild_mends_t
     assert rebuilt.returncode == 0 and b"5 matches counted" in rebuilt.stdout
     assert store.verify() == []
     same_as_recount(store)
+
+
+def test_the_upgrade_that_counts_matches_from_the_first_chukker_counts_the_kept_lines_again(store: Store) -> None:
+    """Match E is opened, not played: kept before 0017, its teams' lines counted it as a match played, which the
+    code after it finds no recount of their logs."""
+    stored(store, *SEASON)
+    KeptStatistics(store.database).catch_up()
+    with store.database.transaction(write=True) as connection:  # Red's and Águilas' lines as 0016 kept them
+        connection.execute(update(STAT_LINES).where(STAT_LINES.c.team.in_([RED, AGUILAS]), STAT_LINES.c.player == "",
+                                                    STAT_LINES.c.match_id == 5).values(matches=1))
+    assert store.verify()  # not a recount
+    migrate(store, command.downgrade, "0016")
+    migrate(store, command.upgrade, "head")
+    assert store.verify() == []
+    same_as_recount(store)
+    teams = by_team(Archive(store).stats(Scope.of(CUP, "2026")).to_json())
+    assert (teams[BLUE]["matches"], teams[RED]["matches"], teams[AGUILAS]["matches"]) == (2, 1, 1)
 
 
 @pytest.mark.parametrize("changed", ['{"not json', '{"type": "goal", "team": "Nobody", "at": "2026-03-14T18:00:02Z"}'],

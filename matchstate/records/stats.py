@@ -227,7 +227,7 @@ class _Book:
         self.finished += counted.status == FINISHED
         for team in counted.teams:
             line = self.teams.setdefault(team, Line(team))
-            line.matches += 1
+            line.matches += counted.started  # a match opened ahead, a fixture's, is played from its first chukker
             line.won += counted.winner == team
         playing = {(team, number) for team in counted.teams for number in counted.roster(team)}
         playing |= {(goal.team, goal.player) for goal in counted.goals if goal.player is not None}
@@ -236,7 +236,7 @@ class _Book:
         playing |= {(card.team, card.player) for card in counted.cards if card.player is not None}
         for line in {id(line): line for team, number in playing for line in self.lines(counted, team, number)[1:]
                      }.values():
-            line.matches += 1
+            line.matches += counted.started
         for goal in counted.goals:
             for line in self.lines(counted, goal.team, goal.player):
                 line.penalty_goals += goal.penalty
