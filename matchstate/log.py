@@ -69,10 +69,19 @@ def parse_line(line: str) -> dict[str, Any]:
             raise InvalidEvent.said("surrogate") from None
         if (depth := nesting(line.encode("utf-8", "surrogatepass"))) > DECODED_DEPTH:
             raise InvalidEvent.said("line-deep", depth=depth, most=DECODED_DEPTH) from None
-        raise InvalidEvent.said("not-json", error=err, at=err.pos + 1) from None  # the parser's words are English
+        raise not_json("not-json", err, err.pos, line) from None
     if not isinstance(obj, dict):
         raise InvalidEvent.said("not-object", kind=type(obj).__name__)
     return obj
+
+
+def not_json(phrase: str, error: object, at: int, text: str | bytes) -> InvalidEvent:
+    """The refusal ``phrase`` of ``text`` that is not JSON, where ``error`` (the parser's words, English alone) stopped
+    reading at ``at``: its Spanish names the character there, or says the text ends too soon
+    (``phrase``-ends)."""
+    if at >= len(text.rstrip()):
+        return InvalidEvent.said(f"{phrase}-ends", error=error)
+    return InvalidEvent.said(phrase, error=error, at=at + 1)
 
 
 class _RepeatedKey(Exception):

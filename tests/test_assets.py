@@ -170,7 +170,8 @@ def whole_match(store: Store) -> Iterator[TestClient]:
 
 @pytest.mark.parametrize(("accepted", "coding"), [
     ("gzip, deflate, br, zstd", "br"), ("br", "br"), ("gzip", "gzip"), ("gzip, br;q=0", "gzip"),
-    ("br;q=0.5, gzip;q=0.9", "br"), ("identity", None), ("", None)])
+    ("br;q=0.5, gzip;q=0.9", "gzip"), ("gzip;q=1, br;q=0.1", "gzip"), ("*", "br"), ("x-gzip", "gzip"),
+    ("GZIP, BR", "br"), ("identity", None), ("", None), ("br;q=0, gzip;q=0", None)])
 def test_a_whole_matchs_events_come_brotlid_where_the_browser_takes_it(
         whole_match: TestClient, accepted: str, coding: str | None) -> None:
     _, headers, body = wire(whole_match, "/api/matches/acacias-2026-final/events", {"accept-encoding": accepted})
@@ -189,6 +190,15 @@ def test_an_answer_under_8_kb_is_gzipped_where_the_browser_takes_gzip_and_brotli
         _, headers, body = wire(whole_match, path, {"accept-encoding": accepted})
         assert headers["content-encoding"] == coding and headers["vary"] == "Accept-Encoding"
         assert 1400 < len(decode(body)) < 8192 and json.loads(decode(body))["code"] == "acacias-2026-final"
+
+
+@pytest.mark.parametrize("path", ["/api/rules", assets().url("style.css")])
+def test_a_copy_is_asked_again_by_a_weak_etag_or_any(client: TestClient, path: str) -> None:
+    """A proxy that compresses weakens the ETag it passes on; If-None-Match compares weakly (RFC 9110, 13.1.2)."""
+    etag = client.get(path, headers=BROWSER).headers["etag"]
+    for held in (f"W/{etag}", "*", f'"other", W/{etag}'):
+        assert client.get(path, headers={**BROWSER, "if-none-match": held}).status_code == 304, held
+    assert client.get(path, headers={**BROWSER, "if-none-match": 'W/"other"'}).status_code == 200
 
 
 @pytest.mark.parametrize(("path", "made"), [("/api/rules", rules_json), ("/api/event-types", event_forms)])

@@ -157,12 +157,43 @@ def test_a_void_of_a_seq_no_match_can_have_is_refused_by_the_engine(door: Door, 
     b'{"event": {"type": "goal", "team": "Blue"}, "expected_seq": 1e400}',
     b'{"event": {"type": "goal", "team": "Blue"}, "expected_seq": ' + str(2**64).encode() + b"}",
     b'{"event": {"type": "goal", "team": "Blue"}, "expected_seq": ' + b"9" * 5000 + b"}",
+    b'{"event": {"type": "goal", "team": "Blue"}, "expected_seq": true}',  # each was read as seq 1
+    b'{"event": {"type": "goal", "team": "Blue"}, "expected_seq": "1"}',
+    b'{"event": {"type": "goal", "team": "Blue"}, "expected_seq": 1.0}',
 ])
 def test_an_expected_seq_that_is_not_a_seq_is_a_clear_4xx(door: Door, body: bytes) -> None:
     answer = door.client.post(f"/api/matches/{CODE}/events", content=body, headers={
         "Authorization": f"Bearer {door.keys['scorer']}", "Content-Type": "application/json"})
     assert 400 <= answer.status_code < 500 and answer.json()["detail"]
     assert door.written() == [(CODE, 1)]
+
+
+# Every door that takes a JSON body: the league's, the append, a removal, the seat, the tournament desk.
+DOORS = [("POST", "/api/matches"), ("POST", f"/api/matches/{CODE}/events"), ("DELETE", f"/api/matches/{CODE}"),
+         ("PUT", f"/api/matches/{CODE}/seat"), ("POST", "/api/tournaments")]
+
+
+@pytest.mark.parametrize(("method", "path"), DOORS)
+def test_a_body_not_in_utf8_is_400_in_both_languages_and_writes_nothing(door: Door, method: str, path: str) -> None:
+    """A UTF-16 body was read by the league's door (and a removal taken), and answered 500 by the checks after it."""
+    for body in (json.dumps({"reason": "x", "type": "match.start"}).encode("utf-16"), b'{"reason": "\xff"}'):
+        answer = door.client.request(method, path, content=body, headers={**LEAGUE, "Content-Type": "application/json"})
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["words"]["es"].startswith("el cuerpo no está en UTF-8: el byte ")
+    assert door.written() == [(CODE, 1)] and door.client.get("/api/tournaments").json() == []
+
+
+@pytest.mark.parametrize(("method", "path", "body"), [
+    ("DELETE", f"/api/matches/{CODE}", b'{"reason": "first", "reason": "second"}'),
+    ("POST", "/api/tournaments", b'{"slug": "dup-cup", "name": "Dup", "teams": [], "slug": "dup-cup-2"}'),
+    ("PUT", f"/api/matches/{CODE}/seat", b'{"ask": "open", "device": "d1", "label": "A", "device": "d2"}'),
+])
+def test_a_key_given_twice_is_refused_at_every_door(door: Door, method: str, path: str, body: bytes) -> None:
+    """Readers disagree on which of the two counts: each of these took the last without a word."""
+    answer = door.client.request(method, path, content=body, headers={**LEAGUE, "Content-Type": "application/json"})
+    assert answer.status_code == 422 and "twice in one object" in answer.json()["detail"]
+    assert door.written() == [(CODE, 1)] and door.client.get("/api/tournaments").json() == []
+    assert door.client.get(f"/api/matches/{CODE}/seat").json()["holder"] is None
 
 
 def test_json_nested_990_deep_is_400_with_a_reason(door: Door) -> None:

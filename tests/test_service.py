@@ -654,9 +654,13 @@ def test_a_body_that_is_not_json_is_refused_in_spanish_words_naming_where(api: A
 
 def test_a_log_line_that_is_not_json_is_refused_in_spanish_words_naming_where() -> None:
     with pytest.raises(InvalidEvent) as refused:
-        parse_line('{"type": "play", "at": ')
-    assert refused.value.worded() == {"en": "not JSON: unexpected end of data: line 1 column 24 (char 23)",
-                                      "es": "no es JSON: no se lee desde el carácter 24"}
+        parse_line('{"type": "play", "at": nope}')
+    assert (words := refused.value.worded()) is not None
+    assert words["es"] == "no es JSON: no se lee desde el carácter 24" and words["en"].startswith("not JSON: invalid")
+    with pytest.raises(InvalidEvent) as refused:
+        parse_line('{"type": "play", "at": \n')
+    assert refused.value.worded() == {"en": "not JSON: unexpected end of data: line 2 column 1 (char 24)",
+                                      "es": "no es JSON: termina antes de completarse"}
 
 
 def test_an_event_without_at_is_refused_by_the_engine(api: Api) -> None:

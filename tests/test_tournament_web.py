@@ -628,6 +628,33 @@ def test_a_tournament_slug_holding_a_control_character_is_refused(client: TestCl
     assert client.get("/api/tournaments", headers=AUTH).json() == []
 
 
+@pytest.mark.parametrize(("change", "field"), [
+    ({"name": "Copa\u0000Nul"}, "name"), ({"venue": "x\u0000y"}, "venue"),
+    ({"teams": [{"name": "A\u0000B"}, {"name": "C"}]}, "teams[0].name")])
+def test_a_nul_in_any_text_of_a_tournament_is_refused_naming_its_field(client: TestClient, change: dict[str, Any],
+                                                                        field: str) -> None:
+    """Stored, a team named with one blocked its fixtures for good (its match refused), and a page showed it raw."""
+    refusal(client.post("/api/tournaments", json={**A_V_B, "slug": "t10", **change}, headers=AUTH),
+            f"field {field} holds a NUL character", f"el campo {field} contiene un carácter NUL")
+    assert client.get("/api/tournaments/t10").status_code == 404
+    assert client.post("/api/tournaments", json={**A_V_B, "slug": "t10"}, headers=AUTH).status_code == 201
+    refusal(client.patch("/api/tournaments/t10", json=change, headers=AUTH), f"field {field} holds a NUL",
+            f"el campo {field} contiene un carácter NUL")
+    assert "\x00" not in client.get("/api/tournaments/t10").text
+
+
+def test_a_change_that_changes_nothing_leaves_the_version_for_the_other_desk(client: TestClient) -> None:
+    """Each such PATCH counted a version, so the other desk's next change, made from the version it showed, was
+    refused as if the tournament had changed under it."""
+    made = client.post("/api/tournaments", json={**A_V_B, "slug": "t11"}, headers=AUTH).json()
+    same: dict[str, Any]
+    for same in ({}, {"name": made["name"]}, {"conditions": {}}):
+        assert client.patch("/api/tournaments/t11", json=same, headers=AUTH).json()["version"] == made["version"]
+    other_desk = client.patch("/api/tournaments/t11", json={"venue": "Cancha 2"}, headers=AUTH,
+                              params={"expected_version": made["version"]})
+    assert other_desk.status_code == 200 and other_desk.json()["version"] == made["version"] + 1
+
+
 def roster(*handicaps: int, numbers: tuple[int, ...] | None = None) -> list[dict[str, Any]]:
     """Players P1, P2, ... (numbered 1, 2, ... unless ``numbers`` says) of these handicaps."""
     worn = numbers or tuple(range(1, len(handicaps) + 1))

@@ -118,6 +118,8 @@ class Desk:
 
         def store(tournament: Tournament, version: int) -> Tournament:
             made = change(tournament)
+            if made == tournament:  # nothing changed: a version more would refuse another desk's next change
+                return tournament
             with self.store.database.transaction(write=True) as connection:
                 return self._write(connection, made, version).tournament
 

@@ -24,6 +24,17 @@ def shown(value: object) -> str:
     return said if len(said) <= SHOWN_LENGTH else said[:SHOWN_LENGTH - 1] + "…"
 
 
+def without_nul(value: object, name: str = "") -> None:
+    """Refuse a JSON document (``value``, at ``name``) where any text holds a NUL: PostgreSQL keeps none in a text,
+    and a match made of it (a team's name) would be refused when its fixture opens."""
+    if isinstance(value, str) and "\x00" in value:
+        raise refused(InvalidQuery, "nul-in-field", name=name or "-")
+    items = value.items() if isinstance(value, Mapping) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        without_nul(key, name)
+        without_nul(item, f"{name}[{key}]" if isinstance(key, int) else f"{name}.{key}" if name else str(key))
+
+
 def required(data: Mapping[str, Any], name: str) -> Any:
     """Field ``name``, whatever it holds; refused where it is absent."""
     if name not in data:

@@ -23,6 +23,7 @@ from .fields import (
     texts,
     whole,
     whole_or_none,
+    without_nul,
 )
 from .refusals import refused
 from .when import DAY, kickoff
@@ -245,6 +246,8 @@ def tournament_of(data: Mapping[str, Any], *, stored: bool = False) -> Tournamen
     was kept before the door checked it reads as nothing (no match, no limit, unscheduled, a place not decided)
     rather than fail every read of the league."""
     try:
+        if not stored:
+            without_nul(data)
         conditions = conditions_of(data.get("conditions", {}), stored=stored)
         teams = tuple(team_of(team, conditions) for team in listed(data, "teams"))
         if not stored:

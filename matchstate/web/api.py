@@ -21,7 +21,6 @@ from starlette.concurrency import run_in_threadpool
 
 from ..authority import OFFICIALS_ONLY
 from ..errors import MatchstateError, NotFound
-from ..log import refuse_repeated_keys
 from ..records import EXPORTERS
 from ..records.archive import Archive
 from ..records.search import Filters
@@ -116,7 +115,7 @@ AfterSeq = Annotated[int, Query(ge=0, le=MAX_SEQ, description="Only the events a
 class AppendRequest(BaseModel):
     event: dict[str, Any] = Field(description="One event in the match log format: `type`, `at`, the device's `id` "
                                               "(a retry with the same `id` is recorded once), `by`, and its fields.")
-    expected_seq: int | None = Field(None, ge=0, le=MAX_SEQ,
+    expected_seq: int | None = Field(None, ge=0, le=MAX_SEQ, strict=True,  # a seq: not true, "1" or 1.0
                                      description="The last seq this device has seen; if the match has moved on "
                                                  "since, nothing is written and the answer is 409.")
 
@@ -130,14 +129,13 @@ class RemoveRequest(BaseModel):
                                   _409="A match with this code exists",
                                   _413="The body is too large"),
                         **LEAGUE_ERRORS, **refusals(_422="The match.start is refused; `detail` says why")})
-async def create_match(service: ServiceDep, key: KeyDep, request: Request,
+async def create_match(service: ServiceDep, key: KeyDep,
                        start: Annotated[dict[str, Any], Body(description="The match's `match.start` event; its "
                                                                          "`match` is the code that names it: any "
                                                                          "text but `/`, `.` and `..`.")],
                        ) -> dict[str, Any]:
     """Create a match, with the league key. The answer holds the match's scorer key and official key:
     they are shown only this once."""
-    refuse_repeated_keys(await request.body(), start)  # as an append does: a key twice took the last
     return _created(await run_in_threadpool(service.create, start, key))
 
 
@@ -309,14 +307,13 @@ def lane_routes() -> list[APIRoute]:
 def read_append(body: bytes) -> tuple[dict[str, Any], int | None]:
     """The event and ``expected_seq`` of an append's body, read once; a body that is not JSON, or not as
     :class:`AppendRequest` describes it, is refused as FastAPI refuses any route's body (answered by the
-    app's handler of :class:`RequestValidationError`: 400 for no JSON, else 422 naming each field); one whose
-    JSON holds a key twice in one object, as every door refuses it."""
+    app's handler of :class:`RequestValidationError`: 400 for no JSON, else 422 naming each field). A key given twice
+    in one object is refused before, at every door (:func:`~matchstate.web.app.check_body`)."""
     try:
         asked = orjson.loads(body)
     except orjson.JSONDecodeError as err:
         raise RequestValidationError([{"type": "json_invalid", "loc": ("body", err.pos), "msg": "JSON decode error",
                                        "input": {}, "ctx": {"error": err.msg}}]) from err
-    refuse_repeated_keys(body, asked)  # as the import and a log's replay refuse it: 422, naming the key
     try:
         read = AppendRequest.model_validate(asked)
     except ValidationError as err:

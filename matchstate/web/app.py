@@ -8,6 +8,7 @@ import contextlib
 import re
 from collections.abc import AsyncIterator
 
+import orjson
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
@@ -31,7 +32,7 @@ from ..errors import (
     TournamentChanged,
     UnknownMatch,
 )
-from ..log import MAX_LINE_BYTES, nesting
+from ..log import MAX_LINE_BYTES, nesting, not_json, refuse_repeated_keys
 from ..records.archive import Archive
 from ..store import Store
 from ..words import phrases
@@ -152,14 +153,15 @@ def error_answer(err: MatchstateError) -> JSONResponse:
     return JSONResponse(body, status_code=status, headers=headers)
 
 
-async def _invalid_request(_: Request, err: Exception) -> JSONResponse:
+async def _invalid_request(request: Request, err: Exception) -> JSONResponse:
     """A body that is not JSON at all is a 400 that says so; other invalid requests are 422s listing, as
     FastAPI does, each error's type, place and message (not the value sent, which may be no JSON: NaN)."""
     assert isinstance(err, RequestValidationError)
     broken = next((e for e in err.errors() if e.get("type") == "json_invalid"), None)
     if broken is not None:
         at = broken["loc"][-1] if isinstance(broken["loc"][-1], int) else 0  # where the parser stopped reading
-        refused = MatchstateError.said("body-json", error=broken.get("ctx", {}).get("error", ""), at=at + 1)
+        body = (await request.body()).decode("utf-8", "replace")  # UTF-8 (check_body): at counts its characters
+        refused = not_json("body-json", broken.get("ctx", {}).get("error", ""), at, body)
         return JSONResponse(refused.body(), status_code=400)
     errors = [{"type": e["type"], "loc": list(e["loc"]), "msg": e["msg"]} for e in err.errors()]
     fields = ", ".join(dict.fromkeys(".".join(map(str, e["loc"])) for e in errors))
@@ -185,8 +187,8 @@ async def _body_refused(_: Request, err: Exception) -> JSONResponse:
 
 class BodyLimit:
     """Refuse a request body over ``limit`` bytes with 413 (``larger``: a pattern of paths, and their larger limit),
-    by its Content-Length or as it streams in; and one whose JSON nests deeper than :data:`MAX_BODY_DEPTH`
-    with 400, before anything parses it; and, with 400, an address holding a NUL, which no code, team or date has
+    by its Content-Length or as it streams in; one :func:`check_body` refuses, before any route reads it;
+    and, with 400, an address holding a NUL, which no code, team or date has
     and PostgreSQL refuses in any text (it answered 500)."""
 
     def __init__(self, app: ASGIApp, limit: int, larger: tuple[re.Pattern[str], int]) -> None:
@@ -213,13 +215,35 @@ class BodyLimit:
             body.extend(message.get("body", b""))
             if len(body) > limit:
                 raise BodyRefused(413, MatchstateError.said("body-large", limit=limit))
-            # A larger body (an import's) is JSON Lines, each read by orjson, whose depth is bounded.
-            if not message.get("more_body", False) and limit == self.limit and (
-                    depth := await body_depth(bytes(body))) > MAX_BODY_DEPTH:
-                raise BodyRefused(400, MatchstateError.said("body-deep", depth=depth, most=MAX_BODY_DEPTH))
+            # A larger body (an import's) is JSON Lines, each line read and checked as a log's.
+            if not message.get("more_body", False) and limit == self.limit:
+                await check_body(bytes(body))
             return message
 
         await self.app(scope, limited, send)
+
+
+async def check_body(body: bytes) -> None:
+    """Refuse, as :class:`BodyRefused`, a whole body (not an import's) whose JSON nests deeper than
+    :data:`MAX_BODY_DEPTH`, that is not UTF-8 (RFC 8259's one encoding for JSON between systems: a parser that
+    read UTF-16 left the checks after it reading another text), or whose JSON holds a key twice in one object
+    (every door: readers disagree on which of the two counts). A body that is no JSON is left to its route."""
+    if (depth := await body_depth(body)) > MAX_BODY_DEPTH:
+        raise BodyRefused(400, MatchstateError.said("body-deep", depth=depth, most=MAX_BODY_DEPTH))
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise BodyRefused(400, MatchstateError.said("body-utf8", at=err.start + 1)) from None
+    if not body.strip():
+        return
+    try:
+        decoded = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return
+    try:
+        refuse_repeated_keys(body, decoded)
+    except RefusedEvent as err:
+        raise BodyRefused(422, err) from None
 
 
 async def body_depth(body: bytes) -> int:

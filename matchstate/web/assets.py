@@ -30,7 +30,7 @@ from fastapi import APIRouter, Header, Query, Response
 from .. import __version__
 from ..words import catalog
 from .bundle import bundle, imports, order
-from .negotiation import accepted_encodings
+from .negotiation import preferred_encoding
 
 brotli: Any
 try:
@@ -205,14 +205,14 @@ def static_file(name: str, v: Annotated[str | None, Query()] = None,
 
 
 def served(found: Asset, tag: str, accept_encoding: str, if_none_match: str | None, cache_control: str) -> Response:
-    """``found`` in the coding the browser takes (brotli, gzip, else plain), its ETag ``tag`` and the coding;
-    304 where the browser's copy has that ETag."""
-    accepted = accepted_encodings(accept_encoding)
-    encoding, body = (("br", found.brotlied) if "br" in accepted and found.brotlied is not None
-                      else ("gzip", found.gzipped) if "gzip" in accepted else ("", found.plain))
+    """``found`` in the coding the browser prefers (brotli, else gzip, else plain), its ETag ``tag`` and the coding;
+    304 where the browser's copy has that ETag (compared weakly, as RFC 9110 13.1.2 asks of If-None-Match)."""
+    encoding = preferred_encoding(accept_encoding, ("gzip",) if found.brotlied is None else ("br", "gzip")) or ""
+    body = {"br": found.brotlied, "gzip": found.gzipped}.get(encoding) or found.plain
     etag = f'"{tag}{"-" + encoding if encoding else ""}"'
     headers = {"Cache-Control": cache_control, "ETag": etag, "Vary": "Accept-Encoding"}
-    if if_none_match is not None and etag in {tag.strip() for tag in if_none_match.split(",")}:
+    held = {copy.strip().removeprefix("W/") for copy in (if_none_match or "").split(",")}
+    if {etag, "*"} & held:
         return Response(status_code=304, headers=headers)
     if encoding:
         headers["Content-Encoding"] = encoding

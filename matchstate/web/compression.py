@@ -18,7 +18,7 @@ from starlette.middleware.gzip import IdentityResponder
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .assets import brotli
-from .negotiation import accepted_encodings
+from .negotiation import preferred_encoding
 
 BROTLI_MINIMUM_BYTES = 8 * 1024
 BROTLI_QUALITY = 5  # 11 takes a hundred times the CPU for a tenth fewer bytes: it is for files compressed ahead
@@ -57,25 +57,26 @@ class Compression:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        taken = accepted_encodings(Headers(scope=scope).get("accept-encoding", ""))
-        await Compressing(self.app, self.minimum_size, taken)(scope, receive, send)
+        await Compressing(self.app, self.minimum_size, Headers(scope=scope).get("accept-encoding", ""))(
+            scope, receive, send)
 
 
 class Compressing(IdentityResponder):
     """One answer, compressed once its first part says how large it is (Starlette's responder sends the
     headers, with the coding chosen, after that part is compressed)."""
 
-    def __init__(self, app: ASGIApp, minimum_size: int, taken: set[str]) -> None:
+    def __init__(self, app: ASGIApp, minimum_size: int, accept_encoding: str) -> None:
         super().__init__(app, minimum_size)
-        self.taken = taken
+        self.accept_encoding = accept_encoding
         self.compress: Compressor | None = None
 
     def chosen(self, whole: int | None) -> tuple[str, Compressor] | None:
-        """The coding for an answer whose first part is all of it, ``whole`` bytes (None: more parts follow)."""
+        """The coding for an answer whose first part is all of it, ``whole`` bytes (None: more parts follow): the
+        client's preference, and where it has none, brotli for a large answer and gzip for the rest."""
         large = whole is not None and whole >= BROTLI_MINIMUM_BYTES
-        if brotli is not None and "br" in self.taken and (large or "gzip" not in self.taken):
-            return "br", brotli_compressor()
-        return ("gzip", gzip_compressor()) if "gzip" in self.taken else None
+        ours = ("gzip",) if brotli is None else ("br", "gzip") if large else ("gzip", "br")
+        coding = preferred_encoding(self.accept_encoding, ours)
+        return None if coding is None else (coding, brotli_compressor() if coding == "br" else gzip_compressor())
 
     async def apply_compression(self, body: bytes, *, more_body: bool) -> bytes:
         if self.compress is None:

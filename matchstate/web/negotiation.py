@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 def weighted(header: str) -> list[tuple[str, float]]:
     """Each value ``header`` names (lower case), in its order, with its weight (``q``; 1 where none is given, 0
@@ -22,6 +24,11 @@ def weighted(header: str) -> list[tuple[str, float]]:
     return found
 
 
-def accepted_encodings(accept_encoding: str) -> set[str]:
-    """The content codings an ``Accept-Encoding`` header takes: each named, but those weighted 0."""
-    return {coding for coding, weight in weighted(accept_encoding) if weight > 0}
+def preferred_encoding(accept_encoding: str, offered: Sequence[str]) -> str | None:
+    """Of ``offered`` (content codings, the server's choice first), the one an ``Accept-Encoding`` header weighs
+    highest (``*`` weighs those it does not name; ``x-gzip`` is gzip); None where it takes none of them, and the
+    answer goes as it is."""
+    weights = {"gzip" if coding == "x-gzip" else coding: weight for coding, weight in weighted(accept_encoding)}
+    weight, _, coding = max((weights.get(coding, weights.get("*", 0.0)), -order, coding)
+                            for order, coding in enumerate(offered))
+    return coding if weight > 0 else None
