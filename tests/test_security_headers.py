@@ -46,11 +46,14 @@ def test_every_answer_carries_the_security_headers(local: TestClient, path: str)
     assert answer.headers["referrer-policy"] == "same-origin"
 
 
-def test_an_answer_of_no_type_carries_the_pages_policy_for_the_copy_it_revalidates(local: TestClient) -> None:
-    first = local.get("/static/bundle-page.mjs")
-    again = local.get("/static/bundle-page.mjs", headers={"if-none-match": first.headers["etag"]})
+@pytest.mark.parametrize("path", ["/static/bundle-page.mjs", "/static/style.css", "/api/rules"])
+def test_a_304_carries_the_policy_of_the_answer_it_stands_for(local: TestClient, path: str) -> None:
+    """A 304 updates the headers kept with the browser's copy: a stylesheet's or JSON's had the pages' policy."""
+    first = local.get(path)
+    again = local.get(path, headers={"if-none-match": first.headers["etag"]})
     assert again.status_code == 304 and "content-type" not in again.headers
     assert again.headers["content-security-policy"] == first.headers["content-security-policy"]
+    assert again.headers.get_list("content-security-policy") == [first.headers["content-security-policy"]]
 
 
 def test_a_refusal_by_the_limits_carries_them_too(store: Store) -> None:

@@ -30,6 +30,7 @@ from fastapi import APIRouter, Header, Query, Response
 from .. import __version__
 from ..words import catalog
 from .bundle import bundle, imports, order
+from .headers import policy
 from .negotiation import preferred_encoding
 
 brotli: Any
@@ -212,8 +213,8 @@ def served(found: Asset, tag: str, accept_encoding: str, if_none_match: str | No
     etag = f'"{tag}{"-" + encoding if encoding else ""}"'
     headers = {"Cache-Control": cache_control, "ETag": etag, "Vary": "Accept-Encoding"}
     held = {copy.strip().removeprefix("W/") for copy in (if_none_match or "").split(",")}
-    if {etag, "*"} & held:
-        return Response(status_code=304, headers=headers)
+    if {etag, "*"} & held:  # no type of its own: the policy of the answer it stands for, named here
+        return Response(status_code=304, headers={**headers, "Content-Security-Policy": policy(found.media_type)})
     if encoding:
         headers["Content-Encoding"] = encoding
     return Response(body, media_type=found.media_type, headers=headers)

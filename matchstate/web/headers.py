@@ -32,8 +32,7 @@ NOTHING_RUNS_POLICY = "default-src 'none'; frame-ancestors 'none'"
 # What a browser runs under the policy its answer carries: a page, and a script (the service worker's is its own).
 RUNS = (b"text/html", b"text/javascript", b"application/javascript")
 HEADERS = [(b"x-frame-options", b"DENY"), (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin")]
-PAGE_HEADERS = [(b"content-security-policy", CONTENT_SECURITY_POLICY.encode()), *HEADERS]
-DATA_HEADERS = [(b"content-security-policy", NOTHING_RUNS_POLICY.encode()), *HEADERS]
+POLICY = b"content-security-policy"
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
 WILDCARDS = ("0.0.0.0", "::")
 ANY_ADDRESS = "*address"  # among the allowed hosts: any host written as an IP address
@@ -71,11 +70,18 @@ def host_name(host: bytes) -> str:
     return text.rpartition(":")[0] if text.count(":") == 1 else text
 
 
+def policy(content_type: str | bytes | None) -> str:
+    """The Content-Security-Policy of an answer of ``content_type``: the pages' on a page or a script, and on an
+    answer of no type, whose kind is not known; the policy that forbids all on the rest."""
+    kind = content_type.encode() if isinstance(content_type, str) else content_type
+    return NOTHING_RUNS_POLICY if kind is not None and not kind.startswith(RUNS) else CONTENT_SECURITY_POLICY
+
+
 def security_headers(headers: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
-    """The security headers of an answer with ``headers``: the pages' policy on a page or a script, and on an
-    answer of no type (a 304 updates the headers kept with a page's copy), the policy that forbids all on the rest."""
-    kind = next((value for name, value in headers if name == b"content-type"), None)
-    return DATA_HEADERS if kind is not None and not kind.startswith(RUNS) else PAGE_HEADERS
+    """The security headers an answer with ``headers`` lacks: its policy by its type (:func:`policy`), where it
+    has none of its own (a 304 names the policy of the answer it stands for), and the others."""
+    named = dict(headers)
+    return HEADERS if POLICY in named else [(POLICY, policy(named.get(b"content-type")).encode()), *HEADERS]
 
 
 class SecurityHeaders:
