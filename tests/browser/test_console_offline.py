@@ -145,8 +145,11 @@ def test_a_goal_logged_offline_while_an_official_voided_is_recorded_after_the_sc
     page.context.set_offline(False)
     page.wait_for_selector('#attention [data-act="relog"]', timeout=RECONNECT_MS)
     attention = page.inner_text("#attention")
-    assert "the match moved on to #4" in attention
+    assert "While 1 event waited here, the match moved on to #4" in attention
     assert "Void (#3, Reason awarded in error) (official)" in attention
+    # One event, said as one: "Discard them…" offered for one goal.
+    assert page.inner_text('#attention [data-act="relog"]') == "Log it again now, after it…"
+    assert page.inner_text('#attention [data-act="discard"]') == "Discard it…"
     assert "every event recorded" not in console.status() and "needs your attention" in console.status()
     assert console.outbox() == [goal]
 

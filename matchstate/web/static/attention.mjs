@@ -8,7 +8,7 @@ import {earlier} from "./clock.mjs";
 import {lang} from "./lang.mjs";
 import {heldPanel} from "./seatview.mjs";
 import {time} from "./show.mjs";
-import {describeEvent, events} from "./words.mjs";
+import {describeEvent, events, roleName} from "./words.mjs";
 
 const button = (act, cls, onclick, words) => el("button", {type: "button", class: `big ${cls}`, dataset: {act}, onclick},
   words);
@@ -20,18 +20,20 @@ function movedOn(page, conflict) {
   const basis = outbox.read().basis;
   const moved = known.log.filter((row) => row.seq > basis);
   const early = waiting.length && known.lastAt() && earlier(waiting[0].event.at, known.lastAt());
+  const one = waiting.length === 1;  // "Discard it", "esperaba": not "them", "esperaban"
   return [
     el("h2", {}, t("console", "moved-on")),
-    el("p", {}, t("console", moved.length ? "moved-on-by" : "moved-on-to",
+    el("p", {}, t("console", `${moved.length ? "moved-on-by" : "moved-on-to"}${one ? "-one" : ""}`,
       {events: events(waiting.length), seq: conflict.current_seq})),
     el("ul", {class: "moved"}, moved.map((row) => el("li", {}, `#${row.seq} ${time(row.at)} ${describeEvent(row.event)}`
-      + ` (${row.role || t("console", "no-role")}${row.by ? `, ${row.by}` : ""})`))),
+      + ` (${roleName(row.role)}${row.by ? `, ${row.by}` : ""})`))),
     early ? el("p", {}, t("console", "moved-on-early")) : null,
     el("div", {class: "actions"},
-      early ? button("relog", "primary", () => page.relog(), t("console", "relog-all"))
+      early ? button("relog", "primary", () => page.relog(), t("console", one ? "relog-after-one" : "relog-all"))
         : button("send-after", "primary", () => { outbox.sendAfter(conflict.current_seq); outbox.pump(); },
-          t("console", "send-after")),
-      button("discard", "danger", () => page.discard(outbox.events, () => outbox.discardAll()), t("console", "discard-all"))),
+          t("console", one ? "send-after-one" : "send-after")),
+      button("discard", "danger", () => page.discard(outbox.events, () => outbox.discardAll()),
+        t("console", one ? "discard-one" : "discard-all"))),
   ];
 }
 

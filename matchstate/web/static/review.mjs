@@ -19,7 +19,7 @@ import {key, keyLinks, setKey, takeKeyFromLink} from "./keys.mjs";
 import {lang, onLang} from "./lang.mjs";
 import {listen, matchPage, tracker} from "./live.mjs";
 import {eventItem, showNow, time} from "./show.mjs";
-import {details, eventName} from "./words.mjs";
+import {details, eventName, roleName} from "./words.mjs";
 import {newEvent} from "./events.mjs";
 import {logAlarm} from "./logalarm.mjs";
 import "./sitouts.mjs";
@@ -225,7 +225,7 @@ function timeline() {
     isFlagged(row) ? flagList(row.flags, lang()) : null, timerMark(seat, row)),
   rulingCell(row.ruling),
   el("td", {class: "who"}, row.by || "—", el("br"), el("span", {class: "quiet"},
-    `${row.role ? t("review", `role-${row.role}`) : t("console", "no-role")} · ${row.received_at ? time(row.received_at) : "—"}`)),
+    `${roleName(row.role)} · ${row.received_at ? time(row.received_at) : "—"}`)),
   // One void action, the selected row's: Tab goes past the timeline, not through a button per row.
   el("td", {}, row.type === "match.start" || known.view.void.includes(row.seq)
     || !(selected && selected.event.seq === row.seq) ? null
@@ -354,7 +354,7 @@ function reviewAsk() {
     askers(known.view.teams, officialsNow().challenges_left).map((who) => el("button", {
       type: "button", class: "small", dataset: {asker: who.asker}, "aria-disabled": who.refused ? "true" : null,
       onclick: () => askReview(row, who)},
-    who.team ? t("review-officials", "by-team", {team: who.asker, left: who.left})
+    who.team ? t("review-officials", who.left === 1 ? "by-team-one" : "by-team", {team: who.asker, left: who.left})
       : t("review-officials", `by-${who.asker}`))))];
 }
 

@@ -45,13 +45,14 @@ export async function takeSeat(seat, event = null) {
  */
 export function heldPanel(seat, events, {onSend, onHand, onTake}) {
   const sorted = [...events].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  const one = sorted.length === 1 ? "-one" : "";  // "Send it as it was", not "them"
   return [
     el("h2", {}, t("seat", "held-title")),
-    el("p", {}, t("seat", "held-text", {label: seat.holder ? shownLabel(seat.holder.label) : t("seat", "nobody")})),
+    el("p", {}, t("seat", `held-text${one}`, {label: seat.holder ? shownLabel(seat.holder.label) : t("seat", "nobody")})),
     el("ul", {class: "held"}, sorted.map((event) => el("li", {}, `${time(event.at)} ${describeEvent(event)}`))),
     el("div", {class: "actions"},
-      el("button", {type: "button", class: "big primary", dataset: {act: "send-held"}, onclick: onSend}, t("seat", "held-send")),
-      el("button", {type: "button", class: "big", dataset: {act: "hand-review"}, onclick: onHand}, t("seat", "held-review")),
+      el("button", {type: "button", class: "big primary", dataset: {act: "send-held"}, onclick: onSend}, t("seat", `held-send${one}`)),
+      el("button", {type: "button", class: "big", dataset: {act: "hand-review"}, onclick: onHand}, t("seat", `held-review${one}`)),
       el("button", {type: "button", class: "big", dataset: {act: "take-seat"}, onclick: onTake}, t("seat", "take"))),
   ];
 }

@@ -9,6 +9,10 @@ export const label = (type) => (has("event", type) ? t("event", type) : type);
 /** An event type's name in a sentence: the button's, but a void is what it is, whoever logged it. */
 export const eventName = (type) => (type === "void" ? t("event", "void-name") : label(type));
 
+/** The role of the key that recorded an event, in words ("no role": a league's import). */
+export const roleName = (role) => (!role ? t("console", "no-role")
+  : role === "official" ? t("review", "role-official") : t("review", "role-scorer"));
+
 /** A free hit in words, as the server writes it ("Penalty 2 to Blue, from the centre, 30 yards from goal"). */
 export function describeFreeHit(freeHit) {
   return t("free_hit", "text", {
