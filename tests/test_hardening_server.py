@@ -4,6 +4,7 @@ connections and streams. Each attack is bounded in count and time and ends by it
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import resource
 import socket
@@ -131,6 +132,11 @@ def test_headers_or_a_body_sent_too_slowly_get_408_and_the_connection_closes(tmp
         answer = read_to_the_end(slow_body, 3)
         assert answer.startswith(b"HTTP/1.1 408 ") and b"body did not all arrive within 1 s" in answer
         assert time.monotonic() - began < 3
+    # Said as every refusal is: JSON in both languages, with the headers every answer carries (it was plain text).
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert json.loads(body)["words"]["es"] == "el cuerpo del pedido no llegó completo en 1 s"
+    assert b"content-type: application/json" in head and b"x-content-type-options: nosniff" in head
+    assert b"content-security-policy: default-src 'none'" in head
 
 
 def test_connections_over_the_cap_take_the_place_of_the_one_that_waited_longest(tmp_path: Path) -> None:

@@ -41,7 +41,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from ..errors import MatchstateError
+from ..words import phrases
 from .access import redact
+from .headers import security_headers
 from .limits import STREAM_PATH
 
 # Files the process keeps for itself beside its connections: the database's, the listening socket,
@@ -83,10 +85,15 @@ class _Door:
         self.waiting: OrderedDict[GuardedProtocol, None] = OrderedDict()
 
 
-def _answer(status: str, text: str, extra: bytes = b"") -> bytes:
-    body = text.encode("utf-8")
-    return (f"HTTP/1.1 {status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: {len(body)}\r\n"
-            f"connection: close\r\n").encode("ascii") + extra + b"\r\n" + body
+def _answer(status: str, phrase: str, extra: bytes = b"", **fields: object) -> bytes:
+    """An answer made before any app sees the request, as the app answers a refusal: JSON with the ``faults``
+    ``phrase`` in both languages, and the security headers every answer has."""
+    words = phrases("faults", phrase, **fields)
+    body = orjson.dumps({"detail": words["en"], "words": words})
+    kind = (b"content-type", b"application/json")
+    headers = b"".join(name + b": " + value + b"\r\n" for name, value in security_headers([kind]))
+    return (f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n"
+            f"connection: close\r\n").encode("ascii") + headers + extra + b"\r\n" + body
 
 
 class GuardedProtocol(HttpToolsProtocol):
@@ -105,8 +112,7 @@ class GuardedProtocol(HttpToolsProtocol):
         door = self.door
         if len(door.open) >= door.cap:
             if not door.waiting:  # every connection is busy with a request or a stream
-                transport.write(_answer("503 Service Unavailable", "the server has as many connections as it "
-                                        "can hold: try again in a moment", b"retry-after: 1\r\n"))
+                transport.write(_answer("503 Service Unavailable", "connections-full", b"retry-after: 1\r\n"))
                 transport.close()
                 return
             door.waiting.popitem(last=False)[0].evict()
@@ -157,14 +163,14 @@ class GuardedProtocol(HttpToolsProtocol):
         self.door.open.discard(self)
 
     def _headers_late(self) -> None:
-        self._late(f"the request's headers did not all arrive within {self.door.deadlines.headers_seconds:g} s")
+        self._late("headers-late", self.door.deadlines.headers_seconds)
 
     def _body_late(self) -> None:
-        self._late(f"the request's body did not all arrive within {self.door.deadlines.body_seconds:g} s")
+        self._late("body-late", self.door.deadlines.body_seconds)
 
-    def _late(self, why: str) -> None:
+    def _late(self, phrase: str, seconds: float) -> None:
         if self.cycle is None or not self.cycle.response_started:
-            self.transport.write(_answer("408 Request Timeout", why))
+            self.transport.write(_answer("408 Request Timeout", phrase, seconds=f"{seconds:g}"))
         self._leave()
         self.transport.close()
 
