@@ -157,9 +157,6 @@ def test_a_void_of_a_seq_no_match_can_have_is_refused_by_the_engine(door: Door, 
     b'{"event": {"type": "goal", "team": "Blue"}, "expected_seq": 1e400}',
     b'{"event": {"type": "goal", "team": "Blue"}, "expected_seq": ' + str(2**64).encode() + b"}",
     b'{"event": {"type": "goal", "team": "Blue"}, "expected_seq": ' + b"9" * 5000 + b"}",
-    b'{"event": {"type": "goal", "team": "Blue"}, "expected_seq": true}',  # each was read as seq 1
-    b'{"event": {"type": "goal", "team": "Blue"}, "expected_seq": "1"}',
-    b'{"event": {"type": "goal", "team": "Blue"}, "expected_seq": 1.0}',
 ])
 def test_an_expected_seq_that_is_not_a_seq_is_a_clear_4xx(door: Door, body: bytes) -> None:
     answer = door.client.post(f"/api/matches/{CODE}/events", content=body, headers={
@@ -187,6 +184,9 @@ def test_a_body_not_in_utf8_is_400_in_both_languages_and_writes_nothing(door: Do
     ("DELETE", f"/api/matches/{CODE}", b'{"reason": "first", "reason": "second"}'),
     ("POST", "/api/tournaments", b'{"slug": "dup-cup", "name": "Dup", "teams": [], "slug": "dup-cup-2"}'),
     ("PUT", f"/api/matches/{CODE}/seat", b'{"ask": "open", "device": "d1", "label": "A", "device": "d2"}'),
+    # What the routes' own parser takes and orjson does not: a byte-order mark, NaN.
+    ("POST", "/api/tournaments", b'\xef\xbb\xbf{"slug": "dup-cup", "name": "Dup", "teams": [], "slug": "dup-cup-2"}'),
+    ("DELETE", f"/api/matches/{CODE}", b'{"reason": "first", "reason": "second", "n": NaN}'),
 ])
 def test_a_key_given_twice_is_refused_at_every_door(door: Door, method: str, path: str, body: bytes) -> None:
     """Readers disagree on which of the two counts: each of these took the last without a word."""
@@ -194,6 +194,15 @@ def test_a_key_given_twice_is_refused_at_every_door(door: Door, method: str, pat
     assert answer.status_code == 422 and "twice in one object" in answer.json()["detail"]
     assert door.written() == [(CODE, 1)] and door.client.get("/api/tournaments").json() == []
     assert door.client.get(f"/api/matches/{CODE}/seat").json()["holder"] is None
+
+
+def test_a_body_sent_with_a_get_is_left_alone_even_on_a_live_stream(door: Door) -> None:
+    """Checked as the stream's answer had begun (its receive() goes on), one byte not in UTF-8 broke the stream."""
+    with door.client.stream("GET", f"/api/matches/{CODE}/stream", content=b'{"a": 1, "a": "\xff"}',
+                            headers={"Authorization": f"Bearer {door.keys['scorer']}"}) as stream:
+        assert stream.status_code == 200
+        assert next(stream.iter_lines()).startswith("retry:")
+    assert door.client.request("GET", "/api/event-types", content=b"\xff").status_code == 200
 
 
 def test_json_nested_990_deep_is_400_with_a_reason(door: Door) -> None:

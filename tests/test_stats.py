@@ -199,6 +199,9 @@ def test_the_tournament_picker_shows_the_one_counted_whatever_the_case_and_accen
     page = client.get("/stats", params={"event": "copa otono"}).text  # its matches write it two ways
     chosen = re.findall(r"<option selected>([^<]*)</option>", page)
     assert len(chosen) == 1 and fold(chosen[0]) == "copa otono" and "<option>Liga Verano</option>" in page
+    assert re.findall(r"<option selected>([^<]*)</option>", client.get("/stats", params={"event": " copa otono "}).text
+                      ) == chosen  # spaces around it, as the scope reads it
+    assert "<option selected>" not in client.get("/stats", params={"event": "  "}).text  # every tournament
     # A tournament no match names is shown as chosen (and counts none), not as "every tournament".
     unknown = client.get("/stats", params={"event": "Copa Nadie"}).text
     assert '<option selected>Copa Nadie</option>' in unknown and '<option value="" selected>' not in unknown

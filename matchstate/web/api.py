@@ -115,7 +115,7 @@ AfterSeq = Annotated[int, Query(ge=0, le=MAX_SEQ, description="Only the events a
 class AppendRequest(BaseModel):
     event: dict[str, Any] = Field(description="One event in the match log format: `type`, `at`, the device's `id` "
                                               "(a retry with the same `id` is recorded once), `by`, and its fields.")
-    expected_seq: int | None = Field(None, ge=0, le=MAX_SEQ, strict=True,  # a seq: not true, "1" or 1.0
+    expected_seq: int | None = Field(None, ge=0, le=MAX_SEQ,
                                      description="The last seq this device has seen; if the match has moved on "
                                                  "since, nothing is written and the answer is 409.")
 

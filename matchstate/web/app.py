@@ -209,14 +209,18 @@ class BodyLimit:
             await BodyRefused(413, MatchstateError.said("body-large", limit=limit)).answer()(scope, receive, send)
             return
         body = bytearray()
+        # A larger body (an import's) is JSON Lines, each line read and checked as a log's; a GET's or a HEAD's is
+        # read by no route, and a live stream's receive() goes on after its answer has begun.
+        unchecked = limit == self.limit and scope["method"] not in ("GET", "HEAD")
 
         async def limited() -> Message:
+            nonlocal unchecked
             message = await receive()
             body.extend(message.get("body", b""))
             if len(body) > limit:
                 raise BodyRefused(413, MatchstateError.said("body-large", limit=limit))
-            # A larger body (an import's) is JSON Lines, each line read and checked as a log's.
-            if not message.get("more_body", False) and limit == self.limit:
+            if unchecked and message["type"] == "http.request" and not message.get("more_body", False):
+                unchecked = False
                 await check_body(bytes(body))
             return message
 
@@ -236,12 +240,13 @@ async def check_body(body: bytes) -> None:
         raise BodyRefused(400, MatchstateError.said("body-utf8", at=err.start + 1)) from None
     if not body.strip():
         return
+    text: str | bytes = body
     try:
         decoded = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        return
+    except orjson.JSONDecodeError:  # a route's own parser may take it (a byte-order mark, NaN): read strictly
+        text, decoded = body.decode("utf-8-sig"), None
     try:
-        refuse_repeated_keys(body, decoded)
+        refuse_repeated_keys(text, decoded)
     except RefusedEvent as err:
         raise BodyRefused(422, err) from None
 

@@ -206,7 +206,8 @@ def static_file(name: str, v: Annotated[str | None, Query()] = None,
 
 
 def served(found: Asset, tag: str, accept_encoding: str, if_none_match: str | None, cache_control: str) -> Response:
-    """``found`` in the coding the browser prefers (brotli, else gzip, else plain), its ETag ``tag`` and the coding;
+    """``found`` in the coding the browser's weights prefer (brotli before gzip where they tie; else plain), its ETag
+    ``tag`` and the coding;
     304 where the browser's copy has that ETag (compared weakly, as RFC 9110 13.1.2 asks of If-None-Match)."""
     encoding = preferred_encoding(accept_encoding, ("gzip",) if found.brotlied is None else ("br", "gzip")) or ""
     body = {"br": found.brotlied, "gzip": found.gzipped}.get(encoding) or found.plain

@@ -23,7 +23,7 @@ from .negotiation import preferred_encoding
 BROTLI_MINIMUM_BYTES = 8 * 1024
 BROTLI_QUALITY = 5  # 11 takes a hundred times the CPU for a tenth fewer bytes: it is for files compressed ahead
 GZIP_LEVEL = 9
-THREAD_MINIMUM_BYTES = 128 * 1024  # compressed off the event loop from here, as Starlette's gzip does
+THREAD_MINIMUM_BYTES = 128 * 1024  # compressed off the event loop from here (Starlette's gzip draws the same line)
 
 # A compressor: the next part of an answer, and whether more parts follow, to the bytes to send.
 Compressor = Callable[[bytes, bool], bytes]
@@ -62,8 +62,9 @@ class Compression:
 
 
 class Compressing(IdentityResponder):
-    """One answer, compressed once its first part says how large it is (Starlette's responder sends the
-    headers, with the coding chosen, after that part is compressed)."""
+    """One answer, compressed once its first part says how large it is. Starlette's responder (the base of its own
+    gzip) sends the headers after that part is compressed, naming ``content_encoding`` where the body changed:
+    a test of each coding, streamed and whole, holds this to the Starlette installed."""
 
     def __init__(self, app: ASGIApp, minimum_size: int, accept_encoding: str) -> None:
         super().__init__(app, minimum_size)

@@ -78,8 +78,8 @@ def policy(content_type: str | bytes | None) -> str:
 
 
 def security_headers(headers: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
-    """The security headers an answer with ``headers`` lacks: its policy by its type (:func:`policy`), where it
-    has none of its own (a 304 names the policy of the answer it stands for), and the others."""
+    """The security headers to add to an answer with ``headers``: its policy by its type (:func:`policy`), unless
+    it names one of its own (a 304 names the policy of the answer it stands for), and the others."""
     named = dict(headers)
     return HEADERS if POLICY in named else [(POLICY, policy(named.get(b"content-type")).encode()), *HEADERS]
 

@@ -88,8 +88,7 @@ class _Door:
 def _answer(status: str, phrase: str, extra: bytes = b"", **fields: object) -> bytes:
     """An answer made before any app sees the request, as the app answers a refusal: JSON with the ``faults``
     ``phrase`` in both languages, and the security headers every answer has."""
-    words = phrases("faults", phrase, **fields)
-    body = orjson.dumps({"detail": words["en"], "words": words})
+    body = orjson.dumps(MatchstateError.worded_as(phrases("faults", phrase, **fields)).body())
     kind = (b"content-type", b"application/json")
     headers = b"".join(name + b": " + value + b"\r\n" for name, value in security_headers([kind]))
     return (f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n"

@@ -75,6 +75,7 @@ def stats_page(request: Request, service: ServiceDep, archive: ArchiveDep, key: 
     events = archive.kept.events()
     # The tournament the scope counts, as the picker names it: "copa otono" counts Copa Otoño's matches, so the
     # picker shows Copa Otoño chosen, and a name it does not hold among its own (none is counted), not "every".
+    event = event.strip()  # as the scope reads it
     chosen = event if event in events else next((name for name in events if fold(name) == fold(event)), event)
     scope_query = urlencode({name: value for name, value in (("event", event), ("season", season)) if value})
     context: dict[str, Any] = {"events": events if chosen in events or not event else [*events, event],

@@ -721,7 +721,7 @@ export class ConsolePage {
     this.save();
     this.begin();
     // Not waited for: on a weak signal it is a round trip more (2 s on Slow 3G), and until it comes the console is
-    // the scorer's, the least a key may do; an official's own buttons come on with it.
+    // as this device kept it, or the scorer's, the least a key may do; an official's own buttons come on with it.
     this.learnRole();
   }
 
