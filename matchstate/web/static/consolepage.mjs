@@ -729,8 +729,10 @@ export class ConsolePage {
   begin() {
     this.buildButtons();
     buildQuickRow($("quick"), this.known.view.teams, (type, fields) => this.quickTap(type, fields));
-    if (!this.root.classList.contains("ready")) this.follow();
+    const first = !this.root.classList.contains("ready");
+    if (first) this.follow();
     this.render();
+    if (first && !key(this.code)) $("key").focus();  // once render has put the key's field at the top
     this.outbox.pump();
   }
 
@@ -761,7 +763,6 @@ export class ConsolePage {
     window.addEventListener("online", () => { this.render(); this.heard(); });
     offlineCopy.addEventListener("change", () => this.render());
     onLang(() => { this.render(); this.renderForm(true); });
-    if (!key(code)) $("key").focus();
     setInterval(() => this.everyTenth(), 100);
     setInterval(() => this.heard(), HEARD_EVERY_MS);
     this.heard();
