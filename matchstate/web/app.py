@@ -235,16 +235,15 @@ async def check_body(body: bytes) -> None:
     if (depth := await body_depth(body)) > MAX_BODY_DEPTH:
         raise BodyRefused(400, MatchstateError.said("body-deep", depth=depth, most=MAX_BODY_DEPTH))
     try:
-        body.decode("utf-8")
+        text = body.decode("utf-8")  # decoded once: the repeated keys' check reads the text
     except UnicodeDecodeError as err:
         raise BodyRefused(400, MatchstateError.said("body-utf8", at=err.start + 1)) from None
     if not body.strip():
         return
-    text: str | bytes = body
     try:
-        decoded = orjson.loads(body)
+        decoded = orjson.loads(text)
     except orjson.JSONDecodeError:  # a route's own parser may take it (a byte-order mark, NaN): read strictly
-        text, decoded = body.decode("utf-8-sig"), None
+        text, decoded = text.removeprefix("\ufeff"), None
     try:
         refuse_repeated_keys(text, decoded)
     except RefusedEvent as err:

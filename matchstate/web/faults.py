@@ -15,6 +15,7 @@ from contextlib import contextmanager
 import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..errors import MatchstateError
 from ..store.database import deadline, driver_said, unavailable
 from ..words import phrases
 
@@ -76,10 +77,15 @@ def said_if_unavailable(what: str) -> Iterator[None]:
 
 
 
+def fault_body(phrase: str, **fields: object) -> bytes:
+    """The JSON of a refusal said by the ``faults`` ``phrase``, as the app's handlers answer one (``detail`` and
+    ``words``), for an answer made outside them."""
+    return orjson.dumps(MatchstateError.worded_as(phrases("faults", phrase, **fields)).body())
+
+
 async def send_unavailable(send: Send) -> None:
     """Send the answer to a request the database could not serve."""
-    words = phrases("faults", "database-failed")
-    body = orjson.dumps({"detail": words["en"], "words": words})
+    body = fault_body("database-failed")
     await send({"type": "http.response.start", "status": 503,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                             (b"retry-after", str(RETRY_AFTER_SECONDS).encode())]})

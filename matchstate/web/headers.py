@@ -15,10 +15,9 @@ import ipaddress
 import os
 from collections.abc import Iterable
 
-import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..words import phrases
+from .faults import fault_body
 
 # The one source beyond the server: the review's video, a recording opened on the laptop (a blob: address, nothing
 # uploaded) or at an address of its own (a camera's, a broadcast's); media runs no script.
@@ -107,8 +106,7 @@ class SecurityHeaders:
             host = next((value for name, value in scope["headers"] if name == b"host"), b"")
             name = host_name(host)
             if name not in self.hosts and not (self.any_address and is_address(name)):
-                words = phrases("faults", "host-refused", host=name or "-")
-                body = orjson.dumps({"detail": words["en"], "words": words})
+                body = fault_body("host-refused", host=name or "-")
                 await guarded({"type": "http.response.start", "status": 400,
                                "headers": [(b"content-type", b"application/json"),
                                            (b"content-length", str(len(body)).encode())]})

@@ -41,8 +41,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from ..errors import MatchstateError
-from ..words import phrases
 from .access import redact
+from .faults import fault_body
 from .headers import security_headers
 from .limits import STREAM_PATH
 
@@ -88,11 +88,11 @@ class _Door:
 def _answer(status: str, phrase: str, extra: bytes = b"", **fields: object) -> bytes:
     """An answer made before any app sees the request, as the app answers a refusal: JSON with the ``faults``
     ``phrase`` in both languages, and the security headers every answer has."""
-    body = orjson.dumps(MatchstateError.worded_as(phrases("faults", phrase, **fields)).body())
+    body = fault_body(phrase, **fields)
     kind = (b"content-type", b"application/json")
-    headers = b"".join(name + b": " + value + b"\r\n" for name, value in security_headers([kind]))
-    return (f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n"
-            f"connection: close\r\n").encode("ascii") + headers + extra + b"\r\n" + body
+    headers = b"".join(name + b": " + value + b"\r\n" for name, value in [kind, *security_headers([kind])])
+    head = f"HTTP/1.1 {status}\r\ncontent-length: {len(body)}\r\nconnection: close\r\n".encode("ascii")
+    return head + headers + extra + b"\r\n" + body
 
 
 class GuardedProtocol(HttpToolsProtocol):
