@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from browser.browsing import PHONE, Console, log
+from browser.browsing import LEAGUE_KEY, PHONE, Console, log, post
 from matchstate.web.process import ServerProcess
 
 HELD_TITLE = "#attention >> text=Not sent: this console does not hold the scoring seat"
@@ -54,6 +54,8 @@ def test_a_console_that_lost_the_seat_hands_what_it_held_to_the_review(
     tablet.page.click('#attention [data-act="hand-review"]')
     tablet.page.wait_for_selector("#ruling >> text=Handed to the review")
     assert tablet.outbox() == []
+    # Handed is not recorded: the banner says what waits for the official, until the official has logged it.
+    tablet.page.wait_for_selector("#link >> text=2 events handed to the review wait for the official")
     review = new_page()
     review.goto(f"{server.base}/matches/seat-hand/review#key={tablet.keys['official_key']}")
     review.wait_for_selector("#handed >> text=Held by a console without the seat")
@@ -65,6 +67,7 @@ def test_a_console_that_lost_the_seat_hands_what_it_held_to_the_review(
     rows = log(server, "seat-hand")[1:]
     assert [(row["event"]["type"], row["event"]["at"], row["role"]) for row in rows] == [
         (e["type"], e["at"], "official") for e in held]
+    tablet.page.wait_for_selector("#link >> text=Online: every event recorded.")
 
 
 @pytest.mark.parametrize(("language", "mark"), [
@@ -88,3 +91,19 @@ def test_the_review_marks_a_clock_check_the_seats_timer_logged(
     assert re.fullmatch(f"· {mark}", review.locator("#timeline .timer-mark").inner_text().strip())
     assert review.locator("#timeline .timer-mark").count() == 1
     assert "null" not in review.locator("#timeline").inner_text()
+
+
+def test_a_console_whose_key_is_revoked_no_longer_says_it_holds_the_seat_and_asks_for_the_new_key(
+        server: ServerProcess, scorer: Any) -> None:
+    tablet: Console = scorer("seat-revoked", prepare=lambda page: page.clock.install())
+    tablet.page.wait_for_selector("#seat >> text=This console holds the scoring seat")
+    post(server, "/api/matches/seat-revoked/keys/scorer", {}, LEAGUE_KEY, method="DELETE")
+    tablet.page.clock.fast_forward(6000)  # its next heartbeat: the server refuses the key
+    tablet.page.wait_for_selector("#keybox >> text=The server does not accept this key for this match")
+    assert tablet.page.locator("#seat").inner_text() == ""
+    new_key = post(server, "/api/matches/seat-revoked/keys/scorer", {}, LEAGUE_KEY)["key"]
+    tablet.page.fill("#key", new_key)
+    tablet.page.dispatch_event("#key", "change")
+    tablet.page.clock.fast_forward(6000)
+    tablet.page.wait_for_selector("#seat >> text=This console holds the scoring seat")
+    assert tablet.page.locator("#keybox").is_hidden()

@@ -164,6 +164,18 @@ describe("the link banner", () => {
     assert.equal(linkBanner(outbox({items: [{}], link: "up"}), {everUp: true, online: true}).kind, "");
   });
 
+  it("does not say every event is recorded while events handed to the review wait for the official", () => {
+    speak("en");
+    const online = {everUp: true, online: true};
+    assert.equal(linkBanner(outbox({link: "up"}), {...online, handed: 2}).text,
+      "Online: every event sent is recorded; 2 events handed to the review wait for the official to log them.");
+    speak("es");
+    assert.equal(linkBanner(outbox({link: "up"}), {...online, handed: 1}).text,
+      "En línea: todo lo enviado está registrado; 1 evento pasado a la revisión espera que el oficial lo registre.");
+    speak("en");
+    assert.equal(linkBanner(outbox({link: "up"}), {...online, handed: 0}).text, "Online: every event recorded.");
+  });
+
   it("says one event kept offline in the singular, in Spanish too", () => {
     speak("es");
     const one = linkBanner(outbox({items: [{}], link: "down"}), {everUp: true, online: false}).text;

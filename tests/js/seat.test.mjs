@@ -72,6 +72,18 @@ describe("what waits on a console", () => {
     await seat.sit("open");
     assert.ok(seat.holds(1));
   });
+
+  it("is not said to be this console's once the server refuses its key (revoked), whoever held the seat", async () => {
+    let status = 200;
+    const seat = seatWith(async () => ({status, data: {holder: {label: "Tablet · Chrome"}, yours: true}}));
+    await seat.sit("open");
+    assert.equal(seat.mine, true);
+    for (status of [401, 403]) {
+      seat.mine = true;
+      await seat.sit("heard");
+      assert.equal(seat.mine, null, `after a ${status}`);
+    }
+  });
 });
 
 describe("the timer's mark", () => {

@@ -18,9 +18,10 @@ export function answering(outbox, {onLine, streamUp}) {
  * below), "offline", "ok", or "" (connecting, sending, or online but this page not kept for a reload yet).
  * ``everUp``: the live stream has been open since the page opened; ``online``: :func:`answering`;
  * ``keeping``: this device has no copy of this page yet (offlinecopy.mjs); ``seatless``: what waits is held here,
- * unsent, since another console holds the scoring seat (the attention panel below asks the scorer).
+ * unsent, since another console holds the scoring seat (the attention panel below asks the scorer); ``handed``: the
+ * events handed to the review that it has not logged yet (not recorded, so "every event recorded" is not said).
  */
-export function linkBanner(outbox, {everUp, online, keeping = false, seatless = false}) {
+export function linkBanner(outbox, {everUp, online, keeping = false, seatless = false, handed = 0}) {
   const waiting = outbox.items.length;
   if (outbox.needsAttention || (seatless && waiting)) {
     return {kind: "warn", seeBelow: true,
@@ -36,5 +37,7 @@ export function linkBanner(outbox, {everUp, online, keeping = false, seatless = 
   }
   if (waiting) return {kind: "", text: t("console", "sending", {count: waiting})};
   if (keeping) return {kind: "", text: t("console", "online-keeping")};
+  if (handed) return {kind: "ok", text: t("console", handed === 1 ? "online-handed-one" : "online-handed",
+    {events: events(handed)})};
   return {kind: "ok", text: t("console", "online")};
 }

@@ -28,7 +28,7 @@ import {Receipts} from "./receipts.mjs";
 import {ask} from "./dialog.mjs";
 import {fitText} from "./fit.mjs";
 import {reviewLine} from "./reviewline.mjs";
-import {HEARD_EVERY_MS, Seat, deviceLabel, seatDevice} from "./seat.mjs";
+import {HEARD_EVERY_MS, Seat, deviceLabel, handedWaiting, seatDevice} from "./seat.mjs";
 import {seatLine, takeSeat} from "./seatview.mjs";
 import {awardEvents, awardFields, gridBy, isAward, sentBy, usualPlayer} from "./taps.mjs";
 import {CHUKKER_EDGES, buttonLabel, buttonTypes, enabledType, prefilled, shortcutType} from "./buttons.mjs";
@@ -414,6 +414,7 @@ export class ConsolePage {
     if (!key(this.code) || this.keyRefused) return;
     const reply = await this.seat.sit(this.seat.mine === null ? "open" : "heard");
     if (!reply && this.outbox.items.length) this.outbox.link = "down";  // what waits is held, unsent: no server
+    if (reply && denied(reply)) this.keyRefused = true;  // revoked since: the key's field asks for the new one
     this.render();
     this.outbox.pump();
   }
@@ -449,7 +450,8 @@ export class ConsolePage {
   status() {
     const {kind, text, seeBelow} = linkBanner(this.outbox,
       {everUp: this.everUp, online: this.online(), keeping: offlineCopy.state === "keeping",
-        seatless: this.seat.lacks(this.outbox.items.length)});
+        seatless: this.seat.lacks(this.outbox.items.length),
+        handed: handedWaiting(this.seat.handed, this.known.log).length});
     return el("div", {class: kind ? `banner ${kind}` : "banner"}, text,
       ...(seeBelow ? [" ", el("a", {href: "#attention"}, t("console", "see-below"))] : []));
   }

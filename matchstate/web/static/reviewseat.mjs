@@ -3,7 +3,7 @@
 
 import {el} from "./dom.mjs";
 import {t} from "./catalog.mjs";
-import {shownLabel} from "./seat.mjs";
+import {handedWaiting, shownLabel} from "./seat.mjs";
 import {time} from "./show.mjs";
 import {describeEvent} from "./words.mjs";
 
@@ -16,8 +16,7 @@ export function timerMark(seat, row) {
 
 /** The events handed to the review that are not logged yet, oldest first, each with the action that logs it. */
 export function handedPanel(seat, log, onLog) {
-  const logged = new Set(log.map((row) => row.device_id));
-  const waiting = seat.handed.filter((item) => !logged.has(item.event.id));
+  const waiting = handedWaiting(seat.handed, log);
   if (!waiting.length) return [];
   const labels = [...new Set(waiting.map((item) => shownLabel(item.label)))].join(", ");
   return [el("h2", {}, t("seat", "review-handed-title")),

@@ -4,6 +4,7 @@
 // The seat's timer marks its clock checks with the request header X-Console-Timer, outside the event.
 
 import {t} from "./catalog.mjs";
+import {denied} from "./http.mjs";
 
 export const HEARD_EVERY_MS = 5000;  // how often the console says it is still there
 export const TIMER_HEADER = "X-Console-Timer";
@@ -46,6 +47,12 @@ export function shownLabel(label) {
     .join(" · ");
 }
 
+/** The events handed to the review (``handed``, as the seat's answer gives them) that ``log`` does not hold yet. */
+export function handedWaiting(handed, log) {
+  const logged = new Set(log.map((row) => row.device_id));
+  return handed.filter((item) => !logged.has(item.event.id));
+}
+
 /**
  * The seat as this console knows it, and its timer's clock checks waiting to be sent (kept in ``storage``
  * by event id, so a reload sends them marked as they were logged).
@@ -65,6 +72,7 @@ export class Seat {
     this.mine = null;     // whether this device holds the seat; null until the server says
     this.stale = true;    // not heard from the server since the page opened or the network went away
     this.released = false;  // the scorer chose to send what waits though this console lacks the seat
+    this.handed = [];     // the events consoles handed to the review, as the server last said
   }
 
   /** Ask the server: ``open`` (take a free seat), ``heard`` (still here) or ``take``. Resolves to the answer. */
@@ -80,7 +88,10 @@ export class Seat {
     if (reply.status === 200) {
       this.holder = reply.data.holder;
       this.mine = reply.data.yours;
+      this.handed = reply.data.handed;
       if (this.mine) this.released = false;
+    } else if (denied(reply)) {
+      this.mine = null;  // a key refused (revoked, say) holds no seat: asked for afresh once a key is taken
     }
     return reply;
   }
