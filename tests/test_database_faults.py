@@ -12,6 +12,7 @@ import logging
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -27,7 +28,14 @@ from sqlalchemy.exc import OperationalError
 from starlette.concurrency import run_in_threadpool
 
 from matchstate.store import Store, dialects
-from matchstate.store.database import SERVER_SIDE_FACTOR, deadline, unavailable
+from matchstate.store.database import (
+    LEAST_CONNECT_TIMEOUT,
+    POOL_OVERFLOW,
+    POOL_SIZE,
+    SERVER_SIDE_FACTOR,
+    deadline,
+    unavailable,
+)
 from matchstate.web import create_app
 from matchstate.web.access import hash_key
 from matchstate.web.limits import Limits
@@ -188,6 +196,36 @@ async def _ready_or_not(proxy: SilentProxy, proxied: Store) -> None:
         deadline = time.monotonic() + 60  # only a guard against hanging: it recovers by itself
         while (answer := await client.get("/readyz")).status_code != 200:
             assert answer.status_code == 503 and time.monotonic() < deadline, answer.text
+
+
+def test_a_request_that_comes_late_to_a_silent_postgresql_is_refused_by_its_own_deadline(
+        silenceable: tuple[SilentProxy, Store]) -> None:
+    """Many reads at once of a silent database (a hunt's 25): one that came to it late, every connection of the pool
+    taken, waited the pool's whole timeout, and one that then opened a connection waited libpq's least connect
+    timeout (2 s) past its deadline: some got their 503 after 12 s, the timeout being 10. Each waits within its own
+    request's deadline (the server sets one per request, as here), a little over it at most."""
+    proxy, proxied = silenceable
+    database = proxied.database
+    late = 0.5  # seconds left to the request that comes late: less than half the least connect timeout
+
+    def read(seconds: float) -> float:
+        began = time.monotonic()
+        with deadline(seconds), pytest.raises(Exception) as refused, database.transaction() as connection:
+            connection.exec_driver_sql("SELECT 1")
+        assert unavailable(refused.value), refused.value
+        return time.monotonic() - began
+
+    proxy.silence()
+    with ThreadPoolExecutor(POOL_SIZE + POOL_OVERFLOW) as threads:
+        holding = [threads.submit(read, TIMEOUT) for _ in range(POOL_SIZE + POOL_OVERFLOW)]
+        guard = time.monotonic() + 60  # only a guard against hanging
+        while database.engine.pool.checkedout() < POOL_SIZE + POOL_OVERFLOW:  # type: ignore[attr-defined]
+            assert time.monotonic() < guard and not any(done.done() for done in holding)
+            time.sleep(0.01)
+        assert read(late) < LEAST_CONNECT_TIMEOUT * 3 / 4  # every connection taken: the pool's wait was TIMEOUT
+        for held in holding:
+            held.result()
+    assert read(late) < LEAST_CONNECT_TIMEOUT * 3 / 4  # the pool emptied by the cuts: a connect waited 2 s
 
 
 def test_a_live_streams_read_of_a_silent_postgresql_ends_within_the_timeout(

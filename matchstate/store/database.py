@@ -6,7 +6,8 @@ default ``synchronous_commit = on``; SQLite is set here to WAL mode with ``synch
 write takes the write lock as it begins (``BEGIN IMMEDIATE``).
 
 No wait on the database is unbounded (:func:`database_timeout`, ``MATCHSTATE_DATABASE_TIMEOUT``, default
-10 s): PostgreSQL's connect, its pool's checkout, each statement and commit (cut by :class:`Watchdog` where
+10 s): PostgreSQL's connect, a turn at its pool's connections (within a request's deadline, see :func:`deadline`),
+each statement and commit (cut by :class:`Watchdog` where
 the server, or a middlebox, falls silent: a request's within that time in all, the statements of work no one
 waits on, an import's or a verify's, each within the server's own limit), and, on the server's side, a statement
 and an idle transaction (6 times as long); TCP keepalives find a dead peer. A cut connection is invalidated, and
@@ -49,6 +50,8 @@ _HERE = Path(__file__).resolve().parent.parent
 MIGRATIONS = next(folder for folder in (_HERE / "migrations", _HERE.parent / "migrations") if folder.is_dir())
 DATABASE_TIMEOUT_SECONDS = 10.0  # the default of MATCHSTATE_DATABASE_TIMEOUT
 SERVER_SIDE_FACTOR = 6  # PostgreSQL's own statement and idle-transaction timeouts, in database timeouts
+POOL_SIZE, POOL_OVERFLOW = 5, 10  # PostgreSQL's connections kept open, and those opened beyond them at a peak
+LEAST_CONNECT_TIMEOUT = 2  # libpq's (and psycopg's): a shorter connect_timeout is taken as 2 s
 # PostgreSQL advisory locks, each taken per schema (the second key is the schema's): see Database.lock.
 MIGRATION_LOCK = 36_001
 SEALING = "sealing"  # set in a migration's configuration where the store will seal what the migration leaves
@@ -102,7 +105,7 @@ def postgresql_options(url: URL, seconds: float) -> dict[str, Any]:
     options = " ".join(filter(None, [given if isinstance(given, str) else " ".join(given),
                                      f"-c statement_timeout={server_ms}",
                                      f"-c idle_in_transaction_session_timeout={server_ms}"]))
-    return {"connect_timeout": max(2, math.ceil(seconds)), "options": options,
+    return {"connect_timeout": max(LEAST_CONNECT_TIMEOUT, math.ceil(seconds)), "options": options,
             "keepalives": 1, "keepalives_idle": max(1, math.ceil(seconds / 2)), "keepalives_interval": 1,
             "keepalives_count": 3, "tcp_user_timeout": int(seconds * 1000)}
 
@@ -113,7 +116,7 @@ def make_engine(url: URL, seconds: float | None = None) -> Engine:
     seconds = seconds or database_timeout()
     if url.get_backend_name() != "sqlite":
         return create_engine(url, connect_args=postgresql_options(url, seconds), pool_timeout=seconds,
-                             json_serializer=json_text)
+                             pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW, json_serializer=json_text)
     engine = create_engine(url, connect_args={"timeout": seconds}, json_serializer=json_text)
     event.listen(engine, "connect", _sqlite_connect)
     event.listen(engine, "begin", _sqlite_begin)
@@ -265,6 +268,9 @@ class Database:
         self._writer: Connection | None = None  # SQLite's one write connection, see transaction
         self._writer_lock = threading.Lock()
         self.watchdog = None if self.sqlite else Watchdog(self.timeout)
+        # A turn at the pool's connections, waited for within the request's deadline: the pool's own wait is its
+        # whole timeout, however late a request comes to it (one that had waited for a thread, or behind others).
+        self._turns = threading.BoundedSemaphore(POOL_SIZE + POOL_OVERFLOW)
         event.listen(self.engine, "rollback", _rolled_back)
         if self.watchdog is not None:
             for waits in ("before_cursor_execute", "commit"):
@@ -284,7 +290,12 @@ class Database:
         return left
 
     def _connecting(self, _: Any, __: Any, ___: Any, options: dict[str, Any]) -> None:
-        options["connect_timeout"] = max(2, math.ceil(min(self.remaining(), self.timeout)))  # libpq's least is 2
+        left = min(self.remaining(), self.timeout)
+        # A connection is not begun with less than half libpq's least connect timeout left: a silent server would
+        # hold the request that long past its deadline (a request that came late, behind others, to an empty pool).
+        if left < LEAST_CONNECT_TIMEOUT / 2:
+            raise DatabaseUnavailable.waited(self.timeout)
+        options["connect_timeout"] = max(LEAST_CONNECT_TIMEOUT, math.ceil(left))
 
     def close(self) -> None:
         """Close the database connections."""
@@ -313,28 +324,33 @@ class Database:
             finally:
                 self._writer_lock.release()
             return
-        with self.engine.connect() as connection:
-            connection.execution_options(write=write)
-            if self.sqlite:  # SQLite's reads are snapshots already
-                with _committed(connection):
-                    yield connection
-                return
-            if not write:
-                connection.execution_options(isolation_level="REPEATABLE READ")
-            driver = connection.connection.driver_connection
-            assert self.watchdog is not None
-            if DEADLINE.get() is None:
-                # Work with no one waiting on it (a command, an import, a verify of a season) may take long in all;
-                # each of its statements, as long as the server's own limit lets one run, not longer: a server
-                # gone silent would hold it for ever, as its socket's peer (a middlebox) answers still.
-                self.watchdog.arm(driver, math.inf, self.timeout * SERVER_SIDE_FACTOR)
-            else:
-                self.watchdog.arm(driver, self.remaining())
-            try:
-                with _committed(connection):
-                    yield connection
-            finally:
-                self.watchdog.disarm(driver)
+        if self.sqlite:  # SQLite's reads are snapshots already
+            with self.engine.connect() as connection, _committed(connection):
+                yield connection
+            return
+        if not self._turns.acquire(timeout=self.remaining()):
+            raise DatabaseUnavailable.waited(self.timeout)
+        try:
+            with self.engine.connect() as connection:
+                connection.execution_options(write=write)
+                if not write:
+                    connection.execution_options(isolation_level="REPEATABLE READ")
+                driver = connection.connection.driver_connection
+                assert self.watchdog is not None
+                if DEADLINE.get() is None:
+                    # Work with no one waiting on it (a command, an import, a verify of a season) may take long in
+                    # all; each of its statements, as long as the server's own limit lets one run, not longer: a
+                    # server gone silent would hold it for ever, as its socket's peer (a middlebox) answers still.
+                    self.watchdog.arm(driver, math.inf, self.timeout * SERVER_SIDE_FACTOR)
+                else:
+                    self.watchdog.arm(driver, self.remaining())
+                try:
+                    with _committed(connection):
+                        yield connection
+                finally:
+                    self.watchdog.disarm(driver)
+        finally:
+            self._turns.release()
 
     def _end_a_failed_commit(self) -> None:
         # A COMMIT that fails (a full disk, an I/O error) may leave SQLite's transaction open, and the writer, kept
