@@ -196,6 +196,25 @@ def test_a_key_given_twice_is_refused_at_every_door(door: Door, method: str, pat
     assert door.client.get(f"/api/matches/{CODE}/seat").json()["holder"] is None
 
 
+@pytest.mark.parametrize(("method", "path", "body", "field"), [
+    ("DELETE", f"/api/matches/{CODE}", {"reason": "entered twice", "reasons": "x"}, "reasons"),
+    ("PUT", f"/api/matches/{CODE}", {"start": {"type": "match.start", "at": now(-3600), "match": CODE,
+                                               "teams": [BLUE, "Gold"]}, "reason": "the teams", "reson": "x"},
+     "reson"),
+    ("PUT", f"/api/matches/{CODE}/seat", {"device": "d1", "label": "Tablet", "ask": "open", "hande": []}, "hande"),
+])
+def test_a_field_a_door_does_not_know_is_refused_naming_it_and_nothing_is_done(
+        door: Door, method: str, path: str, body: dict[str, Any], field: str) -> None:
+    """A misspelt field was dropped without a word, and the removal, the correction or the seat taken without it."""
+    key = door.keys["scorer" if path.endswith("/seat") else "league"]
+    answer = door.client.request(method, path, json=body, headers={"Authorization": f"Bearer {key}"})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["words"] == {"en": f"the request is not as the API describes it: body.{field}",
+                                      "es": f"el pedido no es como lo describe la API: body.{field}"}
+    assert door.written() == [(CODE, 1)] and door.client.get(f"/api/matches/{CODE}").json()["teams"] == [BLUE, RED]
+    assert door.client.get(f"/api/matches/{CODE}/seat").json()["holder"] is None
+
+
 def test_a_body_sent_with_a_get_is_left_alone_even_on_a_live_stream(door: Door) -> None:
     """Checked as the stream's answer had begun (its receive() goes on), one byte not in UTF-8 broke the stream."""
     with door.client.stream("GET", f"/api/matches/{CODE}/stream", content=b'{"a": 1, "a": "\xff"}',

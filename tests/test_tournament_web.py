@@ -643,6 +643,37 @@ def test_a_nul_in_any_text_of_a_tournament_is_refused_naming_its_field(client: T
     assert "\x00" not in client.get("/api/tournaments/t10").text
 
 
+FIXTURE_FIELDS = "id, stage, kind, round, home, away, day, time, field, match, consolation, subsidiary_first_round"
+
+
+@pytest.mark.parametrize(("method", "path", "body", "field", "fields"), [
+    ("PATCH", "/api/tournaments/t12", {"vnue": "Cancha 2"}, "vnue",
+     "slug, name, starts, ends, venue, conditions, teams, fixtures, draw, officials"),
+    ("PATCH", "/api/tournaments/t12", {"conditions": {"chukers": 4}}, "conditions.chukers",
+     "rules, chukkers, penalty3_defended, handicap_min, handicap_max, tiebreaks"),
+    ("PATCH", "/api/tournaments/t12", {"teams": [{"name": "A"}, {"name": "B", "roster": [
+        {"player": 1, "name": "Ann", "hcp": 2}]}]}, "teams[1].roster[0].hcp", "player, name, handicap"),
+    ("PATCH", "/api/tournaments/t12", {"fixtures": [{"id": "f1", "home": "A", "away": "B", "feild": "2"}]},
+     "fixtures[0].feild", FIXTURE_FIELDS),
+    ("POST", "/api/tournaments/t12/fixtures", [{"id": "f1", "home": {"kind": "team", "ref": "A", "seed": 1},
+                                               "away": "B"}], "[0].home.seed", "kind, ref, place"),
+    ("POST", "/api/tournaments/t12/brackets", {"stage": "Cup", "entrants": ["A", {"kind": "team", "ref": "B",
+                                                                                 "plce": 1}]},
+     "entrants[1].plce", "kind, ref, place"),
+    ("POST", "/api/tournaments", {**A_V_B, "slug": "t13", "vnue": "Pilar"}, "vnue", "slug, name, starts"),
+])
+def test_a_field_the_desk_does_not_know_is_refused_naming_it_and_nothing_changes(
+        client: TestClient, method: str, path: str, body: Any, field: str, fields: str) -> None:
+    """A misspelt field ("vnue", "chukers") was dropped without a word: the change was stored without it, and the
+    desk took it for made."""
+    assert client.post("/api/tournaments", json={**A_V_B, "slug": "t12"}, headers=AUTH).status_code == 201
+    before = client.get("/api/tournaments/t12").json()
+    refusal(client.request(method, path, json=body, headers=AUTH), f"there is no field {field}: the fields are "
+            f"{fields}", f"no existe el campo {field}: los campos son {fields}")
+    assert client.get("/api/tournaments/t12").json() == before
+    assert client.get("/api/tournaments/t13").status_code == 404
+
+
 def test_a_change_that_changes_nothing_leaves_the_version_for_the_other_desk(client: TestClient) -> None:
     """Each such PATCH counted a version, so the other desk's next change, made from the version it showed, was
     refused as if the tournament had changed under it."""

@@ -23,6 +23,7 @@ from ..models import TournamentRow
 from ..store import Also, Store
 from ..store.facade import utc_now
 from .draw import DRAW_ALGORITHM, bracket_fixtures, drawn_groups, drawn_seeds, group_fixtures
+from .fields import known_fields
 from .flow import MatchState, Progress, progress
 from .model import Fixture, Source, Tournament, source_of, told, tournament_of
 from .refusals import refused
@@ -192,6 +193,7 @@ class Desk:
 
     def add_fixtures(self, slug: str, fixtures: Sequence[Mapping[str, Any]], expected: int | None = None) -> Tournament:
         """Add fixtures entered by hand (a knockout fed by places, a shootout, a subsidiary bracket)."""
+        known_fields(list(fixtures), Fixture)  # named where the request has it, not in the list it joins
 
         def added(tournament: Tournament) -> Tournament:
             doc = tournament.to_json()
@@ -203,6 +205,7 @@ class Desk:
     def add_bracket(self, slug: str, stage: str, entrants: Sequence[Mapping[str, Any] | str], *,
                     consolation: bool = False, subsidiary: bool = False, expected: int | None = None) -> Tournament:
         """A bracket fed by teams, places or a bracket's losers (``{"kind": "loser", "ref": fixture id}``)."""
+        known_fields(list(entrants), Source, "entrants")
         fixtures = bracket_fixtures(stage, [source_of(entrant) for entrant in entrants], consolation=consolation,
                                     subsidiary=subsidiary)
         return self._changed(slug, expected, lambda tournament: replace(

@@ -4,7 +4,9 @@ came instead (nothing of a refused tournament is stored, so no read meets it lat
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import fields, is_dataclass
+from functools import cache
+from typing import Any, get_args, get_origin, get_type_hints
 
 import orjson
 
@@ -33,6 +35,37 @@ def without_nul(value: object, name: str = "") -> None:
     for key, item in items:
         without_nul(key, name)
         without_nul(item, f"{name}[{key}]" if isinstance(key, int) else f"{name}.{key}" if name else str(key))
+
+
+def known_fields(value: object, shape: type, name: str = "") -> None:
+    """Refuse a field that ``shape`` (the dataclass ``value``, a JSON object or a list of them, is read into) does
+    not have, naming where it is as :func:`without_nul` does: a misspelt field ("feild") was dropped, and the
+    change made without it. A field that holds a dataclass, or a tuple of them, is checked the same way."""
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            known_fields(item, shape, f"{name}[{index}]")
+        return
+    if not isinstance(value, Mapping):
+        return  # what it must be instead is its reader's to say
+    held = _fields(shape)
+    for key, item in value.items():
+        where = f"{name}.{key}" if name else str(key)
+        if key not in held:
+            raise refused(InvalidQuery, "unknown-field", name=where, allowed=", ".join(held))
+        if (inner := held[key]) is not None:
+            known_fields(item, inner, where)
+
+
+@cache
+def _fields(shape: type) -> dict[str, type | None]:
+    """Each field of dataclass ``shape``, and the dataclass it holds, alone or as a tuple's items (else None)."""
+    hints = get_type_hints(shape)
+    held = {}
+    for field in fields(shape):
+        hint = hints[field.name]
+        inner = get_args(hint)[0] if get_origin(hint) is tuple else hint
+        held[field.name] = inner if isinstance(inner, type) and is_dataclass(inner) else None
+    return held
 
 
 def required(data: Mapping[str, Any], name: str) -> Any:

@@ -14,6 +14,7 @@ from .fields import (
     addressed,
     entry,
     flag,
+    known_fields,
     listed,
     object_or_none,
     required,
@@ -248,6 +249,7 @@ def tournament_of(data: Mapping[str, Any], *, stored: bool = False) -> Tournamen
     try:
         if not stored:
             without_nul(data)
+            known_fields(data, Tournament)
         conditions = conditions_of(data.get("conditions", {}), stored=stored)
         teams = tuple(team_of(team, conditions) for team in listed(data, "teams"))
         if not stored:

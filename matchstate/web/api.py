@@ -16,7 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPBearer
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from ..authority import OFFICIALS_ONLY
@@ -121,6 +121,8 @@ class AppendRequest(BaseModel):
 
 
 class RemoveRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     reason: str = Field(min_length=1, description="Why the match is removed: kept with the act, who and when.")
 
 
@@ -173,6 +175,8 @@ def remove_match(service: ServiceDep, key: KeyDep, code: str, body: RemoveReques
 
 
 class CorrectRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     start: dict[str, Any] = Field(description="The corrected `match.start`; its `match` is the match's code.")
     reason: str = Field(min_length=1, description="Why it is corrected: kept with the act, who and when.")
 

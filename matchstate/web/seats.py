@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..authority import needed
 from ..errors import AccessDenied
@@ -62,6 +62,8 @@ class SeatAnswer(Answer):
 
 
 class SeatRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     device: Device
     label: str = Field(min_length=1, max_length=80, description='What the device is, as it shows: "Tablet · Chrome".')
     ask: Ask = Field("heard", description="`open`: take the seat where it is free (or its holder silent); "

@@ -128,7 +128,7 @@ def read_tournament(service: ServiceDep, key: KeyDep, slug: str) -> dict[str, An
 @api.patch("/tournaments/{slug}", response_model=None, responses=CHANGED)
 def change_tournament(service: ServiceDep, key: KeyDep, slug: str, body: Body_,
                       expected_version: ExpectedVersion = None) -> dict[str, Any]:
-    """Change a tournament's fields, with the league key."""
+    """Change a tournament's fields, with the league key: a field it does not have is refused, naming it."""
     service.check_league(key)
     desk = desk_of(service)
     desk.change(slug, body, expected_version)
