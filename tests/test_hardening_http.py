@@ -165,6 +165,19 @@ def test_an_expected_seq_that_is_not_a_seq_is_a_clear_4xx(door: Door, body: byte
     assert door.written() == [(CODE, 1)]
 
 
+@pytest.mark.parametrize("seq", ["true", "false", "1.0", "1e0", "2.5"])
+def test_an_expected_seq_of_true_false_or_a_point_is_refused_naming_it(door: Door, seq: str) -> None:
+    """Read as 1, 0 and 1 (one written on a view it never had, one a 409 that named no field); its digits as text
+    ("2") are taken on purpose (tests/test_service.py)."""
+    body = b'{"event": {"type": "goal", "team": "Blue"}, "expected_seq": %s}' % seq.encode()
+    answer = door.client.post(f"/api/matches/{CODE}/events", content=body, headers={
+        "Authorization": f"Bearer {door.keys['scorer']}", "Content-Type": "application/json"})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["words"] == {"en": "the request is not as the API describes it: body.expected_seq",
+                                      "es": "el pedido no es como lo describe la API: body.expected_seq"}
+    assert door.written() == [(CODE, 1)]
+
+
 # Every door that takes a JSON body: the league's, the append, a removal, the seat, the tournament desk.
 DOORS = [("POST", "/api/matches"), ("POST", f"/api/matches/{CODE}/events"), ("DELETE", f"/api/matches/{CODE}"),
          ("PUT", f"/api/matches/{CODE}/seat"), ("POST", "/api/tournaments")]

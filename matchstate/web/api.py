@@ -16,7 +16,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPBearer
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic_core import PydanticCustomError
 from starlette.concurrency import run_in_threadpool
 
 from ..authority import OFFICIALS_ONLY
@@ -112,12 +113,20 @@ RoleOfKey = Annotated[Literal["scorer", "official"], Path(description="The role 
 AfterSeq = Annotated[int, Query(ge=0, le=MAX_SEQ, description="Only the events after this seq.")]
 
 
+def not_bool_or_float(value: object) -> object:
+    """Refuse a seq sent as true, false or a JSON number with a point (1.0), which were read as 1, 0 and 1; its digits
+    as text ("2") are read as the number on purpose (a test holds it)."""
+    if isinstance(value, bool | float):
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    return value
+
+
 class AppendRequest(BaseModel):
     event: dict[str, Any] = Field(description="One event in the match log format: `type`, `at`, the device's `id` "
                                               "(a retry with the same `id` is recorded once), `by`, and its fields.")
-    expected_seq: int | None = Field(None, ge=0, le=MAX_SEQ,
-                                     description="The last seq this device has seen; if the match has moved on "
-                                                 "since, nothing is written and the answer is 409.")
+    expected_seq: Annotated[int | None, BeforeValidator(not_bool_or_float)] = Field(
+        None, ge=0, le=MAX_SEQ, description="The last seq this device has seen; if the match has moved on since, "
+                                            "nothing is written and the answer is 409.")
 
 
 class RemoveRequest(BaseModel):
