@@ -211,3 +211,18 @@ def test_a_reference_answer_is_compressed_ahead_and_asked_again_by_its_etag(
     again = client.get(path, headers={**BROWSER, "if-none-match": headers["etag"]})
     assert again.status_code == 304 and again.content == b""
     assert client.get(path, headers={"accept-encoding": "identity"}).json() == json.loads(json.dumps(made()))
+
+
+@pytest.mark.parametrize("path", ["/api/rules", "/api/event-types", assets().url(bundle_module("console.mjs"))])
+def test_an_answer_compressed_ahead_says_vary_accept_encoding_once_in_any_coding(client: TestClient, path: str) -> None:
+    """Sent as it is, it said it twice (`Accept-Encoding, Accept-Encoding`): its own, and the compression's on its
+    way out."""
+    for accepted in (None, "gzip"):
+        request = client.build_request("GET", path)
+        if accepted is None:
+            del request.headers["accept-encoding"]
+        else:
+            request.headers["accept-encoding"] = accepted
+        answer = client.send(request)
+        assert answer.headers.get("content-encoding") == accepted
+        assert [value for name, value in answer.headers.raw if name.lower() == b"vary"] == [b"Accept-Encoding"]

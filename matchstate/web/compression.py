@@ -3,8 +3,9 @@
 A console's first load on a weak signal waits for the match's events (90 kB of JSON for a whole match): brotli
 at quality 5 sends them in a tenth fewer bytes than gzip at level 9, for half its CPU. Below 8 kB brotli's start
 costs twice gzip's CPU for a few bytes, so gzip keeps the small answers (an append's is 4 kB) where the client
-takes it. A live stream is never compressed, nor an answer that comes compressed already (the static files,
-compressed ahead), nor one that fits a packet.
+takes it. A live stream is never compressed, nor an answer that chose its coding already (the static files and the
+reference answers, compressed ahead: they say ``Vary: Accept-Encoding`` in every coding, plain too), nor one that
+fits a packet.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.middleware.gzip import IdentityResponder
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .assets import brotli
 from .negotiation import preferred_encoding
@@ -70,6 +71,17 @@ class Compressing(IdentityResponder):
         super().__init__(app, minimum_size)
         self.accept_encoding = accept_encoding
         self.compress: Compressor | None = None
+        self.chose_its_coding = False
+
+    async def send_with_compression(self, message: Message) -> None:
+        """An answer that chose its coding itself (it varies by Accept-Encoding) goes as it is: sent plain through
+        Starlette's responder, it said ``Vary: Accept-Encoding`` twice."""
+        if message["type"] == "http.response.start":
+            self.chose_its_coding = "accept-encoding" in varies(message)
+        if self.chose_its_coding:
+            await self.send(message)
+        else:
+            await super().send_with_compression(message)
 
     def chosen(self, whole: int | None) -> tuple[str, Compressor] | None:
         """The coding for an answer whose first part is all of it, ``whole`` bytes (None: more parts follow): the
@@ -89,3 +101,9 @@ class Compressing(IdentityResponder):
             made: bytes = await run_in_threadpool(self.compress, body, more_body)
             return made
         return self.compress(body, more_body)
+
+
+def varies(start: Message) -> set[str]:
+    """The request headers an answer (its ``http.response.start``) says it varies by, in lower case."""
+    return {name.strip().lower() for said in Headers(raw=start.get("headers", [])).getlist("vary")
+            for name in said.split(",")}
