@@ -109,6 +109,31 @@ def test_metrics_parse_as_prometheus_text_and_count_appends_refusals_and_latency
     assert samples[("matchstate_engine_cache_matches", ())] >= 1
 
 
+def test_metrics_come_gzipped_to_a_scraper_that_takes_gzip_in_prometheus_content_type(tmp_path: Path) -> None:
+    """Answered outside the compression, the metrics went plain to every scraper (7 kB here, more with each route)."""
+    import gzip
+
+    from prometheus_client.exposition import CONTENT_TYPE_LATEST
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from matchstate.web.compression import MINIMUM_BYTES
+
+    client, _ = _client(tmp_path)
+    for path in ("/healthz", "/readyz", "/no-such-page"):
+        client.get(path)
+    answers = {}
+    for accepted in ("identity", "gzip"):
+        with client.stream("GET", "/metrics", headers={"Accept-Encoding": accepted}) as answer:
+            answers[accepted] = answer.headers, b"".join(answer.iter_raw())
+    (plain_headers, plain), (gzip_headers, gzipped) = answers["identity"], answers["gzip"]
+    assert len(plain) >= MINIMUM_BYTES and "content-encoding" not in plain_headers
+    assert gzip_headers["content-encoding"] == "gzip" and gzip_headers.get_list("vary") == ["Accept-Encoding"]
+    assert plain_headers["content-type"] == gzip_headers["content-type"] == CONTENT_TYPE_LATEST
+    text = gzip.decompress(gzipped).decode()
+    assert len(gzipped) < len(text) / 3
+    assert "matchstate_http_requests" in {family.name for family in text_string_to_metric_families(text)}
+
+
 def test_sigterm_with_20_open_streams_ends_them_without_a_traceback(tmp_path: Path) -> None:
     import json
     import socket

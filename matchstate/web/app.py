@@ -37,7 +37,7 @@ from ..records.archive import Archive
 from ..store import Store
 from ..words import phrases
 from . import api, apidocs, assets, ops, pages, proofs, seats, stats, tournaments
-from .compression import Compression
+from .compression import MINIMUM_BYTES, Compression
 from .faults import RETRY_AFTER_SECONDS, DatabaseFaults
 from .headers import SecurityHeaders
 from .lane import Lane
@@ -48,7 +48,6 @@ from .witnessing import Witnessing
 
 # One event as long as the log allows, with room for the {"event": ..., "expected_seq": N} around it.
 MAX_BODY_BYTES = MAX_LINE_BYTES + 1024
-COMPRESS_MINIMUM_BYTES = 1400  # an answer that fits one packet gains nothing from compression
 # No event nests deeper than a roster ({"event": {"rosters": {team: [{player}]}}} is 5 deep); a parser
 # would go on to hundreds, and run out of stack somewhere past that.
 MAX_BODY_DEPTH = 32
@@ -107,7 +106,7 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.include_router(tournaments.pages)
     app.include_router(assets.router)  # the static files, compressed ahead and versioned
     app.add_middleware(Lane, routes=api.lane_routes(), handlers=app.exception_handlers)  # inside every middleware
-    app.add_middleware(Compression, minimum_size=COMPRESS_MINIMUM_BYTES)  # as the client takes it
+    app.add_middleware(Compression, minimum_size=MINIMUM_BYTES)  # as the client takes it
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, larger=(api.IMPORT_PATHS, api.MAX_IMPORT_BYTES))
     app.add_middleware(DatabaseFaults, seconds=store.database.timeout)
     if witnessing is not None:  # its routes, and its refusal of writes outside the database's (not a fault of it)

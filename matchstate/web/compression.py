@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .assets import brotli
 from .negotiation import preferred_encoding
 
+MINIMUM_BYTES = 1400  # an answer that fits one packet gains nothing from compression
 BROTLI_MINIMUM_BYTES = 8 * 1024
 BROTLI_QUALITY = 5  # 11 takes a hundred times the CPU for a tenth fewer bytes: it is for files compressed ahead
 GZIP_LEVEL = 9

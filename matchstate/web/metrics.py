@@ -17,6 +17,8 @@ from prometheus_client.registry import Collector
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .compression import MINIMUM_BYTES, Compression
+
 APPEND = re.compile(r"^/api/matches/[^/]+/events$")
 STREAM = re.compile(r"/(stream|live)$")
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
@@ -52,8 +54,8 @@ class Metrics:
             await self.app(scope, receive, send)
             return
         path = scope["path"]
-        if path == "/metrics":
-            await self.answer()(scope, receive, send)
+        if path == "/metrics":  # answered here, outside the app's compression: compressed by the same rule
+            await Compression(self.answer(), MINIMUM_BYTES)(scope, receive, send)
             return
         append = scope["method"] == "POST" and APPEND.match(path) is not None
         kind = "append" if append else "static" if path.startswith("/static/") else \
