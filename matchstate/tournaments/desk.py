@@ -297,6 +297,28 @@ class Desk:
             score = " – ".join(f"{team} {played.score[team]:g}" for team in played.teams)
             raise refused(InvalidQuery, "paper-level", fixture=fixture.id, score=score)
 
+    def enter_result(self, slug: str, fixture_id: str, lines: Sequence[str], store_log: Callable[[Also], T],
+                     expected: int | None = None) -> tuple[Kept, T]:
+        """Store a result kept on paper, ``lines`` its whole log, as the fixture's match with ``store_log`` (given the
+        fixture's hold, as :meth:`hold_match` gives it): refused, before anything is stored, where the log does not
+        replay, or is not the match the fixture's opened here would be (:meth:`paper_result`)."""
+
+        def enter(tournament: Tournament, fixture: Fixture, teams: tuple[str, str], hold: Also) -> T:
+            played = Match()
+            for _ in replay(lines, played):
+                pass
+            self.paper_result(tournament, fixture, teams, played)
+            return store_log(hold)
+
+        return self.hold_match(slug, fixture_id, enter, expected)
+
+    def holder(self, code: str) -> tuple[str, str] | None:
+        """The tournament (its slug) and the fixture that hold match ``code``, where one does."""
+        for slug, _ in self.list():
+            if held := next((f.id for f in self.get(slug).fixtures if f.match == code), None):
+                return slug, held
+        return None
+
     def open_match(self, slug: str, fixture_id: str, keys: Mapping[str, str],
                    expected: int | None = None) -> tuple[Kept, str]:
         """Create the fixture's match, once both its teams are known, with ``keys`` (role → the key's hash): the

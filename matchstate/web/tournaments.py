@@ -13,12 +13,9 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from ..engine import Match
 from ..errors import InvalidQuery, MatchstateError
-from ..log import replay
 from ..store import Also, hash_key, new_key
 from ..store.database import deadline
-from ..tournaments import model
 from ..tournaments.bracket import stage_pictures
 from ..tournaments.desk import Desk
 from ..tournaments.discipline import PlayerRecord, sit_outs
@@ -224,18 +221,11 @@ async def import_result(service: ServiceDep, key: KeyDep, slug: str, fixture: st
     except UnicodeDecodeError as err:
         raise MatchstateError.said("log-not-utf8", error=err) from None
 
-    desk = desk_of(service)
-
-    def enter(tournament: model.Tournament, held: model.Fixture, teams: tuple[str, str], hold: Also) -> Created:
-        """Refuse, before anything is stored, a log that does not replay, and one the fixture's match opened at the
-        desk would not be (:meth:`Desk.paper_result`); store it, the fixture holding it."""
-        played = Match()
-        for _ in replay(text.splitlines(), played):
-            pass
-        desk.paper_result(tournament, held, teams, played)
+    def store_log(hold: Also) -> Created:
         return service.import_log(text, key, hold)
 
-    _, created = await run_in_threadpool(desk.hold_match, slug, fixture, enter, expected_version)
+    _, created = await run_in_threadpool(desk_of(service).enter_result, slug, fixture, text.splitlines(), store_log,
+                                         expected_version)
     return {"code": created.code, "scorer_key": created.scorer_key, "official_key": created.official_key}
 
 
