@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from . import evidence_cli
 from .commands import COMMANDS, DESCRIPTION, METAVAR, PROG, VERSION, columns
-from .errors import MatchstateError, RefusedEvent
+from .errors import MatchstateError, RefusedEvent, TamperedStore
 from .version import PACKAGE_VERSION
 from .witness import command as witness_command
 
@@ -393,10 +393,40 @@ def import_log(store: Store, path: str, keys: dict[str, str], by: str | None) ->
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    """One match's log on standard output; or, ``--into DIR``, every match's (those ``--event`` and ``--season``
+    choose), a file each, which ``matchstate import DIR/*.jsonl`` takes back."""
     from .records import EXPORTERS
 
-    _write_utf8(EXPORTERS[args.format].exported(open_store(), args.match))
-    return 0
+    exporter = EXPORTERS[args.format]
+    if args.into is None:
+        if args.event or args.season:
+            raise MatchstateError("--event and --season choose the matches of --into DIR")
+        if args.match is None:
+            raise MatchstateError("export MATCH, or every match --into DIR")
+        _write_utf8(exporter.exported(open_store(), args.match))
+        return 0
+    from pathlib import Path
+
+    from .records.export import covered
+    from .records.stats import Scope
+
+    if args.match is not None:
+        raise MatchstateError("export MATCH, or every match --into DIR: not both")
+    scope = Scope.of(args.event, args.season)
+    folder = Path(args.into)
+    if folder.exists() and any(folder.iterdir()):  # an earlier export's match, removed since, would be imported back
+        raise MatchstateError(f"{folder} is not empty: every match is exported into a new or empty folder")
+    store = open_store()
+    codes = covered(store, scope)
+    folder.mkdir(parents=True, exist_ok=True)
+    unread = 0
+    for code in codes:
+        try:
+            print(exporter.written_into(store, code, folder))
+        except TamperedStore as err:  # named, as `matches` names it, and the others written
+            print(f"matchstate: {err}", file=sys.stderr)
+            unread += 1
+    return FOUND_A_PROBLEM if unread else 0
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
@@ -883,16 +913,26 @@ def _keys(command: argparse.ArgumentParser) -> None:
 
 
 def _export(command: argparse.ArgumentParser) -> None:
-    command.add_argument("match", help="the match's code")
+    command.add_argument("match", nargs="?", help="the match's code")
     command.add_argument("--format", type=export_format, default="jsonl",
                          help="jsonl (default), csv, or another exporter registered")
+    command.add_argument("--into", metavar="DIR", help="every match instead, each into its file DIR/CODE.FORMAT "
+                         "(%% in a code written %%25) of a new or empty folder: `matchstate import DIR/*.jsonl` "
+                         "takes them back")
+    _scope_options(command, "with --into: ")
+
+
+def _scope_options(command: argparse.ArgumentParser, said: str = "") -> None:
+    """The options that choose matches by their match.start (stats, export)."""
+    command.add_argument("--event", default="", help=f"{said}a tournament: match.start's event")
+    command.add_argument("--season", default="", help=f"{said}a year (2026) or a date range "
+                                                      "(2026-03-01..2026-09-30)")
 
 
 def _stats(command: argparse.ArgumentParser) -> None:
     command.add_argument("action", nargs="?", choices=("rebuild",),
                          help="rebuild: count every match's kept statistics again from its log")
-    command.add_argument("--event", default="", help="a tournament: match.start's event")
-    command.add_argument("--season", default="", help="a year (2026) or a date range (2026-03-01..2026-09-30)")
+    _scope_options(command)
     command.add_argument("--format", choices=("text", "csv", "json"), default="text")
 
 

@@ -33,7 +33,7 @@ COMMANDS = {
     "restore": "put a backup back: the database (new or empty) and the secret files where the store looks for them",
     "keys": "the league key, a match's keys, the receipts' public key",
     "export": "print a stored match's log: as JSON Lines, each line as it was received, or as CSV, one row per "
-              "event",
+              "event; or write every match's into a folder, a file each",
     "stats": "statistics per team and player over a season or a tournament",
     "matches": "list the stored matches with score and state",
     "remove": "remove a match and its events, with a reason: a recorded act",

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from ..store import Store
+    from .stats import Scope
 
 
 class Row(Protocol):
@@ -47,3 +50,51 @@ class Exporter:
         from ..store.results import read_or_refuse
 
         return read_or_refuse(code, lambda: self.write(store.events(code)))
+
+    def written_into(self, store: Store, code: str, folder: Path) -> Path:
+        """Match ``code``'s stored log in this format, written into ``folder`` as its :func:`file_name` and the
+        format's name: the file (:class:`~matchstate.errors.TamperedStore`, as :meth:`exported`). A file there already
+        is refused, never written over: on a file system that ignores case, another match's code differing only in
+        case."""
+        from ..errors import MatchstateError
+
+        path = folder / f"{file_name(code)}.{self.name}"
+        text = self.exported(store, code).encode("utf-8")
+        try:
+            with path.open("xb") as file:
+                file.write(text)
+        except FileExistsError:
+            raise MatchstateError(f"{path} is there already: match {code} would be written over it (a file system "
+                                  "that ignores case takes two codes differing only in case for one)") from None
+        return path
+
+
+def file_name(code: str) -> str:
+    """Match ``code`` as one file's name, whatever it holds, and no other code's: "/" written %2F, "%" %25."""
+    return code.replace("%", "%25").replace("/", "%2F")
+
+
+def covered(store: Store, scope: Scope) -> list[str]:
+    """The codes of the matches ``scope`` covers, in the order the store got them, each judged by its match.start:
+    its row's, or where the row cannot be read back its stored first event's (its log is exported as ever). One
+    whose match.start cannot be read either is in: its log cannot be exported, and its export names it."""
+    from ..store import Summary
+
+    codes = []
+    for match in store.summaries():
+        start = match.start if isinstance(match, Summary) else _stored_start(store, match.code)
+        if start is None or scope.covers(start):
+            codes.append(match.code)
+    return codes
+
+
+def _stored_start(store: Store, code: str) -> dict[str, Any] | None:
+    """Match ``code``'s match.start as stored, its first event; None where that cannot be read back."""
+    from ..errors import TamperedStore
+
+    try:
+        first = store.event(code, 1)
+        start = json.loads(first.raw) if first is not None else None
+    except (TamperedStore, ValueError):
+        return None
+    return start if isinstance(start, dict) else None
