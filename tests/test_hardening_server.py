@@ -139,6 +139,18 @@ def test_headers_or_a_body_sent_too_slowly_get_408_and_the_connection_closes(tmp
     assert b"content-security-policy: default-src 'none'" in head
 
 
+def test_a_request_that_is_not_http_gets_400_said_as_every_refusal_is(tmp_path: Path) -> None:
+    with serving(tmp_path) as server, socket.create_connection(("127.0.0.1", server.port), timeout=5) as client:
+        client.sendall(b"GET /api/time HTTP/1.1\r\nHost 127.0.0.1\r\n\r\n")  # a header without its colon
+        answer = read_to_the_end(client, 3)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ") and b"connection: close" in head
+    assert json.loads(body)["words"] == {"en": "the request cannot be read as HTTP/1.1",
+                                         "es": "el pedido no se puede leer como HTTP/1.1"}
+    assert b"content-type: application/json" in head and b"x-content-type-options: nosniff" in head
+    assert b"content-security-policy: default-src 'none'" in head
+
+
 def test_connections_over_the_cap_take_the_place_of_the_one_that_waited_longest(tmp_path: Path) -> None:
     with serving(tmp_path, "--max-connections", "20") as server, ExitStack() as closing:
         attackers = half_sent(server, 25)

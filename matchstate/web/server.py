@@ -161,6 +161,12 @@ class GuardedProtocol(HttpToolsProtocol):
             self._body_due = None
         self.door.open.discard(self)
 
+    def send_400_response(self, msg: str) -> None:
+        """A request that is not HTTP the parser can read (``msg``, its English), refused as every refusal is: uvicorn's
+        own was English plain text, without the headers every answer carries."""
+        self.transport.write(_answer("400 Bad Request", "not-http"))
+        self.transport.close()
+
     def _headers_late(self) -> None:
         self._late("headers-late", self.door.deadlines.headers_seconds)
 
