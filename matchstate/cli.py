@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
-import itertools
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -361,35 +360,11 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def import_log(store: Store, path: str, keys: dict[str, str], by: str | None) -> tuple[str, int]:
     """Import the log at ``path`` as a new match with ``keys`` (role → the key's hash): its code and its number of
-    events. A log under a code a tournament's fixture holds (its match removed, say) is its result again, and is
-    entered as the desk enters one (:meth:`Desk.enter_result`, its refusals named): it became the fixture's result
-    unchecked, its teams, its end and the tournament's conditions."""
-    from .log import read_events
+    events; under a code a tournament's fixture holds, as the desk enters its result (:meth:`Desk.import_log`)."""
     from .tournaments.desk import Desk
 
-    lines = iter(read_lines(path))
-    ahead: list[str] = []  # up to the first event's line, read to find its code
-    for line in lines:
-        ahead.append(line)
-        if line.strip():
-            break
-    try:
-        code = next((event.get("match") for _, event in read_events(ahead)), None)
-    except RefusedEvent:  # the import refuses it, naming its line
-        code = None
-    desk = Desk(store)
-    held = desk.holder(code) if isinstance(code, str) else None
-    if held is None:
-        return store.import_log(itertools.chain(ahead, lines), keys=keys, by=by)
-    slug, fixture = held
-    log = [*ahead, *lines]
-    try:
-        return desk.enter_result(slug, fixture, log, lambda hold: store.import_log(log, keys=keys, by=by, also=hold))[1]
-    except RefusedEvent:
-        raise
-    except MatchstateError as err:
-        raise MatchstateError(f"match {code} is fixture {fixture}'s of tournament {slug}, and the desk refuses this "
-                              f"log as its result: {err}") from err
+    return Desk(store).import_log(read_lines(path), lambda lines, hold: store.import_log(lines, keys=keys, by=by,
+                                                                                           also=hold))
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -7,7 +7,9 @@ match's code in the transaction that stores the match, so no match is left that 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import contextlib
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any, NamedTuple, TypeVar
@@ -17,8 +19,8 @@ from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..engine import Match
-from ..errors import DuplicateMatch, InvalidQuery, NotFound, TournamentChanged, UnknownMatch
-from ..log import replay
+from ..errors import DuplicateMatch, InvalidQuery, NotFound, RefusedEvent, TournamentChanged, UnknownMatch
+from ..log import read_events, replay
 from ..models import TournamentRow
 from ..store import Also, Store
 from ..store.facade import utc_now
@@ -38,6 +40,9 @@ StoreMatch = Callable[[Tournament, Fixture, tuple[str, str], Also], T]
 # league's records find it by (the tournament's name as its event); and the rosters, where the tournament has them.
 PAPER_AS_PLAYED = ("event", "chukkers", "handicap_goals", "rules", "penalty3_defended", "field_length")
 SHOWN_CHARACTERS = 160  # of a value in a refusal
+# The desk's refusals of what a door stores under a fixture's code, said again naming the tournament and the fixture
+# (the others, a line of the log or the database, are said as they are).
+DESK_REFUSALS = (InvalidQuery, DuplicateMatch, NotFound)
 
 
 class Kept(NamedTuple):
@@ -314,10 +319,36 @@ class Desk:
 
     def holder(self, code: str) -> tuple[str, str] | None:
         """The tournament (its slug) and the fixture that hold match ``code``, where one does."""
-        for slug, _ in self.list():
-            if held := next((f.id for f in self.get(slug).fixtures if f.match == code), None):
-                return slug, held
+        with self.store.database.transaction() as connection:
+            docs = connection.execute(select(TournamentRow.doc).order_by(TournamentRow.slug)).scalars().all()
+        for doc in docs:
+            tournament = tournament_of(doc, stored=True)
+            if held := next((f.id for f in tournament.fixtures if f.match == code), None):
+                return tournament.slug, held
         return None
+
+    def import_log(self, lines: Iterable[str], store_log: Callable[[Iterable[str], Also | None], T]) -> T:
+        """Store a whole log as a new match with ``store_log`` (given its lines, and the fixture's hold or None), by
+        a door that is not the desk's (``matchstate import``, ``POST /api/matches/import``). A log under a code a
+        tournament's fixture holds (its match removed, say) is that fixture's result again, and is entered as the
+        desk enters one (:meth:`enter_result`), its refusals naming the tournament and the fixture: it became the
+        fixture's result unchecked, its teams, its end and the tournament's conditions."""
+        rest = iter(lines)
+        ahead: list[str] = []  # up to the first event's line, read to find its code
+        for line in rest:
+            ahead.append(line)
+            if line.strip():
+                break
+        try:
+            code = next((event.get("match") for _, event in read_events(ahead)), None)
+        except RefusedEvent:  # the import refuses it, naming its line
+            code = None
+        if not isinstance(code, str) or (held := self.holder(code)) is None:
+            return store_log(itertools.chain(ahead, rest), None)
+        slug, fixture = held
+        log = [*ahead, *rest]
+        with said_for(code, slug, fixture, "held-import"):
+            return self.enter_result(slug, fixture, log, lambda hold: store_log(log, hold))[1]
 
     def open_match(self, slug: str, fixture_id: str, keys: Mapping[str, str],
                    expected: int | None = None) -> tuple[Kept, str]:
@@ -396,6 +427,18 @@ def undrawn(tournament: Tournament) -> None:
         raise refused(InvalidQuery, "drawn")
     if len(tournament.teams) < 2:
         raise refused(InvalidQuery, "too-few-teams", teams=len(tournament.teams))
+
+
+@contextlib.contextmanager
+def said_for(code: str, slug: str, fixture: str, key: str) -> Iterator[None]:
+    """The desk's refusal (:data:`DESK_REFUSALS`) of what a door stores under match ``code``, fixture ``fixture``'s
+    of tournament ``slug``, said again as the [tournament-refusal] phrase ``key`` with its reason after: of the same
+    class, so its answer's status stays."""
+    try:
+        yield
+    except DESK_REFUSALS as err:
+        reason = err.worded() or str(err)
+        raise refused(type(err), key, code=code, slug=slug, fixture=fixture, reason=reason) from err
 
 
 def _as_played(match: Match, field: str) -> Any:

@@ -157,7 +157,9 @@ async def create_match(service: ServiceDep, key: KeyDep,
                         **LEAGUE_ERRORS, **refusals(_422="A line is refused; `line` says which and `detail` why")})
 async def import_match(service: ServiceDep, key: KeyDep, request: Request) -> dict[str, Any]:
     """Store a whole match log (JSON Lines, UTF-8) as a new match with keys of its own, with the league key:
-    all of it, or nothing. The keys are shown only this once."""
+    all of it, or nothing. The keys are shown only this once. A log under a code a tournament's fixture holds is
+    entered as that fixture's result kept on paper is (`POST /api/tournaments/{slug}/fixtures/{id}/import`): refused
+    where the desk refuses it, naming the tournament and the fixture."""
     await run_in_threadpool(service.check_league, key)  # before the body is read
     try:  # the app's body limit for this path is MAX_IMPORT_BYTES
         text = (await request.body()).decode("utf-8-sig")

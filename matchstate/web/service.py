@@ -24,6 +24,7 @@ from ..records.sheet import ScoreSheet, score_sheet
 from ..rulebook import clause
 from ..store import Also, KeyCheck, Snapshot, Store, StoredEvent
 from ..store.database import deadline
+from ..tournaments.desk import Desk
 from . import access
 from .faults import said_if_unavailable
 from .live import Hub, Message, sse
@@ -143,9 +144,15 @@ class Service:
                        created.receipt.to_json())
 
     def import_log(self, text: str, key: str | None, also: Also | None = None) -> Created:
-        """Store a whole log (JSON Lines) as a new match with keys of its own, for the league: all of it or none
-        (``also``: as :meth:`Store.import_log` takes it)."""
+        """Store a whole log (JSON Lines) as a new match with keys of its own, for the league: all of it or none.
+        ``also`` is the hold of the fixture whose result the desk enters it as (:meth:`Store.import_log` takes it);
+        without it, a log under a code a fixture holds is entered as the desk enters one (:meth:`Desk.import_log`)."""
         self.check_league(key)
+        if also is None:
+            return Desk(self.store).import_log(text.splitlines(), lambda _, hold: self._imported(text, hold))
+        return self._imported(text, also)
+
+    def _imported(self, text: str, also: Also | None) -> Created:
         lines = text.splitlines()
         latest: tuple[int, dict[str, Any]] | None = None  # the last event: events' times only grow
         for number, event in _decoded(lines):

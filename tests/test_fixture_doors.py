@@ -1,0 +1,115 @@
+"""A match stored under a code a tournament's fixture holds meets the desk's rules by every door, on SQLite and
+PostgreSQL: the general import and create, and a correction over HTTP and by the command line. Each refusal names
+the tournament and the fixture, in English and Spanish, and nothing recorded changes."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", "Using `httpx`")
+    from fastapi.testclient import TestClient
+
+from tournament_helpers import team
+
+from matchstate.store import Store
+from matchstate.web import create_app
+from matchstate.web.access import hash_key
+
+LEAGUE = "league-key-of-the-doors"
+AUTH = {"Authorization": f"Bearer {LEAGUE}"}
+HELD = "match cup-Cup-R1-1 is fixture Cup-R1-1's of tournament cup"
+HELD_ES = "el partido cup-Cup-R1-1 es el del partido Cup-R1-1 del torneo cup"
+
+
+@pytest.fixture
+def client(store: Store) -> Iterator[TestClient]:
+    store.set_league_key(hash_key(LEAGUE))
+    with TestClient(create_app(store)) as client:
+        yield client
+
+
+def at(n: int) -> str:
+    return (datetime.now(UTC) + timedelta(seconds=n)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def cup(client: TestClient) -> str:
+    """A four-chukker cup of Blue (12) v Red (8), drawn, its one fixture's match opened at the desk: its code."""
+    body = {"slug": "cup", "name": "Copa de las Puertas", "starts": "2026-12-05", "ends": "2026-12-12",
+            "conditions": {"chukkers": 4}, "teams": [team("Blue", 3, 3, 3, 3), team("Red")]}
+    assert client.post("/api/tournaments", json=body, headers=AUTH).status_code == 201
+    assert client.post("/api/tournaments/cup/draw", json={"format": "bracket", "seed": "s"}, headers=AUTH) \
+        .status_code == 200
+    opened = client.post("/api/tournaments/cup/fixtures/Cup-R1-1/match", headers=AUTH)
+    assert opened.status_code == 201, opened.text
+    code: str = opened.json()["code"]
+    assert code == "cup-Cup-R1-1"
+    return code
+
+
+def played_and_removed(client: TestClient, code: str) -> list[dict[str, Any]]:
+    """The fixture's match played to its end (Red wins on goals from the field), its log, then removed."""
+    scorer = {"Authorization": f"Bearer {client.post(f'/api/matches/{code}/keys/scorer', headers=AUTH).json()['key']}"}
+    events: list[dict[str, Any]] = [{"type": "chukker.start", "chukker": 1}, *[{"type": "goal", "team": "Red"}] * 6,
+                                    {"type": "chukker.end", "chukker": 1}, {"type": "match.end"}]
+    for n, event in enumerate(events, 1):
+        reply = client.post(f"/api/matches/{code}/events", json={"event": {**event, "at": at(n)}}, headers=scorer)
+        assert reply.status_code == 201, reply.text
+    log = [json.loads(line) for line in client.get(f"/api/matches/{code}/log.jsonl", headers=AUTH).text.splitlines()]
+    removed = client.request("DELETE", f"/api/matches/{code}", json={"reason": "entered twice"}, headers=AUTH)
+    assert removed.status_code == 200, removed.text
+    return log
+
+
+def fixture_now(client: TestClient) -> tuple[int, dict[str, Any]]:
+    """The tournament's version and its fixture's progress."""
+    tournament = client.get("/api/tournaments/cup").json()
+    [fixture] = tournament["progress"]["fixtures"]
+    return tournament["version"], fixture
+
+
+def said(reply: Any, status: int, english: str, spanish: str) -> None:
+    """A refusal of ``status`` whose words begin with ``english`` and ``spanish``."""
+    assert reply.status_code == status, reply.text
+    words = reply.json()["words"]
+    assert reply.json()["detail"] == words["en"], reply.text
+    assert words["en"].startswith(english) and words["es"].startswith(spanish), words
+
+
+def test_the_general_import_of_a_log_under_a_fixtures_code_is_checked_as_the_desk_checks_its_result(
+        client: TestClient) -> None:
+    """POST /api/matches/import stored a log under the code of a fixture whose match was removed, unchecked: six
+    chukkers in a four-chukker cup, unended, between other teams, and it became the fixture's result."""
+    code = cup(client)
+    log = played_and_removed(client, code)
+    version, _ = fixture_now(client)
+    start, *rest = log
+    other = {**start, "teams": ["Blue", "Green"]}
+    del other["rosters"]
+    for events, english, spanish in (
+            ([{**start, "chukkers": 6}, *rest],
+             "the log for fixture Cup-R1-1 is not the match the tournament plays: its match.start gives chukkers 6, "
+             "the tournament's match gives 4",
+             "el registro del partido Cup-R1-1 no es el partido que juega el torneo: su match.start da chukkers 6"),
+            (log[:-1], "a result kept on paper is a whole match: the log for fixture Cup-R1-1 must end it",
+             "un resultado llevado en papel es un partido entero"),
+            ([other, *rest[:1]], "the log's teams must be fixture Cup-R1-1's: Blue v Red",
+             "los equipos del registro deben ser los del partido Cup-R1-1")):
+        reply = client.post("/api/matches/import", content="\n".join(json.dumps(event) for event in events),
+                            headers=AUTH)
+        said(reply, 400, f"{HELD}, and the desk refuses this log as its result: {english}",
+             f"{HELD_ES}, y la mesa de control rechaza este registro como su resultado: {spanish}")
+        assert client.get(f"/api/matches/{code}").status_code == 404
+        now_version, fixture = fixture_now(client)
+        assert (now_version, fixture["status"], fixture["winner"]) == (version, "removed", None)
+
+    imported = client.post("/api/matches/import", content="\n".join(json.dumps(event) for event in log), headers=AUTH)
+    assert imported.status_code == 201, imported.text
+    _, fixture = fixture_now(client)
+    assert (fixture["match"], fixture["status"], fixture["winner"]) == (code, "ended", "Red")
