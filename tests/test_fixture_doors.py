@@ -113,3 +113,26 @@ def test_the_general_import_of_a_log_under_a_fixtures_code_is_checked_as_the_des
     assert imported.status_code == 201, imported.text
     _, fixture = fixture_now(client)
     assert (fixture["match"], fixture["status"], fixture["winner"]) == (code, "ended", "Red")
+
+
+def test_a_new_match_under_a_fixtures_code_is_refused_at_the_general_create_and_opened_at_the_desk(
+        client: TestClient) -> None:
+    """POST /api/matches made a new match under the code of a fixture whose match was removed, its match.start as
+    written (eight chukkers, say), and the fixture played it as its match. The desk opens the fixture's match, as
+    the tournament plays it, under a code of its own; a code no fixture holds is created as before."""
+    code = cup(client)
+    played_and_removed(client, code)
+    version, _ = fixture_now(client)
+    start = {"type": "match.start", "at": at(0), "match": code, "teams": ["Blue", "Red"], "chukkers": 8}
+    reply = client.post("/api/matches", json=start, headers=AUTH)
+    said(reply, 409, f"{HELD}, whose match is opened at the desk (POST /api/tournaments/cup/fixtures/Cup-R1-1/match)",
+         f"{HELD_ES}, cuyo partido se abre en la mesa de control (POST /api/tournaments/cup/fixtures/Cup-R1-1/match)")
+    assert client.get(f"/api/matches/{code}").status_code == 404
+    now_version, fixture = fixture_now(client)
+    assert (now_version, fixture["status"]) == (version, "removed")
+
+    assert client.post("/api/matches", json={**start, "match": "friendly"}, headers=AUTH).status_code == 201
+    opened = client.post("/api/tournaments/cup/fixtures/Cup-R1-1/match", headers=AUTH)
+    assert opened.status_code == 201 and opened.json()["code"] == f"{code}~1", opened.text
+    _, fixture = fixture_now(client)
+    assert (fixture["match"], fixture["status"]) == (f"{code}~1", "scheduled")

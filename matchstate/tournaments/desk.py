@@ -350,6 +350,15 @@ class Desk:
         with said_for(code, slug, fixture, "held-import"):
             return self.enter_result(slug, fixture, log, lambda hold: store_log(log, hold))[1]
 
+    def refuse_held(self, code: str) -> None:
+        """Refuse a new match made under ``code`` by a door that is not the desk's (``POST /api/matches``) where a
+        tournament's fixture holds the code and its match is gone (removed): the desk opens the fixture's match
+        (:meth:`open_match`), its match.start written as the tournament plays it, under a code of its own. Where the
+        match stands, the store refuses the code as taken."""
+        if (held := self.holder(code)) is not None and self.read(code) is None:
+            slug, fixture = held
+            raise refused(DuplicateMatch, "held-create", code=code, slug=slug, fixture=fixture)
+
     def open_match(self, slug: str, fixture_id: str, keys: Mapping[str, str],
                    expected: int | None = None) -> tuple[Kept, str]:
         """Create the fixture's match, once both its teams are known, with ``keys`` (role → the key's hash): the

@@ -137,7 +137,8 @@ class RemoveRequest(BaseModel):
 
 @router.post("/matches", status_code=201, tags=["league"], response_model=None,
              responses={**answers(201, Created, "The match is made; its keys are shown only this once", 400,
-                                  _409="A match with this code exists",
+                                  _409="A match with this code exists, or a tournament's fixture holds the code "
+                                       "(its match is opened at the desk)",
                                   _413="The body is too large"),
                         **LEAGUE_ERRORS, **refusals(_422="The match.start is refused; `detail` says why")})
 async def create_match(service: ServiceDep, key: KeyDep,
@@ -146,7 +147,8 @@ async def create_match(service: ServiceDep, key: KeyDep,
                                                                          "text but `/`, `.` and `..`.")],
                        ) -> dict[str, Any]:
     """Create a match, with the league key. The answer holds the match's scorer key and official key:
-    they are shown only this once."""
+    they are shown only this once. A tournament's fixture's match is opened at the desk, under a code of its own:
+    a code a fixture holds is refused here (409), its match removed or not."""
     return _created(await run_in_threadpool(service.create, start, key))
 
 

@@ -133,9 +133,11 @@ class Service:
 
     def create(self, start: dict[str, Any], key: str | None) -> Created:
         """Create a match from its ``match.start`` event, for the league; its keys are made here and kept
-        only hashed."""
+        only hashed. A tournament's fixture's match is opened at the desk (:meth:`Desk.refuse_held`)."""
         self.check_league(key)
         self._check_event(start)
+        if isinstance(start.get("match"), str):
+            Desk(self.store).refuse_held(start["match"])
         keys = _new_keys()
         created = self.store.create_match(start, keys={role: access.hash_key(made) for role, made in keys.items()},
                                           role=access.OFFICIAL, by=access.LEAGUE)
