@@ -459,11 +459,16 @@ def cmd_remove(args: argparse.Namespace) -> int:
 
 
 def cmd_correct(args: argparse.Namespace) -> int:
+    """Correct a match.start (a tournament's fixture's match: as the desk would have opened it, Desk.correct_start)."""
+    from .tournaments.desk import Desk
+
     lines = [line for line in read_lines(args.start) if line.strip()]
     if len(lines) != 1:
         raise MatchstateError(f"{args.start} holds {len(lines)} lines: a correction takes one match.start")
     start = lines[0]
-    corrected = witnessed_store(args).correct_match(args.match, start, reason=args.reason, by=args.by)
+    store = witnessed_store(args)
+    corrected = Desk(store).correct_start(args.match, start, lambda: store.correct_match(
+        args.match, start, reason=args.reason, by=args.by))
     print(f"match {args.match}: its match.start is corrected ({args.reason}), its keys kept: "
           f"{' – '.join(corrected.match.teams)}")
     return 0

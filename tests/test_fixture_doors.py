@@ -8,6 +8,7 @@ import json
 import warnings
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ with warnings.catch_warnings():
 
 from tournament_helpers import team
 
+from matchstate.cli import COULD_NOT_RUN, main
 from matchstate.store import Store
 from matchstate.web import create_app
 from matchstate.web.access import hash_key
@@ -136,3 +138,70 @@ def test_a_new_match_under_a_fixtures_code_is_refused_at_the_general_create_and_
     assert opened.status_code == 201 and opened.json()["code"] == f"{code}~1", opened.text
     _, fixture = fixture_now(client)
     assert (fixture["match"], fixture["status"]) == (f"{code}~1", "scheduled")
+
+
+def stored_start(client: TestClient, code: str) -> dict[str, Any]:
+    events = client.get(f"/api/matches/{code}/events", headers=AUTH).json()
+    assert len(events) == 1
+    start: dict[str, Any] = events[0]["event"]
+    return start
+
+
+CORRECTED = (  # a fixture's match.start corrected otherwise than the desk opened it, and what the desk says of it
+    ({"chukkers": 6}, "the log for fixture Cup-R1-1 is not the match the tournament plays: its match.start gives "
+                      "chukkers 6, the tournament's match gives 4",
+     "el registro del partido Cup-R1-1 no es el partido que juega el torneo: su match.start da chukkers 6"),
+    ({"teams": ["Blue", "Green"], "rosters": None}, "the log's teams must be fixture Cup-R1-1's: Blue v Red",
+     "los equipos del registro deben ser los del partido Cup-R1-1: Blue v Red"),
+    ({"handicap_goals": {"Blue": 5}}, "the log for fixture Cup-R1-1 is not the match the tournament plays: its "
+                                      'match.start gives handicap_goals {"Blue":5,"Red":0}',
+     "el registro del partido Cup-R1-1 no es el partido que juega el torneo: su match.start da handicap_goals"),
+)
+
+
+def corrected(start: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
+    """``start`` with ``fields`` (a field given None left out)."""
+    return {name: value for name, value in {**start, **fields}.items() if value is not None}
+
+
+def test_a_correction_over_http_of_a_fixtures_match_start_is_checked_as_the_desk_opened_it(
+        client: TestClient, store: Store) -> None:
+    """PUT /api/matches/{code} put another match.start in the place of a fixture's match opened at the desk,
+    unchecked: six chukkers in a four-chukker cup, other teams, goals by handicap of its own."""
+    code = cup(client)
+    start = stored_start(client, code)
+    version, _ = fixture_now(client)
+    for fields, english, spanish in CORRECTED:
+        reply = client.put(f"/api/matches/{code}", json={"start": corrected(start, fields), "reason": "r"},
+                           headers=AUTH)
+        said(reply, 400, f"{HELD}, and the desk refuses this match.start for it: {english}",
+             f"{HELD_ES}, y la mesa de control rechaza este match.start para él: {spanish}")
+        assert stored_start(client, code) == start and not store.removals()
+        now_version, fixture = fixture_now(client)
+        assert (now_version, fixture["status"]) == (version, "scheduled")
+
+    kickoff = {**start, "at": at(60), "venue": "Cancha 2"}  # what decides no result is corrected
+    reply = client.put(f"/api/matches/{code}", json={"start": kickoff, "reason": "a later kickoff"}, headers=AUTH)
+    assert reply.status_code == 200, reply.text
+    assert stored_start(client, code) == kickoff
+
+
+def test_matchstate_correct_of_a_fixtures_match_start_is_checked_as_the_desk_opened_it(
+        client: TestClient, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`matchstate correct` put another match.start in the place of a fixture's match opened at the desk,
+    unchecked, as the web's correction did."""
+    monkeypatch.setenv("MATCHSTATE_DATABASE_URL", store.url.render_as_string(hide_password=False))
+    code = cup(client)
+    start = stored_start(client, code)
+    path = tmp_path / "start.json"
+    for fields, english, _ in CORRECTED:
+        path.write_text(json.dumps(corrected(start, fields)) + "\n", encoding="utf-8")
+        assert main(["correct", code, str(path), "--reason", "r"]) == COULD_NOT_RUN
+        assert capsys.readouterr().err.startswith(
+            f"matchstate: {HELD}, and the desk refuses this match.start for it: {english}")
+        assert stored_start(client, code) == start and not store.removals()
+
+    path.write_text(json.dumps({**start, "officials": ["Umpire Tres"]}) + "\n", encoding="utf-8")
+    assert main(["correct", code, str(path), "--reason", "another umpire"]) == 0
+    assert stored_start(client, code)["officials"] == ["Umpire Tres"]

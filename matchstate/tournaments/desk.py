@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..engine import Match
 from ..errors import DuplicateMatch, InvalidQuery, NotFound, RefusedEvent, TournamentChanged, UnknownMatch
-from ..log import read_events, replay
+from ..log import parse_line, read_events, replay
 from ..models import TournamentRow
 from ..store import Also, Store
 from ..store.facade import utc_now
@@ -35,10 +35,11 @@ ATTEMPTS = 5  # a change made again on top of other desks' changes, before it is
 T = TypeVar("T")
 # How a fixture's match is stored, given the tournament, the fixture, its two teams and the fixture's hold of it.
 StoreMatch = Callable[[Tournament, Fixture, tuple[str, str], Also], T]
-# What a result kept on paper must have as the fixture's match opened at the desk has it, as the engine reads each
-# match.start: what decides its result (its chukkers, the goals by handicap, the rules, the field) and what the
-# league's records find it by (the tournament's name as its event); and the rosters, where the tournament has them.
-PAPER_AS_PLAYED = ("event", "chukkers", "handicap_goals", "rules", "penalty3_defended", "field_length")
+# What a fixture's match stored by another door than its opening here (a result kept on paper, a corrected
+# match.start) must have as the one opened at the desk has it, as the engine reads each match.start: what decides
+# its result (its chukkers, the goals by handicap, the rules, the field) and what the league's records find it by
+# (the tournament's name as its event); and the rosters, where the tournament has them.
+AS_PLAYED = ("event", "chukkers", "handicap_goals", "rules", "penalty3_defended", "field_length")
 SHOWN_CHARACTERS = 160  # of a value in a refusal
 # The desk's refusals of what a door stores under a fixture's code, said again naming the tournament and the fixture
 # (the others, a line of the log or the database, are said as they are).
@@ -281,23 +282,28 @@ class Desk:
         fixture = tournament.fixture(fixture_id)
         return self.match_start(tournament, fixture, *self._teams_for_a_match(tournament, fixture), utc_now())
 
-    def paper_result(self, tournament: Tournament, fixture: Fixture, teams: tuple[str, str], played: Match) -> None:
-        """Refuse a result kept on paper (``played``: its whole log, replayed) that the fixture's match opened here
-        would not be: one of other teams, one that does not end (a result is a whole match), one played otherwise
-        than the tournament plays (:data:`PAPER_AS_PLAYED`), or a knockout ended level (it is decided by play)."""
+    def as_opened(self, tournament: Tournament, fixture: Fixture, teams: tuple[str, str], played: Match) -> None:
+        """Refuse a match (``played``: its log replayed, its match.start at least) that the fixture's match opened
+        here would not be: one of other teams, or one played otherwise than the tournament plays (:data:`AS_PLAYED`)."""
         if set(played.teams) != set(teams):
             raise refused(InvalidQuery, "import-teams", fixture=fixture.id, teams=" v ".join(teams))
-        if not played.ended:
-            raise refused(InvalidQuery, "paper-unended", fixture=fixture.id)
         start = self.match_start(tournament, fixture, *teams, utc_now())
         opened = Match()
         for _ in replay([orjson.dumps(start).decode()], opened):
             pass
-        for field in [*PAPER_AS_PLAYED, *(["rosters"] if "rosters" in start else [])]:
+        for field in [*AS_PLAYED, *(["rosters"] if "rosters" in start else [])]:
             given, expected = _as_played(played, field), _as_played(opened, field)
             if given != expected:
                 raise refused(InvalidQuery, "paper-conditions", fixture=fixture.id, field=field, given=_shown(given),
                               expected=_shown(expected))
+
+    def paper_result(self, tournament: Tournament, fixture: Fixture, teams: tuple[str, str], played: Match) -> None:
+        """Refuse a result kept on paper (``played``: its whole log, replayed) that the fixture's match opened here
+        would not be (:meth:`as_opened`), one that does not end (a result is a whole match), or a knockout ended level
+        (it is decided by play)."""
+        self.as_opened(tournament, fixture, teams, played)
+        if not played.ended:
+            raise refused(InvalidQuery, "paper-unended", fixture=fixture.id)
         if fixture.kind == "knockout" and played.winner is None:
             score = " – ".join(f"{team} {played.score[team]:g}" for team in played.teams)
             raise refused(InvalidQuery, "paper-level", fixture=fixture.id, score=score)
@@ -359,6 +365,25 @@ class Desk:
             slug, fixture = held
             raise refused(DuplicateMatch, "held-create", code=code, slug=slug, fixture=fixture)
 
+    def correct_start(self, code: str, start: Mapping[str, Any] | str, correct: Callable[[], T]) -> T:
+        """Put ``start`` in the place of match ``code``'s match.start with ``correct``, by a door that is not the
+        desk's (``matchstate correct``, ``PUT /api/matches/{code}``). Where a tournament's fixture holds the match,
+        refused before anything is changed unless the fixture's match opened here could have it (:meth:`as_opened`:
+        the fixture's teams, what decides its result), naming the tournament and the fixture: it changed the teams,
+        the chukkers or the goals by handicap of the fixture's match unchecked. A match gone, or begun, is the
+        store's to refuse."""
+        now = self.read(code)
+        if now is None or now.seq > 1 or (held := self.holder(code)) is None:
+            return correct()
+        corrected = Match()
+        corrected.feed(parse_line(start) if isinstance(start, str) else dict(start))  # the engine's refusal, as is
+        slug, fixture_id = held
+        with said_for(code, slug, fixture_id, "held-correct"):
+            tournament = self.get(slug)
+            fixture = tournament.fixture(fixture_id)
+            self.as_opened(tournament, fixture, self._teams_known(fixture, self.progress(tournament)), corrected)
+        return correct()
+
     def open_match(self, slug: str, fixture_id: str, keys: Mapping[str, str],
                    expected: int | None = None) -> tuple[Kept, str]:
         """Create the fixture's match, once both its teams are known, with ``keys`` (role → the key's hash): the
@@ -398,11 +423,17 @@ class Desk:
         stored, not after its match is."""
         tournament_of(tournament.to_json())  # what saving it with its match checks
         now = self.progress(tournament)
+        teams = self._teams_known(fixture, now)
+        if fixture.match and fixture.id not in now.stale:
+            raise refused(DuplicateMatch, "opened", fixture=fixture.id, match=fixture.match)
+        return teams
+
+    @staticmethod
+    def _teams_known(fixture: Fixture, now: Progress) -> tuple[str, str]:
+        """The fixture's two teams as the matches leave them ``now``: refused where one is not known yet."""
         home, away = now.teams[fixture.id]
         if home is None or away is None:
             raise refused(InvalidQuery, "teams-unknown", fixture=fixture.id)
-        if fixture.match and fixture.id not in now.stale:
-            raise refused(DuplicateMatch, "opened", fixture=fixture.id, match=fixture.match)
         return home, away
 
     def read(self, code: str) -> MatchState | None:

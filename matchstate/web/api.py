@@ -201,7 +201,9 @@ class CorrectRequest(BaseModel):
 def correct_match(service: ServiceDep, key: KeyDep, code: str, body: CorrectRequest) -> dict[str, Any]:
     """Correct a match not yet started (nothing logged but its `match.start`), with the league key and a
     reason: the store removes it, as a recorded act, and creates it again from the corrected `match.start`
-    under the same code and with the same keys. Once it has begun, what is wrong is voided instead."""
+    under the same code and with the same keys. Once it has begun, what is wrong is voided instead. A tournament's
+    fixture's match is corrected only into a `match.start` the desk would have opened it with (its teams, chukkers,
+    goals by handicap...): else 400, naming the tournament and the fixture."""
     return service.correct(code, body.start, body.reason, key)
 
 

@@ -196,12 +196,14 @@ class Service:
 
     def correct(self, code: str, start: dict[str, Any], reason: str, key: str | None) -> dict[str, Any]:
         """Correct the match.start of a match not yet started, for the league, with a reason: the store
-        removes the match (a recorded act) and creates it again, keeping its keys. The match as it now is."""
+        removes the match (a recorded act) and creates it again, keeping its keys; a tournament's fixture's match
+        as the desk would have opened it (:meth:`Desk.correct_start`). The match as it now is."""
         self.check_league(key)
         _check_lookup(code)
         self._check_event(start)
         plain_json(reason)
-        corrected = self.store.correct_match(code, start, reason=reason, role=access.OFFICIAL, by=access.LEAGUE)
+        corrected = Desk(self.store).correct_start(code, start, lambda: self.store.correct_match(
+            code, start, reason=reason, role=access.OFFICIAL, by=access.LEAGUE))
         self.hub.close(code)  # its streams told the match before; they open again on the corrected one
         return match_view(code, corrected.match)
 
