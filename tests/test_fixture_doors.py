@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "Using `httpx`")
@@ -20,6 +21,7 @@ with warnings.catch_warnings():
 from tournament_helpers import team
 
 from matchstate.cli import COULD_NOT_RUN, main
+from matchstate.models import TournamentRow
 from matchstate.store import Store
 from matchstate.web import create_app
 from matchstate.web.access import hash_key
@@ -205,3 +207,13 @@ def test_matchstate_correct_of_a_fixtures_match_start_is_checked_as_the_desk_ope
     path.write_text(json.dumps({**start, "officials": ["Umpire Tres"]}) + "\n", encoding="utf-8")
     assert main(["correct", code, str(path), "--reason", "another umpire"]) == 0
     assert stored_start(client, code)["officials"] == ["Umpire Tres"]
+
+
+def test_a_tournament_that_cannot_be_read_stops_no_other_match_from_being_created(client: TestClient,
+                                                                                  store: Store) -> None:
+    cup(client)
+    with store.database.transaction(write=True) as connection:  # a document changed behind the desk's back
+        connection.execute(update(TournamentRow).values(doc={"slug": "cup", "fixtures": [{"match": 7}], "teams": 3}))
+    created = client.post("/api/matches", json={"type": "match.start", "at": at(0), "match": "friendly",
+                                                "teams": ["Blue", "Red"]}, headers=AUTH)
+    assert created.status_code == 201, created.text

@@ -324,13 +324,16 @@ class Desk:
         return self.hold_match(slug, fixture_id, enter, expected)
 
     def holder(self, code: str) -> tuple[str, str] | None:
-        """The tournament (its slug) and the fixture that hold match ``code``, where one does."""
+        """The tournament (its slug) and the fixture that hold match ``code``, where one does. Each stored document's
+        fixtures are looked through as stored, not read whole: every create, import and correction asks, and a
+        tournament that could not be read would have stopped them all."""
         with self.store.database.transaction() as connection:
-            docs = connection.execute(select(TournamentRow.doc).order_by(TournamentRow.slug)).scalars().all()
-        for doc in docs:
-            tournament = tournament_of(doc, stored=True)
-            if held := next((f.id for f in tournament.fixtures if f.match == code), None):
-                return tournament.slug, held
+            rows = connection.execute(select(TournamentRow.slug, TournamentRow.doc).order_by(TournamentRow.slug)).all()
+        for slug, doc in rows:
+            fixtures = doc.get("fixtures") if isinstance(doc, dict) else None
+            for fixture in fixtures if isinstance(fixtures, list) else ():
+                if isinstance(fixture, dict) and fixture.get("match") == code and isinstance(fixture.get("id"), str):
+                    return slug, fixture["id"]
         return None
 
     def import_log(self, lines: Iterable[str], store_log: Callable[[Iterable[str], Also | None], T]) -> T:
