@@ -542,7 +542,7 @@ def test_each_field_of_a_tournament_is_refused_where_it_is_not_the_type_it_must_
             ({"officials": "Umpire Uno"}, 'field officials must be a list, not "Umpire Uno"',
              "el campo officials debe ser una lista"),
             ({"officials": [None]}, "field officials must be text, not null", "el campo officials debe ser un texto"),
-            ({"draw": 5}, "each of draw must be an object, not 5", "cada elemento de draw debe ser un objeto"),
+            ({"draw": 5}, "draw is the record of the draw made here", "draw es el registro del sorteo hecho aquí"),
             ({"conditions": []}, "each of conditions must be an object, not []", "cada elemento de conditions"),
             ({"conditions": {"penalty3_defended": "false"}},
              'field penalty3_defended must be true or false, not "false"', "el campo penalty3_defended debe ser true"),
@@ -672,6 +672,28 @@ def test_a_field_the_desk_does_not_know_is_refused_naming_it_and_nothing_changes
             f"{fields}", f"no existe el campo {field}: los campos son {fields}")
     assert client.get("/api/tournaments/t12").json() == before
     assert client.get("/api/tournaments/t13").status_code == 404
+
+
+@pytest.mark.parametrize(("method", "path", "body"), [
+    ("PATCH", "/api/tournaments/t14", {"draw": {"sed": "typo"}}),
+    ("PATCH", "/api/tournaments/t14", {"draw": {"seed": "s", "algorithm": "matchstate-draw-1", "format": "bracket"}}),
+    ("POST", "/api/tournaments", {**A_V_B, "slug": "t15", "draw": {"sed": "typo", "format": "groups"}}),
+])
+def test_a_draw_given_with_a_tournament_is_refused_its_record_is_the_desks(
+        client: TestClient, method: str, path: str, body: Any) -> None:
+    """The draw records the one the desk made (its seed and algorithm): one given with a tournament, whatever it
+    held, was stored as the tournament's draw."""
+    assert client.post("/api/tournaments", json={**A_V_B, "slug": "t14"}, headers=AUTH).status_code == 201
+    assert client.post("/api/tournaments/t14/draw", json={"format": "bracket", "seed": "s"}, headers=AUTH) \
+        .status_code == 200
+    before = client.get("/api/tournaments/t14").json()
+    slug = path.rsplit("/", 1)[1] if method == "PATCH" else "t15"
+    refusal(client.request(method, path, json=body, headers=AUTH),
+            f"draw is the record of the draw made here (POST /api/tournaments/{slug}/draw), not a field to give",
+            f"draw es el registro del sorteo hecho aquí (POST /api/tournaments/{slug}/draw), no un campo que se "
+            "entrega")
+    assert client.get("/api/tournaments/t14").json() == before
+    assert client.get("/api/tournaments/t15").status_code == 404
 
 
 def test_a_change_that_changes_nothing_leaves_the_version_for_the_other_desk(client: TestClient) -> None:

@@ -62,6 +62,7 @@ class Desk:
     # -- the documents -----------------------------------------------------------------
 
     def create(self, data: Mapping[str, Any]) -> Tournament:
+        _no_draw_given(data)
         tournament = tournament_of(dict(data))
         now = utc_now()
         with self.store.database.transaction(write=True) as connection:
@@ -102,6 +103,7 @@ class Desk:
 
     def change(self, slug: str, data: Mapping[str, Any], expected: int | None = None) -> Tournament:
         """Change a tournament's fields (its slug stays; ``conditions`` are changed one by one)."""
+        _no_draw_given(data, slug)
 
         def merged(tournament: Tournament) -> Tournament:
             current = tournament.to_json()
@@ -504,6 +506,13 @@ def _as_played(match: Match, field: str) -> Any:
 def _shown(value: Any) -> str:
     text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
     return text if len(text) <= SHOWN_CHARACTERS else text[:SHOWN_CHARACTERS - 1] + "…"
+
+
+def _no_draw_given(data: Mapping[str, Any], slug: object = None) -> None:
+    """Refuse a ``draw`` given with a tournament: it records the draw the desk made (its seed and algorithm), which a
+    client's own would pass for, whatever it held ({"sed": ...} was stored as it came)."""
+    if "draw" in data:
+        raise refused(InvalidQuery, "draw-given", slug=slug if isinstance(slug, str) else data.get("slug", "SLUG"))
 
 
 def changed(slug: str, had: int, now: int) -> TournamentChanged:
