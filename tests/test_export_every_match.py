@@ -4,6 +4,8 @@ between two dates), a file each, which `matchstate import` takes back into a new
 
 from __future__ import annotations
 
+import glob
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -21,6 +23,8 @@ FINISHED = ({"type": "chukker.start", "chukker": 1}, {"type": "goal", "team": BL
 LOGS = [hand_log("otoño-1", "2026-03-14", *FINISHED, event="Copa Otoño"),
         hand_log("final: Ñandú", "2026-05-02", *FINISHED, event="Copa Primavera", handicap_goals={RED: 0.5}),
         hand_log("100%", "2025-11-01", {"type": "chukker.start", "chukker": 1})]
+LONG = "😀" * 64  # a code of 256 bytes: its name and ".jsonl" are more than a file system holds
+LOGS += [hand_log(code, "2024-01-06", *FINISHED) for code in (".hidden", LONG)]  # a shell's * skips a dotfile
 
 
 @pytest.fixture
@@ -56,8 +60,9 @@ def test_every_match_exported_into_a_folder_is_imported_back_as_the_same_matches
     folder = tmp_path / "season"
     status, out, _ = run(capsys, "export", "--into", str(folder))
     assert status == 0
+    long_name = "😀" * 58 + "~" + hashlib.sha256(LONG.encode()).hexdigest()[:16] + ".jsonl"  # 255 bytes
     files = {"otoño-1": "otoño-1.jsonl", "final: Ñandú": "final: Ñandú.jsonl", "100%": "100%25.jsonl",
-             "live-1": "live-1.jsonl"}
+             "live-1": "live-1.jsonl", ".hidden": "%2Ehidden.jsonl", LONG: long_name}
     assert sorted(path.name for path in folder.iterdir()) == sorted(files.values())
     assert sorted(out.splitlines()) == sorted(str(folder / name) for name in files.values())
     singly = {code: main_export(capsys, code) for code in files}
@@ -68,7 +73,7 @@ def test_every_match_exported_into_a_folder_is_imported_back_as_the_same_matches
     monkeypatch.setenv("MATCHSTATE_DATABASE_URL", f"sqlite:///{tmp_path / 'new.db'}")
     monkeypatch.setenv("MATCHSTATE_SECRET_FILE", str(tmp_path / "new.secret"))
     assert run(capsys, "db", "upgrade", "--create")[0] == 0
-    status, _, err = run(capsys, "import", *sorted(str(path) for path in folder.iterdir()))
+    status, _, err = run(capsys, "import", *sorted(glob.glob(f"{folder}/*.jsonl")))  # as a shell reads DIR/*.jsonl
     assert status == 0, err
     assert listed(capsys) == before
     for code, log in singly.items():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -52,13 +53,12 @@ class Exporter:
         return read_or_refuse(code, lambda: self.write(store.events(code)))
 
     def written_into(self, store: Store, code: str, folder: Path) -> Path:
-        """Match ``code``'s stored log in this format, written into ``folder`` as its :func:`file_name` and the
-        format's name: the file (:class:`~matchstate.errors.TamperedStore`, as :meth:`exported`). A file there already
-        is refused, never written over: on a file system that ignores case, another match's code differing only in
-        case."""
+        """Match ``code``'s stored log in this format, written into ``folder`` as its :func:`exported_name`: the file
+        (:class:`~matchstate.errors.TamperedStore`, as :meth:`exported`). A file there already is refused, never
+        written over: on a file system that ignores case, another match's code differing only in case."""
         from ..errors import MatchstateError
 
-        path = folder / f"{file_name(code)}.{self.name}"
+        path = folder / exported_name(code, f".{self.name}")
         text = self.exported(store, code).encode("utf-8")
         try:
             with path.open("xb") as file:
@@ -72,6 +72,22 @@ class Exporter:
 def file_name(code: str) -> str:
     """Match ``code`` as one file's name, whatever it holds, and no other code's: "/" written %2F, "%" %25."""
     return code.replace("%", "%25").replace("/", "%2F")
+
+
+NAME_BYTES = 255  # the longest file name most file systems hold, in bytes
+
+
+def exported_name(code: str, suffix: str) -> str:
+    """The file of match ``code``'s export (``suffix`` its format's): :func:`file_name`, its first dot written %2E (a
+    shell's ``*`` leaves out a name that begins with one, so ``import DIR/*.jsonl`` would have left the match out),
+    and a name too long for a file system cut, with a hash of the code after it (one code's name stays its own)."""
+    name = file_name(code)
+    if name.startswith("."):
+        name = "%2E" + name[1:]
+    if len(f"{name}{suffix}".encode()) <= NAME_BYTES:
+        return name + suffix
+    tail = f"~{hashlib.sha256(code.encode()).hexdigest()[:16]}{suffix}"
+    return name.encode()[:NAME_BYTES - len(tail.encode())].decode("utf-8", "ignore") + tail
 
 
 def covered(store: Store, scope: Scope) -> list[str]:
