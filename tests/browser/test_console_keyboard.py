@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from browser.browsing import Console, grid_choice, log, send
+from browser.browsing import Console, create, grid_choice, log, send
 from matchstate.web.process import ServerProcess
 
 
@@ -190,11 +190,12 @@ def test_with_no_key_held_the_key_box_is_open_at_the_top_and_has_the_focus(
 
 
 def test_events_logged_with_a_key_the_server_refuses_are_held_and_said_not_sending_forever(
-        server: ServerProcess, scorer: Callable[..., Console], new_page: Callable[..., Any]) -> None:
+        server: ServerProcess, new_page: Callable[..., Any]) -> None:
     """A console opened with a key not this match's held what was tapped unsent, saying "Sending 2…" for good,
     while its score counted them. They are sent, refused, held under "needs your attention" with the reason,
-    and sent once the right key is entered."""
-    keys = scorer("wrongkey-1").keys
+    and sent once the right key is entered, the console the only one (another holding the scoring seat, they wait
+    for the scorer: see test_console_seat)."""
+    keys = create(server, "wrongkey-1")
     page = new_page(viewport={"width": 390, "height": 844})
     page.goto(f"{server.base}/matches/wrongkey-1/console#key=not-this-matchs-key")
     page.wait_for_selector("#console.ready")

@@ -107,3 +107,22 @@ def test_a_console_whose_key_is_revoked_no_longer_says_it_holds_the_seat_and_ask
     tablet.page.clock.fast_forward(6000)
     tablet.page.wait_for_selector("#seat >> text=This console holds the scoring seat")
     assert tablet.page.locator("#keybox").is_hidden()
+
+
+def test_an_event_a_revoked_key_could_not_send_waits_for_its_scorer_where_another_console_took_the_seat(
+        server: ServerProcess, scorer: Any, new_page: Any) -> None:
+    tablet: Console = scorer("seat-revoked-2", prepare=lambda page: page.clock.install())
+    tablet.page.wait_for_selector("#seat >> text=This console holds the scoring seat")
+    post(server, "/api/matches/seat-revoked-2/keys/scorer", {}, LEAGUE_KEY, method="DELETE")
+    tablet.click("chukker.start")  # refused: the key is revoked
+    tablet.page.wait_for_selector("#keybox >> text=The server does not accept this key for this match")
+    new_key = post(server, "/api/matches/seat-revoked-2/keys/scorer", {}, LEAGUE_KEY)["key"]
+    phone_page = new_page(viewport=PHONE)
+    phone = Console(phone_page, "seat-revoked-2").open(server, new_key)
+    phone_page.click('#seat [data-act="take-seat"]')
+    phone.answer("confirm")
+    phone_page.wait_for_selector("#seat >> text=This console holds the scoring seat")
+    tablet.page.fill("#key", new_key)
+    tablet.page.dispatch_event("#key", "change")
+    tablet.page.wait_for_selector(HELD_TITLE)  # shown to its scorer, to send as it was or hand to the review
+    assert [row["type"] for row in log(server, "seat-revoked-2")] == ["match.start"]  # nothing sent blindly

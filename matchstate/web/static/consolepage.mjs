@@ -611,7 +611,7 @@ export class ConsolePage {
   settings() {
     const keyInput = $("key");
     keyInput.value = key(this.code);
-    keyInput.addEventListener("change", () => {
+    keyInput.addEventListener("change", async () => {
       setKey(this.code, keyInput.value.trim());
       keyLinks(this.code);
       if (!this.known.view) {
@@ -619,9 +619,11 @@ export class ConsolePage {
         return;
       }
       this.renderKeyBox();
-      this.learnRole();
+      await this.learnRole();
+      // The seat first: where another console took it meanwhile, what the old key had refused waits for the scorer.
+      await this.heard();
       const held = this.outbox.held;
-      if (held && (held.refused.status === 401 || held.refused.status === 403)) this.outbox.retry(held.event.id);
+      if (held && denied(held.refused)) this.outbox.retry(held.event.id);
       this.outbox.pump();
     });
     const byInput = $("by");
