@@ -109,6 +109,16 @@ def test_a_console_whose_key_is_revoked_no_longer_says_it_holds_the_seat_and_ask
     assert tablet.page.locator("#keybox").is_hidden()
 
 
+def test_a_console_whose_match_is_removed_says_so_and_no_longer_that_it_holds_the_seat(
+        server: ServerProcess, scorer: Any) -> None:
+    tablet: Console = scorer("seat-removed", prepare=lambda page: page.clock.install())
+    tablet.page.wait_for_selector("#seat >> text=This console holds the scoring seat")
+    post(server, "/api/matches/seat-removed", {"reason": "entered twice"}, LEAGUE_KEY, method="DELETE")
+    tablet.page.clock.fast_forward(6000)  # its next heartbeat: the server has no such match
+    tablet.page.wait_for_selector("#link .banner.warn >> text=The server no longer holds this match: it was removed")
+    assert tablet.page.locator("#seat").inner_text() == ""
+
+
 def test_an_event_a_revoked_key_could_not_send_waits_for_its_scorer_where_another_console_took_the_seat(
         server: ServerProcess, scorer: Any, new_page: Any) -> None:
     tablet: Console = scorer("seat-revoked-2", prepare=lambda page: page.clock.install())

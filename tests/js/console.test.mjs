@@ -176,6 +176,17 @@ describe("the link banner", () => {
     assert.equal(linkBanner(outbox({link: "up"}), {...online, handed: 0}).text, "Online: every event recorded.");
   });
 
+  it("says the match is gone from the server, and what this device keeps of it, before anything else", () => {
+    speak("en");
+    const gone = linkBanner(outbox({link: "down"}), {everUp: true, online: false, gone: true});
+    assert.deepEqual([gone.kind, gone.text],
+      ["warn", "The server no longer holds this match: it was removed. Nothing waits on this device."]);
+    speak("es");
+    assert.equal(linkBanner(outbox({items: [{}], link: "down"}), {everUp: true, online: false, gone: true}).text,
+      "El servidor ya no tiene este partido: fue eliminado. 1 evento guardado en este dispositivo, sin enviar.");
+    speak("en");
+  });
+
   it("says one event kept offline in the singular, in Spanish too", () => {
     speak("es");
     const one = linkBanner(outbox({items: [{}], link: "down"}), {everUp: true, online: false}).text;

@@ -19,10 +19,15 @@ export function answering(outbox, {onLine, streamUp}) {
  * ``everUp``: the live stream has been open since the page opened; ``online``: :func:`answering`;
  * ``keeping``: this device has no copy of this page yet (offlinecopy.mjs); ``seatless``: what waits is held here,
  * unsent, since another console holds the scoring seat (the attention panel below asks the scorer); ``handed``: the
- * events handed to the review that it has not logged yet (not recorded, so "every event recorded" is not said).
+ * events handed to the review that it has not logged yet (not recorded, so "every event recorded" is not said);
+ * ``gone``: the server no longer holds the match (removed), whatever else is so.
  */
-export function linkBanner(outbox, {everUp, online, keeping = false, seatless = false, handed = 0}) {
+export function linkBanner(outbox, {everUp, online, keeping = false, seatless = false, handed = 0, gone = false}) {
   const waiting = outbox.items.length;
+  if (gone) {
+    return {kind: "warn", text: waiting ? t("console", waiting === 1 ? "match-gone-kept-one" : "match-gone-kept",
+      {events: events(waiting)}) : t("console", "match-gone")};
+  }
   if (outbox.needsAttention || (seatless && waiting)) {
     return {kind: "warn", seeBelow: true,
       text: t("console", outbox.conflict ? "banner-moved-on" : "banner-not-recorded", {events: events(waiting)})};

@@ -79,6 +79,7 @@ export class ConsolePage {
     this.catchingUp = false;
     this.returnTo = null;           // the button whose form is open: the focus goes back to it
     this.keyRefused = false;        // the server refuses the key held
+    this.gone = false;              // the server no longer holds the match (removed), as its seat last said
     // The match's scoring seat: only the console that holds it logs the automatic clock check.
     this.seat = new Seat({storage: localStorage, code, device: seatDevice(localStorage, deviceId),
       put: (asked, handed = []) => api(`${base}/seat`, {method: "PUT", key: key(code),
@@ -415,6 +416,7 @@ export class ConsolePage {
     const reply = await this.seat.sit(this.seat.mine === null ? "open" : "heard");
     if (!reply && this.outbox.items.length) this.outbox.link = "down";  // what waits is held, unsent: no server
     if (reply && denied(reply)) this.keyRefused = true;  // revoked since: the key's field asks for the new one
+    if (reply) this.gone = reply.status === 404;  // removed: said, where its stream would say only "offline"
     this.render();
     this.outbox.pump();
   }
@@ -450,7 +452,7 @@ export class ConsolePage {
   status() {
     const {kind, text, seeBelow} = linkBanner(this.outbox,
       {everUp: this.everUp, online: this.online(), keeping: offlineCopy.state === "keeping",
-        seatless: this.seat.lacks(this.outbox.items.length),
+        seatless: this.seat.lacks(this.outbox.items.length), gone: this.gone,
         handed: handedWaiting(this.seat.handed, this.known.log).length});
     return el("div", {class: kind ? `banner ${kind}` : "banner"}, text,
       ...(seeBelow ? [" ", el("a", {href: "#attention"}, t("console", "see-below"))] : []));

@@ -90,8 +90,8 @@ export class Seat {
       this.mine = reply.data.yours;
       this.handed = reply.data.handed;
       if (this.mine) this.released = false;
-    } else if (denied(reply)) {
-      this.mine = null;  // a key refused (revoked, say) holds no seat: asked for afresh once a key is taken
+    } else if (denied(reply) || reply.status === 404) {
+      this.mine = null;  // a key refused (revoked, say), or a match removed, holds no seat: asked for afresh after
     }
     return reply;
   }
