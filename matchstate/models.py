@@ -348,7 +348,8 @@ class TimerTickRow(Base):
 
 class HandedEventRow(Base):
     """An event a console held offline and, without the scoring seat, handed to the review as it was logged
-    (``event``, its ``at`` unchanged): the official sees it listed in time order and may log it."""
+    (``event``, its ``at`` unchanged): the official sees it listed in time order and may log it, or set it aside
+    (``set_aside_at``, by the device ``set_aside_device`` that shows as ``set_aside_label``), never logged."""
 
     __tablename__ = "handed_events"
 
@@ -358,3 +359,6 @@ class HandedEventRow(Base):
     label: Mapped[str] = mapped_column(String(80))
     event: Mapped[dict[str, Any]] = mapped_column(JSON)
     handed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    set_aside_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    set_aside_device: Mapped[str | None] = mapped_column(String(64))
+    set_aside_label: Mapped[str | None] = mapped_column(String(80))

@@ -166,6 +166,46 @@ def test_an_event_handed_that_no_append_would_take_is_refused_and_the_seat_still
     assert sit(api, "phone", "heard")["yours"]
 
 
+def test_the_official_sets_aside_a_handed_event_the_engine_refuses_and_it_waits_no_more(
+        api: Api, clock: Clock) -> None:
+    """A handed event the engine refused (a goal for a team not in the match) stayed in the seat's `handed` for
+    ever, so every console's banner said it waited for the official: the official may set it aside now, kept with
+    who did it and when, never logged; another key may not, and an id no console handed is not found."""
+    sit(api, "phone", "open")
+    stray = {"type": "goal", "at": "2026-11-29T15:00:04.000Z", "id": "web-stray", "team": "Green"}
+    goal = {"type": "goal", "at": "2026-11-29T15:00:09.000Z", "id": "web-goal", "team": "Blue"}
+    api.client.put(SEAT, json={"device": "tablet", "label": "Tablet · Chrome", "handed": [stray, goal]},
+                   headers={"Authorization": f"Bearer {api.scorer}"})
+    assert api.post(stray, "official").status_code == 422  # the review's "Log it as it was": refused
+    aside = f"{SEAT}/handed/web-stray/set-aside"
+    laptop = {"device": "laptop", "label": "Computer · Chrome · Ana"}
+    for key, status in ((None, 401), ("scorer", 403), ("the-league's-key", 403), ("wrong", 403)):
+        answer = api.client.post(aside, json=laptop, headers={"Authorization": f"Bearer {getattr(api, key, key)}"}
+                                 if key else {})
+        assert answer.status_code == status, (key, answer.text)
+    refused = api.client.post(aside, json=laptop, headers={"Authorization": f"Bearer {api.scorer}"}).json()
+    assert refused["words"] == {"en": "only an official may set aside an event handed to the review",
+                                "es": "solo un oficial puede dejar de lado un evento pasado a la revisión"}
+    official = {"Authorization": f"Bearer {api.official}"}
+    unknown = api.client.post(f"{SEAT}/handed/web-none/set-aside", json=laptop, headers=official)
+    assert unknown.status_code == 404 and "web-none" in unknown.json()["detail"], unknown.text
+    assert [item["event"] for item in api.client.get(SEAT).json()["handed"]] == [stray, goal]  # nothing set aside
+
+    answer = api.client.post(aside, json=laptop, headers=official)
+    assert answer.status_code == 200, answer.text
+    assert [item["event"] for item in answer.json()["handed"]] == [goal]
+    kept = {"event": stray, "label": "Tablet · Chrome", "handed_at": "2026-12-05T15:00:00.000Z",
+            "set_aside": {"at": "2026-12-05T15:00:00.000Z", **laptop}}
+    assert answer.json()["set_aside"] == [kept]
+    clock.now += timedelta(minutes=1)  # set aside again, or handed again: the first record stands, still aside
+    assert api.client.post(aside, json={"device": "tablet", "label": "Tablet"}, headers=official).status_code == 200
+    api.client.put(SEAT, json={"device": "tablet", "label": "Tablet", "handed": [stray]},
+                   headers={"Authorization": f"Bearer {api.scorer}"})
+    seat = api.client.get(SEAT).json()
+    assert [item["event"] for item in seat["handed"]] == [goal] and seat["set_aside"] == [kept]
+    assert [row["event"]["type"] for row in api.client.get(f"/api/matches/{CODE}/events").json()] == ["match.start"]
+
+
 def test_a_timer_clock_check_the_log_refuses_leaves_no_mark(api: Api) -> None:
     sit(api, "tablet", "open")
     api.send(*WINDOW)

@@ -21,6 +21,7 @@ from sqlalchemy import insert, inspect, text
 from matchstate.errors import StoreError
 from matchstate.models import Base, HandedEventRow, TimerTickRow
 from matchstate.store import MIGRATIONS, Store, hash_key
+from matchstate.store.seats import Seats
 from matchstate.store.sql import CARDS
 
 
@@ -116,6 +117,25 @@ def test_a_downgrade_past_0010_asks_before_dropping_an_event_handed_to_the_revie
         assert connection.execute(text(f"SELECT count(*) FROM {table}")).scalar_one() == 1
     migrate(store, command.downgrade, "0009", "allow-drop=yes")
     assert table not in inspect(store.engine).get_table_names()
+
+
+def test_a_downgrade_past_0018_asks_before_dropping_which_handed_events_the_official_set_aside(store: Store) -> None:
+    """Without 0018's columns every event handed to the review waits again, those the official set aside too: the
+    downgrade goes without asking while none is set aside, and asks first where one is; the events stay handed."""
+    seats = Seats(store)
+    held = [{"type": "goal", "team": "Green", "at": f"2026-11-29T15:00:0{n}.000Z", "id": f"dev-{n}"} for n in (1, 2)]
+    seats.hand("m-1", "tablet", "Tablet", held)
+    migrate(store, command.downgrade, "0017")
+    store.upgrade()
+    assert seats.set_aside("m-1", "dev-1", "laptop", "Computer · Chrome")
+    with pytest.raises(CommandError, match="-x allow-drop=yes"):
+        migrate(store, command.downgrade, "0017")
+    assert store.schema_is_current()
+    assert [[item["event"]["id"] for item in items] for items in seats.handed("m-1")] == [["dev-2"], ["dev-1"]]
+    migrate(store, command.downgrade, "0017", "allow-drop=yes")
+    assert "set_aside_at" not in {column["name"] for column in inspect(store.engine).get_columns("handed_events")}
+    store.upgrade()
+    assert [[item["event"]["id"] for item in items] for items in seats.handed("m-1")] == [["dev-1", "dev-2"], []]
 
 
 def test_the_migrations_go_down_and_up_again(store: Store) -> None:

@@ -186,6 +186,13 @@ def test_every_answer_is_what_its_route_declares(tmp_path: Path) -> None:
                  "/api/tournaments", "/api/matches/typed-1/sit-outs"):
         checked("GET", path, 200)
     checked("GET", "/api/discipline", 200, headers=league)
+    seat, laptop = "/api/matches/typed-1/seat", {"device": "laptop", "label": "Computer · Chrome"}
+    held = {"type": "goal", "team": "Green", "at": AT.format("19:30.000"), "id": "held-1"}
+    checked("PUT", seat, 200, json={"device": "tablet", "label": "Tablet", "handed": [held]}, headers=scorer)
+    official = {"Authorization": f"Bearer {keys['official_key']}"}
+    checked("POST", f"{seat}/handed/held-1/set-aside", 200, json=laptop, headers=official)
+    checked("POST", f"{seat}/handed/held-2/set-aside", 404, json=laptop, headers=official)
+    checked("POST", f"{seat}/handed/held-1/set-aside", 403, json=laptop, headers=scorer)
     # Refusals, each a Refusal whatever its status.
     checked("POST", events, 401, json={"event": {"type": "whistle", "at": AT.format("20:00.000")}})
     checked("POST", events, 403, json={"event": {"type": "whistle", "at": AT.format("20:00.000")}},

@@ -4,6 +4,7 @@ The seat is operational state, not part of the match's log (the log stays the so
 A console opening a match takes the seat where no one holds it, or its holder has not been heard from for
 :data:`STALE_SECONDS`; another console watches until it takes the seat, after a confirmation that names
 the holder. A clock check the seat's timer logged is kept as such, with the seconds since the window opened.
+An event a console without the seat handed to the review waits there until the official logs it or sets it aside.
 """
 
 from __future__ import annotations
@@ -122,20 +123,39 @@ class Seats:
                     {"code": code, "event_id": event_id, "device": device, "label": label, "event": event,
                      "handed_at": now} for event_id, event in fresh.items()])
 
-    def handed(self, code: str) -> list[dict[str, Any]]:
-        """The events handed to the review, in time order: each as logged, with the device that held it."""
+    def set_aside(self, code: str, event_id: str, device: str, label: str) -> bool:
+        """Set the event ``event_id`` handed to the review aside, by ``device`` (that shows as ``label``): never
+        logged, no longer listed. Whether it was handed; one set aside already keeps who did it first, and when."""
+        now = self.store.clock()
+        here = (HandedEventRow.code == code, HandedEventRow.event_id == event_id)
+        with self.store.database.transaction(write=True) as connection:
+            done = connection.execute(update(HandedEventRow).where(*here, HandedEventRow.set_aside_at.is_(None))
+                                      .values(set_aside_at=now, set_aside_device=device, set_aside_label=label))
+            if done.rowcount:
+                return True
+            return connection.execute(select(HandedEventRow.event_id).where(*here)).first() is not None
+
+    def handed(self, code: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The events handed to the review, in time order, each as logged with the device that held it: those
+        waiting, and those an official set aside (each with ``set_aside``: who did it, and when)."""
+        row = HandedEventRow
         with self.store.database.transaction() as connection:
-            rows = connection.execute(select(HandedEventRow.event, HandedEventRow.label, HandedEventRow.handed_at)
-                                      .where(HandedEventRow.code == code))
-            found = [{"event": event, "label": label, "handed_at": _iso(at)} for event, label, at in rows]
-        return sorted(found, key=lambda item: str(item["event"]["at"]))
+            rows = connection.execute(select(row.event, row.label, row.handed_at, row.set_aside_at,
+                                             row.set_aside_device, row.set_aside_label).where(row.code == code))
+            found = [{"event": event, "label": label, "handed_at": _iso(handed_at),
+                      **({"set_aside": {"at": _iso(at), "device": device, "label": by}} if at else {})}
+                     for event, label, handed_at, at, device, by in rows]
+        found.sort(key=lambda item: str(item["event"]["at"]))
+        return [item for item in found if "set_aside" not in item], [item for item in found if "set_aside" in item]
 
     def answer(self, code: str, seat: Seat | None, device: str | None = None) -> dict[str, Any]:
-        """The API's answer: the holder (or null), whether ``device`` holds it, the timer's clock checks and
-        the events handed to the review."""
+        """The API's answer: the holder (or null), whether ``device`` holds it, the timer's clock checks, the
+        events handed to the review and those set aside."""
         now = self.store.clock()
+        handed, aside = self.handed(code)
         return {"holder": seat.to_json(now) if seat else None, "yours": seat is not None and seat.device == device,
-                "stale_after": STALE_SECONDS, "timer_ticks": self.timer_ticks(code), "handed": self.handed(code)}
+                "stale_after": STALE_SECONDS, "timer_ticks": self.timer_ticks(code), "handed": handed,
+                "set_aside": aside}
 
 
 def _iso(at: datetime) -> str:

@@ -1,5 +1,5 @@
-"""The scoring seat on the web: ``GET``/``PUT /api/matches/{code}/seat`` (the append's hook for the seat's
-timer is :mod:`matchstate.web.timer`)."""
+"""The scoring seat on the web: ``GET``/``PUT /api/matches/{code}/seat``, and an event handed to the review set
+aside by the official (the append's hook for the seat's timer is :mod:`matchstate.web.timer`)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..authority import needed
-from ..errors import AccessDenied
+from ..errors import AccessDenied, NotFound
 from ..store import OFFICIAL, SCORER
 from ..store.seats import Ask, Seats
-from .answers import Answer, answers
+from ..words import phrases
+from .answers import Answer, answers, refusals
 from .api import READ_ERRORS, KeyDep, ServiceDep
 from .service import plain_json
 
@@ -51,6 +52,16 @@ class Handed(BaseModel):
     handed_at: str
 
 
+class SetAsideBy(BaseModel):
+    at: str
+    device: str = Field(description="The device the official set it aside on")
+    label: str = Field(description="What that device is, as it shows")
+
+
+class SetAside(Handed):
+    set_aside: SetAsideBy
+
+
 class SeatAnswer(Answer):
     """Who holds the seat (null: no one), whether the asking device does, and what the review should know."""
 
@@ -58,14 +69,21 @@ class SeatAnswer(Answer):
     yours: bool
     stale_after: float = Field(description="Seconds of silence after which the seat is free to a console opening")
     timer_ticks: dict[str, TimerTick] = Field(description="The clock checks the seat's timer logged, by event id")
-    handed: list[Handed] = Field(description="Events handed to the review, in time order")
+    handed: list[Handed] = Field(description="Events handed to the review and waiting for the official, in time order")
+    set_aside: list[SetAside] = Field(description="Events handed to the review that the official set aside, never "
+                                                  "logged, in time order")
 
 
-class SeatRequest(BaseModel):
+class DeviceRequest(BaseModel):
+    """A device that asks, as the seat keeps it."""
+
     model_config = ConfigDict(extra="forbid")
 
     device: Device
     label: str = Field(min_length=1, max_length=80, description='What the device is, as it shows: "Tablet · Chrome".')
+
+
+class SeatRequest(DeviceRequest):
     ask: Ask = Field("heard", description="`open`: take the seat where it is free (or its holder silent); "
                                           "`heard`: the holder is still there; `take`: take it from its holder.")
     handed: list[HeldEvent] = Field([], max_length=MAX_HANDED,
@@ -98,3 +116,18 @@ def sit(service: ServiceDep, key: KeyDep, code: str, body: SeatRequest) -> dict[
             raise AccessDenied.said("official-only")  # a scorer hands only what a scorer could log
         seats.hand(code, body.device, body.label, handed)
     return seats.answer(code, seats.sit(code, body.device, body.label, body.ask), body.device)
+
+
+@api.post("/matches/{code}/seat/handed/{event_id}/set-aside", response_model=None,
+          responses={**answers(200, SeatAnswer, "The seat after it, the event no longer in `handed`"),
+                     **refusals(401, 422, 429, 503, _403="The key is not the match's official key",
+                                _404="No such match, or no event handed to its review has that id")})
+def set_aside(service: ServiceDep, key: KeyDep, code: str, event_id: str, body: DeviceRequest) -> dict[str, Any]:
+    """Set aside an event a console handed to the review, with the official key: it is never logged, the review
+    no longer lists it and no console says it waits; who set it aside (the device) and when are kept."""
+    if service.role(code, key) != OFFICIAL:
+        raise AccessDenied.worded_as(phrases("seat", "refused-aside-official"))
+    seats = Seats(service.store)
+    if not seats.set_aside(code, event_id, body.device, body.label):
+        raise NotFound.worded_as(phrases("seat", "refused-aside-unknown", id=event_id))
+    return seats.answer(code, seats.holder(code), body.device)

@@ -1,15 +1,17 @@
 """The scoring seat, as the scorer and the official meet it: events a console held offline while another took
 the seat are shown to the scorer, in time order and as they were logged, to send as they were or to hand to
-the review, where the official logs them; a clock check the seat's timer logged is marked so in the review."""
+the review, where the official logs them or sets aside one the engine refuses; a clock check the seat's timer logged
+is marked so in the review."""
 
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
-from browser.browsing import LEAGUE_KEY, PHONE, Console, log, post
+from browser.browsing import LEAGUE_KEY, PHONE, Console, get, log, post
 from matchstate.web.process import ServerProcess
 
 HELD_TITLE = "#attention >> text=Not sent: this console does not hold the scoring seat"
@@ -68,6 +70,43 @@ def test_a_console_that_lost_the_seat_hands_what_it_held_to_the_review(
     assert [(row["event"]["type"], row["event"]["at"], row["role"]) for row in rows] == [
         (e["type"], e["at"], "official") for e in held]
     tablet.page.wait_for_selector("#link >> text=Online: every event recorded.")
+
+
+def test_the_review_sets_aside_what_the_engine_refuses_and_the_consoles_banner_says_nothing_waits(
+        server: ServerProcess, scorer: Any, new_page: Any) -> None:
+    """A handed event the engine refused stayed listed in the review for ever, and the console's banner said it
+    waited for the official: the official sets it aside, after a confirmation, and neither says it any more."""
+    tablet, held = lose_the_seat_offline(server, scorer, new_page, "seat-aside")
+    tablet.page.click('#attention [data-act="hand-review"]')
+    tablet.page.wait_for_selector("#link >> text=2 events handed to the review wait for the official")
+    # The seat's console logs on meanwhile: what the tablet held is now earlier than the log's last event.
+    now = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    post(server, "/api/matches/seat-aside/events", {"event": {"type": "chukker.start", "chukker": 1, "at": now,
+                                                              "id": "phone-1"}}, tablet.keys["scorer_key"])
+    review = new_page()
+    review.goto(f"{server.base}/matches/seat-aside/review#key={tablet.keys['official_key']}")
+    review.wait_for_selector("#handed >> text=Held by a console without the seat")
+    review.locator('#handed [data-act="log-handed"]').first.click()
+    review.wait_for_selector("#message >> text=Not recorded (422)")
+    assert "earlier than the event before it" in review.inner_text("#message")
+    review.locator('#handed [data-act="aside-handed"]').first.click()
+    assert "Set this event aside?" in review.inner_text("#ask")
+    review.click('#ask [data-action="cancel"]')  # "Keep it listed": nothing is set aside
+    review.wait_for_selector("#ask", state="detached")
+    assert review.locator("#handed li").count() == 2
+    for remaining in (1, 0):
+        review.locator('#handed [data-act="aside-handed"]').first.click()
+        review.click('#ask [data-action="confirm"]')
+        review.wait_for_selector("#message >> text=Set aside:")
+        review.wait_for_function(f"() => document.querySelectorAll('#handed li').length === {remaining}")
+        if remaining:
+            tablet.page.wait_for_selector("#link >> text=1 event handed to the review waits for the official")
+    review.wait_for_selector("#handed", state="hidden")
+    tablet.page.wait_for_selector("#link >> text=Online: every event recorded.")
+    assert [row["type"] for row in log(server, "seat-aside")] == ["match.start", "chukker.start"]  # never logged
+    seat = get(server, "/api/matches/seat-aside/seat")
+    assert seat["handed"] == [] and [item["event"] for item in seat["set_aside"]] == held
+    assert all(item["set_aside"]["label"].startswith("Computer · ") for item in seat["set_aside"])
 
 
 @pytest.mark.parametrize(("language", "mark"), [

@@ -6,7 +6,7 @@
 // score, free hit and clock they imply (provisional). Every receipt the server signs is kept on the device.
 // Nothing runs on import: console.mjs starts the page.
 
-import {deviceId, newEvent, recorder} from "./events.mjs";
+import {deviceId, newEvent} from "./events.mjs";
 import {$, el} from "./dom.mjs";
 import {api, denied} from "./http.mjs";
 import {key, keyLinks, readKey, setKey, takeKeyFromLink} from "./keys.mjs";
@@ -28,7 +28,7 @@ import {Receipts} from "./receipts.mjs";
 import {ask} from "./dialog.mjs";
 import {fitText} from "./fit.mjs";
 import {reviewLine} from "./reviewline.mjs";
-import {HEARD_EVERY_MS, Seat, deviceLabel, handedWaiting, seatDevice} from "./seat.mjs";
+import {HEARD_EVERY_MS, Seat, handedWaiting, thisDevice} from "./seat.mjs";
 import {seatLine, takeSeat} from "./seatview.mjs";
 import {awardEvents, awardFields, gridBy, isAward, sentBy, usualPlayer} from "./taps.mjs";
 import {CHUKKER_EDGES, buttonLabel, buttonTypes, enabledType, prefilled, shortcutType} from "./buttons.mjs";
@@ -81,7 +81,7 @@ export class ConsolePage {
     this.keyRefused = false;        // the server refuses the key held
     this.gone = false;              // the server no longer holds the match (removed), as its seat last said
     // The match's scoring seat: only the console that holds it logs the automatic clock check.
-    this.seat = new Seat({storage: localStorage, code, device: seatDevice(localStorage, deviceId),
+    this.seat = new Seat({storage: localStorage, code, device: thisDevice().device,
       put: (asked, handed = []) => api(`${base}/seat`, {method: "PUT", key: key(code),
         body: {device: this.seat.device, label: this.seatLabel(), ask: asked, handed}})});
     this.outbox = new Outbox({
@@ -638,8 +638,7 @@ export class ConsolePage {
 
   // What this device is to another console: its kind, its browser and the scorer's name, as given now.
   seatLabel() {
-    return deviceLabel(navigator.userAgent, Math.min(screen.width, screen.height), navigator.maxTouchPoints > 0,
-      recorder());
+    return thisDevice().label;
   }
 
   // What the key may do here; kept as it was while the server does not answer.

@@ -19,7 +19,7 @@ import {key, keyLinks, setKey, takeKeyFromLink} from "./keys.mjs";
 import {lang, onLang} from "./lang.mjs";
 import {listen, matchPage, tracker} from "./live.mjs";
 import {eventItem, showNow, time} from "./show.mjs";
-import {details, eventName, roleName} from "./words.mjs";
+import {describeEvent, details, eventName, roleName} from "./words.mjs";
 import {newEvent} from "./events.mjs";
 import {logAlarm} from "./logalarm.mjs";
 import "./sitouts.mjs";
@@ -32,7 +32,8 @@ import {videoPanel} from "./reviewvideo.mjs";
 import {clipTime, pinnedSeconds} from "./clips.mjs";
 import {askers, chukkerScores, countdownText, matchEnd, windowLeft} from "./officials.mjs";
 import {filled, formContent, formKeys, missing, showMissing, showUnfit, unfit} from "./quickform.mjs";
-import {handedPanel, timerMark} from "./reviewseat.mjs";
+import {asideQuestion, handedPanel, timerMark} from "./reviewseat.mjs";
+import {thisDevice} from "./seat.mjs";
 
 const {root, code, base} = matchPage($("review"));
 const clock = pageClock();
@@ -75,6 +76,28 @@ async function logEvent(event) {
 }
 
 const say = messenger();  // the page's message, said again in the language chosen
+
+// Set aside, after a confirmation, an event handed here that is not to be logged (one the engine refuses, say): the
+// server keeps who did it and when, and no page lists it as waiting again.
+async function setAside(item) {
+  const {action} = await ask(asideQuestion(item));
+  if (action !== "confirm") return;
+  let reply;
+  try {
+    reply = await api(`${base}/seat/handed/${encodeURIComponent(item.event.id)}/set-aside`,
+      {method: "POST", body: thisDevice(), key: key(code)});
+  } catch (err) {
+    say(() => t("review", "not-sent"));
+    return;
+  }
+  if (reply.status !== 200) {
+    say(() => t("seat", "aside-failed", {status: reply.status, reason: refusal(reply.data)}));
+    return;
+  }
+  seat = reply.data;
+  say(() => t("seat", "aside-done", {event: describeEvent(item.event)}));
+  render();
+}
 
 function voidEvent(row, reason = "") {
   const dialog = $("void");
@@ -484,7 +507,7 @@ function render() {
   if (following) pane.scrollTop = pane.scrollHeight;
   $("detail").replaceChildren(...detail().filter(Boolean));  // a part it leaves out is null, never the text "null"
   renderOfficials();
-  $("handed").replaceChildren(...handedPanel(seat, known.log, logEvent));
+  $("handed").replaceChildren(...handedPanel(seat, known.log, logEvent, setAside));
   $("handed").hidden = !$("handed").children.length;
   video.render();
   refocus(kept);

@@ -4,6 +4,7 @@
 // The seat's timer marks its clock checks with the request header X-Console-Timer, outside the event.
 
 import {t} from "./catalog.mjs";
+import {deviceId, recorder} from "./events.mjs";
 import {denied} from "./http.mjs";
 
 export const HEARD_EVERY_MS = 5000;  // how often the console says it is still there
@@ -35,6 +36,13 @@ export function deviceLabel(agent, width, touch, name = "") {
   const found = browsers.find(([mark]) => agent.includes(mark));
   const label = [kind, found ? found[1] : "Browser", name.trim()].filter(Boolean).join(" · ");
   return [...label].slice(0, LABEL_MOST).join("");
+}
+
+/** This browser as the seat knows a device, {device, label}: its id, and what it is with the name set on it now. */
+export function thisDevice() {
+  return {device: seatDevice(localStorage, deviceId),
+    label: deviceLabel(navigator.userAgent, Math.min(screen.width, screen.height), navigator.maxTouchPoints > 0,
+      recorder())};
 }
 
 const LABEL_WORDS = {Computer: "device-computer", Phone: "device-phone", Tablet: "device-tablet", Browser: "device-browser"};
