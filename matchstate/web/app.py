@@ -43,6 +43,7 @@ from .headers import SecurityHeaders
 from .lane import Lane
 from .limits import Limits, RequestLimits
 from .service import CLOCK_TOLERANCE_SECONDS, Service
+from .templating import LanguageVary
 from .watch import watch
 from .witnessing import Witnessing
 
@@ -106,6 +107,7 @@ def create_app(store: Store, *, private: bool = False, limits: Limits | None = N
     app.include_router(tournaments.pages)
     app.include_router(assets.router)  # the static files, compressed ahead and versioned
     app.add_middleware(Lane, routes=api.lane_routes(), handlers=app.exception_handlers)  # inside every middleware
+    app.add_middleware(LanguageVary)  # inside the compression, which names Accept-Encoding after it in one Vary
     app.add_middleware(Compression, minimum_size=MINIMUM_BYTES)  # as the client takes it
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, larger=(api.IMPORT_PATHS, api.MAX_IMPORT_BYTES))
     app.add_middleware(DatabaseFaults, seconds=store.database.timeout)

@@ -1,7 +1,8 @@
 """The pages' templates, in the reader's language.
 
 ``t(section, key, **fields)`` in a template is a phrase of the one catalog (``data/words.toml``) in the
-language the toggle chose, which it keeps in a cookie so the server renders that language too. Every page
+language the toggle chose, which it keeps in a cookie so the server renders that language too (until then, the
+browser's ``Accept-Language``: an answer whose language was chosen so says ``Vary: Accept-Language``). Every page
 loads the catalog's sections its scripts use as a module (``catalog-console.mjs``, say: see :mod:`.assets`), so
 its scripts (``static/catalog.mjs``) speak the same words, offline as well. ``script(entry)`` and
 ``stylesheet(styles)`` are the versioned URLs of the page's one script (its modules in one file) and its one
@@ -18,6 +19,8 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..authority import OFFICIALS_ONLY
 from ..tournaments.standings import goals
@@ -27,11 +30,13 @@ from .negotiation import weighted
 from .offline import kept_offline
 
 LANG_COOKIE = "matchstate_lang"
+CHOSEN = "reader_lang_chosen"  # in the request's state: the answer is in the reader's language (see LanguageVary)
 
 
 def reader_lang(request: Request) -> str:
     """The language the reader chose with the toggle; until they do, the first of ours their browser asks for
     (``Accept-Language``), else English."""
+    setattr(request.state, CHOSEN, True)
     value = request.cookies.get(LANG_COOKIE)
     if value in LANGUAGES:
         return value
@@ -47,6 +52,29 @@ def asked_lang(header: str) -> str:
         if weight > 0 and (language in LANGUAGES or language == "*"):
             ranked.append((-weight, order, "en" if language == "*" else language))
     return min(ranked)[2] if ranked else "en"
+
+
+class LanguageVary:
+    """ASGI middleware: an answer in the reader's language (:func:`reader_lang` was asked while it was made) says
+    ``Vary: Accept-Language``, so that a shared cache gives no reader a page in another's language. Said with the
+    cookie too: the same address without it is answered by the header."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        state = scope.setdefault("state", {})  # the dict request.state writes to, whatever copies the scope below
+
+        async def send_varied(message: Message) -> None:
+            if message["type"] == "http.response.start" and state.get(CHOSEN):
+                message["headers"] = list(message.get("headers", []))
+                MutableHeaders(raw=message["headers"]).add_vary_header("Accept-Language")
+            await send(message)
+
+        await self.app(scope, receive, send_varied)
 
 
 @pass_context
