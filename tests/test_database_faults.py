@@ -198,6 +198,20 @@ async def _ready_or_not(proxy: SilentProxy, proxied: Store) -> None:
             assert answer.status_code == 503 and time.monotonic() < deadline, answer.text
 
 
+def test_a_database_timeout_under_a_second_still_connects_to_a_healthy_postgresql(
+        schema_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new connection is not begun with less than half the least connect timeout left; a timeout set shorter than
+    that must not refuse every connection."""
+    monkeypatch.setenv("MATCHSTATE_DATABASE_TIMEOUT", "0.8")
+    store = Store(schema_url)
+    try:
+        store.upgrade()
+        with deadline(store.database.timeout), store.database.transaction() as connection:
+            assert connection.exec_driver_sql("SELECT 1").scalar() == 1
+    finally:
+        store.close()
+
+
 def test_a_request_that_comes_late_to_a_silent_postgresql_is_refused_by_its_own_deadline(
         silenceable: tuple[SilentProxy, Store]) -> None:
     """Many reads at once of a silent database (a hunt's 25): one that came to it late, every connection of the pool

@@ -291,9 +291,10 @@ class Database:
 
     def _connecting(self, _: Any, __: Any, ___: Any, options: dict[str, Any]) -> None:
         left = min(self.remaining(), self.timeout)
-        # A connection is not begun with less than half libpq's least connect timeout left: a silent server would
-        # hold the request that long past its deadline (a request that came late, behind others, to an empty pool).
-        if left < LEAST_CONNECT_TIMEOUT / 2:
+        # A connection is not begun with less than half libpq's least connect timeout left (or half the timeout, set
+        # shorter): a silent server would hold the request that long past its deadline (a request that came late,
+        # behind others, to an empty pool).
+        if left < min(LEAST_CONNECT_TIMEOUT, self.timeout) / 2:
             raise DatabaseUnavailable.waited(self.timeout)
         options["connect_timeout"] = max(LEAST_CONNECT_TIMEOUT, math.ceil(left))
 

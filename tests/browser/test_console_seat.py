@@ -156,6 +156,13 @@ def test_a_console_whose_match_is_removed_says_so_and_no_longer_that_it_holds_th
     tablet.page.clock.fast_forward(6000)  # its next heartbeat: the server has no such match
     tablet.page.wait_for_selector("#link .banner.warn >> text=The server no longer holds this match: it was removed")
     assert tablet.page.locator("#seat").inner_text() == ""
+    sent: list[str] = []
+    tablet.page.on("request", lambda request: sent.append(request.url) if request.method == "POST" else None)
+    tablet.click("chukker.start")  # kept on the device, as the banner says, not sent to be refused
+    tablet.page.wait_for_selector("#link >> text=1 event kept on this device, not sent")
+    tablet.page.clock.fast_forward(6000)  # a heartbeat more, and the outbox's own turn
+    tablet.page.wait_for_function("() => document.querySelector('#link').textContent.includes('1 event kept')")
+    assert [url for url in sent if url.endswith("/events")] == [] and len(tablet.outbox()) == 1
 
 
 def test_an_event_a_revoked_key_could_not_send_waits_for_its_scorer_where_another_console_took_the_seat(

@@ -89,8 +89,9 @@ export class ConsolePage {
       name: `matchstate:outbox:${code}`,
       send: (body, otherKey) => api(`${base}/events`, {method: "POST", body, key: otherKey || key(code),
         headers: this.seat.headers(body.event)}),
-      // A key the server refuses holds no seat: what waits is sent, so that its refusal is shown and held.
-      holding: () => !this.keyRefused && this.seat.holds(this.outbox.items.length),
+      // A key the server refuses holds no seat: what waits is sent, so that its refusal is shown and held. A match
+      // removed holds what waits here, unsent, as its banner says.
+      holding: () => this.gone || (!this.keyRefused && this.seat.holds(this.outbox.items.length)),
       lastKnownAt: () => this.known.lastAt(),
       movedOn: (basis) => {
         const ours = new Set(this.outbox.events.map((event) => event.id));  // one of them recorded, its answer lost
