@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from . import evidence_cli
 from .commands import COMMANDS, DESCRIPTION, METAVAR, PROG, VERSION, columns
-from .errors import MatchstateError, RefusedEvent, TamperedStore
+from .errors import MatchstateError, RefusedEvent
 from .version import PACKAGE_VERSION
 from .witness import command as witness_command
 
@@ -398,7 +398,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     for code in codes:
         try:
             print(exporter.written_into(store, code, folder))
-        except TamperedStore as err:  # named, as `matches` names it, and the others written
+        except (MatchstateError, OSError) as err:  # named (a log not read back, as `matches` names it; a file that
+            # could not be written, two codes differing only in case where the file system ignores it) and the rest
             print(f"matchstate: {err}", file=sys.stderr)
             unread += 1
     return FOUND_A_PROBLEM if unread else 0

@@ -16,6 +16,7 @@ from conftest import BLUE, RED, hand_log, stored
 from sqlalchemy import text
 
 from matchstate.cli import COULD_NOT_RUN, FOUND_A_PROBLEM, main
+from matchstate.records.export import Exporter
 from matchstate.store import Store
 
 FINISHED = ({"type": "chukker.start", "chukker": 1}, {"type": "goal", "team": BLUE, "player": 1},
@@ -150,3 +151,21 @@ def test_a_match_whose_log_cannot_be_read_back_is_named_and_the_others_are_writt
     assert re.fullmatch(r"matchstate: match live-1 cannot be read back from the store \(.+\): `matchstate verify` "
                         r"says what was changed\n", err)
     assert [path.name for path in folder.iterdir()] == ["otoño-1.jsonl"]
+
+
+def test_a_match_whose_file_cannot_be_written_is_named_and_the_others_are_written(
+        league: Store, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file system that ignores case takes two codes differing only in case for one file; a full disk, any file:
+    the export stopped there, and its folder, no longer empty, refused the export asked again."""
+    written_into = Exporter.written_into
+
+    def failing(self: Exporter, store: Store, code: str, folder: Path) -> Path:
+        if code == "live-1":
+            raise OSError(28, "No space left on device")
+        return written_into(self, store, code, folder)
+
+    monkeypatch.setattr(Exporter, "written_into", failing)
+    folder = tmp_path / "otoño"
+    status, out, err = run(capsys, "export", "--into", str(folder), "--event", "Copa Otoño")
+    assert (status, out, err) == (FOUND_A_PROBLEM, f"{folder / 'otoño-1.jsonl'}\n",
+                                  "matchstate: [Errno 28] No space left on device\n")
