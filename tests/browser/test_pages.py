@@ -348,6 +348,25 @@ def test_a_match_not_yet_started_is_corrected_and_removed_on_the_records_page(se
     assert page.errors == []
 
 
+def test_a_correction_on_the_records_page_keeps_what_its_form_does_not_show(server: ServerProcess,
+                                                                          new_page: Any) -> None:
+    """The form shows no rule set: a club's match corrected there (its venue) was played by the default set after."""
+    create(server, "club-1", teams=["Blue", "Red"], rules="club", venue="Cancha 1")
+    page = new_page(viewport=TABLET)
+    page.goto(server.base + "/")
+    page.click('#matches tr:has-text("club-1") [data-act="correct"]')
+    page.wait_for_selector("#created >> text=Correcting match club-1")
+    page.fill('#new [name="venue"]', "Cancha 2")
+    page.fill('#new [name="league_key"]', LEAGUE_KEY)
+    page.click("#new button.primary")
+    page.fill('#ask [name="value"]', "played on the other field")
+    page.click('#ask [data-action="confirm"]')
+    page.wait_for_selector("#created >> text=Match club-1 corrected; its keys are the same.")
+    start = log(server, "club-1")[0]["event"]
+    assert (start["venue"], start["rules"]) == ("Cancha 2", "club")
+    assert page.errors == []
+
+
 def test_the_records_list_starts_with_the_newest_match_and_shows_more_on_asking(server: ServerProcess,
                                                                                 new_page: Any) -> None:
     """It showed the first 100 matches, oldest first, and nothing else: today's were out of sight, unsaid."""

@@ -128,10 +128,15 @@ function fill(form, start) {
   form.querySelector(".own-clock").hidden = form.elements.clock.value !== "own";
 }
 
+// The match.start being corrected, as stored: what the form does not show of it (its rule set, its challenges) is
+// kept as it was, where the correction dropped it (the rules of a club's match became the default set's).
+let stored = null;
+
 // Correcting: the form holds the match's match.start, its code fixed, until it is saved or another is made.
 function correcting(form, code) {
   if (code) form.dataset.correcting = code;
   else delete form.dataset.correcting;
+  if (!code) stored = null;
   form.elements.match.readOnly = Boolean(code);
   form.querySelector("button.primary").textContent = t("records", code ? "save-correction" : "create");
 }
@@ -140,7 +145,8 @@ async function startCorrection(code) {
   const reply = await api(`/api/matches/${encodeURIComponent(code)}/events`);
   if (reply.status !== 200) return say(() => reason(reply.data), true);
   const form = $("new");
-  fill(form, reply.data[0].event);
+  stored = reply.data[0].event;
+  fill(form, stored);
   correcting(form, code);
   say(() => t("records", "correcting", {code}));
   form.elements.team1.focus();
@@ -154,8 +160,9 @@ async function saveCorrection(form) {
     input: {label: t("records", "reason")},
     actions: [{id: "confirm", label: t("records", "save-correction"), primary: true}, {id: "cancel", label: t("form", "cancel")}]});
   if (answer.action !== "confirm") return;
+  const {type, at, id, ...unshown} = stored;  // the form's own fields, each as it is now, on top
   const reply = await api(`/api/matches/${encodeURIComponent(code)}`,
-    {method: "PUT", body: {start: startEvent(form), reason: answer.value}, key});
+    {method: "PUT", body: {start: {...unshown, ...startEvent(form)}, reason: answer.value}, key});
   if (reply.status !== 200) return say(() => t("records", "not-corrected", {status: reply.status, why: reason(reply.data)}), true);
   correcting(form, null);
   const remember = form.elements.remember.checked;
