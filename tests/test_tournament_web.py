@@ -696,6 +696,35 @@ def test_a_draw_given_with_a_tournament_is_refused_its_record_is_the_desks(
     assert client.get("/api/tournaments/t15").status_code == 404
 
 
+def test_a_fixtures_match_given_with_a_tournament_is_refused_its_match_is_the_desks(client: TestClient) -> None:
+    """A fixture's match is opened or entered at the desk, its checks passed: a change that named a match stored
+    elsewhere (between other teams, of six chukkers) made it the fixture's result, unchecked."""
+    other = {"type": "match.start", "at": "2026-12-05T15:00:00Z", "match": "friendly-9", "teams": ["X", "Y"]}
+    assert client.post("/api/matches", json=other, headers=AUTH).status_code == 201
+    assert client.post("/api/tournaments", json={**A_V_B, "slug": "t16"}, headers=AUTH).status_code == 201
+    assert client.post("/api/tournaments/t16/draw", json={"format": "bracket", "seed": "s"}, headers=AUTH) \
+        .status_code == 200
+    first_id = client.get("/api/tournaments/t16").json()["fixtures"][0]["id"]
+    assert client.post(f"/api/tournaments/t16/fixtures/{first_id}/match", headers=AUTH).status_code == 201
+    before = client.get("/api/tournaments/t16").json()
+    first = before["fixtures"][0]
+    assert first["match"]  # opened at the desk: given back as it is, below, it changes nothing
+    claimed = [{**first, "match": "friendly-9"}, *before["fixtures"][1:]]
+    english = f"fixture {first['id']}'s match is the desk's to open or to enter (POST /api/tournaments/t16/fixtures/"
+    spanish = f"el partido de {first['id']} lo abre o lo ingresa la mesa"
+    refusal(client.patch("/api/tournaments/t16", json={"fixtures": claimed}, headers=AUTH), english, spanish)
+    refusal(client.post("/api/tournaments/t16/fixtures", json=[{"id": "f9", "home": "A", "away": "B",
+                                                               "match": "friendly-9"}], headers=AUTH),
+            "fixture f9's match is the desk's", "el partido de f9 lo abre")
+    refusal(client.post("/api/tournaments", json={**A_V_B, "slug": "t17", "fixtures": [
+        {"id": "f1", "home": "A", "away": "B", "match": "friendly-9"}]}, headers=AUTH),
+        "fixture f1's match is the desk's", "el partido de f1 lo abre")
+    assert client.get("/api/tournaments/t16").json() == before
+    assert client.get("/api/tournaments/t17").status_code == 404
+    # The fixtures given back as the desk keeps them (a page sends what it read) change nothing.
+    assert client.patch("/api/tournaments/t16", json={"fixtures": before["fixtures"]}, headers=AUTH).status_code == 200
+
+
 def test_a_change_that_changes_nothing_leaves_the_version_for_the_other_desk(client: TestClient) -> None:
     """Each such PATCH counted a version, so the other desk's next change, made from the version it showed, was
     refused as if the tournament had changed under it."""

@@ -62,7 +62,7 @@ class Desk:
     # -- the documents -----------------------------------------------------------------
 
     def create(self, data: Mapping[str, Any]) -> Tournament:
-        _no_draw_given(data)
+        _desks_own(data)
         tournament = tournament_of(dict(data))
         now = utc_now()
         with self.store.database.transaction(write=True) as connection:
@@ -103,9 +103,9 @@ class Desk:
 
     def change(self, slug: str, data: Mapping[str, Any], expected: int | None = None) -> Tournament:
         """Change a tournament's fields (its slug stays; ``conditions`` are changed one by one)."""
-        _no_draw_given(data, slug)
 
         def merged(tournament: Tournament) -> Tournament:
+            _desks_own(data, slug, {f.id: f.match for f in tournament.fixtures})
             current = tournament.to_json()
             made = {**current, **data, "slug": slug}
             if isinstance(data.get("conditions"), Mapping):  # a change of one condition keeps the others
@@ -202,6 +202,7 @@ class Desk:
     def add_fixtures(self, slug: str, fixtures: Sequence[Mapping[str, Any]], expected: int | None = None) -> Tournament:
         """Add fixtures entered by hand (a knockout fed by places, a shootout, a subsidiary bracket)."""
         known_fields(list(fixtures), Fixture)  # named where the request has it, not in the list it joins
+        _desks_own({"fixtures": list(fixtures)}, slug)
 
         def added(tournament: Tournament) -> Tournament:
             doc = tournament.to_json()
@@ -508,11 +509,20 @@ def _shown(value: Any) -> str:
     return text if len(text) <= SHOWN_CHARACTERS else text[:SHOWN_CHARACTERS - 1] + "…"
 
 
-def _no_draw_given(data: Mapping[str, Any], slug: object = None) -> None:
-    """Refuse a ``draw`` given with a tournament: it records the draw the desk made (its seed and algorithm), which a
-    client's own would pass for, whatever it held ({"sed": ...} was stored as it came)."""
+def _desks_own(data: Mapping[str, Any], slug: object = None, held: Mapping[str, str | None] | None = None) -> None:
+    """Refuse what the desk records of its own doing, given with a tournament or its fixtures: the draw it made (its
+    seed and algorithm; {"sed": ...} was stored as it came) and a fixture's match, opened or entered at the desk
+    with its checks (a change that named any stored match a fixture's made it its result, unchecked). ``held``: each
+    fixture's match now, which a change may give back as it is."""
+    named = slug if isinstance(slug, str) else data.get("slug", "SLUG")
     if "draw" in data:
-        raise refused(InvalidQuery, "draw-given", slug=slug if isinstance(slug, str) else data.get("slug", "SLUG"))
+        raise refused(InvalidQuery, "draw-given", slug=named)
+    fixtures = data.get("fixtures")
+    for fixture in fixtures if isinstance(fixtures, list) else ():
+        # (a match that is no text is refused by the fixture's reader, in its words)
+        if isinstance(fixture, Mapping) and isinstance(fixture.get("match"), str) \
+                and fixture["match"] != (held or {}).get(str(fixture.get("id"))):
+            raise refused(InvalidQuery, "match-given", slug=named, fixture=fixture.get("id"))
 
 
 def changed(slug: str, had: int, now: int) -> TournamentChanged:
