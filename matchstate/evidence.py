@@ -44,7 +44,7 @@ from . import jcs
 from .engine import Match
 from .errors import MatchstateError, NotProven
 from .models import EventRow, LogLeafRow, MatchRow
-from .records.export import file_name
+from .records.export import file_name, fitted
 from .store import acts
 from .store.chain import GENESIS, chain_hash, decode, instant, sealed
 from .store.leaguelog import ACT, event_leaf
@@ -125,8 +125,8 @@ def archive(store: Store, codes: list[str], folder: Path, witnessed: Policy | No
 def bundle_folder(folder: Path, code: str) -> Path:
     """The folder of match ``code``'s bundle in ``folder``: its code as one name that stays in ``folder``, whatever
     the code holds ("/" written %2F and "%" %25; a code "." or ".." as %2E), and that is not the season's tiles'
-    (a code "log" as %6Cog)."""
-    name = file_name(code)
+    (a code "log" as %6Cog), and one a file system holds (:func:`~matchstate.records.export.fitted`)."""
+    name = fitted(file_name(code), code)
     if name in (".", ".."):
         return folder / name.replace(".", "%2E")
     return folder / (f"%{ord(name[0]):02X}{name[1:]}" if name == TILES else name)

@@ -108,6 +108,19 @@ def test_a_bundle_stays_in_its_folder_whatever_the_match_code_holds(store: Store
     assert verify_bundle(folder, ENGINE_VERSION).problems == []
 
 
+def test_a_match_whose_code_is_longer_than_a_file_name_is_archived_and_its_bundle_verifies(store: Store,
+                                                                                          tmp_path: Path) -> None:
+    """A code of 64 emoji is 256 bytes, one more than a file system's name holds: archive stopped at it."""
+    code = "😀" * 64
+    log = [{**event, "id": f"long-{n}"} for n, event in enumerate(match_log(code, 3))]
+    store.create_match(log[0], role="official")
+    for event in log[1:]:
+        store.append(code, event, role="scorer")
+    [target] = archive(store, [code], tmp_path / "bundles")
+    assert len(target.name.encode()) <= 255 and (target / EVENTS).exists()
+    assert verify_bundle(tmp_path / "bundles", ENGINE_VERSION).problems == []
+
+
 @pytest.mark.parametrize("what", ["line removed", "proof removed", "lines swapped", "last lines removed",
                                   "every line removed", "head of another match"])
 def test_a_bundle_cut_or_reordered_is_found(store: Store, tmp_path: Path, what: str) -> None:

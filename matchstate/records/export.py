@@ -80,10 +80,14 @@ NAME_BYTES = 255  # the longest file name most file systems hold, in bytes
 def exported_name(code: str, suffix: str) -> str:
     """The file of match ``code``'s export (``suffix`` its format's): :func:`file_name`, its first dot written %2E (a
     shell's ``*`` leaves out a name that begins with one, so ``import DIR/*.jsonl`` would have left the match out),
-    and a name too long for a file system cut, with a hash of the code after it (one code's name stays its own)."""
+    and a name too long for a file system :func:`fitted`."""
     name = file_name(code)
-    if name.startswith("."):
-        name = "%2E" + name[1:]
+    return fitted("%2E" + name[1:] if name.startswith(".") else name, code, suffix)
+
+
+def fitted(name: str, code: str, suffix: str = "") -> str:
+    """``name`` (match ``code``'s) and ``suffix``, as one file's name a file system holds: one too long cut, with a
+    hash of the code after it (one code's name stays its own)."""
     if len(f"{name}{suffix}".encode()) <= NAME_BYTES:
         return name + suffix
     tail = f"~{hashlib.sha256(code.encode()).hexdigest()[:16]}{suffix}"
