@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +17,11 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "Using `httpx`")
     from fastapi.testclient import TestClient
 
-from tournament_helpers import team
+from tournament_helpers import at, desk_client, team
 
 from matchstate.cli import COULD_NOT_RUN, main
 from matchstate.models import TournamentRow
 from matchstate.store import Store
-from matchstate.web import create_app
-from matchstate.web.access import hash_key
 
 LEAGUE = "league-key-of-the-doors"
 AUTH = {"Authorization": f"Bearer {LEAGUE}"}
@@ -34,13 +31,7 @@ HELD_ES = "el partido cup-Cup-R1-1 es el del partido Cup-R1-1 del torneo cup"
 
 @pytest.fixture
 def client(store: Store) -> Iterator[TestClient]:
-    store.set_league_key(hash_key(LEAGUE))
-    with TestClient(create_app(store)) as client:
-        yield client
-
-
-def at(n: int) -> str:
-    return (datetime.now(UTC) + timedelta(seconds=n)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    yield from desk_client(store, LEAGUE)
 
 
 def cup(client: TestClient) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -17,13 +17,11 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "Using `httpx`")
     from fastapi.testclient import TestClient
 
-from tournament_helpers import team
+from tournament_helpers import at, desk_client, team
 
 from matchstate.models import TournamentRow
 from matchstate.store import Store
 from matchstate.tournaments.feeds import folded
-from matchstate.web import create_app
-from matchstate.web.access import hash_key
 
 LEAGUE = "league-key-for-the-desk"
 AUTH = {"Authorization": f"Bearer {LEAGUE}"}
@@ -31,13 +29,7 @@ AUTH = {"Authorization": f"Bearer {LEAGUE}"}
 
 @pytest.fixture
 def client(store: Store) -> Iterator[TestClient]:
-    store.set_league_key(hash_key(LEAGUE))
-    with TestClient(create_app(store)) as client:
-        yield client
-
-
-def at(n: int) -> str:
-    return (datetime.now(UTC) + timedelta(seconds=n)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    yield from desk_client(store, LEAGUE)
 
 
 def begun(client: TestClient, fixture: str, code: str, slug: str = "cup", **fields: Any) -> dict[str, Any]:

@@ -2,13 +2,33 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+import warnings
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
+
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", "Using `httpx`")
+    from fastapi.testclient import TestClient
 
 from matchstate.store import Store
 from matchstate.tournaments.desk import Desk
+from matchstate.web import create_app
+from matchstate.web.access import hash_key
 
 KEYS = {"scorer": "s-hash", "official": "o-hash"}
+
+
+def desk_client(store: Store, league: str) -> Iterator[TestClient]:
+    """A client of the app on ``store``, whose league key is ``league``."""
+    store.set_league_key(hash_key(league))
+    with TestClient(create_app(store)) as client:
+        yield client
+
+
+def at(n: int) -> str:
+    """``n`` seconds from now, as an event's ``at``."""
+    return (datetime.now(UTC) + timedelta(seconds=n)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def team(name: str, *handicaps: int) -> dict[str, Any]:
