@@ -10,6 +10,7 @@ import asyncio
 import json
 import logging
 import sqlite3
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -210,6 +211,28 @@ def test_a_database_timeout_under_a_second_still_connects_to_a_healthy_postgresq
             assert connection.exec_driver_sql("SELECT 1").scalar() == 1
     finally:
         store.close()
+
+
+def test_a_closed_postgresql_stores_watchdog_ends_and_one_used_again_is_watched_again(schema_url: str) -> None:
+    """Each database's watchdog thread lived as long as the process: one that opened many (a test session) ran
+    hundreds, each waking four times a second."""
+
+    def watching() -> list[threading.Thread]:
+        return [thread for thread in threading.enumerate() if thread.name == "database-watchdog"]
+
+    before = set(watching())
+    store = Store(schema_url)
+    store.upgrade()
+    with deadline(store.database.timeout), store.database.transaction() as connection:  # a transaction is watched
+        connection.exec_driver_sql("SELECT 1")
+    [started] = set(watching()) - before
+    store.close()
+    started.join(timeout=60)  # only a guard against hanging: it ends at its next wake
+    assert not started.is_alive()
+    with deadline(store.database.timeout), store.database.transaction() as connection:  # used again: watched again
+        assert connection.exec_driver_sql("SELECT 1").scalar() == 1
+        assert len(set(watching()) - before) == 1
+    store.close()
 
 
 def test_a_request_that_comes_late_to_a_silent_postgresql_is_refused_by_its_own_deadline(

@@ -200,6 +200,7 @@ class Watchdog:
         self._armed: dict[int, tuple[float, int, float, float]] = {}
         self._started = threading.Lock()
         self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()  # the running thread's: set, it ends
 
     def arm(self, driver_connection: Any, seconds: float, statement: float | None = None) -> None:
         """Watch ``driver_connection``: cut it in ``seconds`` (the most its transaction may take in all: ``inf`` for
@@ -207,11 +208,20 @@ class Watchdog:
         watchdog's, where not given)."""
         now, fd = time.monotonic(), driver_connection.fileno()
         self._armed[id(driver_connection)] = (now + seconds, fd, now + seconds, statement or self.seconds)
-        if self._thread is None:
-            with self._started:
-                if self._thread is None:
-                    self._thread = threading.Thread(target=self._watch, name="database-watchdog", daemon=True)
-                    self._thread.start()
+        with self._started:  # not a read outside it: a thread stopping just then would leave this one unwatched
+            if self._thread is None:
+                self._stopping = threading.Event()
+                self._thread = threading.Thread(target=self._watch, args=(self._stopping,), name="database-watchdog",
+                                                daemon=True)
+                self._thread.start()
+
+    def stop(self) -> None:
+        """End the watching thread, its database closed (a transaction armed after it starts another): each
+        database's thread lived as long as the process, and a process that opened many (a test session, a
+        season's commands) ran hundreds, each waking four times a second."""
+        with self._started:
+            self._stopping.set()
+            self._thread = None
 
     def extend(self, connection: Connection, *_: Any) -> None:
         """A statement or commit begins to wait on the database (an engine's ``before_cursor_execute`` and
@@ -233,9 +243,8 @@ class Watchdog:
     def disarm(self, driver_connection: Any) -> None:
         self._armed.pop(id(driver_connection), None)
 
-    def _watch(self) -> None:
-        while True:
-            time.sleep(min(0.25, self.seconds / 4))
+    def _watch(self, stopping: threading.Event) -> None:
+        while not stopping.wait(min(0.25, self.seconds / 4)):
             now = time.monotonic()
             for key, (due, fd, _, _) in list(self._armed.items()):
                 if due < now and self._armed.pop(key, None) is not None:
@@ -305,6 +314,8 @@ class Database:
                 self._writer.close()
                 self._writer = None
         self.engine.dispose()
+        if self.watchdog is not None:
+            self.watchdog.stop()
 
     @contextmanager
     def transaction(self, write: bool = False) -> Iterator[Connection]:
