@@ -468,8 +468,8 @@ def cmd_correct(args: argparse.Namespace) -> int:
         raise MatchstateError(f"{args.start} holds {len(lines)} lines: a correction takes one match.start")
     start = lines[0]
     store = witnessed_store(args)
-    corrected = Desk(store).correct_start(args.match, start, lambda: store.correct_match(
-        args.match, start, reason=args.reason, by=args.by))
+    corrected = Desk(store).correct_start(args.match, start, lambda also: store.correct_match(
+        args.match, start, reason=args.reason, by=args.by, also=also))
     print(f"match {args.match}: its match.start is corrected ({args.reason}), its keys kept: "
           f"{' – '.join(corrected.match.teams)}")
     return 0

@@ -67,6 +67,25 @@ def test_a_refused_correction_removes_nothing(store: Store) -> None:
     assert store.match(CODE).teams == (BLUE, RED) and store.removals() == []
 
 
+def test_a_correction_cut_short_after_the_removal_leaves_the_match_its_keys_and_the_record_as_they_were(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The removal and the new match.start were two transactions: a fault between them (the database gone, the
+    process ended) left the match removed, its keys with it, and every link handed out opening nothing."""
+    store.create_match(START, keys={"scorer": "s" * 64, "official": "o" * 64})
+    before = (store.match(CODE).hash, [event.raw for event in store.events(CODE)], store.key_hashes(CODE))
+
+    def cut_short(*_: object) -> None:
+        raise StoreError("the database went away")
+
+    monkeypatch.setattr(store._writer, "register", cut_short)  # the new match's acts, after the removal's
+    with pytest.raises(StoreError, match="the database went away"):
+        store.correct_match(CODE, CORRECTED, reason="the second team was Green", by="league")
+    monkeypatch.undo()
+    assert (store.match(CODE).hash, [event.raw for event in store.events(CODE)], store.key_hashes(CODE)) == before
+    assert store.removals() == [] and store.verify() == []
+    assert store.correct_match(CODE, CORRECTED, reason="the second team was Green").match.teams == (BLUE, "Green")
+
+
 @pytest.fixture
 def client(store: Store) -> Iterator[TestClient]:
     store.set_league_key(hash_key(LEAGUE_KEY))

@@ -22,6 +22,7 @@ from tournament_helpers import at, desk_client, team
 from matchstate.cli import COULD_NOT_RUN, main
 from matchstate.models import TournamentRow
 from matchstate.store import Store
+from matchstate.tournaments.desk import Desk
 
 LEAGUE = "league-key-of-the-doors"
 AUTH = {"Authorization": f"Bearer {LEAGUE}"}
@@ -177,6 +178,31 @@ def test_a_correction_over_http_of_a_fixtures_match_start_is_checked_as_the_desk
     reply = client.put(f"/api/matches/{code}", json={"start": kickoff, "reason": "a later kickoff"}, headers=AUTH)
     assert reply.status_code == 200, reply.text
     assert stored_start(client, code) == kickoff
+
+
+def test_a_tournament_changed_while_a_correction_is_checked_is_checked_again_before_the_correction_stands(
+        client: TestClient, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The desk checked the correction against the tournament, then the store corrected, in another transaction: a
+    roster changed at another desk in between (a player's handicap, and so the goals by handicap) was not seen,
+    and the fixture's match kept goals the tournament no longer gives."""
+    code = cup(client)
+    start = stored_start(client, code)
+    correct = store.correct_match
+
+    def after_another_desk(*args: Any, **kwargs: Any) -> Any:
+        monkeypatch.setattr(store, "correct_match", correct)  # the other desk's change lands once
+        teams = client.get("/api/tournaments/cup").json()["teams"]
+        teams[0]["roster"][0]["handicap"] = 5  # Blue 14 against Red 8: Red's 2.5 goals by handicap become 4
+        Desk(store).change("cup", {"teams": teams})
+        return correct(*args, **kwargs)
+
+    monkeypatch.setattr(store, "correct_match", after_another_desk)
+    reply = client.put(f"/api/matches/{code}", json={"start": {**start, "venue": "Cancha 2"}, "reason": "r"},
+                       headers=AUTH)
+    said(reply, 400, f"{HELD}, and the desk refuses this match.start for it: the log for fixture Cup-R1-1 is not "
+                     'the match the tournament plays: its match.start gives handicap_goals {"Blue":0,"Red":2.5}, '
+                     'the tournament\'s match gives {"Blue":0,"Red":4}', HELD_ES)
+    assert stored_start(client, code) == start and not store.removals()
 
 
 def test_matchstate_correct_of_a_fixtures_match_start_is_checked_as_the_desk_opened_it(

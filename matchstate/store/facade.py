@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from sqlalchemy import URL, Connection, Engine, Row, func, select
@@ -63,6 +63,16 @@ MAX_SEQ = 2**31 - 1  # the seq column's largest value on either database
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+class _Created(NamedTuple):
+    """A match just written in a transaction, to answer for once it commits: its code, head, first event as
+    stored, and where the league log's leaf landed (its index, and the checkpoint that holds it)."""
+
+    code: str
+    head: Head
+    stored: StoredEvent
+    leaf: tuple[int, str | None]
 
 
 class Store:
@@ -175,20 +185,30 @@ class Store:
         incoming = self._incoming(start_event, role)
         secret = self._secret()
         with self.database.transaction(write=True) as connection:
-            head, ruling = incoming.start()
-            head.match_id = self._writer.insert_match(connection, head.match, incoming.received_at)
-            if also is not None:
-                also(connection, head.match.start["match"])
-            acts_seq = self._writer.register(connection, secret, head.match_id, head.match.start["match"], keys or {},
-                                             incoming.received_at, by)
-            stored, written = self._writer.written(secret, head, incoming, ruling, acts_seq)
-            self._writer.write(connection, [written])
-            code = head.match.start["match"]
-            added = self.log.add(connection, [event_leaf(APPEND, code, 1, stored.hash)])
-        with self._cache.lock(code):
-            self._cache.remember(head)
-            snapshot = head.snapshot()
-        return Appended(stored, False, snapshot, self._receipt(code, stored, (added.first, added.checkpoint)))
+            made = self._created(connection, secret, incoming, keys or {}, by, also)
+        with self._cache.lock(made.code):
+            snapshot = self._remembered(made)
+        return Appended(made.stored, False, snapshot, self._receipt(made.code, made.stored, made.leaf))
+
+    def _created(self, connection: Connection, secret: bytes, incoming: Incoming, keys: Mapping[str, str],
+                 by: str | None, also: Also | None) -> _Created:
+        """Write a new match from ``incoming``, its match.start, in ``connection``'s write transaction (as
+        :meth:`create_match` says)."""
+        head, ruling = incoming.start()
+        code = head.match.start["match"]
+        head.match_id = self._writer.insert_match(connection, head.match, incoming.received_at)
+        if also is not None:
+            also(connection, code)
+        acts_seq = self._writer.register(connection, secret, head.match_id, code, keys, incoming.received_at, by)
+        stored, written = self._writer.written(secret, head, incoming, ruling, acts_seq)
+        self._writer.write(connection, [written])
+        added = self.log.add(connection, [event_leaf(APPEND, code, 1, stored.hash)])
+        return _Created(code, head, stored, (added.first, added.checkpoint))
+
+    def _remembered(self, made: _Created) -> Snapshot:
+        """A match just created, committed, cached (under its code's lock, which the caller holds): as it stands."""
+        self._cache.remember(made.head)
+        return made.head.snapshot()
 
     def append(self, code: str, event: Mapping[str, Any] | str, expected_seq: int | None = None, *,
                role: str | None = None, key: KeyCheck | None = None) -> Appended:
@@ -289,33 +309,49 @@ class Store:
             raise StoreError("a match is removed only with a reason")
         secret = self._secret()
         with self._cache.lock(code), self.database.transaction(write=True) as connection:
-            row = connection.execute(HEAD.with_for_update(), {"code": code}).first()
-            if row is None:
-                raise _unknown(code)
-            if unstarted and row.last_seq > 1:  # checked under the head's lock: no append slips in before it
-                raise ConflictError.said("correct-started", row.last_seq, code=code, seq=row.last_seq)
-            acts.record(connection, self.database, secret, Act(acts.REMOVE, self.clock(), code, by=by, reason=reason,
-                                                                last_seq=row.last_seq, last_hash=row.last_hash))
-            self._writer.delete_rows(connection, row.id)
-            self._cache.forget(code)
+            self._removed(connection, secret, code, reason, by, unstarted)
+
+    def _removed(self, connection: Connection, secret: bytes, code: str, reason: str, by: str | None,
+                 unstarted: bool) -> dict[str, str]:
+        """Remove match ``code`` in ``connection``'s write transaction (as :meth:`remove_match` says), under its
+        code's lock, which the caller holds: the hashes of the live keys it had, by role."""
+        row = connection.execute(HEAD.with_for_update(), {"code": code}).first()
+        if row is None:
+            raise _unknown(code)
+        if unstarted and row.last_seq > 1:  # checked under the head's lock: no append slips in before it
+            raise ConflictError.said("correct-started", row.last_seq, code=code, seq=row.last_seq)
+        live = {found.role: found.key_hash for found in connection.execute(select(KeyRow.role, KeyRow.key_hash).where(
+            KeyRow.match_id == row.id, KeyRow.revoked_at.is_(None)))}
+        acts.record(connection, self.database, secret, Act(acts.REMOVE, self.clock(), code, by=by, reason=reason,
+                                                            last_seq=row.last_seq, last_hash=row.last_hash))
+        self._writer.delete_rows(connection, row.id)
+        self._cache.forget(code)
+        return live
 
     def correct_match(self, code: str, start_event: Mapping[str, Any] | str, *, reason: str, role: str | None = None,
-                      by: str | None = None) -> Appended:
+                      by: str | None = None, also: Also | None = None) -> Appended:
         """Put a corrected match.start in the place of match ``code``'s while nothing else is logged in it: the
         match is removed (a recorded act, with ``reason``) and created again from ``start_event`` under the same
-        code, with the live keys it had, so the links that carry them still open it. Refused, with nothing
-        changed, when the new match.start is, when it names another match, and (:class:`ConflictError`) once
-        the match holds more than its match.start: what is logged is corrected by a void, never rewritten."""
+        code, with the live keys it had, so the links that carry them still open it; one transaction, so that
+        nothing is removed without its correction. Refused, with nothing changed, when the new match.start is,
+        when it names another match, and (:class:`ConflictError`) once the match holds more than its
+        match.start: what is logged is corrected by a void, never rewritten. ``also(connection, code)`` is asked
+        in the same transaction, before the match is created again: what it raises changes nothing."""
         if not reason.strip():
             raise StoreError("a match.start is corrected only with a reason")
-        scorer, official = self.key_hashes(code)  # no such match is said first, as what it is
+        self.key_hashes(code)  # no such match is said first, as what it is
         incoming = self._incoming(start_event, role)
         incoming.start()  # a refused match.start is refused here, before anything is removed
         if incoming.event["match"] != code:
             raise StoreError.said("correct-code", code=code, given=incoming.event["match"])
-        self.remove_match(code, reason=reason, by=by, unstarted=True)
-        keys = {role: hashed for role, hashed in ((keyring.SCORER, scorer), (keyring.OFFICIAL, official)) if hashed}
-        return self.create_match(start_event, keys=keys, role=role, by=by)
+        secret = self._secret()
+        with self._cache.lock(code):
+            with self.database.transaction(write=True) as connection:
+                live = self._removed(connection, secret, code, reason, by, unstarted=True)
+                keys = {role: live[role] for role in (keyring.SCORER, keyring.OFFICIAL) if role in live}
+                made = self._created(connection, secret, incoming, keys, by, also)
+            snapshot = self._remembered(made)
+        return Appended(made.stored, False, snapshot, self._receipt(code, made.stored, made.leaf))
 
     def removals(self) -> list[Act]:
         """Every match removed with :meth:`remove_match`, in order."""

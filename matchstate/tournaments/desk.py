@@ -25,7 +25,7 @@ from ..models import TournamentRow
 from ..store import Also, Store
 from ..store.facade import utc_now
 from .draw import DRAW_ALGORITHM, bracket_fixtures, drawn_groups, drawn_seeds, group_fixtures
-from .fields import known_fields
+from .fields import DESKS_OWN, known_fields
 from .flow import MatchState, Progress, progress
 from .model import Fixture, Source, Tournament, source_of, told, tournament_of
 from .refusals import refused
@@ -151,6 +151,18 @@ class Desk:
         if expected is not None and expected != version:
             raise changed(slug, expected, version)
         return act(tournament, version)
+
+    @staticmethod
+    def _unchanged(connection: Connection, slug: str, version: int) -> None:
+        """Refuse (:class:`TournamentChanged`) where the tournament is no longer at ``version`` in ``connection``'s
+        write transaction; else hold it there until the transaction ends (on PostgreSQL: SQLite's write transaction
+        holds the whole database)."""
+        row = TournamentRow.slug == slug
+        now = connection.execute(select(TournamentRow.version).where(row).with_for_update()).scalar()
+        if now is None:
+            raise refused(NotFound, "unknown", slug=slug)
+        if now != version:
+            raise changed(slug, version, now)
 
     def _write(self, connection: Connection, tournament: Tournament, version: int) -> Kept:
         """Store ``tournament`` over ``version``, one on, in ``connection``'s write transaction: refused
@@ -371,24 +383,29 @@ class Desk:
             slug, fixture = held
             raise refused(DuplicateMatch, "held-create", code=code, slug=slug, fixture=fixture)
 
-    def correct_start(self, code: str, start: Mapping[str, Any] | str, correct: Callable[[], T]) -> T:
-        """Put ``start`` in the place of match ``code``'s match.start with ``correct``, by a door that is not the
-        desk's (``matchstate correct``, ``PUT /api/matches/{code}``). Where a tournament's fixture holds the match,
-        refused before anything is changed unless the fixture's match opened here could have it (:meth:`as_opened`:
-        the fixture's teams, what decides its result), naming the tournament and the fixture: it changed the teams,
-        the chukkers or the goals by handicap of the fixture's match unchecked. A match gone, or begun, is the
-        store's to refuse."""
+    def correct_start(self, code: str, start: Mapping[str, Any] | str, correct: Callable[[Also | None], T]) -> T:
+        """Put ``start`` in the place of match ``code``'s match.start with ``correct`` (given what to ask in its
+        transaction, or None), by a door that is not the desk's (``matchstate correct``, ``PUT /api/matches/{code}``).
+        Where a tournament's fixture holds the match, refused before anything is changed unless the fixture's match
+        opened here could have it (:meth:`as_opened`: the fixture's teams, what decides its result), naming the
+        tournament and the fixture: it changed the teams, the chukkers or the goals by handicap of the fixture's
+        match unchecked. The tournament checked is the one the correction commits beside: where another desk stores
+        it in between, the check is made again on top of that change. A match gone, or begun, is the store's to
+        refuse."""
         now = self.read(code)
         if now is None or now.seq > 1 or (held := self.holder(code)) is None:
-            return correct()
+            return correct(None)
         corrected = Match()
         corrected.feed(parse_line(start) if isinstance(start, str) else dict(start))  # the engine's refusal, as is
         slug, fixture_id = held
-        with said_for(code, slug, fixture_id, "held-correct"):
-            tournament = self.get(slug)
-            fixture = tournament.fixture(fixture_id)
-            self.as_opened(tournament, fixture, self._teams_known(fixture, self.progress(tournament)), corrected)
-        return correct()
+
+        def checked(tournament: Tournament, version: int) -> T:
+            with said_for(code, slug, fixture_id, "held-correct"):
+                fixture = tournament.fixture(fixture_id)
+                self.as_opened(tournament, fixture, self._teams_known(fixture, self.progress(tournament)), corrected)
+            return correct(lambda connection, _: self._unchanged(connection, slug, version))
+
+        return self._on_top(slug, None, checked)
 
     def open_match(self, slug: str, fixture_id: str, keys: Mapping[str, str],
                    expected: int | None = None) -> tuple[Kept, str]:
@@ -515,7 +532,7 @@ def _desks_own(data: Mapping[str, Any], slug: object = None, held: Mapping[str, 
     with its checks (a change that named any stored match a fixture's made it its result, unchecked). ``held``: each
     fixture's match now, which a change may give back as it is."""
     named = slug if isinstance(slug, str) else data.get("slug", "SLUG")
-    if "draw" in data:
+    if not DESKS_OWN.isdisjoint(data):
         raise refused(InvalidQuery, "draw-given", slug=named)
     fixtures = data.get("fixtures")
     for fixture in fixtures if isinstance(fixtures, list) else ():

@@ -15,6 +15,9 @@ from ..events import unseen_character
 from .refusals import refused
 
 SHOWN_LENGTH = 60  # a refused value is quoted, but a whole document pasted into a field is not echoed back
+# What the desk records of its own doing (the draw it made), which no client gives: known to a stored tournament's
+# reader, never offered to a client as a field it may send (``desk._desks_own`` refuses it).
+DESKS_OWN = frozenset({"draw"})
 
 
 def shown(value: object) -> str:
@@ -51,7 +54,8 @@ def known_fields(value: object, shape: type, name: str = "") -> None:
     for key, item in value.items():
         where = f"{name}.{key}" if name else str(key)
         if key not in held:
-            raise refused(InvalidQuery, "unknown-field", name=where, allowed=", ".join(held))
+            allowed = ", ".join(field for field in held if field not in DESKS_OWN)
+            raise refused(InvalidQuery, "unknown-field", name=where, allowed=allowed)
         if (inner := held[key]) is not None:
             known_fields(item, inner, where)
 

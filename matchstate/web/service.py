@@ -202,8 +202,8 @@ class Service:
         _check_lookup(code)
         self._check_event(start)
         plain_json(reason)
-        corrected = Desk(self.store).correct_start(code, start, lambda: self.store.correct_match(
-            code, start, reason=reason, role=access.OFFICIAL, by=access.LEAGUE))
+        corrected = Desk(self.store).correct_start(code, start, lambda also: self.store.correct_match(
+            code, start, reason=reason, role=access.OFFICIAL, by=access.LEAGUE, also=also))
         self.hub.close(code)  # its streams told the match before; they open again on the corrected one
         return match_view(code, corrected.match)
 
