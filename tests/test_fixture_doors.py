@@ -226,6 +226,33 @@ def test_matchstate_correct_of_a_fixtures_match_start_is_checked_as_the_desk_ope
     assert stored_start(client, code)["officials"] == ["Umpire Tres"]
 
 
+def test_a_fixture_whose_match_stands_keeps_its_place_and_teams_and_only_its_time_and_field_change(
+        client: TestClient, store: Store) -> None:
+    """A change of the fixtures dropped one whose match was played ({"fixtures": []}: the result gone from the
+    standings, the match held by no fixture, and the draw made again over it) or set other teams against its match."""
+    code = cup(client)
+    fixtures = client.get("/api/tournaments/cup").json()["fixtures"]
+    swapped = [{**fixtures[0], "home": fixtures[0]["away"], "away": fixtures[0]["home"]}]
+    for change, english, spanish in (
+            ([], f"fixture Cup-R1-1 holds match {code}, which stands: a change cannot leave the fixture out",
+             f"el partido Cup-R1-1 ya tiene su partido, {code}, que sigue en pie: un cambio no puede quitarlo"),
+            (swapped, f"fixture Cup-R1-1 holds match {code}, which stands: only its day, time and field can change",
+             f"el partido Cup-R1-1 ya tiene su partido, {code}, que sigue en pie: solo pueden cambiar su día")):
+        version, before = fixture_now(client)
+        said(client.patch("/api/tournaments/cup", json={"fixtures": change}, headers=AUTH), 400, english, spanish)
+        assert fixture_now(client) == (version, before)
+    said(client.post("/api/tournaments/cup/draw", json={"format": "bracket", "seed": "again"}, headers=AUTH), 400,
+         "", "")
+    moved = [{**fixtures[0], "day": "2026-12-06", "time": "15:30", "field": "Cancha 2"}]
+    reply = client.patch("/api/tournaments/cup", json={"fixtures": moved}, headers=AUTH)
+    assert reply.status_code == 200, reply.text
+    assert (fixture_now(client)[1]["day"], fixture_now(client)[1]["match"]) == ("2026-12-06", code)
+
+    played_and_removed(client, code)  # the match gone: the fixture is the desk's to change again
+    reply = client.patch("/api/tournaments/cup", json={"fixtures": swapped}, headers=AUTH)
+    assert reply.status_code == 200, reply.text
+
+
 def test_a_tournament_that_cannot_be_read_stops_no_other_match_from_being_created(client: TestClient,
                                                                                   store: Store) -> None:
     cup(client)

@@ -111,6 +111,8 @@ class Desk:
             if isinstance(data.get("conditions"), Mapping):  # a change of one condition keeps the others
                 made["conditions"] = {**current["conditions"], **data["conditions"]}
             changed = tournament_of(made)
+            if "fixtures" in data:
+                self._played_kept(tournament, changed)
             if told(changed.name) != told(tournament.name):
                 if played := next((fixture.match for fixture in tournament.fixtures if fixture.match), None):
                     raise refused(InvalidQuery, "renamed-played", slug=slug, name=tournament.name, match=played)
@@ -119,6 +121,20 @@ class Desk:
             return changed
 
         return self._changed(slug, expected, merged)
+
+    def _played_kept(self, tournament: Tournament, changed: Tournament) -> None:
+        """Refuse a change of the fixtures that drops one whose match stands, or changes anything of it but when and
+        where it is played (its day, time and field): the change had left a played match, its result in the
+        standings, held by no fixture, or held by one of other teams, and the draw free to be made again over it."""
+        now = {fixture.id: fixture for fixture in changed.fixtures}
+        for fixture in tournament.fixtures:
+            if fixture.match is None or self.read(fixture.match) is None:
+                continue  # no match, or one removed: the fixture is the desk's to change
+            kept = now.get(fixture.id)
+            if kept is None:
+                raise refused(InvalidQuery, "played-dropped", fixture=fixture.id, match=fixture.match)
+            if replace(kept, day=fixture.day, time=fixture.time, field=fixture.field) != fixture:
+                raise refused(InvalidQuery, "played-changed", fixture=fixture.id, match=fixture.match)
 
     # -- two desks at once ---------------------------------------------------------------
 
