@@ -484,7 +484,7 @@ def test_an_append_is_answered_alike_however_its_request_is_written(api: Api) ->
         ({}, f"?key={api.scorer}", lambda seq: {"expected_seq": seq}),
         ({"Authorization": f"Bearer {api.scorer}"}, "", lambda seq: {"expected_seq": str(seq)}),
         ({"Authorization": f"bearer   {api.scorer} ", "Content-Type": "Application/JSON; charset=utf-8"}, "",
-         lambda seq: {"expected_seq": seq, "more": "ignored"}),
+         lambda seq: {"expected_seq": seq}),
     ]
     for number, (headers, query, rest) in enumerate(ways):
         seq = api.log()[-1]["seq"]
@@ -502,6 +502,21 @@ def test_an_append_is_answered_alike_however_its_request_is_written(api: Api) ->
         refused = api.client.post(f"/api/matches/{CODE}/events", content=body,
                                   headers={"Authorization": f"Bearer {api.scorer}", "Content-Type": "application/json"})
         assert refused.status_code in (400, 422) and "detail" in refused.json(), body
+
+def test_a_misspelt_field_of_an_appends_body_is_refused_naming_it_and_nothing_is_recorded(api: Api) -> None:
+    """A field the append's body does not have was dropped: `expectedSeq` for `expected_seq` recorded the event
+    over a match that had moved on, the check the device asked for skipped without a word."""
+    seq = api.log()[-1]["seq"]
+    api.post(api.event(PENALTY_3[0]))  # another device's event: this one's view is stale
+    for misspelt in ("expectedSeq", "expected-seq"):
+        refused = api.client.post(f"/api/matches/{CODE}/events", json={"event": api.event(PENALTY_3[1]),
+                                                                       misspelt: seq},
+                                  headers={"Authorization": f"Bearer {api.scorer}"})
+        assert refused.status_code == 422, refused.text
+        assert refused.json()["words"] == {"en": f"the request is not as the API describes it: body.{misspelt}",
+                                           "es": f"el pedido no es como lo describe la API: body.{misspelt}"}
+    assert api.log()[-1]["seq"] == seq + 1
+
 
 def test_append_to_an_unknown_match_is_404(api: Api) -> None:
     answer = api.client.post("/api/matches/nope/events", json={"event": api.event(PENALTY_3[0])},

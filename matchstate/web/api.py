@@ -122,6 +122,8 @@ def not_bool_or_float(value: object) -> object:
 
 
 class AppendRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     event: dict[str, Any] = Field(description="One event in the match log format: `type`, `at`, the device's `id` "
                                               "(a retry with the same `id` is recorded once), `by`, and its fields.")
     expected_seq: Annotated[int | None, BeforeValidator(not_bool_or_float)] = Field(
