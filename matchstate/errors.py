@@ -14,6 +14,7 @@
     │   ├── ConflictError       an append on a stale view (``current_seq`` says where the match is)
     │   ├── TournamentChanged   a tournament's change on a stale view (``version`` says where it is)
     │   ├── SeatNotHeld         an automatic clock check from a console that does not hold the scoring seat
+    │   ├── AlreadyLogged       an event handed to the review, set aside though the log holds it
     │   ├── DatabaseUnavailable the database did not answer in time, or cannot be written: try again later
     │   └── TamperedStore       what is stored does not chain, seal or replay as it was written
     ├── AccessDenied            a request without the key its act needs
@@ -167,6 +168,11 @@ class TournamentChanged(StoreError):
 class SeatNotHeld(StoreError):
     """An automatic clock check from a console that does not hold the match's scoring seat (an HTTP 409):
     only the seat's timer logs it, so a second console left open never rules a window run out."""
+
+
+class AlreadyLogged(StoreError):
+    """An event handed to the review, set aside though the match's log holds it already (an HTTP 409): it would be
+    kept as "never logged"."""
 
 
 class TamperedStore(StoreError):

@@ -131,6 +131,50 @@ def test_events_held_offline_are_handed_to_the_review_as_they_were_in_time_order
     assert {item["label"] for item in handed} == {"Tablet · Chrome"}
 
 
+def test_events_handed_with_other_offsets_are_listed_in_the_time_they_name_not_their_texts_order(api: Api) -> None:
+    """Sorted as text, 16:00:47+01:00 came after 15:00:57Z, and the review, logging them as listed, saw the events
+    after the first refused as earlier than the one before."""
+    sit(api, "phone", "open")
+    first = {"type": "tick", "at": "2026-11-29T16:00:47.000+01:00", "id": "z-1"}  # 15:00:47Z
+    second = {"type": "tick", "at": "2026-11-29T15:00:57Z", "id": "z-2"}
+    third = {"type": "tick", "at": "2026-11-29T15:00:57.5Z", "id": "z-3"}  # as text, before 15:00:57Z
+    fourth = {"type": "tick", "at": "2026-11-29T12:01:07-03:00", "id": "z-4"}  # 15:01:07Z
+    api.client.put(SEAT, json={"device": "tablet", "label": "Tablet", "handed": [fourth, third, second, first]},
+                   headers={"Authorization": f"Bearer {api.scorer}"})
+    handed = [item["event"] for item in api.client.get(SEAT).json()["handed"]]
+    assert handed == [first, second, third, fourth]
+    for event in handed:  # the review's "Log it as it was", in the order listed
+        assert api.post(event, "official").status_code == 201
+
+
+def test_an_event_handed_and_logged_is_listed_no_more_and_cannot_be_set_aside(api: Api) -> None:
+    """The official logged an event handed to the review, then set it aside: 200, and the seat kept it as set aside,
+    "never logged", though the log held it; the seat's answer listed it as waiting too."""
+    sit(api, "phone", "open")
+    tick = {"type": "tick", "at": "2026-11-29T15:00:04.000Z", "id": "h-1"}
+    later = {"type": "tick", "at": "2026-11-29T15:00:06.000Z", "id": "h-2"}
+    api.client.put(SEAT, json={"device": "tablet", "label": "Tablet", "handed": [tick, later]},
+                   headers={"Authorization": f"Bearer {api.scorer}"})
+    logged = api.post(tick, "official")
+    assert logged.status_code == 201
+    assert [item["event"] for item in api.client.get(SEAT).json()["handed"]] == [later]
+    laptop, official = {"device": "laptop", "label": "Laptop"}, {"Authorization": f"Bearer {api.official}"}
+    refused = api.client.post(f"{SEAT}/handed/h-1/set-aside", json=laptop, headers=official)
+    assert refused.status_code == 409, refused.text
+    seq = logged.json()["seq"]
+    assert refused.json()["words"] == {
+        "en": f"the event h-1 handed to the review is logged already, as seq {seq}: it cannot be set aside (void "
+              "it to strike it out)",
+        "es": f"el evento h-1 pasado a la revisión ya está registrado, como seq {seq}: no se puede dejar de lado "
+              "(anúlelo con un void para tacharlo)"}
+    assert api.client.get(SEAT).json()["set_aside"] == []
+
+    assert api.client.post(f"{SEAT}/handed/h-2/set-aside", json=laptop, headers=official).status_code == 200
+    assert api.post(later, "official").status_code == 201  # logged after all: set aside no more
+    seat = api.client.get(SEAT).json()
+    assert (seat["handed"], seat["set_aside"]) == ([], [])
+
+
 def test_a_scorer_hands_the_review_only_what_a_scorer_could_log(api: Api) -> None:
     """A scorer's key handed a review's outcome (or a confirmation, a video sync, an umpire's review) to the review,
     where one click logs it with the official's key: the officials' work, done by a scorer's."""

@@ -10,13 +10,13 @@ An event a console without the seat handed to the review waits there until the o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Literal
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, update
 
-from ..errors import SeatNotHeld
-from ..models import HandedEventRow, SeatRow, TimerTickRow
+from ..errors import AlreadyLogged, SeatNotHeld
+from ..models import EventRow, HandedEventRow, MatchRow, SeatRow, TimerTickRow
 from ..words import phrases
 from .facade import Store
 
@@ -125,10 +125,13 @@ class Seats:
 
     def set_aside(self, code: str, event_id: str, device: str, label: str) -> bool:
         """Set the event ``event_id`` handed to the review aside, by ``device`` (that shows as ``label``): never
-        logged, no longer listed. Whether it was handed; one set aside already keeps who did it first, and when."""
+        logged, no longer listed. Whether it was handed; one set aside already keeps who did it first, and when.
+        Refused (:class:`AlreadyLogged`) where the log holds it already: it was kept as set aside, "never logged"."""
         now = self.store.clock()
         here = (HandedEventRow.code == code, HandedEventRow.event_id == event_id)
         with self.store.database.transaction(write=True) as connection:
+            if seq := _logged(connection, code, [event_id]).get(event_id):
+                raise AlreadyLogged.worded_as(phrases("seat", "refused-aside-logged", id=event_id, seq=seq))
             done = connection.execute(update(HandedEventRow).where(*here, HandedEventRow.set_aside_at.is_(None))
                                       .values(set_aside_at=now, set_aside_device=device, set_aside_label=label))
             if done.rowcount:
@@ -136,16 +139,18 @@ class Seats:
             return connection.execute(select(HandedEventRow.event_id).where(*here)).first() is not None
 
     def handed(self, code: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        """The events handed to the review, in time order, each as logged with the device that held it: those
-        waiting, and those an official set aside (each with ``set_aside``: who did it, and when)."""
+        """The events handed to the review that the log does not hold, in time order (of their ``at``, not its
+        text: offsets differ), each as logged with the device that held it: those waiting, and those an official set
+        aside (each with ``set_aside``: who did it, and when)."""
         row = HandedEventRow
         with self.store.database.transaction() as connection:
             rows = connection.execute(select(row.event, row.label, row.handed_at, row.set_aside_at,
-                                             row.set_aside_device, row.set_aside_label).where(row.code == code))
-            found = [{"event": event, "label": label, "handed_at": _iso(handed_at),
-                      **({"set_aside": {"at": _iso(at), "device": device, "label": by}} if at else {})}
-                     for event, label, handed_at, at, device, by in rows]
-        found.sort(key=lambda item: str(item["event"]["at"]))
+                                             row.set_aside_device, row.set_aside_label).where(row.code == code)).all()
+            logged = _logged(connection, code, [event["id"] for event, *_ in rows])
+        found = [{"event": event, "label": label, "handed_at": _iso(handed_at),
+                  **({"set_aside": {"at": _iso(at), "device": device, "label": by}} if at else {})}
+                 for event, label, handed_at, at, device, by in rows if event["id"] not in logged]
+        found.sort(key=lambda item: _in_time(item["event"]["at"]))
         return [item for item in found if "set_aside" not in item], [item for item in found if "set_aside" in item]
 
     def answer(self, code: str, seat: Seat | None, device: str | None = None) -> dict[str, Any]:
@@ -156,6 +161,22 @@ class Seats:
         return {"holder": seat.to_json(now) if seat else None, "yours": seat is not None and seat.device == device,
                 "stale_after": STALE_SECONDS, "timer_ticks": self.timer_ticks(code), "handed": handed,
                 "set_aside": aside}
+
+
+def _logged(connection: Connection, code: str, event_ids: list[str]) -> dict[str, int]:
+    """Which of ``event_ids`` match ``code``'s log holds (an event's ``id``), and at which seq."""
+    found = connection.execute(select(EventRow.device_id, EventRow.seq).join(MatchRow, MatchRow.id == EventRow.match_id)
+                               .where(MatchRow.code == code, EventRow.device_id.in_(event_ids)))
+    return {event_id: seq for event_id, seq in found if event_id is not None}
+
+
+def _in_time(at: str) -> tuple[int, datetime, str]:
+    """A handed event's place in time order: by the moment its ``at`` names; an ``at`` that names none, after."""
+    try:
+        moment = datetime.fromisoformat(at)
+    except ValueError:
+        return 1, datetime.min.replace(tzinfo=UTC), at
+    return 0, moment if moment.tzinfo else moment.replace(tzinfo=UTC), at
 
 
 def _iso(at: datetime) -> str:

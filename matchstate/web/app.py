@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from ..errors import (
     AccessDenied,
+    AlreadyLogged,
     ConflictError,
     DatabaseUnavailable,
     DuplicateMatch,
@@ -60,7 +61,8 @@ NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": Fal
 # The HTTP status of each of matchstate's errors, most specific first.
 STATUS: list[tuple[type[MatchstateError], int]] = [
     (DatabaseUnavailable, 503), (MissingKey, 401), (AccessDenied, 403), (UnknownMatch, 404), (NotFound, 404),
-    (ConflictError, 409), (TournamentChanged, 409), (DuplicateMatch, 409), (SeatNotHeld, 409), (RefusedEvent, 422),
+    (ConflictError, 409), (TournamentChanged, 409), (DuplicateMatch, 409), (SeatNotHeld, 409), (AlreadyLogged, 409),
+    (RefusedEvent, 422),
     (MatchstateError, 400),
 ]
 

@@ -69,9 +69,10 @@ class SeatAnswer(Answer):
     yours: bool
     stale_after: float = Field(description="Seconds of silence after which the seat is free to a console opening")
     timer_ticks: dict[str, TimerTick] = Field(description="The clock checks the seat's timer logged, by event id")
-    handed: list[Handed] = Field(description="Events handed to the review and waiting for the official, in time order")
+    handed: list[Handed] = Field(description="Events handed to the review and waiting for the official (none the log "
+                                             "holds), in time order")
     set_aside: list[SetAside] = Field(description="Events handed to the review that the official set aside, never "
-                                                  "logged, in time order")
+                                                  "logged (one logged after all is in neither list), in time order")
 
 
 class DeviceRequest(BaseModel):
@@ -121,7 +122,8 @@ def sit(service: ServiceDep, key: KeyDep, code: str, body: SeatRequest) -> dict[
 @api.post("/matches/{code}/seat/handed/{event_id}/set-aside", response_model=None,
           responses={**answers(200, SeatAnswer, "The seat after it, the event no longer in `handed`"),
                      **refusals(401, 422, 429, 503, _403="The key is not the match's official key",
-                                _404="No such match, or no event handed to its review has that id")})
+                                _404="No such match, or no event handed to its review has that id",
+                                _409="The match's log holds the event already: it is voided, not set aside")})
 def set_aside(service: ServiceDep, key: KeyDep, code: str, event_id: str, body: DeviceRequest) -> dict[str, Any]:
     """Set aside an event a console handed to the review, with the official key: it is never logged, the review
     no longer lists it and no console says it waits; who set it aside (the device) and when are kept."""
