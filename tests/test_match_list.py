@@ -94,6 +94,16 @@ def test_the_query_filters_by_team_date_standing_and_state(client: TestClient) -
     assert every_page(client, state="idle") == ALL
 
 
+@pytest.mark.parametrize("date", ["garbage", "2026-13", "2026-02-30", "20261207", "2026-W49-1", "2026-12-7"])
+def test_a_date_that_names_no_year_month_or_day_is_refused_naming_it(client: TestClient, date: str) -> None:
+    """It was answered 200 with no match at all, as though the league had played none that day."""
+    answer = client.get("/api/matches", params={"date": date})
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["words"] == {
+        "en": f"date must be a year, a month or a day (YYYY, YYYY-MM or YYYY-MM-DD), not {date!r}",
+        "es": f"date debe ser un año, un mes o un día (YYYY, YYYY-MM o YYYY-MM-DD), no {date!r}"}
+
+
 def test_a_text_search_pages_alike(store: Store) -> None:
     logs = [hand_log(f"v-{n}", "2026-11-29", venue="Cancha 1, Pilar" if n % 2 else "Palermo") for n in range(9)]
     with TestClient(create_app(stored(store, *logs))) as client:

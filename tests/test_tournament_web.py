@@ -295,6 +295,42 @@ def test_a_bracket_entrant_of_the_wrong_shape_is_refused(client: TestClient) -> 
     still_answered(client, "t4", "cup")
 
 
+def test_a_bracket_that_would_make_nothing_wait_for_ever_or_share_a_stage_is_refused(client: TestClient) -> None:
+    """Answered 200 each: a bracket of one entrant or none (no fixture made), a final fed by place 7 of a group of
+    two teams (it waited for ever), and a second bracket under a stage taken ("two fixtures have the same id")."""
+    assert client.post("/api/tournaments", json={**A_V_B, "slug": "t14"}, headers=AUTH).status_code == 201
+    drawn = client.post("/api/tournaments/t14/draw", json={"format": "groups", "seed": "s", "groups": 2}, headers=AUTH)
+    assert drawn.status_code == 200
+    before = client.get("/api/tournaments/t14").json()
+    place = {"kind": "place", "ref": "A"}
+    for entrants, stage, english, spanish in (
+            ([], "Cup", "a bracket needs two entrants at least: Cup has 0",
+             "un cuadro necesita al menos dos participantes: Cup tiene 0"),
+            (["A"], "Cup", "a bracket needs two entrants at least: Cup has 1", "un cuadro necesita al menos dos"),
+            ([{**place, "place": 1}, {**place, "place": 7}], "Cup", "group A has 2 teams: it has no place 7",
+             "la zona A tiene 2 equipos: no tiene el puesto 7"),
+            (["A", "B"], "a", "t14 has a stage a already: a new bracket needs a name of its own",
+             "t14 ya tiene una etapa a: un cuadro nuevo necesita un nombre propio")):
+        refusal(client.post("/api/tournaments/t14/brackets", json={"stage": stage, "entrants": entrants},
+                            headers=AUTH), english, spanish)
+    assert client.get("/api/tournaments/t14").json() == before
+    cup = client.post("/api/tournaments/t14/brackets", headers=AUTH,
+                      json={"stage": "Cup", "entrants": [{**place, "place": 1}, {**place, "place": 2}]})
+    assert cup.status_code == 200, cup.text
+
+
+def test_a_tournaments_slug_is_kept_and_a_change_of_it_is_refused(client: TestClient) -> None:
+    """`{"slug": "other"}` was answered 200 and changed nothing, the desk taking it for made."""
+    assert client.post("/api/tournaments", json={**A_V_B, "slug": "t15"}, headers=AUTH).status_code == 201
+    before = client.get("/api/tournaments/t15").json()
+    refusal(client.patch("/api/tournaments/t15", json={"slug": "other", "venue": "Pilar"}, headers=AUTH),
+            'a tournament keeps its slug, t15, which its addresses and its matches\' codes carry: not "other"',
+            "un torneo conserva su slug, t15")
+    assert client.get("/api/tournaments/t15").json() == before
+    reply = client.patch("/api/tournaments/t15", json={"slug": "t15", "venue": "Pilar"}, headers=AUTH)
+    assert reply.status_code == 200 and reply.json()["venue"] == "Pilar", reply.text
+
+
 def test_a_day_and_time_are_checked_on_every_path_in_and_the_calendar_reads_past_what_it_cannot(
         client: TestClient) -> None:
     fixture = {"id": "f1", "home": "A", "away": "B"}

@@ -7,6 +7,7 @@ by its start (``2026``, ``2026-11``, ``2026-11-29``), in the match.start's own `
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -71,6 +72,22 @@ class Filters:
     def __post_init__(self) -> None:
         if self.status and self.status not in STATUSES:
             raise InvalidQuery.said("status", statuses=", ".join(STATUSES), status=repr(self.status))
+        if self.date and not _a_day_or_more(self.date):  # it found no match, and said nothing
+            raise InvalidQuery.said("date-filter", date=repr(self.date))
+
+
+_DAY_OR_MORE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?", re.ASCII)
+
+
+def _a_day_or_more(text: str) -> bool:
+    """Whether ``text`` names a year, a month or a day: YYYY, YYYY-MM or YYYY-MM-DD, one the calendar has."""
+    if not _DAY_OR_MORE.fullmatch(text):
+        return False
+    try:
+        date.fromisoformat({4: f"{text}-01-01", 7: f"{text}-01"}.get(len(text), text))
+    except ValueError:  # a month 13, a February 30
+        return False
+    return True
 
 
 def find(matches: Iterable[Found], filters: Filters) -> list[Found]:

@@ -25,7 +25,7 @@ from ..models import TournamentRow
 from ..store import Also, Store
 from ..store.facade import utc_now
 from .draw import DRAW_ALGORITHM, bracket_fixtures, drawn_groups, drawn_seeds, group_fixtures
-from .fields import DESKS_OWN, known_fields
+from .fields import DESKS_OWN, known_fields, shown
 from .flow import MatchState, Progress, progress
 from .model import Fixture, Source, Tournament, source_of, told, tournament_of
 from .refusals import refused
@@ -103,6 +103,9 @@ class Desk:
 
     def change(self, slug: str, data: Mapping[str, Any], expected: int | None = None) -> Tournament:
         """Change a tournament's fields (its slug stays; ``conditions`` are changed one by one)."""
+
+        if data.get("slug", slug) != slug:  # it was answered 200 and changed nothing
+            raise refused(InvalidQuery, "slug-kept", slug=slug, given=shown(data["slug"]))
 
         def merged(tournament: Tournament) -> Tournament:
             _desks_own(data, slug, {f.id: f.match for f in tournament.fixtures})
@@ -243,10 +246,17 @@ class Desk:
                     consolation: bool = False, subsidiary: bool = False, expected: int | None = None) -> Tournament:
         """A bracket fed by teams, places or a bracket's losers (``{"kind": "loser", "ref": fixture id}``)."""
         known_fields(list(entrants), Source, "entrants")
+        if len(entrants) < 2:  # it made no fixture, and said it was made
+            raise refused(InvalidQuery, "bracket-few", stage=stage, entrants=len(entrants))
         fixtures = bracket_fixtures(stage, [source_of(entrant) for entrant in entrants], consolation=consolation,
                                     subsidiary=subsidiary)
-        return self._changed(slug, expected, lambda tournament: replace(
-            tournament, fixtures=(*tournament.fixtures, *fixtures)))
+
+        def added(tournament: Tournament) -> Tournament:
+            if any(told(fixture.stage) == told(stage) for fixture in tournament.fixtures):
+                raise refused(InvalidQuery, "stage-taken", slug=slug, stage=stage)
+            return replace(tournament, fixtures=(*tournament.fixtures, *fixtures))
+
+        return self._changed(slug, expected, added)
 
     def schedule(self, slug: str, fixture_id: str, day: str, time: str, field: str | None = None,
                  expected: int | None = None) -> Tournament:

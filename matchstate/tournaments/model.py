@@ -277,7 +277,10 @@ def tournament_of(data: Mapping[str, Any], *, stored: bool = False) -> Tournamen
     worn = sorted({player.player for team in teams for player in team.roster} - {1, 2, 3, 4})
     if worn and not stored:  # the numbers a match's roster takes
         raise refused(InvalidQuery, "bad-field", name="player", value=worn[0], allowed="1, 2, 3, 4")
-    groups = {fixture.stage for fixture in fixtures if fixture.kind == "group"}
+    groups: dict[str, set[Source]] = {}  # each group's teams, as its fixtures name them
+    for fixture in fixtures:
+        if fixture.kind == "group":
+            groups.setdefault(fixture.stage, set()).update((fixture.home, fixture.away))
     for fixture in fixtures:
         for source in (fixture.home, fixture.away):
             if source.kind == "team":
@@ -289,10 +292,12 @@ def tournament_of(data: Mapping[str, Any], *, stored: bool = False) -> Tournamen
     return made
 
 
-def placed(tournament: Tournament, source: Source, groups: set[str]) -> None:
+def placed(tournament: Tournament, source: Source, groups: Mapping[str, set[Source]]) -> None:
     """Refuse a place from a group that is none of the tournament's (no group fixture has that stage), or that
-    no table has (place 1 is the top)."""
+    its table never has (place 1 is the top; the last is its number of teams: a place beyond it waited for ever)."""
     if source.ref not in groups:
         raise refused(InvalidQuery, "unknown-group", slug=tournament.slug, group=source.ref, place=source.place)
     if source.place < 1:
         raise refused(InvalidQuery, "no-place", group=source.ref, place=source.place)
+    if source.place > (teams := len(groups[source.ref])):
+        raise refused(InvalidQuery, "place-beyond", group=source.ref, place=source.place, teams=teams)
