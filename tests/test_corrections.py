@@ -5,9 +5,11 @@ SQLite and PostgreSQL, through the store and over HTTP."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import warnings
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ from conftest import BLUE, RED, match_log, stamp
 from matchstate.cli import main
 from matchstate.errors import ConflictError, RefusedEvent, StoreError, UnknownMatch
 from matchstate.store import Store
+from matchstate.store.sql import ACTS
 from matchstate.web import create_app
 from matchstate.web.access import hash_key
 
@@ -84,6 +87,24 @@ def test_a_correction_cut_short_after_the_removal_leaves_the_match_its_keys_and_
     assert (store.match(CODE).hash, [event.raw for event in store.events(CODE)], store.key_hashes(CODE)) == before
     assert store.removals() == [] and store.verify() == []
     assert store.correct_match(CODE, CORRECTED, reason="the second team was Green").match.teams == (BLUE, "Green")
+
+
+def test_a_correction_s_acts_and_its_new_match_start_are_dated_in_the_order_they_were_made(store_url: str) -> None:
+    """The corrected match.start was received before the correction's transaction began, and its creation's acts
+    took that time: the record showed the match created before it was removed (by as long as the correction
+    waited for its lock)."""
+    ticks = itertools.count()
+    store = Store(store_url, clock=lambda: datetime(2026, 12, 5, 15, tzinfo=UTC) + timedelta(seconds=next(ticks)))
+    store.upgrade()
+    store.create_match(START, keys={"scorer": "s" * 64})
+    store.correct_match(CODE, CORRECTED, reason="the second team was Green", by="league")
+    with store.database.transaction() as connection:
+        made = [(row.act, row.at) for row in connection.execute(ACTS) if row.code == CODE]
+    assert [act for act, _ in made] == ["create", "issue", "remove", "create", "issue"]
+    assert [at for _, at in made] == sorted(at for _, at in made)
+    (removed,) = store.removals()
+    assert store.events(CODE)[0].received_at >= removed.at
+    store.close()
 
 
 @pytest.fixture

@@ -236,17 +236,22 @@ def test_a_fixture_whose_match_stands_keeps_its_place_and_teams_and_only_its_tim
     for change, english, spanish in (
             ([], f"fixture Cup-R1-1 holds match {code}, which stands: a change cannot leave the fixture out",
              f"el partido Cup-R1-1 ya tiene su partido, {code}, que sigue en pie: un cambio no puede quitarlo"),
-            (swapped, f"fixture Cup-R1-1 holds match {code}, which stands: only its day, time and field can change",
+            (swapped, f"fixture Cup-R1-1 holds match {code}, which stands: only its day, time and field can change "
+                      "(remove the match first to change anything else of it)",
              f"el partido Cup-R1-1 ya tiene su partido, {code}, que sigue en pie: solo pueden cambiar su día")):
         version, before = fixture_now(client)
         said(client.patch("/api/tournaments/cup", json={"fixtures": change}, headers=AUTH), 400, english, spanish)
         assert fixture_now(client) == (version, before)
     said(client.post("/api/tournaments/cup/draw", json={"format": "bracket", "seed": "again"}, headers=AUTH), 400,
          "", "")
-    moved = [{**fixtures[0], "day": "2026-12-06", "time": "15:30", "field": "Cancha 2"}]
-    reply = client.patch("/api/tournaments/cup", json={"fixtures": moved}, headers=AUTH)
-    assert reply.status_code == 200, reply.text
-    assert (fixture_now(client)[1]["day"], fixture_now(client)[1]["match"]) == ("2026-12-06", code)
+    # Moved, given back with its match or without it (the desk's own field, which a client need not send): it keeps
+    # its match either way, where a fixture sent without one had been refused as changed.
+    for moved in ({**fixtures[0], "day": "2026-12-06", "time": "15:30", "field": "Cancha 2"},
+                  {name: value for name, value in fixtures[0].items() if name != "match"}
+                  | {"day": "2026-12-07", "time": "16:00"}):
+        reply = client.patch("/api/tournaments/cup", json={"fixtures": [moved]}, headers=AUTH)
+        assert reply.status_code == 200, reply.text
+        assert (fixture_now(client)[1]["time"], fixture_now(client)[1]["match"]) == (moved["time"], code)
 
     played_and_removed(client, code)  # the match gone: the fixture is the desk's to change again
     reply = client.patch("/api/tournaments/cup", json={"fixtures": swapped}, headers=AUTH)

@@ -168,6 +168,8 @@ def test_an_event_handed_and_logged_is_listed_no_more_and_cannot_be_set_aside(ap
         "es": f"el evento h-1 pasado a la revisión ya está registrado, como seq {seq}: no se puede dejar de lado "
               "(anúlelo con un void para tacharlo)"}
     assert api.client.get(SEAT).json()["set_aside"] == []
+    never = api.client.post(f"{SEAT}/handed/dev-1/set-aside", json=laptop, headers=official)  # logged, not handed
+    assert never.status_code == 404, never.text
 
     assert api.client.post(f"{SEAT}/handed/h-2/set-aside", json=laptop, headers=official).status_code == 200
     assert api.post(later, "official").status_code == 201  # logged after all: set aside no more

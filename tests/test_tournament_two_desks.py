@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import Connection, event, text
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "Using `httpx`")
@@ -121,6 +122,63 @@ def test_a_match_opened_as_another_desk_draws_again_is_held_by_its_fixture_or_ne
     assert [isinstance(made, InvalidQuery) for made in done].count(True) == 1, done
     held = {fixture.match for fixture in first.get("otono").fixtures if fixture.match}
     assert {summary.code for summary in first.store.summaries(MatchQuery())} == held
+
+
+def waited_on(connection: Connection) -> None:
+    """Until another transaction waits for a lock this one holds (PostgreSQL; SQLite's one writer needs no wait)."""
+    if connection.dialect.name != "postgresql":
+        return
+    deadline = time.monotonic() + 60  # only a guard against a hang
+    waiting = text("SELECT count(*) > 0 FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))")
+    while True:
+        connection.execute(text("SELECT pg_stat_clear_snapshot()"))  # pg_stat_activity is read once a transaction
+        if connection.execute(waiting).scalar():
+            return
+        assert time.monotonic() < deadline, "no transaction came to wait for the tournament's row"
+        time.sleep(0.01)
+
+
+def test_a_correction_of_one_fixtures_match_as_another_desk_opens_the_next_both_stand(
+        desks: tuple[Desk, Desk], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The correction took the store's acts before the tournament, the opening the tournament before the acts: on
+    PostgreSQL each waited for the other until one was ended as a deadlock, answered 503."""
+    first, second = desks
+    _, code = first.open_match("otono", "Cup-R1-1", KEYS)
+    corrected = {**json.loads(first.store.events(code)[0].raw), "venue": "Cancha 2"}
+    write, holding = Desk._write, threading.Event()
+
+    def write_and_hold(connection: Connection, tournament: Tournament, version: int) -> Any:
+        kept = write(second, connection, tournament, version)  # the opening holds the tournament's row...
+        holding.set()
+        waited_on(connection)  # ... until the correction waits for it
+        return kept
+
+    monkeypatch.setattr(second, "_write", write_and_hold)
+    done: list[object] = [None, None]
+
+    def opening() -> None:
+        try:
+            done[0] = second.open_match("otono", "Cup-R1-2", KEYS)
+        except Exception as err:  # what went wrong, for the test to say
+            done[0] = err
+
+    def correcting() -> None:
+        holding.wait(60)
+        try:
+            done[1] = first.correct_start(code, corrected, lambda also: first.store.correct_match(
+                code, corrected, reason="another venue", by="league", also=also))
+        except Exception as err:  # what went wrong, for the test to say
+            done[1] = err
+
+    threads = [threading.Thread(target=opening), threading.Thread(target=correcting)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=90)  # only a guard against a hang
+    assert not any(isinstance(made, Exception) for made in done), done
+    assert json.loads(first.store.events(code)[0].raw)["venue"] == "Cancha 2"
+    held = {fixture.id: fixture.match for fixture in first.get("otono").fixtures}
+    assert held["Cup-R1-1"] == code and held["Cup-R1-2"] is not None
 
 
 def test_the_api_refuses_a_change_from_an_older_version_with_409_and_stores_no_match(store: Store) -> None:

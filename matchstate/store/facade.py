@@ -336,20 +336,25 @@ class Store:
         nothing is removed without its correction. Refused, with nothing changed, when the new match.start is,
         when it names another match, and (:class:`ConflictError`) once the match holds more than its
         match.start: what is logged is corrected by a void, never rewritten. ``also(connection, code)`` is asked
-        in the same transaction, before the match is created again: what it raises changes nothing."""
+        first in the same transaction (what it locks, it locks before the store's acts, as a create's ``also``
+        does: two requests taking them in turn the other way round would deadlock): what it raises changes
+        nothing."""
         if not reason.strip():
             raise StoreError("a match.start is corrected only with a reason")
         self.key_hashes(code)  # no such match is said first, as what it is
-        incoming = self._incoming(start_event, role)
-        incoming.start()  # a refused match.start is refused here, before anything is removed
-        if incoming.event["match"] != code:
-            raise StoreError.said("correct-code", code=code, given=incoming.event["match"])
+        checked = self._incoming(start_event, role)
+        checked.start()  # a refused match.start is refused here, before anything is removed
+        if checked.event["match"] != code:
+            raise StoreError.said("correct-code", code=code, given=checked.event["match"])
         secret = self._secret()
         with self._cache.lock(code):
             with self.database.transaction(write=True) as connection:
+                if also is not None:
+                    also(connection, code)
                 live = self._removed(connection, secret, code, reason, by, unstarted=True)
                 keys = {role: live[role] for role in (keyring.SCORER, keyring.OFFICIAL) if role in live}
-                made = self._created(connection, secret, incoming, keys, by, also)
+                # received after the removal's act, so that the acts' times run in the order they were made
+                made = self._created(connection, secret, self._incoming(start_event, role), keys, by, None)
             snapshot = self._remembered(made)
         return Appended(made.stored, False, snapshot, self._receipt(code, made.stored, made.leaf))
 

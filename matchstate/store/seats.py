@@ -130,13 +130,13 @@ class Seats:
         now = self.store.clock()
         here = (HandedEventRow.code == code, HandedEventRow.event_id == event_id)
         with self.store.database.transaction(write=True) as connection:
+            if connection.execute(select(HandedEventRow.event_id).where(*here)).first() is None:
+                return False
             if seq := _logged(connection, code, [event_id]).get(event_id):
                 raise AlreadyLogged.worded_as(phrases("seat", "refused-aside-logged", id=event_id, seq=seq))
-            done = connection.execute(update(HandedEventRow).where(*here, HandedEventRow.set_aside_at.is_(None))
-                                      .values(set_aside_at=now, set_aside_device=device, set_aside_label=label))
-            if done.rowcount:
-                return True
-            return connection.execute(select(HandedEventRow.event_id).where(*here)).first() is not None
+            connection.execute(update(HandedEventRow).where(*here, HandedEventRow.set_aside_at.is_(None))
+                               .values(set_aside_at=now, set_aside_device=device, set_aside_label=label))
+            return True
 
     def handed(self, code: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """The events handed to the review that the log does not hold, in time order (of their ``at``, not its

@@ -19,7 +19,15 @@ from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..engine import Match
-from ..errors import DuplicateMatch, InvalidQuery, NotFound, RefusedEvent, TournamentChanged, UnknownMatch
+from ..errors import (
+    DuplicateMatch,
+    InvalidQuery,
+    MatchstateError,
+    NotFound,
+    RefusedEvent,
+    TournamentChanged,
+    UnknownMatch,
+)
 from ..log import parse_line, read_events, replay
 from ..models import TournamentRow
 from ..store import Also, Store
@@ -111,6 +119,10 @@ class Desk:
             _desks_own(data, slug, {f.id: f.match for f in tournament.fixtures})
             current = tournament.to_json()
             made = {**current, **data, "slug": slug}
+            if isinstance(fixtures := data.get("fixtures"), list):  # a fixture's match is the desk's: kept if not given
+                held = {fixture.id: fixture.match for fixture in tournament.fixtures}
+                made["fixtures"] = [{"match": held.get(str(fixture.get("id"))), **fixture}
+                                    if isinstance(fixture, Mapping) else fixture for fixture in fixtures]
             if isinstance(data.get("conditions"), Mapping):  # a change of one condition keeps the others
                 made["conditions"] = {**current["conditions"], **data["conditions"]}
             changed = tournament_of(made)
@@ -176,12 +188,9 @@ class Desk:
         """Refuse (:class:`TournamentChanged`) where the tournament is no longer at ``version`` in ``connection``'s
         write transaction; else hold it there until the transaction ends (on PostgreSQL: SQLite's write transaction
         holds the whole database)."""
-        row = TournamentRow.slug == slug
-        now = connection.execute(select(TournamentRow.version).where(row).with_for_update()).scalar()
-        if now is None:
-            raise refused(NotFound, "unknown", slug=slug)
-        if now != version:
-            raise changed(slug, version, now)
+        now = connection.execute(select(TournamentRow.version).where(TournamentRow.slug == slug).with_for_update())
+        if (found := now.scalar()) != version:
+            raise stored_over(slug, version, found)
 
     def _write(self, connection: Connection, tournament: Tournament, version: int) -> Kept:
         """Store ``tournament`` over ``version``, one on, in ``connection``'s write transaction: refused
@@ -191,10 +200,8 @@ class Desk:
         done = connection.execute(update(TournamentRow).where(row, TournamentRow.version == version).values(
             name=checked.name, doc=checked.to_json(), updated=utc_now(), version=version + 1))
         if done.rowcount != 1:
-            now = connection.execute(select(TournamentRow.version).where(row)).scalar()
-            if now is None:
-                raise refused(NotFound, "unknown", slug=tournament.slug)
-            raise changed(tournament.slug, version, now)
+            raise stored_over(tournament.slug, version, connection.execute(select(TournamentRow.version).where(row))
+                              .scalar())
         return Kept(checked, version + 1)
 
     # -- the draw and the schedule -------------------------------------------------------
@@ -566,6 +573,11 @@ def _desks_own(data: Mapping[str, Any], slug: object = None, held: Mapping[str, 
         if isinstance(fixture, Mapping) and isinstance(fixture.get("match"), str) \
                 and fixture["match"] != (held or {}).get(str(fixture.get("id"))):
             raise refused(InvalidQuery, "match-given", slug=named, fixture=fixture.get("id"))
+
+
+def stored_over(slug: str, had: int, now: int | None) -> MatchstateError:
+    """The refusal of a write made over version ``had`` of a tournament that is now at ``now`` (None: gone)."""
+    return refused(NotFound, "unknown", slug=slug) if now is None else changed(slug, had, now)
 
 
 def changed(slug: str, had: int, now: int) -> TournamentChanged:
