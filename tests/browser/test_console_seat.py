@@ -72,10 +72,12 @@ def test_a_console_that_lost_the_seat_hands_what_it_held_to_the_review(
     tablet.page.wait_for_selector("#link >> text=Online: every event recorded.")
 
 
-def test_the_review_sets_aside_what_the_engine_refuses_and_the_consoles_banner_says_nothing_waits(
+def test_the_review_logs_now_what_the_log_moved_past_or_sets_it_aside_and_the_banner_says_nothing_waits(
         server: ServerProcess, scorer: Any, new_page: Any) -> None:
-    """A handed event the engine refused stayed listed in the review for ever, and the console's banner said it
-    waited for the official: the official sets it aside, after a confirmation, and neither says it any more."""
+    """The seat changes hands because the other console logs on, so what was handed is earlier than the log's last
+    event: "Log it as it was" was refused every time (422, earlier than the event before it), and the event waited
+    for ever, the console's banner saying so. The official logs it now, after a confirmation that says its new time,
+    or sets it aside; neither the review nor the banner says it waits any more."""
     tablet, held = lose_the_seat_offline(server, scorer, new_page, "seat-aside")
     tablet.page.click('#attention [data-act="hand-review"]')
     tablet.page.wait_for_selector("#link >> text=2 events handed to the review wait for the official")
@@ -86,26 +88,36 @@ def test_the_review_sets_aside_what_the_engine_refuses_and_the_consoles_banner_s
     review = new_page()
     review.goto(f"{server.base}/matches/seat-aside/review#key={tablet.keys['official_key']}")
     review.wait_for_selector("#handed >> text=Held by a console without the seat")
-    review.locator('#handed [data-act="log-handed"]').first.click()
-    review.wait_for_selector("#message >> text=Not recorded (422)")
-    assert "earlier than the event before it" in review.inner_text("#message")
+    assert review.locator('#handed [data-act="log-handed"]').count() == 0  # it could only be refused
+    assert review.locator('#handed [data-act="relog-handed"]').all_inner_texts() == ["Log it now, after #2"] * 2
+    review.locator('#handed [data-act="relog-handed"]').first.click()
+    assert "Log this event now, after #2?" in review.inner_text("#ask")
+    assert "as it was, it would be refused as earlier than the event before it" in review.inner_text("#ask")
+    review.click('#ask [data-action="cancel"]')  # "Keep it listed": nothing is logged
+    review.wait_for_selector("#ask", state="detached")
+    assert [row["type"] for row in log(server, "seat-aside")] == ["match.start", "chukker.start"]
+    review.locator('#handed [data-act="relog-handed"]').first.click()
+    review.click('#ask [data-action="confirm"]')
+    review.wait_for_selector("#message >> text=Recorded")
+    review.wait_for_function("() => document.querySelectorAll('#handed li').length === 1")
+    tablet.page.wait_for_selector("#link >> text=1 event handed to the review waits for the official")
+    relogged = log(server, "seat-aside")[2]
+    assert (relogged["event"]["id"], relogged["event"]["type"], relogged["role"]) == (held[0]["id"], "penalty.award",
+                                                                                      "official")
+    assert relogged["event"]["at"] >= now  # logged now, after the phone's event
     review.locator('#handed [data-act="aside-handed"]').first.click()
     assert "Set this event aside?" in review.inner_text("#ask")
     review.click('#ask [data-action="cancel"]')  # "Keep it listed": nothing is set aside
     review.wait_for_selector("#ask", state="detached")
-    assert review.locator("#handed li").count() == 2
-    for remaining in (1, 0):
-        review.locator('#handed [data-act="aside-handed"]').first.click()
-        review.click('#ask [data-action="confirm"]')
-        review.wait_for_selector("#message >> text=Set aside:")
-        review.wait_for_function(f"() => document.querySelectorAll('#handed li').length === {remaining}")
-        if remaining:
-            tablet.page.wait_for_selector("#link >> text=1 event handed to the review waits for the official")
+    assert review.locator("#handed li").count() == 1
+    review.locator('#handed [data-act="aside-handed"]').first.click()
+    review.click('#ask [data-action="confirm"]')
+    review.wait_for_selector("#message >> text=Set aside:")
     review.wait_for_selector("#handed", state="hidden")
     tablet.page.wait_for_selector("#link >> text=Online: every event recorded.")
-    assert [row["type"] for row in log(server, "seat-aside")] == ["match.start", "chukker.start"]  # never logged
+    assert [row["type"] for row in log(server, "seat-aside")] == ["match.start", "chukker.start", "penalty.award"]
     seat = get(server, "/api/matches/seat-aside/seat")
-    assert seat["handed"] == [] and [item["event"] for item in seat["set_aside"]] == held
+    assert seat["handed"] == [] and [item["event"] for item in seat["set_aside"]] == held[1:]
     assert all(item["set_aside"]["label"].startswith("Computer · ") for item in seat["set_aside"])
 
 

@@ -32,7 +32,7 @@ import {videoPanel} from "./reviewvideo.mjs";
 import {clipTime, pinnedSeconds} from "./clips.mjs";
 import {askers, chukkerScores, countdownText, matchEnd, windowLeft} from "./officials.mjs";
 import {filled, formContent, formKeys, missing, showMissing, showUnfit, unfit} from "./quickform.mjs";
-import {asideQuestion, handedPanel, timerMark} from "./reviewseat.mjs";
+import {asideQuestion, handedPanel, relogQuestion, timerMark} from "./reviewseat.mjs";
 import {thisDevice} from "./seat.mjs";
 
 const {root, code, base} = matchPage($("review"));
@@ -76,6 +76,15 @@ async function logEvent(event) {
 }
 
 const say = messenger();  // the page's message, said again in the language chosen
+
+// Log now, after a confirmation, an event handed here that the log has moved past: as it was it would be refused
+// (earlier than the event before it), as a console's own "log it again now" would be. Its id stays: it was never
+// logged.
+async function relog(item) {
+  const at = clock.stamp(known.lastAt());
+  const {action} = await ask(relogQuestion(item, at, known.view.seq));
+  if (action === "confirm") await logEvent({...item.event, at});
+}
 
 // Set aside, after a confirmation, an event handed here that is not to be logged (one the engine refuses, say): the
 // server keeps who did it and when, and no page lists it as waiting again.
@@ -507,7 +516,7 @@ function render() {
   if (following) pane.scrollTop = pane.scrollHeight;
   $("detail").replaceChildren(...detail().filter(Boolean));  // a part it leaves out is null, never the text "null"
   renderOfficials();
-  $("handed").replaceChildren(...handedPanel(seat, known.log, logEvent, setAside));
+  $("handed").replaceChildren(...handedPanel(seat, known.log, logEvent, relog, setAside));
   $("handed").hidden = !$("handed").children.length;
   video.render();
   refocus(kept);
