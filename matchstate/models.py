@@ -348,7 +348,8 @@ class TimerTickRow(Base):
 
 class HandedEventRow(Base):
     """An event a console held offline and, without the scoring seat, handed to the review as it was logged
-    (``event``, its ``at`` unchanged): the official sees it listed in time order and may log it, or set it aside
+    (``event``, its ``at`` unchanged): the official sees it listed in time order (``place``: the order handed, for
+    events of the same time) and may log it, or set it aside
     (``set_aside_at``, by the device ``set_aside_device`` that shows as ``set_aside_label``), never logged."""
 
     __tablename__ = "handed_events"
@@ -359,6 +360,8 @@ class HandedEventRow(Base):
     label: Mapped[str] = mapped_column(String(80))
     event: Mapped[dict[str, Any]] = mapped_column(JSON)
     handed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # Its place among the events handed to the match's review, in the order handed (None: handed before 0019).
+    place: Mapped[int | None] = mapped_column(Integer)
     set_aside_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     set_aside_device: Mapped[str | None] = mapped_column(String(64))
     set_aside_label: Mapped[str | None] = mapped_column(String(80))

@@ -147,6 +147,20 @@ def test_events_handed_with_other_offsets_are_listed_in_the_time_they_name_not_t
         assert api.post(event, "official").status_code == 201
 
 
+def test_events_handed_at_one_time_are_listed_in_the_order_their_console_logged_them(api: Api) -> None:
+    """An award and its whistle, logged by one tap at one time, came back in the order of their ids (random): an
+    official working down the list logged the award before its whistle."""
+    sit(api, "phone", "open")
+    at = "2026-11-29T15:00:04.000Z"
+    whistle = {"type": "whistle", "at": at, "id": "web-zz"}
+    award = {"type": "knockin.award", "at": at, "id": "web-aa", "to": "Blue"}
+    later = {"type": "tick", "at": "2026-11-29T15:00:05.000Z", "id": "web-00"}
+    for handed in ([whistle, award], [later, {**whistle, "at": "2026-11-29T15:00:09.000Z"}]):  # the second: kept
+        api.client.put(SEAT, json={"device": "tablet", "label": "Tablet", "handed": handed},
+                       headers={"Authorization": f"Bearer {api.scorer}"})
+    assert [item["event"] for item in api.client.get(SEAT).json()["handed"]] == [whistle, award, later]
+
+
 def test_an_event_handed_and_logged_is_listed_no_more_and_cannot_be_set_aside(api: Api) -> None:
     """The official logged an event handed to the review, then set it aside: 200, and the seat kept it as set aside,
     "never logged", though the log held it; the seat's answer listed it as waiting too."""

@@ -112,7 +112,8 @@ class Seats:
             return {event_id: {"device": device, "elapsed": elapsed} for event_id, device, elapsed in rows}
 
     def hand(self, code: str, device: str, label: str, events: list[dict[str, Any]]) -> None:
-        """Keep ``events``, held offline by ``device``, for the review, as they were logged (each once, by id)."""
+        """Keep ``events``, held offline by ``device`` and logged in that order, for the review, as they were logged
+        (each once, by id)."""
         now = self.store.clock()
         with self.store.database.transaction(write=True) as connection:
             kept = set(connection.execute(select(HandedEventRow.event_id).where(HandedEventRow.code == code))
@@ -121,7 +122,8 @@ class Seats:
             if fresh:
                 connection.execute(insert(HandedEventRow), [
                     {"code": code, "event_id": event_id, "device": device, "label": label, "event": event,
-                     "handed_at": now} for event_id, event in fresh.items()])
+                     "handed_at": now, "place": place} for place, (event_id, event) in enumerate(fresh.items(),
+                                                                                              len(kept))])
 
     def set_aside(self, code: str, event_id: str, device: str, label: str) -> bool:
         """Set the event ``event_id`` handed to the review aside, by ``device`` (that shows as ``label``): never
@@ -144,8 +146,10 @@ class Seats:
         aside (each with ``set_aside``: who did it, and when)."""
         row = HandedEventRow
         with self.store.database.transaction() as connection:
+            # in the order handed (one handed before 0019 has no place: in its id's), then sorted by time, stably
             rows = connection.execute(select(row.event, row.label, row.handed_at, row.set_aside_at,
-                                             row.set_aside_device, row.set_aside_label).where(row.code == code)).all()
+                                             row.set_aside_device, row.set_aside_label).where(row.code == code)
+                                      .order_by(row.place.is_(None), row.place, row.event_id)).all()
             logged = _logged(connection, code, [event["id"] for event, *_ in rows])
         found = [{"event": event, "label": label, "handed_at": _iso(handed_at),
                   **({"set_aside": {"at": _iso(at), "device": device, "label": by}} if at else {})}
@@ -170,13 +174,13 @@ def _logged(connection: Connection, code: str, event_ids: list[str]) -> dict[str
     return {event_id: seq for event_id, seq in found if event_id is not None}
 
 
-def _in_time(at: str) -> tuple[int, datetime, str]:
+def _in_time(at: str) -> tuple[int, datetime]:
     """A handed event's place in time order: by the moment its ``at`` names; an ``at`` that names none, after."""
     try:
         moment = datetime.fromisoformat(at)
     except ValueError:
-        return 1, datetime.min.replace(tzinfo=UTC), at
-    return 0, moment if moment.tzinfo else moment.replace(tzinfo=UTC), at
+        return 1, datetime.min.replace(tzinfo=UTC)
+    return 0, moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _iso(at: datetime) -> str:
