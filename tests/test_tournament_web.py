@@ -139,8 +139,10 @@ def test_a_result_kept_on_paper_is_entered_as_a_whole_log_and_two_yellows_sit_a_
     assert entered.status_code == 201, entered.text
     fixtures = {f["id"]: f for f in client.get("/api/tournaments/cup").json()["progress"]["fixtures"]}
     assert fixtures["Cup-R2-1"]["away"] == "Red"
-    client.put("/api/tournaments/cup/fixtures/Cup-R2-1/schedule", json={"day": "2099-12-12", "time": "16:00"},
-               headers=AUTH)
+    # the final put off to a day that is always ahead, the tournament's end with it
+    assert client.patch("/api/tournaments/cup", json={"ends": "2099-12-31"}, headers=AUTH).status_code == 200
+    assert client.put("/api/tournaments/cup/fixtures/Cup-R2-1/schedule", json={"day": "2099-12-12", "time": "16:00"},
+                      headers=AUTH).status_code == 200
     ledger = client.get("/api/discipline", headers=AUTH).json()
     assert ledger == [{"team": "Red", "name": "Red 1", "cards": ledger[0]["cards"], "suspensions": [
         {"seconds": 120, "earned_in": "paper-1", "served_in": "Cup-R2-1", "passed": []}]}]
@@ -317,6 +319,24 @@ def test_a_bracket_that_would_make_nothing_wait_for_ever_or_share_a_stage_is_ref
     cup = client.post("/api/tournaments/t14/brackets", headers=AUTH,
                       json={"stage": "Cup", "entrants": [{**place, "place": 1}, {**place, "place": 2}]})
     assert cup.status_code == 200, cup.text
+
+
+def test_a_fixture_is_scheduled_within_the_tournaments_dates(client: TestClient) -> None:
+    """A fixture scheduled on 2026-12-25 was taken for a tournament that ends on 2026-12-20, without a word."""
+    dates = {"starts": "2026-12-05", "ends": "2026-12-20"}
+    fixture = {"id": "f1", "home": "A", "away": "B"}
+    assert client.post("/api/tournaments", json={**A_V_B, **dates, "slug": "t16", "fixtures": [fixture]},
+                       headers=AUTH).status_code == 201
+    for day in ("2026-12-25", "2026-12-04"):
+        refusal(client.put("/api/tournaments/t16/fixtures/f1/schedule", json={"day": day, "time": "15:00"},
+                           headers=AUTH),
+                f"fixture f1 cannot be played on {day}: the tournament runs from 2026-12-05 to 2026-12-20",
+                f"el partido f1 no puede jugarse el {day}: el torneo va del 2026-12-05 al 2026-12-20")
+    assert client.get("/api/tournaments/t16").json()["fixtures"][0]["day"] == ""
+    for day in ("2026-12-05", "2026-12-20"):
+        reply = client.put("/api/tournaments/t16/fixtures/f1/schedule", json={"day": day, "time": "15:00"},
+                           headers=AUTH)
+        assert reply.status_code == 200, reply.text
 
 
 def test_a_tournaments_slug_is_kept_and_a_change_of_it_is_refused(client: TestClient) -> None:

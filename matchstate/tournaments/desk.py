@@ -272,6 +272,9 @@ class Desk:
             raise refused(InvalidQuery, "when", day=day, time=time)
 
         def scheduled(tournament: Tournament) -> Tournament:
+            if (tournament.starts and day < tournament.starts) or (tournament.ends and day > tournament.ends):
+                raise refused(InvalidQuery, "day-outside", day=day, fixture=fixture_id, starts=tournament.starts or "-",
+                              ends=tournament.ends or "-")
             fixture = tournament.fixture(fixture_id)
             moved = replace(fixture, day=day, time=time, field=fixture.field if field is None else field)
             self._no_clash(tournament, moved)
