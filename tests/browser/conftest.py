@@ -98,12 +98,13 @@ def watch(page: Any) -> Any:
 
 @pytest.fixture
 def scorer(server: ServerProcess, new_page: Callable[..., Any]) -> Callable[..., Console]:
-    """A new match (``code``) and its scorer's console, open: ``scorer(code, viewport=..., prepare=f)``;
-    ``prepare(page)`` runs before the console opens (say, to install Playwright's clock). The match's keys
-    are in ``console.keys``."""
+    """A new match (``code``) and its scorer's console, open: ``scorer(code, viewport=..., prepare=f, **fields)``;
+    ``prepare(page)`` runs before the console opens (say, to install Playwright's clock); ``fields`` are its
+    match.start's (``chukkers=2``, say). The match's keys are in ``console.keys``."""
 
-    def make(code: str, viewport: dict[str, int] = TABLET, prepare: Callable[[Any], None] | None = None) -> Console:
-        keys = create(server, code)
+    def make(code: str, viewport: dict[str, int] = TABLET, prepare: Callable[[Any], None] | None = None,
+             **fields: Any) -> Console:
+        keys = create(server, code, **fields)
         page = new_page(viewport=viewport)
         if prepare is not None:
             prepare(page)

@@ -196,10 +196,16 @@ def test_an_event_only_an_official_may_log_waits_for_an_official_and_the_scorer_
     page.wait_for_selector("#recent >> text=#10")
     console.tap("void")
     assert page.input_value('#form [data-field="seq"]') == "9"
-    page.click("#send")
+    # The focus is on the reason, its words selected: typed, they take its place, and the event # stays (the focus
+    # was on the event #, and a reason typed went into it).
+    assert page.evaluate("document.activeElement.dataset.field") == "reason"
+    page.keyboard.type("scorer slip")
+    assert page.input_value('#form [data-field="seq"]') == "9"
+    page.keyboard.press("Enter")
     page.wait_for_selector("#recent li.struck >> text=#9")
     last = get(server, f"/api/matches/{code}/events?after_seq=10")
-    assert [(row["type"], row["event"]["seq"], row["role"]) for row in last] == [("void", 9, "scorer")]
+    assert [(row["type"], row["event"]["seq"], row["event"]["reason"], row["role"]) for row in last] == [
+        ("void", 9, "scorer slip", "scorer")]
 
 
 def test_an_official_confirms_a_decision_before_it_is_recorded(server: ServerProcess, new_page: Any) -> None:

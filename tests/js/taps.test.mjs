@@ -5,7 +5,7 @@ import {describe, it} from "node:test";
 
 import {speak} from "./catalog.mjs";
 import {awardEvents, awardFields, gridBy, sentBy, usualPlayer} from "../../matchstate/web/static/taps.mjs";
-import {intervalReading} from "../../matchstate/web/static/interval.mjs";
+import {intervalFollows, intervalReading} from "../../matchstate/web/static/interval.mjs";
 
 const row = (type, event, ruling = null) => ({type, event: {type, ...event}, ruling});
 const TEAMS = ["Blue", "Red"];
@@ -80,6 +80,14 @@ describe("the interval", () => {
     assert.deepEqual(intervalReading(clock, 1, END, at(0.4)).time, "3:00");
     const late = intervalReading(clock, 1, END, at(192));
     assert.deepEqual([late.time, late.caption, late.halftime], ["+0:12", "interval over", false]);
+  });
+
+  it("follows every chukker but the last, and the last too where the score is level (an extra chukker follows)", () => {
+    const twoChukkers = {...clock, chukkers: 2};
+    assert.equal(intervalFollows(twoChukkers, 1, {Blue: 3, Red: 1}), true);
+    assert.equal(intervalFollows(twoChukkers, 2, {Blue: 3, Red: 1}), false);
+    assert.equal(intervalFollows(twoChukkers, 2, {Blue: 2.5, Red: 2.5}), true);
+    assert.equal(intervalFollows(twoChukkers, 3, {Blue: 4, Red: 3}), false);  // an extra chukker, decided
   });
 
   it("gives halftime five, in Spanish too", () => {

@@ -4,12 +4,12 @@
 import {t} from "./catalog.mjs";
 import {bell, horn} from "./cue.mjs";
 import {reading, shownClock} from "./chukker.mjs";
-import {intervalReading, intervalStart} from "./interval.mjs";
+import {intervalFollows, intervalReading, intervalStart} from "./interval.mjs";
 
 /**
  * The chukker clock in ``box``, read from ``timing`` (the match's clock with what waits here folded in) at
  * ``nowMs``, the server's time; between chukkers, the interval since the last chukker's end (of ``known``'s log
- * and the events ``waiting``). ``cues`` sounds the bell or the horn where the clock has just passed one.
+ * and the events ``waiting``), where one follows it (not the last chukker's, the score not level). ``cues`` sounds the bell or the horn where the clock has just passed one.
  */
 export function showChukkerClock(box, timing, nowMs, {known, waiting, cues}) {
   const at = reading(timing, nowMs);
@@ -20,10 +20,12 @@ export function showChukkerClock(box, timing, nowMs, {known, waiting, cues}) {
   box.querySelector(".time").textContent = words.time;
   box.querySelector(".running").textContent = words.running;
   box.querySelector(".phase").textContent = words.phase;
-  const ended = at.phase === "between" ? intervalStart(known.log, known.view.void, waiting) : null;
+  const clock = {...known.view.clock, ...timing};
+  const last = at.phase === "between" ? intervalStart(known.log, known.view.void, waiting) : null;
+  const ended = last && intervalFollows(clock, last.chukker, known.view.score) ? last : null;
   box.classList.toggle("interval", Boolean(ended));
   if (ended) {
-    const interval = intervalReading({...known.view.clock, ...timing}, ended.chukker, ended.at, nowMs);
+    const interval = intervalReading(clock, ended.chukker, ended.at, nowMs);
     box.dataset.late = String(interval.left <= 0);
     box.querySelector(".time").textContent = interval.time;
     box.querySelector(".running").textContent = interval.caption;  // the phase stays: between chukkers

@@ -31,6 +31,15 @@ export function intervalStart(rows, voided, waiting = []) {
 }
 
 /**
+ * Whether an interval follows chukker ``ended``: not after the last chukker planned (``clock.chukkers``) where the
+ * ``score`` is not level, as no chukker follows it; level, an extra chukker does.
+ */
+export function intervalFollows(clock, ended, score) {
+  const goals = Object.values(score);
+  return ended < clock.chukkers || goals.every((count) => count === goals[0]);
+}
+
+/**
  * The interval after chukker ``ended`` (ended at ``endedAt``, ISO) read at ``nowMs``: the seconds left (below
  * zero once it has run over), whether it is halftime, and its words: {left, halftime, time, caption}.
  * @param {{chukker_seconds: number, extra_seconds: number, chukkers: number}} clock

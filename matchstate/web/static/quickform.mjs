@@ -166,10 +166,16 @@ function input(form, field, changed) {
 const stopOf = (control) => (control.matches("input") ? control : control.querySelector('[tabindex="0"]'));
 
 /** Put the focus on the form's grid of Log buttons where it has one (the award's main choice), else its first
- * field, or (no fields) its Log button, the first where it has one per choice. */
+ * field but a number given already (an undo's event #: a reason typed there went into it), or (no fields) its Log
+ * button, the first where it has one per choice. A text given already (the undo's reason) is selected, so that
+ * what is typed takes its place. */
 export function focusFirst(box) {
-  const first = box.querySelector(".sends.grid") || box.querySelector(".fields [data-field]");
-  (first ? stopOf(first) : box.querySelector(".actions .primary")).focus();
+  const given = (control) => control.matches('input[type="number"]') && control.value !== "";
+  const first = box.querySelector(".sends.grid")
+    || [...box.querySelectorAll(".fields [data-field]")].find((control) => !given(control));
+  const stop = first ? stopOf(first) : box.querySelector(".actions .primary");
+  stop.focus();
+  if (stop.matches('input[type="text"]')) stop.select();
 }
 
 /** Say which needed fields are still empty, mark them, and go to the first; what was entered stays. */
