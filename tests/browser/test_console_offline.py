@@ -197,12 +197,15 @@ def test_a_queued_event_the_engine_refuses_stays_in_front_of_the_scorer_until_th
     assert "will not be recorded" in page.inner_text("#ask")
     console.answer("cancel")
     assert [event["type"] for event in console.outbox()] == ["hit", "goal"]
-    page.click('#attention [data-act="discard"]')
+    page.focus('#attention [data-act="discard"]')
+    page.keyboard.press("Enter")
     console.answer("confirm")
     console.wait_until_sent()
     assert page.locator("#attention").is_hidden()
     assert [row["type"] for row in log(server, "refused-1")] == ["match.start", "goal"]
     page.wait_for_selector("#ruling >> text=Discarded, not recorded: Hit")
+    # The panel the keyboard answered is gone: the focus is on what was done, not back at the page's start.
+    assert page.evaluate("document.activeElement.id") == "ruling"
 
 
 def test_a_console_whose_live_stream_never_opens_says_it_is_offline(server: ServerProcess, new_page: Any) -> None:

@@ -565,8 +565,14 @@ export class ConsolePage {
     if (focused && focused.disabled && focused.parentElement === $("buttons")) this.focusButton(focused.dataset.type);
     $("choosing").hidden = !(now.state === "choosing" && this.role !== "official");
     const needs = attention(this).filter(Boolean);
+    const answered = $("attention").contains(document.activeElement);  // a panel's button, which it may take away
     $("attention").hidden = !needs.length;
     $("attention").replaceChildren(...needs);
+    // The panel the keyboard answered gone (a discard confirmed), the focus goes on to what still needs the scorer,
+    // else to what was done, where it fell to the page's start.
+    if (answered && (!document.activeElement || document.activeElement === document.body)) {
+      ($("attention").querySelector("button") || $("ruling")).focus();
+    }
     $("recent").replaceChildren(...recentList(this.outbox.items, now, known, this.role, (row) => this.undoRow(row)));
     showQuickRow($("quick"), {enabled: (type) => this.enabled(type), hitting: now.free_hit ? now.free_hit.to : null,
       player: now.free_hit ? this.usual(now.free_hit) : null});
