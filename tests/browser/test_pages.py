@@ -177,6 +177,9 @@ def test_the_league_key_is_remembered_on_the_device_only_when_asked(server: Serv
         page.wait_for_selector(f"#created >> text=Match {code} created")
         page.reload()
         assert page.input_value('#new [name="league_key"]') == (LEAGUE_KEY if remember else "")
+    # Remembered here, it is the tournaments' desk's too: the desk asked for it again.
+    page.goto(server.base + "/tournaments")
+    assert page.input_value("#desk-key") == LEAGUE_KEY
 
 
 def test_the_service_worker_keeps_this_version_of_the_pages_and_files(server: ServerProcess, new_page: Any) -> None:

@@ -108,6 +108,7 @@ def test_a_wrong_key_is_refused_in_words(server: ServerProcess, new_page: Any) -
     page.click("#draw-form button")
     page.wait_for_selector("#desk-message:not(:empty)")
     assert "league" in page.inner_text("#desk-message").lower()
+    assert page.evaluate("document.activeElement.id") == "desk-key"  # where the key is given again (it was the page)
 
 
 def test_the_desks_schedule_shows_what_the_fixture_has_so_a_new_time_keeps_its_field(server: ServerProcess,

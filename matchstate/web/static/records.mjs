@@ -6,6 +6,7 @@ import {t} from "./catalog.mjs";
 import {api, denied, reason} from "./http.mjs";
 import {onLang} from "./lang.mjs";
 import {withKey} from "./keys.mjs";
+import {LEAGUE_KEY} from "./leaguekey.mjs";
 import {deviceId} from "./events.mjs";
 import {pageClock} from "./clock.mjs";
 import {events, stateName} from "./words.mjs";
@@ -222,8 +223,6 @@ function startEvent(form) {
     rosters: Object.keys(rosters).length ? rosters : undefined,
   };
 }
-
-const LEAGUE_KEY = "matchstate:league-key";
 
 // The league key as the form gives it; kept in this browser's storage only when the person asks.
 function leagueKey(form) {

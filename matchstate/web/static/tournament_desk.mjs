@@ -5,6 +5,7 @@ import {api, reason} from "./http.mjs";
 import {t} from "./catalog.mjs";
 import {el, submitOnce} from "./dom.mjs";
 import {restoreTyped} from "./lang.mjs";
+import {askForLeagueKey, heldLeagueKey, keepLeagueKey} from "./leaguekey.mjs";
 
 const root = document.getElementById("tournament");
 const base = `/api/tournaments/${encodeURIComponent(root.dataset.slug)}`;
@@ -13,14 +14,13 @@ const base = `/api/tournaments/${encodeURIComponent(root.dataset.slug)}`;
 const at = (path) => `${base}${path}?${new URLSearchParams({expected_version: root.dataset.version})}`;
 const message = document.getElementById("desk-message");
 const keyInput = document.getElementById("desk-key");
-const KEY = "matchstate:league-key";
-keyInput.value = sessionStorage.getItem(KEY) || "";
+keyInput.value = heldLeagueKey();
 // The discipline ledger is the league's record: its link carries the key the desk holds.
 const ledgerLink = () => {
   document.querySelector("[data-league-link]").href = `/discipline?key=${encodeURIComponent(keyInput.value)}`;
 };
 ledgerLink();
-const keepKey = () => { sessionStorage.setItem(KEY, keyInput.value); ledgerLink(); };
+const keepKey = () => { keepLeagueKey(keyInput.value); ledgerLink(); };
 keyInput.addEventListener("change", keepKey);
 // Enter in the key's field keeps the key, and the page: it is not sent anywhere.
 document.getElementById("league-key").addEventListener("submit", (e) => { e.preventDefault(); keepKey(); });
@@ -31,6 +31,7 @@ function done(reply, ok) {
     window.location.reload();
   } else {
     message.textContent = reason(reply.data);
+    askForLeagueKey(reply.status, keyInput);
   }
 }
 
@@ -48,7 +49,7 @@ sayWhenNoFixture();
 
 function onSubmit(id, act) {
   submitOnce(document.getElementById(id), async (e) => {
-    sessionStorage.setItem(KEY, keyInput.value);
+    keepLeagueKey(keyInput.value);
     await act(new FormData(e.target));
   });
 }
@@ -111,12 +112,13 @@ function playedAt(option) {
 }
 
 document.getElementById("paper-start").addEventListener("click", async () => {
-  sessionStorage.setItem(KEY, keyInput.value);
+  keepLeagueKey(keyInput.value);
   const fixture = new FormData(importForm).get("fixture");
   if (!fixture) return;  // no fixture can take a result: the form offers none
   const reply = await api(`${base}/fixtures/${encodeURIComponent(fixture)}/start`, {key: keyInput.value});
   if (reply.status !== 200) {
     message.textContent = reason(reply.data);
+    askForLeagueKey(reply.status, keyInput);
     return;
   }
   const log = importForm.elements.log;

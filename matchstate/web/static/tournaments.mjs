@@ -5,18 +5,18 @@ import {api, reason} from "./http.mjs";
 import {t} from "./catalog.mjs";
 import {el, submitOnce} from "./dom.mjs";
 import {restoreTyped} from "./lang.mjs";
+import {askForLeagueKey, heldLeagueKey, keepLeagueKey} from "./leaguekey.mjs";
 
 const PLAYERS = [1, 2, 3, 4];
 const FIRST_TEAMS = 2;
 const SLUG_MOST = 60;  // an address short enough to read aloud and type
-const KEY = "matchstate:league-key";  // as the desk keeps it: the desk opened next has it already
 
 const form = document.getElementById("new-tournament");
 const teams = document.getElementById("teams");
 const message = document.getElementById("desk-message");
 const keyInput = document.getElementById("desk-key");
-keyInput.value = sessionStorage.getItem(KEY) || "";
-keyInput.addEventListener("change", () => sessionStorage.setItem(KEY, keyInput.value));  // as the desk keeps it
+keyInput.value = heldLeagueKey();
+keyInput.addEventListener("change", () => keepLeagueKey(keyInput.value));  // the desk opened next has it already
 
 /** A team's fields: its name, and each player's name and handicap (USPA's run from -2 to 10). */
 function addTeam() {
@@ -73,7 +73,7 @@ function unnamedTeam() {
 }
 
 submitOnce(form, async () => {
-  sessionStorage.setItem(KEY, keyInput.value);
+  keepLeagueKey(keyInput.value);
   const unnamed = unnamedTeam();
   if (unnamed) {
     message.textContent = t("tournament", "team-nameless", {n: unnamed});
@@ -96,5 +96,6 @@ submitOnce(form, async () => {
     window.location.assign(`/tournaments/${encodeURIComponent(reply.data.slug)}/desk`);
   } else {
     message.textContent = reason(reply.data);  // nothing is created: the form keeps all that was typed
+    askForLeagueKey(reply.status, keyInput);
   }
 });
