@@ -390,7 +390,15 @@ export class ConsolePage {
     drop();
     this.notice = () => t("console", "discarded", {events: events.map(describeEvent).join("; ")});
     this.render();
+    this.focusOnwards();  // a redraw while the question was open may have taken its button already
     this.outbox.pump();
+  }
+
+  // Where the panel the keyboard answered has gone (a discard confirmed), and the focus fell to the page's start:
+  // on to what still needs the scorer, else to what was done.
+  focusOnwards() {
+    if (document.activeElement && document.activeElement !== document.body) return;
+    ($("attention").querySelector("button") || $("ruling")).focus();
   }
 
   async handOver(item) {
@@ -568,11 +576,7 @@ export class ConsolePage {
     const answered = $("attention").contains(document.activeElement);  // a panel's button, which it may take away
     $("attention").hidden = !needs.length;
     $("attention").replaceChildren(...needs);
-    // The panel the keyboard answered gone (a discard confirmed), the focus goes on to what still needs the scorer,
-    // else to what was done, where it fell to the page's start.
-    if (answered && (!document.activeElement || document.activeElement === document.body)) {
-      ($("attention").querySelector("button") || $("ruling")).focus();
-    }
+    if (answered) this.focusOnwards();
     $("recent").replaceChildren(...recentList(this.outbox.items, now, known, this.role, (row) => this.undoRow(row)));
     showQuickRow($("quick"), {enabled: (type) => this.enabled(type), hitting: now.free_hit ? now.free_hit.to : null,
       player: now.free_hit ? this.usual(now.free_hit) : null});
