@@ -320,8 +320,7 @@ class Store:
             raise _unknown(code)
         if unstarted and row.last_seq > 1:  # checked under the head's lock: no append slips in before it
             raise ConflictError.said("correct-started", row.last_seq, code=code, seq=row.last_seq)
-        live = {found.role: found.key_hash for found in connection.execute(select(KeyRow.role, KeyRow.key_hash).where(
-            KeyRow.match_id == row.id, KeyRow.revoked_at.is_(None)))}
+        live = keyring.live_hashes(connection, row.id)
         acts.record(connection, self.database, secret, Act(acts.REMOVE, self.clock(), code, by=by, reason=reason,
                                                             last_seq=row.last_seq, last_hash=row.last_hash))
         self._writer.delete_rows(connection, row.id)
@@ -410,9 +409,7 @@ class Store:
     def key_hashes(self, code: str) -> tuple[str | None, str | None]:
         """The hashes of match ``code``'s live scorer key and official key."""
         with self.database.transaction() as connection:
-            match_id = self._match_id(connection, code)
-            live = {row.role: row.key_hash for row in connection.execute(select(KeyRow.role, KeyRow.key_hash).where(
-                KeyRow.match_id == match_id, KeyRow.revoked_at.is_(None)))}
+            live = keyring.live_hashes(connection, self._match_id(connection, code))
         return live.get(keyring.SCORER), live.get(keyring.OFFICIAL)
 
     def public_key(self) -> Ed25519PublicKey:

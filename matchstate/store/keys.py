@@ -70,6 +70,13 @@ def has_league_key(connection: Connection) -> bool:
                                                       KeyRow.revoked_at.is_(None))).first() is not None
 
 
+def live_hashes(connection: Connection, match_id: int) -> dict[str, str]:
+    """The hashes of a match's live keys, by role."""
+    found = connection.execute(select(KeyRow.role, KeyRow.key_hash).where(KeyRow.match_id == match_id,
+                                                                          KeyRow.revoked_at.is_(None)))
+    return {role: key_hash for role, key_hash in found}
+
+
 def revoke(connection: Connection, secret: bytes, match_id: int | None, code: str | None, role: str,
            at: datetime) -> bool:
     """Revoke the live key of ``role`` on the match (None: the league's); whether there was one."""

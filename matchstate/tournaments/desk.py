@@ -116,11 +116,11 @@ class Desk:
             raise refused(InvalidQuery, "slug-kept", slug=slug, given=shown(data["slug"]))
 
         def merged(tournament: Tournament) -> Tournament:
-            _desks_own(data, slug, {f.id: f.match for f in tournament.fixtures})
+            held = {fixture.id: fixture.match for fixture in tournament.fixtures}
+            _desks_own(data, slug, held)
             current = tournament.to_json()
             made = {**current, **data, "slug": slug}
             if isinstance(fixtures := data.get("fixtures"), list):  # a fixture's match is the desk's: kept if not given
-                held = {fixture.id: fixture.match for fixture in tournament.fixtures}
                 made["fixtures"] = [{"match": held.get(str(fixture.get("id"))), **fixture}
                                     if isinstance(fixture, Mapping) else fixture for fixture in fixtures]
             if isinstance(data.get("conditions"), Mapping):  # a change of one condition keeps the others

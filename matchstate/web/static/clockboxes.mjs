@@ -4,7 +4,7 @@
 import {t} from "./catalog.mjs";
 import {bell, horn} from "./cue.mjs";
 import {reading, shownClock} from "./chukker.mjs";
-import {intervalFollows, intervalReading, intervalStart} from "./interval.mjs";
+import {intervalReading, intervalStart} from "./interval.mjs";
 
 /**
  * The chukker clock in ``box``, read from ``timing`` (the match's clock with what waits here folded in) at
@@ -21,8 +21,8 @@ export function showChukkerClock(box, timing, nowMs, {known, waiting, cues}) {
   box.querySelector(".running").textContent = words.running;
   box.querySelector(".phase").textContent = words.phase;
   const clock = {...known.view.clock, ...timing};
-  const last = at.phase === "between" ? intervalStart(known.log, known.view.void, waiting) : null;
-  const ended = last && intervalFollows(clock, last.chukker, known.view.score) ? last : null;
+  const ended = at.phase === "between" ? intervalStart(clock, known.view.score, known.log, known.view.void, waiting)
+    : null;
   box.classList.toggle("interval", Boolean(ended));
   if (ended) {
     const interval = intervalReading(clock, ended.chukker, ended.at, nowMs);

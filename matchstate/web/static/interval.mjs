@@ -22,12 +22,14 @@ export function intervalLengths(clock) {
 
 /**
  * The chukker.end that began the interval: the last that stands among the recorded ``rows`` (``voided``: the
- * seqs struck out) and the events still ``waiting`` on this device; null if none.
+ * seqs struck out) and the events still ``waiting`` on this device, where an interval follows it (intervalFollows,
+ * with the match's ``clock`` and ``score``); null if none.
  */
-export function intervalStart(rows, voided, waiting = []) {
+export function intervalStart(clock, score, rows, voided, waiting = []) {
   const ends = [...rows.filter((row) => !voided.includes(row.seq)).map((row) => row.event), ...waiting]
     .filter((event) => event.type === "chukker.end");
-  return ends.length ? ends[ends.length - 1] : null;
+  const last = ends.length ? ends[ends.length - 1] : null;
+  return last && intervalFollows(clock, last.chukker, score) ? last : null;
 }
 
 /**

@@ -10,7 +10,7 @@ import {lang, onLang} from "./lang.mjs";
 import {listen, tracker} from "./live.mjs";
 import {pageClock} from "./clock.mjs";
 import {face} from "./chukkerclock.mjs";
-import {intervalFollows, intervalReading, intervalStart} from "./interval.mjs";
+import {intervalReading, intervalStart} from "./interval.mjs";
 import {reviewLine} from "./reviewline.mjs";
 import {goals} from "./show.mjs";
 
@@ -72,8 +72,7 @@ function tick({known, board}) {
   find(".chukker").textContent = now.chukker === null ? "" : t("scoreboard", "chukker", {n: now.chukker});
   const result = view.winner ? t("common", "won", {team: view.winner}) : t("scoreboard", "tied");
   // Between chukkers, the interval counted down from the chukker's end, where one follows it (interval.mjs).
-  const last = now.phase === "between" ? intervalStart(known.log, view.void) : null;
-  const ended = last && intervalFollows(view.clock, last.chukker, view.score) ? last : null;
+  const ended = now.phase === "between" ? intervalStart(view.clock, view.score, known.log, view.void) : null;
   const interval = ended ? intervalReading(view.clock, ended.chukker, ended.at, clock.now()) : null;
   find(".time").textContent = interval ? interval.time : now.time;
   find(".caption").textContent = interval ? interval.caption
