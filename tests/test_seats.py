@@ -4,6 +4,7 @@ timer's with its seconds; a refusal says why in English and Spanish."""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -12,8 +13,8 @@ from typing import Any
 import pytest
 from conftest import known
 from fastapi.testclient import TestClient
-from sqlalchemy import delete
-from test_service import CODE, Api
+from sqlalchemy import delete, insert
+from test_service import CODE, START, Api
 
 from matchstate.models import SeatRow
 from matchstate.store import Store
@@ -265,6 +266,68 @@ def test_the_official_sets_aside_a_handed_event_the_engine_refuses_and_it_waits_
     assert [item["event"] for item in seat["handed"]] == [goal] and seat["set_aside"] == [kept]
     assert [row["event"]["type"] for row in api.client.get(f"/api/matches/{CODE}/events").json()] == ["match.start"]
 
+
+
+def _seat_filled(api: Api) -> None:
+    """The seat of ``api``'s match held, a clock check marked as its timer's, an event handed and one set aside."""
+    sit(api, "tablet", "open")
+    api.send(*WINDOW)
+    assert timer_tick(api, "tablet").status_code == 201
+    handed = [{"type": "goal", "at": "2026-11-29T15:00:09.000Z", "id": f"web-{n}", "team": "Blue"} for n in (1, 2)]
+    api.client.put(SEAT, json={"device": "phone", "label": "Phone", "handed": handed},
+                   headers={"Authorization": f"Bearer {api.scorer}"})
+    api.client.post(f"{SEAT}/handed/web-2/set-aside", json={"device": "laptop", "label": "Laptop"},
+                    headers={"Authorization": f"Bearer {api.official}"})
+    seat = api.client.get(SEAT).json()
+    assert seat["holder"] and seat["timer_ticks"] and seat["handed"] and seat["set_aside"]
+
+
+EMPTY_SEAT: dict[str, Any] = {"holder": None, "timer_ticks": {}, "handed": [], "set_aside": []}
+
+
+@pytest.mark.parametrize("again", ["created", "imported"])
+def test_a_new_match_under_a_removed_match_s_code_starts_with_its_seat_empty(api: Api, again: str) -> None:
+    """The seat's holder, its timer's clock checks and the events handed to the review are kept by the match's code:
+    a removal left them, and a new match created or imported under the code showed the removed match's tablet
+    holding its seat and offered the official the removed match's goal to log."""
+    _seat_filled(api)
+    league = {"Authorization": "Bearer the-league's-key"}
+    removed = api.client.request("DELETE", f"/api/matches/{CODE}", json={"reason": "entered twice"}, headers=league)
+    assert removed.status_code == 200, removed.text
+    start = {"type": "match.start", "at": "2026-11-29T15:00:00Z", "match": CODE, "teams": ["Lime", "Teal"]}
+    made = (api.client.post("/api/matches", json=start, headers=league) if again == "created"
+            else api.client.post("/api/matches/import", content=json.dumps(start), headers=league))
+    assert made.status_code == 201, made.text
+    seat = api.client.get(SEAT).json()
+    assert {name: seat[name] for name in EMPTY_SEAT} == EMPTY_SEAT
+
+
+def test_a_seat_a_removal_left_behind_before_is_emptied_when_a_match_takes_its_code(store_url: str) -> None:
+    """Stores whose removals left seats behind (before they were deleted with their match): a new match under
+    the code starts with none of them."""
+    store = Store(store_url)
+    store.upgrade()
+    with store.database.transaction(write=True) as connection:
+        connection.execute(insert(SeatRow).values(code="left", device="tablet", label="Old tablet", taken_at=NOW,
+                                                  heard_at=NOW))
+    store.create_match({"type": "match.start", "at": "2026-11-29T15:00:00Z", "match": "left", "teams": ["A", "B"]})
+    assert Seats(store).holder("left") is None
+    store.close()
+
+
+def test_a_correction_of_the_match_start_keeps_its_seat_and_what_was_handed(api: Api) -> None:
+    """A correction removes the match and creates it again in one: the same match, whose console holds its seat
+    still, and whose handed events stay for the official to log or set aside (none is lost)."""
+    sit(api, "tablet", "open")
+    goal = {"type": "goal", "at": "2026-11-29T15:00:09.000Z", "id": "web-goal", "team": "Blue"}
+    api.client.put(SEAT, json={"device": "phone", "label": "Phone", "handed": [goal]},
+                   headers={"Authorization": f"Bearer {api.scorer}"})
+    corrected = api.client.put(f"/api/matches/{CODE}", json={"start": {**START, "venue": "Field 2"},
+                                                             "reason": "the venue"},
+                               headers={"Authorization": "Bearer the-league's-key"})
+    assert corrected.status_code == 200, corrected.text
+    seat = api.client.get(SEAT).json()
+    assert seat["holder"]["device"] == "tablet" and [item["event"] for item in seat["handed"]] == [goal]
 
 def test_a_timer_clock_check_the_log_refuses_leaves_no_mark(api: Api) -> None:
     sit(api, "tablet", "open")

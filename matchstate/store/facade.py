@@ -186,6 +186,7 @@ class Store:
         secret = self._secret()
         with self.database.transaction(write=True) as connection:
             made = self._created(connection, secret, incoming, keys or {}, by, also)
+            self._writer.forget_seat(connection, made.code)  # left by a match removed before removals deleted it
         with self._cache.lock(made.code):
             snapshot = self._remembered(made)
         return Appended(made.stored, False, snapshot, self._receipt(made.code, made.stored, made.leaf))
@@ -303,13 +304,15 @@ class Store:
 
     def remove_match(self, code: str, *, reason: str, by: str | None, unstarted: bool = False) -> None:
         """Remove match ``code`` with all its events: a recorded act, kept with who, when, why and the head the
-        match had, which ``verify`` reports as a removal. Its code is free again afterwards. With ``unstarted``,
+        match had, which ``verify`` reports as a removal. Its scoring seat goes with it (its holder, its timer's clock
+        checks, the events handed to its review), and its code is free again afterwards. With ``unstarted``,
         only while it holds nothing but its match.start (:class:`ConflictError` once it holds more)."""
         if not reason.strip():
             raise StoreError("a match is removed only with a reason")
         secret = self._secret()
         with self._cache.lock(code), self.database.transaction(write=True) as connection:
             self._removed(connection, secret, code, reason, by, unstarted)
+            self._writer.forget_seat(connection, code)
 
     def _removed(self, connection: Connection, secret: bytes, code: str, reason: str, by: str | None,
                  unstarted: bool) -> dict[str, str]:
@@ -331,7 +334,8 @@ class Store:
                       by: str | None = None, also: Also | None = None) -> Appended:
         """Put a corrected match.start in the place of match ``code``'s while nothing else is logged in it: the
         match is removed (a recorded act, with ``reason``) and created again from ``start_event`` under the same
-        code, with the live keys it had, so the links that carry them still open it; one transaction, so that
+        code, with the live keys it had, so the links that carry them still open it, and its scoring seat as it
+        was (the events handed to its review wait there still); one transaction, so that
         nothing is removed without its correction. Refused, with nothing changed, when the new match.start is,
         when it names another match, and (:class:`ConflictError`) once the match holds more than its
         match.start: what is logged is corrected by a void, never rewritten. ``also(connection, code)`` is asked

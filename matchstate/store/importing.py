@@ -150,6 +150,7 @@ class Import:
             connection.execute(staged.values(importing=None))
             acts_seq = self.writer.register(connection, secret, match_id, code, self.keys, received_at, self.by,
                                             "imported")
+            self.writer.forget_seat(connection, code)
             self.log.add(connection, leaves)
             self.writer.seal_head(connection, secret, match_id, code, head.match.seq, head.hash, acts_seq)
             if head.match.seq >= STORED_EVERY:  # the first append after it resumes here, not from the start

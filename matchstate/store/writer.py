@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..engine import Match
 from ..errors import DuplicateMatch, StoreError
-from ..models import EventRow, KeyRow, MatchRow, RulingRow
+from ..models import EventRow, HandedEventRow, KeyRow, MatchRow, RulingRow, SeatRow, TimerTickRow
 from ..rulings import Ruling
 from . import acts
 from . import keys as keyring
@@ -108,6 +108,14 @@ class Writer:
         for table in (KeyRow, RulingRow, EventRow):
             connection.execute(delete(table).where(table.match_id == match_id))
         connection.execute(delete(MatchRow).where(MatchRow.id == match_id))
+
+    @staticmethod
+    def forget_seat(connection: Connection, code: str) -> None:
+        """Delete what the scoring seat of match ``code`` keeps beside its log (:mod:`~matchstate.store.seats`): its
+        holder, its timer's clock checks and the events handed to its review. Kept by code, they outlive the match
+        they were for unless deleted with it, and a new match under its code would take them on."""
+        for table in (SeatRow, TimerTickRow, HandedEventRow):
+            connection.execute(delete(table).where(table.code == code))
 
 
 def check_key_role(role: str) -> None:
