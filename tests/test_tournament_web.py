@@ -339,6 +339,34 @@ def test_a_fixture_is_scheduled_within_the_tournaments_dates(client: TestClient)
         assert reply.status_code == 200, reply.text
 
 
+
+def test_a_change_of_the_fixtures_or_the_dates_is_held_to_what_the_schedule_door_holds(client: TestClient) -> None:
+    """A PATCH of the fixtures took a day outside the tournament's dates, two fixtures on one field at one kickoff and
+    a team in two at once, each of which the schedule door refuses; and new dates that left a scheduled fixture
+    outside them, published so by the feeds. Each is refused, naming the fixture, and nothing changes."""
+    f1 = {"id": "f1", "home": "A", "away": "B", "day": "2026-12-10", "time": "15:00", "field": "1"}
+    f2 = {"id": "f2", "home": "C", "away": "D"}
+    body = {**A_V_B, "slug": "t17", "starts": "2026-12-05", "ends": "2026-12-20", "fixtures": [f1, f2]}
+    assert client.post("/api/tournaments", json=body, headers=AUTH).status_code == 201
+    before = client.get("/api/tournaments/t17").json()
+    moves = [
+        ({**f2, "day": "2026-12-30", "time": "10:00"}, "fixture f2 cannot be played on 2026-12-30",
+         "el partido f2 no puede jugarse el 2026-12-30"),
+        ({**f2, "day": "2026-12-10", "time": "15:00", "field": "1"}, "1 has fixture f1 on 2026-12-10 at 15:00 already",
+         "1 ya tiene el partido f1 el 2026-12-10 a las 15:00"),
+        ({**f2, "home": "A", "day": "2026-12-10", "time": "15:00", "field": "2"},
+         "A plays fixture f1 on 2026-12-10 at 15:00 already", "A ya juega el partido f1 el 2026-12-10 a las 15:00")]
+    for moved, english, spanish in moves:
+        refusal(client.patch("/api/tournaments/t17", json={"fixtures": [f1, moved]}, headers=AUTH), english, spanish)
+    refusal(client.patch("/api/tournaments/t17", json={"ends": "2026-12-08"}, headers=AUTH),
+            "the tournament cannot run from 2026-12-05 to 2026-12-08: fixture f1 is scheduled on 2026-12-10",
+            "el torneo no puede ir del 2026-12-05 al 2026-12-08: el partido f1 está programado el 2026-12-10")
+    assert client.get("/api/tournaments/t17").json() == before
+    kept = client.patch("/api/tournaments/t17", json={"fixtures": [f1, {**f2, "day": "2026-12-10", "time": "15:00",
+                                                                         "field": "2"}], "ends": "2026-12-10"},
+                        headers=AUTH)
+    assert kept.status_code == 200, kept.text  # another field, other teams, within the new dates
+
 def test_a_tournaments_slug_is_kept_and_a_change_of_it_is_refused(client: TestClient) -> None:
     """`{"slug": "other"}` was answered 200 and changed nothing, the desk taking it for made."""
     assert client.post("/api/tournaments", json={**A_V_B, "slug": "t15"}, headers=AUTH).status_code == 201

@@ -128,6 +128,7 @@ class Desk:
             changed = tournament_of(made)
             if "fixtures" in data:
                 self._played_kept(tournament, changed)
+            self._schedule_checked(tournament, changed)
             if told(changed.name) != told(tournament.name):
                 if played := next((fixture.match for fixture in tournament.fixtures if fixture.match), None):
                     raise refused(InvalidQuery, "renamed-played", slug=slug, name=tournament.name, match=played)
@@ -272,21 +273,38 @@ class Desk:
             raise refused(InvalidQuery, "when", day=day, time=time)
 
         def scheduled(tournament: Tournament) -> Tournament:
-            if (tournament.starts and day < tournament.starts) or (tournament.ends and day > tournament.ends):
-                raise refused(InvalidQuery, "day-outside", day=day, fixture=fixture_id, starts=tournament.starts or "-",
-                              ends=tournament.ends or "-")
+            _in_dates(tournament, fixture_id, day)
             fixture = tournament.fixture(fixture_id)
             moved = replace(fixture, day=day, time=time, field=fixture.field if field is None else field)
-            self._no_clash(tournament, moved)
+            self._no_clash(tournament, moved, self.progress(tournament).teams)
             return replace(tournament, fixtures=tuple(moved if f.id == fixture_id else f
                                                       for f in tournament.fixtures))
 
         return self._changed(slug, expected, scheduled)
 
-    def _no_clash(self, tournament: Tournament, moved: Fixture) -> None:
+    def _schedule_checked(self, tournament: Tournament, changed: Tournament) -> None:
+        """Refuse a change that puts a fixture outside the tournament's dates, or at a kickoff another fixture has on
+        its field or with one of its teams, as :meth:`schedule` refuses it; and new dates that leave out a fixture
+        scheduled already. A change of the fixtures or the dates had taken them as given."""
+        was = {fixture.id: fixture for fixture in tournament.fixtures}
+        dates = (changed.starts, changed.ends) != (tournament.starts, tournament.ends)
+        moved = [fixture for fixture in changed.fixtures if fixture.day and (
+            (old := was.get(fixture.id)) is None or (old.day, old.time, old.field) != (fixture.day, fixture.time,
+                                                                                      fixture.field))]
+        for fixture in moved:
+            _in_dates(changed, fixture.id, fixture.day)
+        if dates and (left := next((f for f in changed.fixtures if f.day and not _within(changed, f.day)), None)):
+            raise refused(InvalidQuery, "dates-leave", fixture=left.id, day=left.day, starts=changed.starts or "-",
+                          ends=changed.ends or "-")
+        if moved:
+            teams = self.progress(changed).teams
+            for fixture in moved:
+                self._no_clash(changed, fixture, teams)
+
+    @staticmethod
+    def _no_clash(tournament: Tournament, moved: Fixture, teams: Mapping[str, tuple[str | None, str | None]]) -> None:
         """Refuse a kickoff that another fixture has on the same field, or one where a team of it plays another
-        fixture (the teams as known now): each was scheduled without a word."""
-        teams = self.progress(tournament).teams
+        fixture (``teams``, each fixture's as known now): each was scheduled without a word."""
         mine = {team for team in teams.get(moved.id, (None, None)) if team is not None}
         for other in tournament.fixtures:
             if other.id == moved.id or (other.day, other.time) != (moved.day, moved.time):
@@ -581,6 +599,17 @@ def _desks_own(data: Mapping[str, Any], slug: object = None, held: Mapping[str, 
 def stored_over(slug: str, had: int, now: int | None) -> MatchstateError:
     """The refusal of a write made over version ``had`` of a tournament that is now at ``now`` (None: gone)."""
     return refused(NotFound, "unknown", slug=slug) if now is None else changed(slug, had, now)
+
+
+def _within(tournament: Tournament, day: str) -> bool:
+    return not ((tournament.starts and day < tournament.starts) or (tournament.ends and day > tournament.ends))
+
+
+def _in_dates(tournament: Tournament, fixture_id: str, day: str) -> None:
+    """Refuse fixture ``fixture_id`` on ``day`` where the tournament's dates leave it out."""
+    if not _within(tournament, day):
+        raise refused(InvalidQuery, "day-outside", day=day, fixture=fixture_id, starts=tournament.starts or "-",
+                      ends=tournament.ends or "-")
 
 
 def changed(slug: str, had: int, now: int) -> TournamentChanged:
