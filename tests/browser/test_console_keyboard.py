@@ -233,3 +233,30 @@ def test_enter_on_the_choice_the_keyboard_landed_on_chooses_it_and_logs(server: 
     rows = wait_logged(server, console, 4)
     assert rows[-1]["event"]["team"] == "Blue" and rows[-1]["event"].get("player") is None
     assert page.errors == []
+
+
+def test_a_tap_that_disables_its_own_button_leaves_the_keyboard_on_the_next_one_enabled(
+        server: ServerProcess, scorer: Callable[..., Console]) -> None:
+    """A quick "Hit #3" closes the hits (the ball is in play), and the match's end closes every event: each time the
+    focus fell to the page's start. It goes on to the next button enabled, else the ruling."""
+    console = in_play(server, scorer, "keys-6")
+    page = console.page
+    send(server, console.code, {"type": "penalty.award", "penalty": "3", "to": "Blue"}, console.keys["scorer_key"])
+    page.wait_for_selector('#quick button[data-quick="play"]:not([disabled])')
+    page.click('#quick button[data-quick="play"]')
+    wait_logged(server, console, 4)
+    page.wait_for_selector('#quick button[data-quick="hit"][data-player="3"]:not([disabled])')
+    page.focus('#quick button[data-quick="hit"][data-player="3"]')
+    page.keyboard.press("Enter")
+    wait_logged(server, console, 5)
+    page.wait_for_selector('#quick button[data-quick="hit"][data-player="3"][disabled]')
+    assert page.evaluate("() => document.activeElement.closest('#quick') !== null && !document.activeElement.disabled")
+    send(server, console.code, {"type": "chukker.end", "chukker": 1}, console.keys["scorer_key"])
+    page.wait_for_selector('#buttons [data-type="match.end"]:not([disabled])')
+    page.focus('#buttons [data-type="match.end"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector("dialog#ask")
+    page.keyboard.press("Enter")  # "End the match", the question's answer it recommends
+    wait_logged(server, console, 7)
+    page.wait_for_function("() => document.activeElement !== document.body && !document.activeElement.disabled")
+    assert page.errors == []

@@ -313,6 +313,20 @@ def test_a_chukker_confirmed_with_a_wrong_score_is_queried_until_corrected(serve
     assert page.errors == []
 
 
+
+def test_a_chukker_confirmed_by_keyboard_leaves_the_keyboard_on_the_row_it_recorded(server: ServerProcess,
+                                                                                     new_page: Any) -> None:
+    """"Confirm" goes with the chukker it confirmed, and the focus fell to the page's start: an official by keyboard
+    began again from the top. The keyboard goes on from the row of the confirmation."""
+    _, page = open_review(server, new_page, "confirm-3", [*CHUKKER, END])
+    page.focus('#chukkers li[data-chukker="1"] button')
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#chukkers li[data-chukker="1"][data-state="confirmed"]')
+    seq = log(server, "confirm-3")[-1]["seq"]
+    page.wait_for_function(f"() => document.activeElement.matches('#timeline tr[data-seq=\"{seq}\"]')")
+    assert page.evaluate("() => document.activeElement.tabIndex") == 0  # the timeline's one Tab stop
+    assert page.errors == []
+
 def test_a_chukkers_confirmation_offers_its_score_at_its_end_not_the_score_now(server: ServerProcess,
                                                                                 new_page: Any) -> None:
     """Every chukker's row was filled with the score now: after a goal in chukker 2, one click on chukker 1's

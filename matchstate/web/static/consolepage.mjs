@@ -47,6 +47,13 @@ const KEPT_ROWS = 60;           // recorded events kept on this device for a con
 const KEPT_RULES = "matchstate:rules";  // Rule 36's clauses, as the server last gave them
 const SCORE_SMALLEST_PX = 15;   // the score is made no smaller than this to fit its line; it wraps instead
 
+
+// Focus the button at ``from`` among ``buttons``, or where it is disabled the next one enabled after it; where none
+// is, the ruling (the match ended, say): never the page's start, where a keyboard would begin again.
+function focusEnabled(buttons, from) {
+  ([...buttons.slice(from), ...buttons.slice(0, from)].find((button) => !button.disabled) || $("ruling")).focus();
+}
+
 export class ConsolePage {
   /** The console of the match whose page element is ``root`` (its ``data-code``). */
   constructor(root) {
@@ -252,9 +259,7 @@ export class ConsolePage {
   // Focus an event's button, or where it is disabled the next one enabled after it (the free hit's course).
   focusButton(type) {
     const buttons = [...$("buttons").children];
-    const from = Math.max(0, buttons.findIndex((button) => button.dataset.type === type));
-    const next = [...buttons.slice(from), ...buttons.slice(0, from)].find((button) => !button.disabled);
-    if (next) next.focus();
+    focusEnabled(buttons, Math.max(0, buttons.findIndex((button) => button.dataset.type === type)));
   }
 
   // A type's fields as its form asks them: an award's with the card's player and the whistle (the clock at
@@ -325,6 +330,9 @@ export class ConsolePage {
       all();
     }
     this.render();
+    // The answer gave the focus back to where it was before the question, which the event may have disabled (the
+    // match ended, say).
+    if (!document.activeElement || document.activeElement === document.body) this.focusButton(type);
   }
 
   // Whether to log ``type`` here: a console that watches would hold it unsent, so the scorer takes the seat first,
@@ -578,8 +586,11 @@ export class ConsolePage {
     $("attention").replaceChildren(...needs);
     if (answered) this.focusOnwards();
     $("recent").replaceChildren(...recentList(this.outbox.items, now, known, this.role, (row) => this.undoRow(row)));
+    const quick = [...$("quick").children];
+    const onQuick = quick.indexOf(document.activeElement);
     showQuickRow($("quick"), {enabled: (type) => this.enabled(type), hitting: now.free_hit ? now.free_hit.to : null,
       player: now.free_hit ? this.usual(now.free_hit) : null});
+    if (onQuick >= 0 && quick[onQuick].disabled) focusEnabled(quick, onQuick);  // a tap that closed its own button
     this.renderForm();
     this.renderClocks(now);
     this.renderReceipt();

@@ -69,6 +69,7 @@ async function logEvent(event) {
     known.seen(reply.data.event, reply.data.match);
     say(() => t("review", "recorded", {seq: reply.data.seq, event: eventName(type)}));
     render();
+    focusRecorded(reply.data.seq);
     return true;
   }
   say(() => t("review", "not-recorded", {status: reply.status, reason: refusal(reply.data),
@@ -143,6 +144,16 @@ function stopRow() {
 
 function focusRow() {
   const row = stopRow();
+  if (row) row.focus();
+}
+
+// Where the control the official used went with what it did (a chukker's Confirm, a handed event's "Log it", the
+// choice's options), the keyboard goes on from the row recorded, not from the page's start.
+function focusRecorded(seq) {
+  if (document.activeElement && document.activeElement !== document.body) return;
+  cursor = seq;
+  const row = stopRow();
+  $("timeline").querySelectorAll("tr[data-seq]").forEach((other) => { other.tabIndex = other === row ? 0 : -1; });
   if (row) row.focus();
 }
 
