@@ -218,3 +218,27 @@ def test_a_ruling_no_clause_of_rule_36_gives_says_so_in_the_console_and_the_revi
     page.click('#timeline tr[data-seq="3"]')
     page.wait_for_selector("#detail .no-clause >> text=un Penal 1 es un gol")
     assert page.errors == [] and console.errors == []
+
+
+def test_while_the_umpire_must_choose_the_review_says_so_where_the_free_hit_is_told(server: ServerProcess,
+                                                                                     new_page: Any) -> None:
+    """The review's header said "No free hit in progress" above the Umpire's options, where the console said the
+    Umpire must choose: it says so too, in both languages."""
+    keys = create(server, "choose-1")
+    choice: list[dict[str, Any]] = [
+        {"type": "chukker.start", "at": "2026-11-29T15:00:05Z", "chukker": 1},
+        {"type": "penalty.award", "at": "2026-11-29T15:01:00Z", "penalty": "2", "to": "Blue"},
+        {"type": "play", "at": "2026-11-29T15:01:10Z"},
+        {"type": "position.improper", "at": "2026-11-29T15:01:12Z", "team": "Red"},
+        {"type": "hit", "at": "2026-11-29T15:01:14Z", "player": 1, "contact": "hit"},
+        {"type": "ball.out", "at": "2026-11-29T15:01:20Z", "over": "sideline"}]
+    for event in choice:
+        assert log_at(server, "choose-1", keys["scorer_key"], event)["seq"]
+    assert get(server, "/api/matches/choose-1")["state"] == "choosing"
+    page = new_page(viewport=WIDE)
+    page.goto(f"{server.base}/matches/choose-1/review#key={keys['official_key']}")
+    page.wait_for_selector("#review.ready")
+    assert page.inner_text("#freehit") == "The Umpire must choose the penalty"
+    to_spanish(page)
+    assert page.inner_text("#freehit") == "El Umpire debe elegir la sanción"
+    assert page.errors == []

@@ -29,7 +29,8 @@ export function score(teams, counts) {
 export function showNow(view) {
   $("score").textContent = score(view.teams, view.score);
   $("state").textContent = stateName(view.state);
-  $("freehit").textContent = view.free_hit_text ? view.free_hit_text[lang()] : t("common", "no-free-hit");
+  $("freehit").textContent = view.free_hit_text ? view.free_hit_text[lang()]
+    : view.state === "choosing" ? t("console", "umpire-chooses") : t("common", "no-free-hit");
 }
 
 /** A stored event in a list: seq, time, type, its fields, and its ruling under it. */
