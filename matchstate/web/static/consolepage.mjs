@@ -47,7 +47,6 @@ const KEPT_ROWS = 60;           // recorded events kept on this device for a con
 const KEPT_RULES = "matchstate:rules";  // Rule 36's clauses, as the server last gave them
 const SCORE_SMALLEST_PX = 15;   // the score is made no smaller than this to fit its line; it wraps instead
 
-
 // Focus the button at ``from`` among ``buttons``, or where it is disabled the next one enabled after it; where none
 // is, the ruling (the match ended, say): never the page's start, where a keyboard would begin again.
 function focusEnabled(buttons, from) {

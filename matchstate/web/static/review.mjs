@@ -153,8 +153,14 @@ function focusRecorded(seq) {
   if (document.activeElement && document.activeElement !== document.body) return;
   cursor = seq;
   const row = stopRow();
+  if (row) moveCursor(row);
+}
+
+// The keyboard on ``row``: the cursor's row, the timeline's one Tab stop, focused.
+function moveCursor(row) {
   $("timeline").querySelectorAll("tr[data-seq]").forEach((other) => { other.tabIndex = other === row ? 0 : -1; });
-  if (row) row.focus();
+  cursor = Number(row.dataset.seq);
+  row.focus();
 }
 
 // The timeline's keys: arrows, Home and End move the cursor; Enter or Space selects its row.
@@ -166,10 +172,7 @@ function timelineKeys(e) {
   const to = {ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: rows.length - 1}[e.key];
   if (to !== undefined) {
     e.preventDefault();
-    const next = rows[Math.max(0, Math.min(rows.length - 1, to))];
-    rows.forEach((other) => { other.tabIndex = other === next ? 0 : -1; });
-    cursor = Number(next.dataset.seq);
-    next.focus();
+    moveCursor(rows[Math.max(0, Math.min(rows.length - 1, to))]);
   } else if (e.key === "Enter" || e.key === " ") {
     e.preventDefault();
     select(Number(row.dataset.seq));
